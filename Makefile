@@ -1,0 +1,92 @@
+# MiniPBD build. `make` builds dist/ (the web demo, a folder for any static host);
+# `make test` runs every test; `make serve` builds and serves dist/; `make bench`.
+# Both the README commands install what is missing first (tools/setup.sh).
+
+SHELL := /bin/bash
+export NODE_PATH := /usr/share/nodejs
+
+CORE_SRC := src/pool.c src/world.c src/solver.c
+WASM_SRC := $(CORE_SRC) src/wasm_api.c
+HDRS := $(wildcard src/*.h)
+TEST_SRC := $(wildcard tests/c/*.c)
+
+# Same bits natively and in wasm: no FMA contraction, no fast-math, no libm in the step.
+FP_FLAGS := -ffp-contract=off -fno-fast-math
+WARN := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
+NATIVE_CFLAGS := -O2 $(FP_FLAGS) $(WARN) -Isrc
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(FP_FLAGS) $(WARN) -Isrc
+BENCH_CFLAGS := -O3 -march=native -DNDEBUG $(FP_FLAGS) $(WARN) -Isrc
+
+WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
+EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTANDALONE_WASM \
+	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sSTACK_SIZE=1MB \
+	-sEXPORTED_FUNCTIONS=$(WASM_EXPORTS)
+
+WEB_JS := $(wildcard web/js/*.js web/js/*.d.ts)
+WEB_FILES := $(wildcard web/*.html web/css/*.css)
+SHADERS := $(wildcard shaders/*)
+LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
+
+.PHONY: all dist setup test test-c test-node test-browser serve bench clean
+all: dist
+
+setup:
+	@bash tools/setup.sh
+
+build/minipbd.wasm: $(WASM_SRC) $(HDRS) Makefile
+	@mkdir -p build
+	emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
+
+dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS)
+	@mkdir -p dist/js dist/css dist/shaders dist/scenes
+	cp build/minipbd.wasm dist/minipbd.wasm
+	cp $(WEB_JS) dist/js/
+	cp $(WEB_FILES) dist/ 2>/dev/null || true
+	@if [ -d web/css ]; then cp web/css/* dist/css/; fi
+	@if [ -n "$(SHADERS)" ]; then cp $(SHADERS) dist/shaders/; fi
+	@if [ -f web/index.html ]; then cp web/index.html dist/index.html; fi
+	@echo "dist/ ready"
+
+# ---- C tests: native, native under ASan+UBSan, scalar fallback, and the wasm build under Node.
+build/test_native: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+	@mkdir -p build
+	gcc $(NATIVE_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
+build/test_scalar: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+	@mkdir -p build
+	gcc $(NATIVE_CFLAGS) -DPBD_SCALAR=1 $(CORE_SRC) $(TEST_SRC) -lm -o $@
+build/test_san: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+	@mkdir -p build
+	gcc $(SAN_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
+build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+	@mkdir -p build
+	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
+
+test-c: build/test_native build/test_scalar build/test_san build/test_wasm.cjs
+	build/test_native
+	build/test_scalar
+	build/test_san
+	node build/test_wasm.cjs
+
+test-node: dist
+	node --test tests/node/
+
+test-browser: dist
+	node --test --test-concurrency=1 tests/browser/
+
+test: setup
+	$(MAKE) test-c
+	$(MAKE) test-node
+	$(MAKE) test-browser
+
+serve: setup dist
+	node tools/serve.mjs dist
+
+build/bench_native: $(CORE_SRC) bench/bench_native.c $(HDRS)
+	@mkdir -p build
+	gcc $(BENCH_CFLAGS) $(CORE_SRC) bench/bench_native.c -lm -o $@
+
+bench: setup dist build/bench_native
+	node bench/bench.mjs
+
+clean:
+	rm -rf build dist

@@ -1,0 +1,82 @@
+/* core.h -- private world layout shared by world.c, solver.c and stats.c. */
+#ifndef PBD_CORE_H
+#define PBD_CORE_H
+
+#include "minipbd.h"
+#include "pool.h"
+
+#include <stdint.h>
+
+#define PBD_COOKIE 0x50424431 /* "PBD1": the def was made by its default function */
+
+#ifdef NDEBUG
+#define PBD_ASSERT(c) ((void)0)
+#else
+#include <assert.h>
+#define PBD_ASSERT(c) assert(c)
+#endif
+
+/// Constraints of one kind that belong to one object: the unit a stiffness applies to.
+typedef struct pbdGroup {
+	int32_t first, count;
+	int32_t kind; ///< pbdConstraintKind
+	int32_t object;
+} pbdGroup;
+
+typedef struct pbdAttachment {
+	int32_t particle;   ///< -1 when the slot is free
+	int32_t generation; ///< bumped on removal so stale ids are refused
+	float target[3];
+	float stiffness;
+} pbdAttachment;
+
+/// The step's stages, in order (Box2D solver.h style): reading this list tells the
+/// algorithm of seed 000 section 4, per substep.
+typedef enum pbdStage {
+	pbdStage_predict,        ///< v* = v + dt w f_ext, p = x + dt v*
+	pbdStage_contacts,       ///< find neighbours and contacts (ground flags today; hash grid later)
+	pbdStage_solve,          ///< Gauss-Seidel passes over constraint groups, attachments, ground
+	pbdStage_velocities,     ///< v = (p - x) / dt
+	pbdStage_velocityPasses, ///< restitution, damping, speed bound: after v is recomputed, so they last
+	pbdStage_commit,         ///< x = p
+	pbdStage_count
+} pbdStage;
+
+typedef struct pbdWorld {
+	int32_t generation;
+	int32_t inUse;
+	pbdPool pool;
+
+	int32_t maxParticles, maxConstraints, maxTriangles, maxLines, maxAttachments, maxObjects, maxGroups;
+	int32_t particleCount, constraintCount, triangleCount, lineCount, objectCount, groupCount;
+	int32_t topologyVersion;
+	int32_t steps;
+
+	float params[pbdParam_count];
+
+	/* Particles: float4 each. x.w holds w = 1/m (the source of truth); p.w copies it
+	   during prediction so the solver reads position and weight with one load. */
+	float* x;
+	float* p;
+	float* v;
+	float* n;
+	uint8_t* contact; ///< 1 when the particle touched the ground in this substep
+
+	/* Distance constraints, structure of arrays. */
+	int32_t* ca;
+	int32_t* cb;
+	float* rest;
+
+	uint32_t* triangles;
+	uint32_t* lines;
+	pbdGroup* groups;
+	pbdObjectInfo* objects;
+	pbdAttachment* attachments;
+} pbdWorld;
+
+pbdWorld* pbd_GetWorld(pbdWorldId id);
+int pbd_SetError(int code, const char* fmt, ...);
+
+void pbd_Solver_Step(pbdWorld* world);
+
+#endif

@@ -1,0 +1,250 @@
+/* minipbd.h -- MiniPBD public C API.
+
+   What it is
+   ----------
+   A Position Based Dynamics engine (Mueller et al. 2007; our seed 000) in C99 with
+   one particle world for every kind of object. It builds natively (gcc, clang) and
+   to a standalone WebAssembly module with SIMD (-msimd128). The same inputs give the
+   same bits on both: build with -ffp-contract=off and keep libm out of the step.
+
+   How to use it
+   -------------
+       pbdWorldDef def = pbd_DefaultWorldDef();      // zero means default for every field
+       def.maxParticles = 20000;
+       def.maxConstraints = 120000;
+       pbdWorldId world = pbd_CreateWorld(&def);     // the whole pool is reserved here
+       pbdClothDef cloth = pbd_DefaultClothDef();
+       cloth.resolutionU = 64; cloth.resolutionV = 64;
+       int first = pbd_World_AddCloth(world, &cloth); // index of the cloth's first particle
+       pbd_World_SetInvMass(world, first, 0.0f);      // w = 0 pins a particle
+       for (int i = 0; i < 600; ++i) pbd_World_Step(world);
+       const float* x = pbd_World_GetBuffer(world, pbdBuffer_positions, NULL);
+       pbd_DestroyWorld(world);
+
+   Every function that can fail returns a negative pbdError (or 0 / -1 where it says
+   so), sets a message readable with pbd_GetLastErrorMessage(), and leaves the world
+   exactly as it was. No function allocates after pbd_CreateWorld; in particular
+   pbd_World_Step never allocates, so views over the buffers stay valid.
+
+   Particle buffers are 4 floats per particle (x, y, z, w) so that one 16-byte load
+   fetches a particle in the SIMD solver and a renderer can upload them as they are.
+*/
+#ifndef MINIPBD_H
+#define MINIPBD_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__EMSCRIPTEN__)
+#define PBD_API __attribute__((used, visibility("default")))
+#else
+#define PBD_API
+#endif
+
+/// Error codes. The X-macro keeps codes and messages in one table (the sokol way).
+#define PBD_ERRORS(X)                                                                  \
+	X(PBD_OK, 0, "ok")                                                                 \
+	X(PBD_ERR_INVALID_WORLD, -1, "invalid or destroyed world handle")                  \
+	X(PBD_ERR_INVALID_ARGUMENT, -2, "invalid argument")                                \
+	X(PBD_ERR_NOT_FINITE, -3, "a number is NaN or infinite")                           \
+	X(PBD_ERR_PARTICLE_CAPACITY, -4, "particle capacity exceeded")                     \
+	X(PBD_ERR_CONSTRAINT_CAPACITY, -5, "constraint capacity exceeded")                 \
+	X(PBD_ERR_ATTACHMENT_CAPACITY, -6, "attachment capacity exceeded")                 \
+	X(PBD_ERR_TRIANGLE_CAPACITY, -7, "triangle capacity exceeded")                     \
+	X(PBD_ERR_LINE_CAPACITY, -8, "line capacity exceeded")                             \
+	X(PBD_ERR_OBJECT_CAPACITY, -9, "object capacity exceeded")                         \
+	X(PBD_ERR_OUT_OF_MEMORY, -10, "the pool could not be reserved")                    \
+	X(PBD_ERR_TOO_MANY_WORLDS, -11, "too many worlds")                                 \
+	X(PBD_ERR_BAD_DEF, -12, "definition not made by its pbd_Default...Def function")   \
+	X(PBD_ERR_INVALID_ATTACHMENT, -13, "invalid or removed attachment handle")         \
+	X(PBD_ERR_INVALID_PARTICLE, -14, "particle index out of range")                    \
+	X(PBD_ERR_UNKNOWN_PARAM, -15, "unknown parameter")
+
+typedef enum pbdError {
+#define PBD_X_ENUM(name, value, text) name = value,
+	PBD_ERRORS(PBD_X_ENUM)
+#undef PBD_X_ENUM
+} pbdError;
+
+/// World handle: index and generation packed in a positive int; 0 is never valid.
+/// A stale handle is detected, never dereferenced. Crosses into JS as a number.
+typedef int32_t pbdWorldId;
+
+/// Attachment handle (slot and generation), positive; 0 is never valid.
+typedef int32_t pbdAttachmentId;
+
+/// Hard limits that make the pool size computable and bounded.
+#define PBD_MAX_WORLDS 64
+#define PBD_MAX_PARTICLES (1 << 22)
+#define PBD_MAX_CONSTRAINTS (1 << 24)
+#define PBD_MAX_ATTACHMENTS 256
+#define PBD_MAX_OBJECTS 256
+
+/// Solver and environment parameters. Each is settable at any time with
+/// pbd_World_SetParam; the names are what JS and scene files use.
+#define PBD_PARAMS(X)                                                        \
+	X(pbdParam_dt, "dt", 1.0f / 60.0f, 1e-5f, 1.0f)                          \
+	X(pbdParam_substeps, "substeps", 1.0f, 1.0f, 64.0f)                      \
+	X(pbdParam_iterations, "iterations", 10.0f, 1.0f, 200.0f)                \
+	X(pbdParam_damping, "damping", 0.0f, 0.0f, 1000.0f)                      \
+	X(pbdParam_gravityX, "gravityX", 0.0f, -1000.0f, 1000.0f)                \
+	X(pbdParam_gravityY, "gravityY", -9.81f, -1000.0f, 1000.0f)              \
+	X(pbdParam_gravityZ, "gravityZ", 0.0f, -1000.0f, 1000.0f)                \
+	X(pbdParam_groundEnabled, "groundEnabled", 1.0f, 0.0f, 1.0f)             \
+	X(pbdParam_groundHeight, "groundHeight", 0.0f, -1e4f, 1e4f)              \
+	X(pbdParam_restitution, "restitution", 0.2f, 0.0f, 1.0f)                 \
+	X(pbdParam_staticFriction, "staticFriction", 0.4f, 0.0f, 10.0f)          \
+	X(pbdParam_kineticFriction, "kineticFriction", 0.3f, 0.0f, 10.0f)        \
+	X(pbdParam_particleRadius, "particleRadius", 0.0f, 0.0f, 10.0f)          \
+	X(pbdParam_maxSpeed, "maxSpeed", 100.0f, 0.001f, 1e4f)                   \
+	X(pbdParam_stiffnessStretch, "stiffness.stretch", 1.0f, 0.0f, 1.0f)      \
+	X(pbdParam_stiffnessShear, "stiffness.shear", 1.0f, 0.0f, 1.0f)          \
+	X(pbdParam_stiffnessBend, "stiffness.bend", 0.1f, 0.0f, 1.0f)            \
+	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f)
+
+typedef enum pbdParam {
+#define PBD_X_ENUM(id, name, def, lo, hi) id,
+	PBD_PARAMS(PBD_X_ENUM)
+#undef PBD_X_ENUM
+	pbdParam_count
+} pbdParam;
+
+/// Constraint kinds. Each object's constraints of one kind form a group whose
+/// stiffness is the world's stiffness for that kind (seed 000 section 2.2).
+typedef enum pbdConstraintKind {
+	pbdKind_stretch = 0,
+	pbdKind_shear,
+	pbdKind_bend,
+	pbdKind_chain,
+	pbdKind_count
+} pbdConstraintKind;
+
+/// Buffers readable (and for JS, viewable) in place.
+typedef enum pbdBuffer {
+	pbdBuffer_positions = 0, ///< float4 per particle: committed x, y, z and w = 1/m
+	pbdBuffer_velocities,    ///< float4 per particle: vx, vy, vz, 0
+	pbdBuffer_normals,       ///< float4 per particle, valid after pbd_World_UpdateNormals
+	pbdBuffer_triangles,     ///< uint32 x3 per triangle (cloth surfaces)
+	pbdBuffer_lines,         ///< uint32 x2 per line (chains)
+	pbdBuffer_count
+} pbdBuffer;
+
+/// World description. Zero means default for every field (sokol style); make it with
+/// pbd_DefaultWorldDef so the cookie is set (Box2D style).
+typedef struct pbdWorldDef {
+	int32_t maxParticles;   ///< default 1024
+	int32_t maxConstraints; ///< distance constraints of all kinds; default 8 * maxParticles
+	int32_t maxTriangles;   ///< default 2 * maxParticles
+	int32_t maxLines;       ///< default maxParticles
+	int32_t maxAttachments; ///< default 16
+	int32_t maxObjects;     ///< default 16
+	int32_t internalValue;  ///< cookie; do not touch
+} pbdWorldDef;
+
+/// A rope or pendulum chain: segments + 1 particles on the segment start..end.
+typedef struct pbdChainDef {
+	float start[3], end[3];
+	int32_t segments; ///< >= 1
+	float mass;       ///< per particle, > 0
+	int32_t internalValue;
+} pbdChainDef;
+
+/// A rectangular cloth: particle (i, j) sits at origin + axisU * i/(nu-1) + axisV * j/(nv-1).
+/// Stretch constraints join grid neighbours, shear joins diagonals, bending joins
+/// particles two apart along the grid (distance bending: cheap and order-independent,
+/// see README "Cloth model").
+typedef struct pbdClothDef {
+	float origin[3];
+	float axisU[3];      ///< whole width edge vector
+	float axisV[3];      ///< whole height edge vector
+	int32_t resolutionU; ///< particles along U, >= 2
+	int32_t resolutionV; ///< particles along V, >= 2
+	float mass;          ///< per particle, > 0
+	int32_t internalValue;
+} pbdClothDef;
+
+/// Statistics of the current state, computed on demand (not in the step).
+typedef struct pbdStats {
+	int32_t steps, particles, constraints, attachments;
+	float maxError;        ///< max |length - rest| over distance constraints (m)
+	float meanError;       ///< mean |length - rest| (m)
+	float maxStretch;      ///< max (length / rest - 1), 0 when nothing is stretched
+	double kineticEnergy;  ///< sum 1/2 m v^2 over particles with w > 0 (J)
+	double potentialEnergy;///< sum -m g . x over particles with w > 0 (J)
+} pbdStats;
+
+typedef struct pbdObjectInfo {
+	int32_t type; ///< 0 chain, 1 cloth
+	int32_t firstParticle, particleCount;
+	int32_t firstConstraint, constraintCount;
+	int32_t firstTriangle, triangleCount;
+	int32_t firstLine, lineCount;
+	int32_t resolutionU, resolutionV;
+} pbdObjectInfo;
+
+PBD_API pbdWorldDef pbd_DefaultWorldDef(void);
+PBD_API pbdChainDef pbd_DefaultChainDef(void);
+PBD_API pbdClothDef pbd_DefaultClothDef(void);
+
+/// Reserves the world's whole pool. Returns a positive id or a negative pbdError.
+PBD_API pbdWorldId pbd_CreateWorld(const pbdWorldDef* def);
+PBD_API int pbd_DestroyWorld(pbdWorldId world);
+PBD_API int pbd_World_IsValid(pbdWorldId world);
+
+/// Adds objects. Return the first particle index, or a negative pbdError (world unchanged).
+PBD_API int pbd_World_AddChain(pbdWorldId world, const pbdChainDef* def);
+PBD_API int pbd_World_AddCloth(pbdWorldId world, const pbdClothDef* def);
+/// Counts an object would use, so callers can size capacities exactly.
+PBD_API void pbd_ChainCounts(int32_t segments, int32_t* particles, int32_t* constraints, int32_t* lines);
+PBD_API void pbd_ClothCounts(int32_t nu, int32_t nv, int32_t* particles, int32_t* constraints, int32_t* triangles);
+
+/// One fixed step of dt: substeps x (predict, solve, velocities, velocity passes, commit).
+PBD_API int pbd_World_Step(pbdWorldId world);
+
+PBD_API int pbd_World_SetParam(pbdWorldId world, pbdParam param, float value);
+PBD_API float pbd_World_GetParam(pbdWorldId world, pbdParam param);
+PBD_API const char* pbd_ParamName(int param);
+PBD_API int pbd_ParamFromName(const char* name);
+
+/// Per-particle state. Inverse mass w = 0 pins the particle (seed 000: w_i = 0 => dp_i = 0).
+PBD_API int pbd_World_SetInvMass(pbdWorldId world, int particle, float invMass);
+PBD_API int pbd_World_SetMass(pbdWorldId world, int particle, float mass);
+PBD_API int pbd_World_SetPosition(pbdWorldId world, int particle, float x, float y, float z);
+PBD_API int pbd_World_SetVelocity(pbdWorldId world, int particle, float x, float y, float z);
+PBD_API int pbd_World_GetParticleCount(pbdWorldId world);
+PBD_API int pbd_World_GetConstraintCount(pbdWorldId world);
+PBD_API int pbd_World_GetCount(pbdWorldId world, pbdBuffer buffer);
+PBD_API void* pbd_World_GetBuffer(pbdWorldId world, pbdBuffer buffer, int32_t* count);
+PBD_API int pbd_World_GetTopologyVersion(pbdWorldId world);
+PBD_API int pbd_World_GetObjectCount(pbdWorldId world);
+PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo* info);
+
+/// Temporary attachments: pull one particle toward a target with stiffness k in [0, 1]
+/// (a constraint C = |p - t| whose other end has w = 0). The particle's mass is never
+/// touched, so removing the attachment leaves it exactly as it was.
+PBD_API pbdAttachmentId pbd_World_AddAttachment(pbdWorldId world, int particle, float x, float y, float z, float stiffness);
+PBD_API int pbd_World_MoveAttachment(pbdWorldId world, pbdAttachmentId id, float x, float y, float z);
+PBD_API int pbd_World_RemoveAttachment(pbdWorldId world, pbdAttachmentId id);
+PBD_API int pbd_World_GetAttachmentCount(pbdWorldId world);
+
+/// Nearest particle to a ray within radius, first along the ray; -1 when none.
+PBD_API int pbd_World_RayPick(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float radius);
+/// Area-weighted vertex normals of the triangles into pbdBuffer_normals.
+PBD_API int pbd_World_UpdateNormals(pbdWorldId world);
+PBD_API int pbd_World_GetStats(pbdWorldId world, pbdStats* stats);
+/// FNV-1a hash of positions and velocities: the determinism fingerprint.
+PBD_API uint32_t pbd_World_Hash(pbdWorldId world);
+
+/// Stiffness per solver pass for ns passes: k' = 1 - (1 - k)^(1/ns) (seed 000 section 2.2).
+PBD_API float pbd_PassStiffness(float k, int ns);
+
+PBD_API const char* pbd_ErrorString(int error);
+PBD_API const char* pbd_GetLastErrorMessage(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

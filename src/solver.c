@@ -1,0 +1,261 @@
+/* solver.c -- the step, as named stages (core.h pbdStage), following seed 000:
+
+     per substep of h = dt / substeps:
+       predict         v* = v + h w f_ext;  p = x + h v*            (2.1)
+       contacts        clear contact flags (neighbour search lands here later)
+       solve           ns Gauss-Seidel passes; each constraint moves
+                       dp_i = -k' w_i C / sum_j w_j |grad_j C|^2 grad_i C   (2.2)
+                       with k' = 1 - (1 - k)^(1/ns) so the stiffness seen after
+                       ns passes is k whatever ns is
+       velocities      v = (p - x) / h                              (2.3)
+       velocityPasses  restitution, damping, speed bound
+       commit          x = p
+
+   Damping and restitution act after v is recomputed from positions. Seed 001's
+   snippet damps v before that recomputation, which throws the damping away.
+*/
+#include "core.h"
+#include "simd.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct pbdStepContext {
+	float h;                      ///< substep length
+	int passes;                   ///< ns
+	float kPass[pbdKind_count];   ///< k' per constraint kind
+	float kAttach[PBD_MAX_ATTACHMENTS];
+	float groundHeight;           ///< plane height plus particle radius
+	int groundEnabled;
+} pbdStepContext;
+
+/* ---------------------------------------------------------------- predict */
+
+static void Stage_Predict(pbdWorld* w, const pbdStepContext* ctx)
+{
+	const float* g = &w->params[pbdParam_gravityX];
+	const pbdF4 hg = pbdF4_Set(ctx->h * g[0], ctx->h * g[1], ctx->h * g[2], 0.0f);
+	const pbdF4 h = pbdF4_Splat(ctx->h);
+	const pbdF4 zero = pbdF4_Splat(0.0f);
+	const int n = w->particleCount;
+	for (int i = 0; i < n; ++i) {
+		pbdF4 x = pbdF4_Load(w->x + 4 * i);
+		pbdF4 v = pbdF4_Load(w->v + 4 * i);
+		/* w f_ext = g for every particle that has mass to move; pins (w = 0) get none. */
+		v = pbdF4_Add(v, pbdF4_Get(x, 3) > 0.0f ? hg : zero);
+		pbdF4_Store(w->v + 4 * i, v);
+		pbdF4_Store(w->p + 4 * i, pbdF4_Add(x, pbdF4_Mul(h, v))); /* v.w = 0 keeps p.w = x.w = w */
+	}
+}
+
+/* ---------------------------------------------------------------- contacts */
+
+static void Stage_Contacts(pbdWorld* w, const pbdStepContext* ctx)
+{
+	(void)ctx;
+	memset(w->contact, 0, (size_t)w->particleCount);
+}
+
+/* ---------------------------------------------------------------- solve */
+
+/* Distance constraint C = |p1 - p2| - d, grad C = +-n (seed 000 section 3):
+   dp1 = -w1/(w1+w2) C n, dp2 = +w2/(w1+w2) C n, scaled by k'. */
+static void SolveDistanceGroup(pbdWorld* w, const pbdGroup* group, float k)
+{
+	float* p = w->p;
+	const int32_t* ca = w->ca;
+	const int32_t* cb = w->cb;
+	const float* rest = w->rest;
+	const int end = group->first + group->count;
+	for (int c = group->first; c < end; ++c) {
+		float* p1 = p + 4 * ca[c];
+		float* p2 = p + 4 * cb[c];
+		float w1 = p1[3], w2 = p2[3];
+		float wsum = w1 + w2;
+		if (wsum <= 0.0f) continue; /* both pinned */
+		float dx = p1[0] - p2[0], dy = p1[1] - p2[1], dz = p1[2] - p2[2];
+		float len = sqrtf(dx * dx + dy * dy + dz * dz);
+		if (len < 1e-9f) continue; /* coincident: the gradient is undefined, so no direction to push */
+		float s = k * (len - rest[c]) / (wsum * len);
+		float s1 = s * w1, s2 = s * w2;
+		p1[0] -= s1 * dx;
+		p1[1] -= s1 * dy;
+		p1[2] -= s1 * dz;
+		p2[0] += s2 * dx;
+		p2[1] += s2 * dy;
+		p2[2] += s2 * dz;
+	}
+}
+
+/* Attachment: C = |p - t| with the target as a w = 0 end, so dp = -k' (p - t). */
+static void SolveAttachments(pbdWorld* w, const pbdStepContext* ctx)
+{
+	for (int i = 0; i < w->maxAttachments; ++i) {
+		const pbdAttachment* a = &w->attachments[i];
+		if (a->particle < 0) continue;
+		float* p = w->p + 4 * a->particle;
+		if (p[3] <= 0.0f) continue; /* a pin does not follow the pointer */
+		float k = ctx->kAttach[i];
+		p[0] -= k * (p[0] - a->target[0]);
+		p[1] -= k * (p[1] - a->target[1]);
+		p[2] -= k * (p[2] - a->target[2]);
+	}
+}
+
+/* Ground: the inequality C = p.y - h >= 0 is projected only when violated (seed 000
+   section 1). Friction is positional (Macklin et al. 2014, "Unified Particle Physics",
+   sec. 6.1): tangential travel this substep under mu_s * depth is cancelled (static),
+   otherwise reduced by mu_k * depth (kinetic). */
+static void SolveGround(pbdWorld* w, const pbdStepContext* ctx)
+{
+	if (!ctx->groundEnabled) return;
+	const float ground = ctx->groundHeight;
+	const float muS = w->params[pbdParam_staticFriction];
+	const float muK = w->params[pbdParam_kineticFriction];
+	const int n = w->particleCount;
+	for (int i = 0; i < n; ++i) {
+		float* p = w->p + 4 * i;
+		if (p[1] >= ground || p[3] <= 0.0f) continue;
+		float depth = ground - p[1];
+		p[1] = ground;
+		w->contact[i] = 1;
+		const float* x = w->x + 4 * i;
+		float tx = p[0] - x[0], tz = p[2] - x[2];
+		float travel = sqrtf(tx * tx + tz * tz);
+		if (travel < muS * depth) {
+			p[0] = x[0];
+			p[2] = x[2];
+		} else if (travel > 0.0f) {
+			float f = muK * depth / travel;
+			if (f > 1.0f) f = 1.0f;
+			p[0] -= tx * f;
+			p[2] -= tz * f;
+		}
+	}
+}
+
+static void Stage_Solve(pbdWorld* w, const pbdStepContext* ctx)
+{
+	for (int pass = 0; pass < ctx->passes; ++pass) {
+		for (int g = 0; g < w->groupCount; ++g) {
+			const pbdGroup* group = &w->groups[g];
+			float k = ctx->kPass[group->kind];
+			if (k > 0.0f) SolveDistanceGroup(w, group, k);
+		}
+		SolveAttachments(w, ctx);
+		/* Ground last in every pass, so no particle ends the solve below it. */
+		SolveGround(w, ctx);
+	}
+}
+
+/* ---------------------------------------------------------------- velocities */
+
+static void Stage_Velocities(pbdWorld* w, const pbdStepContext* ctx)
+{
+	const pbdF4 h = pbdF4_Splat(ctx->h);
+	const float e = w->params[pbdParam_restitution];
+	const float* g = &w->params[pbdParam_gravityX];
+	/* Below this approach speed a contact is resting: bouncing it would make it jitter
+	   (Mueller et al. 2020, "Detailed Rigid Body Simulation with XPBD", sec. 3.5). */
+	const float restingSpeed = 2.0f * ctx->h * sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+	const int n = w->particleCount;
+	for (int i = 0; i < n; ++i) {
+		float approach = w->v[4 * i + 1]; /* v*.y before the solve */
+		pbdF4 x = pbdF4_Load(w->x + 4 * i);
+		pbdF4 p = pbdF4_Load(w->p + 4 * i);
+		pbdF4 v = pbdF4_Div(pbdF4_Sub(p, x), h); /* w lane: (w - w) / h = 0 */
+		pbdF4_Store(w->v + 4 * i, v);
+		if (w->contact[i] && approach < -restingSpeed) {
+			float bounce = -e * approach;
+			if (w->v[4 * i + 1] < bounce) w->v[4 * i + 1] = bounce;
+		}
+	}
+}
+
+static void Stage_VelocityPasses(pbdWorld* w, const pbdStepContext* ctx)
+{
+	/* v <- v / (1 + c h): unconditionally stable and exact to apply after the velocity
+	   update, so damping carries into the next prediction. */
+	const float c = w->params[pbdParam_damping];
+	const pbdF4 damp = pbdF4_Splat(1.0f / (1.0f + c * ctx->h));
+	const float maxSpeed = w->params[pbdParam_maxSpeed];
+	const float maxSpeed2 = maxSpeed * maxSpeed;
+	const int n = w->particleCount;
+	for (int i = 0; i < n; ++i) {
+		pbdF4 v = pbdF4_Mul(pbdF4_Load(w->v + 4 * i), damp);
+		pbdF4_Store(w->v + 4 * i, v);
+		float* vi = w->v + 4 * i;
+		float s2 = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
+		if (s2 > maxSpeed2) {
+			/* A speed bound keeps hostile inputs (huge drags, tiny masses) finite. */
+			float f = maxSpeed / sqrtf(s2);
+			vi[0] *= f;
+			vi[1] *= f;
+			vi[2] *= f;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- commit */
+
+static void Stage_Commit(pbdWorld* w, const pbdStepContext* ctx)
+{
+	(void)ctx;
+	const int n = w->particleCount;
+	const float limit = 1e5f;
+	for (int i = 0; i < n; ++i) {
+		float* p = w->p + 4 * i;
+		float* v = w->v + 4 * i;
+		for (int k = 0; k < 3; ++k) {
+			/* Keep the world bounded: a particle thrown to the edge stops there. */
+			if (p[k] > limit) { p[k] = limit; v[k] = 0.0f; }
+			if (p[k] < -limit) { p[k] = -limit; v[k] = 0.0f; }
+		}
+	}
+	memcpy(w->x, w->p, (size_t)n * 4 * sizeof(float));
+}
+
+/* ---------------------------------------------------------------- step */
+
+typedef void (*pbdStageFn)(pbdWorld*, const pbdStepContext*);
+
+static const pbdStageFn s_stages[pbdStage_count] = {
+	[pbdStage_predict] = Stage_Predict,
+	[pbdStage_contacts] = Stage_Contacts,
+	[pbdStage_solve] = Stage_Solve,
+	[pbdStage_velocities] = Stage_Velocities,
+	[pbdStage_velocityPasses] = Stage_VelocityPasses,
+	[pbdStage_commit] = Stage_Commit,
+};
+
+void pbd_Solver_Step(pbdWorld* w)
+{
+	pbdStepContext ctx;
+	int substeps = (int)w->params[pbdParam_substeps];
+	ctx.passes = (int)w->params[pbdParam_iterations];
+	ctx.h = w->params[pbdParam_dt] / (float)substeps;
+	ctx.kPass[pbdKind_stretch] = pbd_PassStiffness(w->params[pbdParam_stiffnessStretch], ctx.passes);
+	ctx.kPass[pbdKind_shear] = pbd_PassStiffness(w->params[pbdParam_stiffnessShear], ctx.passes);
+	ctx.kPass[pbdKind_bend] = pbd_PassStiffness(w->params[pbdParam_stiffnessBend], ctx.passes);
+	ctx.kPass[pbdKind_chain] = pbd_PassStiffness(w->params[pbdParam_stiffnessChain], ctx.passes);
+	for (int i = 0; i < w->maxAttachments; ++i) {
+		ctx.kAttach[i] = w->attachments[i].particle >= 0 ? pbd_PassStiffness(w->attachments[i].stiffness, ctx.passes) : 0.0f;
+	}
+	ctx.groundEnabled = w->params[pbdParam_groundEnabled] != 0.0f;
+	ctx.groundHeight = w->params[pbdParam_groundHeight] + w->params[pbdParam_particleRadius];
+
+	for (int s = 0; s < substeps; ++s) {
+		for (int stage = 0; stage < pbdStage_count; ++stage) {
+			s_stages[stage](w, &ctx);
+		}
+	}
+	w->steps += 1;
+}
+
+int pbd_World_Step(pbdWorldId id)
+{
+	pbdWorld* w = pbd_GetWorld(id);
+	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)id);
+	pbd_Solver_Step(w);
+	return PBD_OK;
+}

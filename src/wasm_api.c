@@ -1,0 +1,99 @@
+/* wasm_api.c -- the flat, scalar-argument surface that JS calls (web/js/minipbd.js).
+
+   Structs do not cross the wasm boundary comfortably, so descriptions arrive as
+   scalars and results that are records (counts, stats, object info) are written to
+   one static exchange block whose layout is declared here once and mirrored once in
+   web/js/minipbd.js (the wasm4 memory-map habit). */
+#include "minipbd.h"
+
+#include <string.h>
+
+#define PBDJS_API __attribute__((used, visibility("default")))
+
+/* Exchange block layout, in 8-byte slots:
+   counts:      int32[0..2]
+   stats:       f64[0..8] = steps, particles, constraints, attachments, maxError,
+                            meanError, maxStretch, kineticEnergy, potentialEnergy
+   object info: int32[0..10] in pbdObjectInfo order
+   name buffer: 64 bytes at byte offset 128 for parameter names from JS */
+static union {
+	double f64[32];
+	int32_t i32[64];
+	char bytes[256];
+} s_exchange;
+
+PBDJS_API void* pbdjs_Exchange(void) { return &s_exchange; }
+PBDJS_API int pbdjs_ExchangeNameOffset(void) { return 128; }
+
+PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int maxTriangles, int maxLines,
+									   int maxAttachments, int maxObjects)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = maxParticles;
+	def.maxConstraints = maxConstraints;
+	def.maxTriangles = maxTriangles;
+	def.maxLines = maxLines;
+	def.maxAttachments = maxAttachments;
+	def.maxObjects = maxObjects;
+	return pbd_CreateWorld(&def);
+}
+
+PBDJS_API int pbdjs_AddChain(pbdWorldId world, float sx, float sy, float sz, float ex, float ey, float ez, int segments,
+							 float mass)
+{
+	pbdChainDef def = pbd_DefaultChainDef();
+	def.start[0] = sx, def.start[1] = sy, def.start[2] = sz;
+	def.end[0] = ex, def.end[1] = ey, def.end[2] = ez;
+	def.segments = segments;
+	def.mass = mass;
+	return pbd_World_AddChain(world, &def);
+}
+
+PBDJS_API int pbdjs_AddCloth(pbdWorldId world, float ox, float oy, float oz, float ux, float uy, float uz, float vx,
+							 float vy, float vz, int nu, int nv, float mass)
+{
+	pbdClothDef def = pbd_DefaultClothDef();
+	def.origin[0] = ox, def.origin[1] = oy, def.origin[2] = oz;
+	def.axisU[0] = ux, def.axisU[1] = uy, def.axisU[2] = uz;
+	def.axisV[0] = vx, def.axisV[1] = vy, def.axisV[2] = vz;
+	def.resolutionU = nu;
+	def.resolutionV = nv;
+	def.mass = mass;
+	return pbd_World_AddCloth(world, &def);
+}
+
+PBDJS_API void pbdjs_ChainCounts(int segments) { pbd_ChainCounts(segments, &s_exchange.i32[0], &s_exchange.i32[1], &s_exchange.i32[2]); }
+PBDJS_API void pbdjs_ClothCounts(int nu, int nv) { pbd_ClothCounts(nu, nv, &s_exchange.i32[0], &s_exchange.i32[1], &s_exchange.i32[2]); }
+
+PBDJS_API int pbdjs_GetStats(pbdWorldId world)
+{
+	pbdStats s;
+	int err = pbd_World_GetStats(world, &s);
+	if (err != PBD_OK) return err;
+	double* o = s_exchange.f64;
+	o[0] = s.steps, o[1] = s.particles, o[2] = s.constraints, o[3] = s.attachments;
+	o[4] = s.maxError, o[5] = s.meanError, o[6] = s.maxStretch;
+	o[7] = s.kineticEnergy, o[8] = s.potentialEnergy;
+	return PBD_OK;
+}
+
+PBDJS_API int pbdjs_GetObjectInfo(pbdWorldId world, int object)
+{
+	pbdObjectInfo info;
+	int err = pbd_World_GetObjectInfo(world, object, &info);
+	if (err != PBD_OK) return err;
+	memcpy(s_exchange.i32, &info, sizeof info);
+	return PBD_OK;
+}
+
+/* Steps n times in one call: one boundary crossing per frame, not per step. */
+PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
+{
+	for (int i = 0; i < n; ++i) {
+		int err = pbd_World_Step(world);
+		if (err != PBD_OK) return err;
+	}
+	return PBD_OK;
+}
+
+_Static_assert(sizeof(pbdObjectInfo) == 11 * sizeof(int32_t), "JS reads object info as 11 int32");

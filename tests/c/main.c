@@ -1,0 +1,72 @@
+/* Test runner: `test_native [filter]` runs the tests whose names contain filter.
+   The same file builds natively, with sanitizers, with the scalar SIMD fallback and
+   to wasm (run by Node), so every physics check runs on every build. */
+#include "test.h"
+
+#include <string.h>
+
+int g_testFailed = 0;
+
+#define TEST_LIST(X)              \
+	X(MassWeightedSplit)          \
+	X(MassWeightedSplitRandom)    \
+	X(PinnedEndTakesNothing)      \
+	X(PinsNeverMove)              \
+	X(PassStiffnessClosedForm)    \
+	X(ResidualIndependentOfPasses)\
+	X(FreeFallClosedForm)         \
+	X(FreeFallSubsteps)           \
+	X(NothingBelowGround)         \
+	X(Restitution)                \
+	X(KineticFrictionClosedForm)  \
+	X(StaticFrictionHolds)        \
+	X(DampingSurvivesVelocityUpdate) \
+	X(MomentumConserved)          \
+	X(PendulumEnergyBounded)      \
+	X(AttachmentPullsAndReleases) \
+	X(PinnedStaysWhileNeighbourDragged) \
+	X(CapacityRefusedWorldUnchanged) \
+	X(BadInputRefused)            \
+	X(StaleHandles)               \
+	X(DegenerateGeometryFinite)   \
+	X(HostileFuzzFinite)          \
+	X(NormalsUnitLength)          \
+	X(RayPickNearest)             \
+	X(DeterminismHash)
+
+#define DECLARE(name) void Test_##name(void);
+TEST_LIST(DECLARE)
+#undef DECLARE
+
+static const TestCase s_tests[] = {
+#define ENTRY(name) { #name, Test_##name },
+	TEST_LIST(ENTRY)
+#undef ENTRY
+};
+
+int main(int argc, char** argv)
+{
+	const char* filter = argc > 1 ? argv[1] : "";
+	int run = 0, failed = 0;
+	for (size_t i = 0; i < sizeof s_tests / sizeof s_tests[0]; ++i) {
+		if (strstr(s_tests[i].name, filter) == NULL) continue;
+		g_testFailed = 0;
+		s_tests[i].fn();
+		run += 1;
+		if (g_testFailed) {
+			failed += 1;
+			printf("FAIL %s\n", s_tests[i].name);
+		} else {
+			printf("ok   %s\n", s_tests[i].name);
+		}
+	}
+#if defined(__EMSCRIPTEN__)
+	const char* build = "wasm";
+#elif defined(PBD_SCALAR) && PBD_SCALAR
+	const char* build = "native-scalar";
+#else
+	const char* build = "native";
+#endif
+	printf("c tests (%s): %d passed, %d failed\n", build, run - failed, failed);
+	return failed == 0 && run > 0 ? 0 : 1;
+}
