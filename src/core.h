@@ -21,6 +21,7 @@ typedef struct pbdGroup {
 	int32_t first, count;
 	int32_t kind; ///< pbdConstraintKind
 	int32_t object;
+	float stiffness; ///< k in [0, 1]; the solver turns it into k' for the pass count
 } pbdGroup;
 
 typedef struct pbdAttachment {

@@ -171,7 +171,7 @@ typedef struct pbdStats {
 	int32_t steps, particles, constraints, attachments;
 	float maxError;        ///< max |length - rest| over distance constraints (m)
 	float meanError;       ///< mean |length - rest| (m)
-	float maxStretch;      ///< max (length / rest - 1), 0 when nothing is stretched
+	float maxStretch;      ///< max (length / rest - 1) over stretch and chain constraints, >= 0
 	double kineticEnergy;  ///< sum 1/2 m v^2 over particles with w > 0 (J)
 	double potentialEnergy;///< sum -m g . x over particles with w > 0 (J)
 } pbdStats;
@@ -208,6 +208,10 @@ PBD_API int pbd_World_SetParam(pbdWorldId world, pbdParam param, float value);
 PBD_API float pbd_World_GetParam(pbdWorldId world, pbdParam param);
 PBD_API const char* pbd_ParamName(int param);
 PBD_API int pbd_ParamFromName(const char* name);
+
+/// Stiffness k in [0, 1] of one object's constraints of one kind. Setting the world
+/// parameter "stiffness.<kind>" sets it for every object.
+PBD_API int pbd_World_SetObjectStiffness(pbdWorldId world, int object, pbdConstraintKind kind, float stiffness);
 
 /// Per-particle state. Inverse mass w = 0 pins the particle (seed 000: w_i = 0 => dp_i = 0).
 PBD_API int pbd_World_SetInvMass(pbdWorldId world, int particle, float invMass);

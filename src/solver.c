@@ -23,7 +23,7 @@
 typedef struct pbdStepContext {
 	float h;                      ///< substep length
 	int passes;                   ///< ns
-	float kPass[pbdKind_count];   ///< k' per constraint kind
+	float kPass[PBD_MAX_OBJECTS * pbdKind_count]; ///< k' per constraint group
 	float kAttach[PBD_MAX_ATTACHMENTS];
 	float groundHeight;           ///< plane height plus particle radius
 	int groundEnabled;
@@ -139,7 +139,7 @@ static void Stage_Solve(pbdWorld* w, const pbdStepContext* ctx)
 	for (int pass = 0; pass < ctx->passes; ++pass) {
 		for (int g = 0; g < w->groupCount; ++g) {
 			const pbdGroup* group = &w->groups[g];
-			float k = ctx->kPass[group->kind];
+			float k = ctx->kPass[g];
 			if (k > 0.0f) SolveDistanceGroup(w, group, k);
 		}
 		SolveAttachments(w, ctx);
@@ -234,10 +234,7 @@ void pbd_Solver_Step(pbdWorld* w)
 	int substeps = (int)w->params[pbdParam_substeps];
 	ctx.passes = (int)w->params[pbdParam_iterations];
 	ctx.h = w->params[pbdParam_dt] / (float)substeps;
-	ctx.kPass[pbdKind_stretch] = pbd_PassStiffness(w->params[pbdParam_stiffnessStretch], ctx.passes);
-	ctx.kPass[pbdKind_shear] = pbd_PassStiffness(w->params[pbdParam_stiffnessShear], ctx.passes);
-	ctx.kPass[pbdKind_bend] = pbd_PassStiffness(w->params[pbdParam_stiffnessBend], ctx.passes);
-	ctx.kPass[pbdKind_chain] = pbd_PassStiffness(w->params[pbdParam_stiffnessChain], ctx.passes);
+	for (int g = 0; g < w->groupCount; ++g) ctx.kPass[g] = pbd_PassStiffness(w->groups[g].stiffness, ctx.passes);
 	for (int i = 0; i < w->maxAttachments; ++i) {
 		ctx.kAttach[i] = w->attachments[i].particle >= 0 ? pbd_PassStiffness(w->attachments[i].stiffness, ctx.passes) : 0.0f;
 	}

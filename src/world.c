@@ -100,6 +100,17 @@ int pbd_ParamFromName(const char* name)
 	return PBD_ERR_UNKNOWN_PARAM;
 }
 
+static int KindOfParam(pbdParam param)
+{
+	switch (param) {
+	case pbdParam_stiffnessStretch: return pbdKind_stretch;
+	case pbdParam_stiffnessShear: return pbdKind_shear;
+	case pbdParam_stiffnessBend: return pbdKind_bend;
+	case pbdParam_stiffnessChain: return pbdKind_chain;
+	default: return -1;
+	}
+}
+
 int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 {
 	GET_WORLD_OR_RETURN(w, id);
@@ -119,6 +130,29 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 							(double)value);
 	}
 	w->params[param] = value;
+	int kind = KindOfParam(param);
+	if (kind >= 0) {
+		/* The world-wide stiffness of a kind sets every object's group of that kind. */
+		for (int g = 0; g < w->groupCount; ++g) {
+			if (w->groups[g].kind == kind) w->groups[g].stiffness = value;
+		}
+	}
+	return PBD_OK;
+}
+
+int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind kind, float stiffness)
+{
+	GET_WORLD_OR_RETURN(w, id);
+	if (object < 0 || object >= w->objectCount) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+	}
+	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
+	if (!IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
+	}
+	for (int g = 0; g < w->groupCount; ++g) {
+		if (w->groups[g].object == object && w->groups[g].kind == (int)kind) w->groups[g].stiffness = stiffness;
+	}
 	return PBD_OK;
 }
 
@@ -372,6 +406,9 @@ static void BeginGroup(pbdWorld* w, int kind)
 	g->count = 0;
 	g->kind = kind;
 	g->object = w->objectCount;
+	static const pbdParam kindParam[pbdKind_count] = { pbdParam_stiffnessStretch, pbdParam_stiffnessShear,
+														 pbdParam_stiffnessBend, pbdParam_stiffnessChain };
+	g->stiffness = w->params[kindParam[kind]];
 }
 
 static void EndGroup(pbdWorld* w)
@@ -513,7 +550,7 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 		}
 	}
 	EndGroup(w);
-	/* Two triangles per quad wound so the front face looks along axisV x axisU... i.e.
+	/* Two triangles per quad, wound so the front face's normal is axisV x axisU:
 	   toward +z for the default hanging cloth (U = +x, V = -y). */
 	for (int j = 0; j + 1 < nv; ++j) {
 		for (int i = 0; i + 1 < nu; ++i) {
@@ -800,14 +837,20 @@ int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 	s->constraints = w->constraintCount;
 	s->attachments = pbd_World_GetAttachmentCount(id);
 	double sumError = 0.0;
-	for (int c = 0; c < w->constraintCount; ++c) {
-		float len = Distance(w->x + 4 * w->ca[c], w->x + 4 * w->cb[c]);
-		float err = fabsf(len - w->rest[c]);
-		sumError += err;
-		if (err > s->maxError) s->maxError = err;
-		if (w->rest[c] > 0.0f) {
-			float stretch = len / w->rest[c] - 1.0f;
-			if (stretch > s->maxStretch) s->maxStretch = stretch;
+	for (int g = 0; g < w->groupCount; ++g) {
+		const pbdGroup* group = &w->groups[g];
+		/* Stretch is what the structural constraints report; bending and shear links
+		   may lengthen while the cloth itself keeps its size. */
+		int structural = group->kind == pbdKind_stretch || group->kind == pbdKind_chain;
+		for (int c = group->first; c < group->first + group->count; ++c) {
+			float len = Distance(w->x + 4 * w->ca[c], w->x + 4 * w->cb[c]);
+			float err = fabsf(len - w->rest[c]);
+			sumError += err;
+			if (err > s->maxError) s->maxError = err;
+			if (structural && w->rest[c] > 0.0f) {
+				float stretch = len / w->rest[c] - 1.0f;
+				if (stretch > s->maxStretch) s->maxStretch = stretch;
+			}
 		}
 	}
 	s->meanError = w->constraintCount > 0 ? (float)(sumError / w->constraintCount) : 0.0f;

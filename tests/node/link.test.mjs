@@ -1,0 +1,204 @@
+// Tests for web/js/link.js: round trips, length budget, fragment grammar, and a table of hostile links.
+// node:zlib and Buffer are used here only as an independent reference for deflate/base64url.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { deflateRawSync } from 'node:zlib';
+import {
+  encodeLink, decodeLink, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
+  base64urlEncode, base64urlDecode,
+} from '../../web/js/link.js';
+import { builtinScenes, validateScene } from '../../web/js/scene.js';
+
+const unhandled = [];
+process.on('unhandledRejection', (e) => unhandled.push(e));
+after(async () => {
+  await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(unhandled, [], 'no unhandled rejections from cancelled streams');
+});
+
+const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
+const linkOfBytes = (bytes) => `s=1.${b64(deflateRawSync(Buffer.from(bytes)))}`;
+const linkOfText = (text) => linkOfBytes(Buffer.from(text, 'utf8'));
+const minimal = () => ({
+  format: 'minipbd-scene', version: 1,
+  objects: [{ type: 'chain', start: [0, 2, 0], end: [1, 2, 0], segments: 4 }],
+});
+
+async function reasonOf(fragment) {
+  try { await decodeLink(fragment); } catch (e) {
+    assert.ok(e instanceof LinkError, `not a LinkError: ${e?.stack ?? e}`);
+    assert.equal(typeof e.message, 'string');
+    assert.ok(e.message.length > 0 && e.message.length < 500);
+    return e;
+  }
+  return null;
+}
+
+test('constants', () => {
+  assert.equal(LINK_WARN_LENGTH, 2000);
+  assert.equal(LINK_MAX_PAYLOAD, 16384);
+});
+
+test('every built-in round-trips exactly and encodes to fewer than 2000 characters', async (t) => {
+  for (const [id, scene] of Object.entries(builtinScenes)) {
+    const link = await encodeLink(scene);
+    t.diagnostic(`${id}: ${link.length + 1} chars with '#'`);
+    console.log(`link length ${id}: ${link.length + 1}`);
+    assert.match(link, /^s=1\.[A-Za-z0-9_-]+$/);
+    assert.ok(link.length + 1 < LINK_WARN_LENGTH, `${id} link is ${link.length + 1} chars`);
+    assert.deepEqual(await decodeLink(link), scene, id);
+    assert.deepEqual(await decodeLink('#' + link), scene, id);
+    assert.deepEqual(await decodeLink(`lang=zh&${link}&view=1`), scene, id);
+  }
+});
+
+test('encodeLink normalises first; the payload is deflate-raw of the normalised JSON', async () => {
+  const link = await encodeLink(minimal());
+  const expected = validateScene(minimal());
+  assert.deepEqual(await decodeLink(link), expected);
+  const { inflateRawSync } = await import('node:zlib');
+  const json = inflateRawSync(Buffer.from(link.slice(4), 'base64url')).toString('utf8');
+  assert.equal(json, JSON.stringify(expected));
+});
+
+test('encodeLink refuses scenes that could not be decoded again', async () => {
+  await assert.rejects(encodeLink({ format: 'nope' }), (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.path === 'format');
+  // 20 chains with 10000 pins each: valid, but far beyond the JSON size a link may carry.
+  const big = { format: 'minipbd-scene', version: 1, objects: Array.from({ length: 20 }, () => ({
+    type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 10000, pins: Array.from({ length: 10000 }, (_, i) => i) })) };
+  await assert.rejects(encodeLink(big), (e) => e.reason === 'too-large');
+});
+
+test('base64url matches Buffer for every tail length, and rejects non-canonical text', () => {
+  for (let n = 0; n < 70; n++) {
+    const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 73 + n * 31) & 255);
+    const text = base64urlEncode(bytes);
+    assert.equal(text, b64(bytes), `encode ${n}`);
+    assert.deepEqual(base64urlDecode(text), bytes, `decode ${n}`);
+  }
+  for (const bad of ['A', 'AB', 'AAB', 'AA==', 'A+AA', 'A/AA', 'AA A', 'AAé']) assert.equal(base64urlDecode(bad), null, bad);
+});
+
+test('parseFragment: exact results', () => {
+  assert.deepEqual(parseFragment('#s=1.abc_-&lang=zh'), { version: '1', payload: 'abc_-', params: new Map([['lang', 'zh']]) });
+  assert.deepEqual(parseFragment('lang=zh&s=1.abc'), { version: '1', payload: 'abc', params: new Map([['lang', 'zh']]) });
+  assert.deepEqual(parseFragment('s=12.a.b'), { version: '12', payload: 'a.b', params: new Map() });
+  assert.deepEqual(parseFragment('s=1'), { version: '1', payload: null, params: new Map() });
+  assert.deepEqual(parseFragment('s=1.'), { version: '1', payload: '', params: new Map() });
+  assert.deepEqual(parseFragment(''), { version: null, payload: null, params: new Map() });
+  assert.deepEqual(parseFragment('#'), { version: null, payload: null, params: new Map() });
+  assert.deepEqual(parseFragment('a=1&&flag&a=2&name=x%20y&bad=%E0%A4%A'),
+    { version: null, payload: null, params: new Map([['a', '1'], ['flag', ''], ['name', 'x y'], ['bad', '%E0%A4%A']]) });
+  assert.deepEqual(parseFragment('s=1.first&s=2.second'), { version: '1', payload: 'first', params: new Map() });
+  assert.deepEqual(parseFragment('s=.x'), { version: '', payload: 'x', params: new Map() });
+});
+
+test('a scene name with markup is valid text and comes back verbatim', async () => {
+  const name = '<img src=x onerror=alert(1)>';
+  const scene = { ...minimal(), name };
+  const decoded = await decodeLink(linkOfText(JSON.stringify(scene)));
+  assert.equal(decoded.name, name);
+  assert.equal((await decodeLink(await encodeLink(scene))).name, name);
+});
+
+test('brackets and escaped quotes inside strings do not count as nesting', async () => {
+  const name = '"\\[[[[[[[[[[[[[[[[[[[[{{{{{{{{{{';
+  const scene = { ...minimal(), name };
+  assert.equal((await decodeLink(linkOfText(JSON.stringify(scene)))).name, name);
+});
+
+test('nesting limit: 16 levels pass the depth check, 17 do not', async () => {
+  const nest = (n) => '['.repeat(n) + ']'.repeat(n);
+  assert.equal((await reasonOf(linkOfText(nest(16)))).reason, 'invalid-scene');
+  assert.equal((await reasonOf(linkOfText(nest(17)))).reason, 'too-deep');
+});
+
+// A valid link to cut up.
+const good = linkOfText(JSON.stringify(minimal()));
+const goodBytes = Buffer.from(good.slice(4), 'base64url');
+
+const BAD = [
+  ['empty', '', 'no-scene'],
+  ['just #', '#', 'no-scene'],
+  ['only other params', '#lang=zh', 'no-scene'],
+  ['empty s', 's=', 'no-scene'],
+  ['not a string', null, 'no-scene'],
+  ['wrong version', 's=2.xxx', 'bad-version'],
+  ['version 7 with a good payload', `s=7.${good.slice(4)}`, 'bad-version'],
+  ['non-numeric version', 's=abc.xxx', 'bad-version'],
+  ['version 01', `s=01.${good.slice(4)}`, 'bad-version'],
+  ['version checked before base64', 's=2.<script>', 'bad-version'],
+  ['missing payload, no dot', 's=1', 'no-payload'],
+  ['missing payload after dot', '#s=1.&lang=zh', 'no-payload'],
+  ['script in payload', 's=1.<script>alert(1)</script>', 'bad-base64'],
+  ['base64 padding', 's=1.AA==', 'bad-base64'],
+  ['standard base64 alphabet', 's=1.ab+/', 'bad-base64'],
+  ['impossible length', 's=1.AAAAA', 'bad-base64'],
+  ['non-zero tail bits', 's=1.AB', 'bad-base64'],
+  ['valid base64 of garbage', `s=1.${b64([0xff, 0xff, 0xff, 0xff, 0x12, 0x34])}`, 'bad-deflate'],
+  ['truncated deflate', `s=1.${b64(goodBytes.subarray(0, goodBytes.length >> 1))}`, 'bad-deflate'],
+  ['deflate missing its last byte', `s=1.${b64(goodBytes.subarray(0, goodBytes.length - 1))}`, 'bad-deflate'],
+  ['empty deflate stream', `s=1.${b64(deflateRawSync(Buffer.alloc(0)))}`, 'bad-json'],
+  ['deflate bomb: 10 MB of zeros', linkOfBytes(Buffer.alloc(10 * 1024 * 1024)), 'too-large'],
+  ['just over the JSON cap', linkOfText(' '.repeat(262145)), 'too-large'],
+  ['non-UTF-8 bytes', linkOfBytes([0x7b, 0xff, 0xfe, 0x80, 0x7d]), 'bad-utf8'],
+  ['UTF-8 but not JSON', linkOfText('hello, world'), 'bad-json'],
+  ['JSON with a trailing comma', linkOfText('{"format":"minipbd-scene",}'), 'bad-json'],
+  ['arrays nested 10000 deep', linkOfText('['.repeat(10000) + ']'.repeat(10000)), 'too-deep'],
+  ['objects nested 10000 deep', linkOfText('{"a":'.repeat(10000) + '1' + '}'.repeat(10000)), 'too-deep'],
+  ['scene with 1e9 particles', linkOfText(JSON.stringify({ ...minimal(), objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1e9 }] })), 'invalid-scene'],
+  ['__proto__ key', linkOfText('{"__proto__":{"polluted":1},"format":"minipbd-scene","version":1,"objects":[]}'), 'invalid-scene'],
+  ['JSON but not a scene', linkOfText('[1,2,3]'), 'invalid-scene'],
+  ['payload over 16384 chars', `s=1.${'A'.repeat(LINK_MAX_PAYLOAD + 1)}`, 'too-long'],
+  ['long payload of bad chars is refused by length first', `s=1.${'<'.repeat(LINK_MAX_PAYLOAD + 1)}`, 'too-long'],
+  ['huge fragment of other params', `s=1.AAAA&junk=${'x'.repeat(LINK_MAX_FRAGMENT)}`, 'too-long'],
+  ['10 MB fragment', '#s=1.' + 'A'.repeat(10 * 1024 * 1024), 'too-long'],
+];
+
+test(`a table of ${BAD.length} bad links, each refused with the expected reason`, async () => {
+  assert.ok(BAD.length >= 20);
+  for (const [what, fragment, reason] of BAD) {
+    const t0 = performance.now();
+    const e = await reasonOf(fragment);
+    const ms = performance.now() - t0;
+    assert.ok(e, `${what}: was accepted`);
+    assert.equal(e.reason, reason, `${what}: ${e.message}`);
+    assert.ok(ms < 2000, `${what}: took ${ms} ms`);
+  }
+});
+
+test('message details', async () => {
+  assert.equal((await reasonOf('s=abc.xxx')).message, 'link version "abc" is not a number (this page reads version 1)');
+  const v7 = await reasonOf(`s=7.${good.slice(4)}`);
+  assert.equal(v7.message, 'link version 7 is not supported (this page reads version 1)');
+  const huge = await reasonOf(linkOfText(JSON.stringify({ ...minimal(), objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1e9 }] })));
+  assert.equal(huge.path, 'objects[0].segments');
+  assert.match(huge.message, /^objects\[0\]\.segments must be an integer in 1\.\.10000, got 1000000000$/);
+  const proto = await reasonOf(linkOfText('{"__proto__":{"polluted":1},"format":"minipbd-scene","version":1,"objects":[]}'));
+  assert.equal(proto.path, '__proto__');
+  assert.equal(({}).polluted, undefined);
+});
+
+test('length caps are checked before any decoding (fast even for 10 MB)', async () => {
+  const t0 = performance.now();
+  for (let i = 0; i < 20; i++) assert.equal((await reasonOf(`s=1.${'A'.repeat(LINK_MAX_PAYLOAD + 1)}`)).reason, 'too-long');
+  assert.ok(performance.now() - t0 < 500);
+});
+
+test('truncated deflate data rejects instead of hanging, at every cut point', async () => {
+  const bytes = Buffer.from((await encodeLink(builtinScenes.cloth)).slice(4), 'base64url');
+  const t0 = performance.now();
+  for (let cut = 1; cut < bytes.length; cut += 7) {
+    const e = await reasonOf(`s=1.${b64(bytes.subarray(0, cut))}`);
+    assert.ok(e, `cut at ${cut} accepted`);
+    assert.equal(e.reason, 'bad-deflate', `cut at ${cut}: ${e.message}`);
+  }
+  assert.ok(performance.now() - t0 < 3000);
+});
+
+test('exactly 262144 bytes of JSON inflate (the cap is inclusive), one more do not', async () => {
+  // 262144 bytes of spaces around valid JSON: passes inflate, so it reaches validation.
+  const text = '[1]' + ' '.repeat(262144 - 3);
+  assert.equal((await reasonOf(linkOfText(text))).reason, 'invalid-scene');
+  assert.equal((await reasonOf(linkOfText(text + ' '))).reason, 'too-large');
+});

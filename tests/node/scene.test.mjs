@@ -1,0 +1,310 @@
+// Tests for web/js/scene.js: normalisation, built-ins, and a table of refused scenes (path + message).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  validateScene, SceneError, sceneParticleCount, builtinScenes, defaultScene, SCENE_LIMITS,
+} from '../../web/js/scene.js';
+
+function caught(fn) {
+  try { fn(); } catch (e) { return e; }
+  assert.fail('expected a throw');
+}
+
+const minimalChain = () => ({
+  format: 'minipbd-scene', version: 1,
+  objects: [{ type: 'chain', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20 }],
+});
+
+// A valid scene with one of each object type, every field given; bad cases below each break one thing.
+const full = () => ({
+  format: 'minipbd-scene', version: 1, name: 'base',
+  solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1 },
+  ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
+  camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
+  objects: [
+    { type: 'chain', name: 'pendulum', start: [0, 2, 0], end: [1.5, 2, 0], segments: 25, mass: 0.05, stiffness: 1,
+      pins: [0], masses: [{ from: 25, to: 25, mass: 1 }] },
+    { type: 'cloth', name: 'cloth', origin: [-1, 2, 0], size: [2, 2], resolution: [40, 40], plane: 'xy', mass: 0.01,
+      stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [39, 0]],
+      masses: [{ from: [0, 0], to: [19, 39], mass: 0.1 }] },
+  ],
+});
+
+test('minimal chain scene: every default filled in exactly', () => {
+  assert.deepEqual(validateScene(minimalChain()), {
+    format: 'minipbd-scene', version: 1, name: 'Untitled scene',
+    solver: { dt: 0.016666666666666666, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 },
+    ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
+    camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
+    objects: [{ type: 'chain', name: 'chain 1', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20, mass: 0.05,
+      stiffness: 1, pins: [], masses: [] }],
+  });
+});
+
+test('minimal cloth object and partial sections: defaults merged field by field', () => {
+  const s = validateScene({
+    format: 'minipbd-scene', version: 1,
+    solver: { substeps: 4 }, ground: { enabled: false }, camera: { fov: 60 },
+    objects: [
+      { type: 'chain', start: [0, 0, 0], end: [0, 1, 0], segments: 1 },
+      { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
+    ],
+  });
+  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 10, gravity: [0, -9.81, 0], damping: 0 });
+  assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
+  assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
+  assert.deepEqual(s.objects[1], {
+    type: 'cloth', name: 'cloth 2', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], plane: 'xy', mass: 0.01,
+    stiffness: { stretch: 1, shear: 1, bend: 0.5 }, pins: [], masses: [],
+  });
+  assert.equal(sceneParticleCount(s), 2 + 6);
+});
+
+test('ground: null means the default ground', () => {
+  const s = validateScene({ ...minimalChain(), ground: null });
+  assert.deepEqual(s.ground, { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
+});
+
+test('full scene survives unchanged; output is a new object, input untouched', () => {
+  const input = full();
+  const before = JSON.stringify(input);
+  const out = validateScene(input);
+  assert.deepEqual(out, input);
+  assert.equal(JSON.stringify(input), before);
+  assert.notEqual(out, input);
+  assert.notEqual(out.objects, input.objects);
+  assert.notEqual(out.objects[1].pins[0], input.objects[1].pins[0]);
+  assert.notEqual(out.solver.gravity, input.solver.gravity);
+  assert.equal(sceneParticleCount(out), 26 + 1600);
+});
+
+test('-0 is normalised to 0 (JSON cannot carry -0, so link round trips stay exact)', () => {
+  const s = validateScene({ ...minimalChain(), camera: { yaw: -0 } });
+  assert.ok(Object.is(s.camera.yaw, 0));
+});
+
+test('boundaries that are allowed', () => {
+  const s = full();
+  Object.assign(s.solver, { dt: 0.1, substeps: 64, iterations: 200, gravity: [1000, -1000, 0], damping: 100 });
+  Object.assign(s.camera, { pitch: 1.549, distance: 0.05, fov: 120 });
+  s.name = 'x'.repeat(80);
+  s.objects[0].pins = [0, 25];
+  s.objects[1].pins = [[39, 39]];
+  s.objects[1].resolution = [2, 1024];
+  s.objects[1].pins = [[1, 1023]];
+  s.objects[1].masses = [{ from: [0, 0], to: [1, 1023], mass: 1e6 }];
+  s.objects[1].plane = 'xz';
+  assert.doesNotThrow(() => validateScene(s));
+  // Exactly the particle cap: 512*512 = 262144.
+  assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 1,
+    objects: [{ type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [512, 512] }] }));
+  assert.doesNotThrow(() => validateScene({ ...minimalChain(), objects: Array.from({ length: 64 }, () => minimalChain().objects[0]) }));
+});
+
+test('every built-in scene is valid, normalised, frozen, and < 80-char named', () => {
+  for (const id of ['chain', 'cloth', 'mass-split']) assert.ok(builtinScenes[id], id);
+  for (const [id, scene] of Object.entries(builtinScenes)) {
+    assert.deepEqual(validateScene(scene), scene, id);
+    assert.ok(Object.isFrozen(scene) && Object.isFrozen(scene.objects[0]), id);
+    assert.ok(scene.name.length > 0 && scene.name.length <= 80, id);
+  }
+  const chain = builtinScenes.chain.objects[0];
+  assert.equal(chain.type, 'chain');
+  assert.ok(chain.segments >= 20 && chain.segments <= 30);
+  assert.deepEqual(chain.pins, [0]);
+  assert.equal(chain.start[1], chain.end[1], 'chain starts horizontal');
+  const cloth = builtinScenes.cloth.objects[0];
+  assert.deepEqual([cloth.type, cloth.plane, cloth.size, cloth.resolution], ['cloth', 'xy', [2, 2], [40, 40]]);
+  assert.deepEqual(cloth.pins, [[0, 0], [39, 0]]);
+  // mass-split: within the scene some particles weigh 10..100x others.
+  const ms = builtinScenes['mass-split'];
+  const masses = ms.objects.flatMap((o) => [o.mass, ...o.masses.map((r) => r.mass)]);
+  const ratio = Math.max(...masses) / Math.min(...masses);
+  assert.ok(ratio >= 10 && ratio <= 100, `mass ratio ${ratio}`);
+});
+
+test('defaultScene returns a fresh mutable copy of the cloth scene', () => {
+  const a = defaultScene();
+  const b = defaultScene();
+  assert.deepEqual(a, builtinScenes.cloth);
+  assert.notEqual(a, b);
+  a.objects[0].pins.push([1, 1]);
+  assert.equal(builtinScenes.cloth.objects[0].pins.length, 2);
+  assert.equal(b.objects[0].pins.length, 2);
+});
+
+test('SCENE_LIMITS quotes the numbers the validator enforces', () => {
+  assert.equal(SCENE_LIMITS.maxObjects, 64);
+  assert.equal(SCENE_LIMITS.maxParticles, 262144);
+  assert.equal(SCENE_LIMITS.maxNameLength, 80);
+  assert.deepEqual(SCENE_LIMITS.resolution, { min: 2, max: 1024 });
+  assert.deepEqual(SCENE_LIMITS.segments, { min: 1, max: 10000 });
+  assert.ok(Object.isFrozen(SCENE_LIMITS) && Object.isFrozen(SCENE_LIMITS.dt));
+});
+
+// [description, mutate(scene) or a whole input, expected path]
+const withScene = (f) => () => { const s = full(); f(s); return s; };
+const chain0 = (f) => withScene((s) => f(s.objects[0]));
+const cloth1 = (f) => withScene((s) => f(s.objects[1]));
+const jsonScene = (text) => () => JSON.parse(text);
+
+const BAD = [
+  ['input null', () => null, ''],
+  ['input array', () => [], ''],
+  ['input string', () => 'minipbd-scene', ''],
+  ['format missing', withScene((s) => { delete s.format; }), 'format'],
+  ['format wrong', withScene((s) => { s.format = 'other'; }), 'format'],
+  ['version 2', withScene((s) => { s.version = 2; }), 'version'],
+  ['version "1"', withScene((s) => { s.version = '1'; }), 'version'],
+  ['unknown top-level key', withScene((s) => { s.foo = 1; }), 'foo'],
+  ['odd unknown key is quoted in the path', withScene((s) => { s['a b'] = 1; }), '["a b"]'],
+  ['__proto__ own key from JSON.parse', jsonScene('{"format":"minipbd-scene","version":1,"__proto__":{"x":1},"objects":[]}'), '__proto__'],
+  ['__proto__ inside an object', () => { const s = full(); s.objects[0] = JSON.parse('{"__proto__":null,"type":"chain"}'); return s; }, 'objects[0].__proto__'],
+  ['constructor key', withScene((s) => { s.solver.constructor = {}; }), 'solver.constructor'],
+  ['prototype key', withScene((s) => { s.camera.prototype = 1; }), 'camera.prototype'],
+  ['symbol key', withScene((s) => { s.ground[Symbol('x')] = 1; }), 'ground'],
+  ['getter instead of value', withScene((s) => { Object.defineProperty(s.solver, 'dt', { get() { throw new Error('getter ran'); }, enumerable: true }); }), 'solver.dt'],
+  ['inherited fields are not read', () => Object.create(full()), 'format'],
+  ['name too long', withScene((s) => { s.name = 'n'.repeat(81); }), 'name'],
+  ['name not a string', withScene((s) => { s.name = 42; }), 'name'],
+  ['name with newline', withScene((s) => { s.name = 'a\nb'; }), 'name'],
+  ['name with lone surrogate', withScene((s) => { s.name = 'a\ud800b'; }), 'name'],
+  ['solver not an object', withScene((s) => { s.solver = [1]; }), 'solver'],
+  ['solver.dt string', withScene((s) => { s.solver.dt = 'abc'; }), 'solver.dt'],
+  ['solver.dt at exclusive minimum', withScene((s) => { s.solver.dt = 0.0001; }), 'solver.dt'],
+  ['solver.dt above 0.1', withScene((s) => { s.solver.dt = 0.11; }), 'solver.dt'],
+  ['solver.dt Infinity', withScene((s) => { s.solver.dt = Infinity; }), 'solver.dt'],
+  ['solver.dt NaN', withScene((s) => { s.solver.dt = NaN; }), 'solver.dt'],
+  ['solver.dt Number object', withScene((s) => { s.solver.dt = new Number(0.01); }), 'solver.dt'],
+  ['solver.substeps non-integer', withScene((s) => { s.solver.substeps = 1.5; }), 'solver.substeps'],
+  ['solver.substeps 65', withScene((s) => { s.solver.substeps = 65; }), 'solver.substeps'],
+  ['solver.iterations 0', withScene((s) => { s.solver.iterations = 0; }), 'solver.iterations'],
+  ['solver.iterations bigint', withScene((s) => { s.solver.iterations = 10n; }), 'solver.iterations'],
+  ['solver.gravity too short', withScene((s) => { s.solver.gravity = [0, -9.81]; }), 'solver.gravity'],
+  ['solver.gravity component too big', withScene((s) => { s.solver.gravity = [0, -1000.5, 0]; }), 'solver.gravity[1]'],
+  ['solver.gravity -Infinity', withScene((s) => { s.solver.gravity = [0, 0, -Infinity]; }), 'solver.gravity[2]'],
+  ['solver.damping negative', withScene((s) => { s.solver.damping = -1; }), 'solver.damping'],
+  ['solver unknown key', withScene((s) => { s.solver.gravityY = 1; }), 'solver.gravityY'],
+  ['ground array', withScene((s) => { s.ground = []; }), 'ground'],
+  ['ground.enabled string', withScene((s) => { s.ground.enabled = 'yes'; }), 'ground.enabled'],
+  ['ground.height too far', withScene((s) => { s.ground.height = 1e5; }), 'ground.height'],
+  ['ground.restitution 1.5', withScene((s) => { s.ground.restitution = 1.5; }), 'ground.restitution'],
+  ['ground.kineticFriction 11', withScene((s) => { s.ground.kineticFriction = 11; }), 'ground.kineticFriction'],
+  ['camera.pitch at exclusive limit', withScene((s) => { s.camera.pitch = -1.55; }), 'camera.pitch'],
+  ['camera.distance too small', withScene((s) => { s.camera.distance = 0.01; }), 'camera.distance'],
+  ['camera.fov 121', withScene((s) => { s.camera.fov = 121; }), 'camera.fov'],
+  ['camera.yaw Infinity', withScene((s) => { s.camera.yaw = Infinity; }), 'camera.yaw'],
+  ['camera.target NaN', withScene((s) => { s.camera.target = [0, NaN, 0]; }), 'camera.target[1]'],
+  ['objects missing', withScene((s) => { delete s.objects; }), 'objects'],
+  ['objects empty', withScene((s) => { s.objects = []; }), 'objects'],
+  ['65 objects', withScene((s) => { s.objects = Array.from({ length: 65 }, () => minimalChain().objects[0]); }), 'objects'],
+  ['object is null', withScene((s) => { s.objects[1] = null; }), 'objects[1]'],
+  ['object type unknown', cloth1((o) => { o.type = 'rope'; }), 'objects[1].type'],
+  ['chain with a cloth key', chain0((o) => { o.origin = [0, 0, 0]; }), 'objects[0].origin'],
+  ['cloth with a chain key', cloth1((o) => { o.segments = 3; }), 'objects[1].segments'],
+  ['chain start missing', chain0((o) => { delete o.start; }), 'objects[0].start'],
+  ['chain start beyond 1e4', chain0((o) => { o.start = [10001, 0, 0]; }), 'objects[0].start[0]'],
+  ['chain start == end', chain0((o) => { o.end = [...o.start]; }), 'objects[0].end'],
+  ['chain segments 0', chain0((o) => { o.segments = 0; }), 'objects[0].segments'],
+  ['chain segments non-integer', chain0((o) => { o.segments = 2.5; }), 'objects[0].segments'],
+  ['chain segments 10001', chain0((o) => { o.segments = 10001; }), 'objects[0].segments'],
+  ['chain mass 0', chain0((o) => { o.mass = 0; }), 'objects[0].mass'],
+  ['chain mass 1e7', chain0((o) => { o.mass = 1e7; }), 'objects[0].mass'],
+  ['chain stiffness 1.1', chain0((o) => { o.stiffness = 1.1; }), 'objects[0].stiffness'],
+  ['chain stiffness as cloth object', chain0((o) => { o.stiffness = { stretch: 1 }; }), 'objects[0].stiffness'],
+  ['chain pin past the end', chain0((o) => { o.pins = [0, 26]; }), 'objects[0].pins[1]'],
+  ['chain pin negative', chain0((o) => { o.pins = [-1]; }), 'objects[0].pins[0]'],
+  ['chain pins not an array', chain0((o) => { o.pins = 0; }), 'objects[0].pins'],
+  ['chain 10001 pins', chain0((o) => { o.pins = new Array(10001).fill(0); }), 'objects[0].pins'],
+  ['chain pins sparse 1e9 (refused before looping)', chain0((o) => { o.pins = new Array(1e9); }), 'objects[0].pins'],
+  ['chain pins with a hole', chain0((o) => { o.pins = [0, , 1]; }), 'objects[0].pins[1]'], // eslint-disable-line no-sparse-arrays
+  ['chain mass range reversed', chain0((o) => { o.masses = [{ from: 5, to: 4, mass: 1 }]; }), 'objects[0].masses[0].to'],
+  ['chain mass range past the end', chain0((o) => { o.masses = [{ from: 0, to: 26, mass: 1 }]; }), 'objects[0].masses[0].to'],
+  ['chain mass range mass missing', chain0((o) => { o.masses = [{ from: 0, to: 1 }]; }), 'objects[0].masses[0].mass'],
+  ['chain mass range unknown key', chain0((o) => { o.masses = [{ from: 0, to: 1, mass: 1, kg: 1 }]; }), 'objects[0].masses[0].kg'],
+  ['chain 1001 mass ranges', chain0((o) => { o.masses = new Array(1001).fill({ from: 0, to: 0, mass: 1 }); }), 'objects[0].masses'],
+  ['chain name too long', chain0((o) => { o.name = 'x'.repeat(81); }), 'objects[0].name'],
+  ['cloth origin missing', cloth1((o) => { delete o.origin; }), 'objects[1].origin'],
+  ['cloth origin string component', cloth1((o) => { o.origin = [0, 0, '1']; }), 'objects[1].origin[2]'],
+  ['cloth size zero', cloth1((o) => { o.size = [0, 2]; }), 'objects[1].size[0]'],
+  ['cloth resolution non-integer', cloth1((o) => { o.resolution = [2.5, 4]; }), 'objects[1].resolution[0]'],
+  ['cloth resolution 1', cloth1((o) => { o.resolution = [4, 1]; }), 'objects[1].resolution[1]'],
+  ['cloth resolution 1025', cloth1((o) => { o.resolution = [1025, 2]; }), 'objects[1].resolution[0]'],
+  ['cloth resolution 3 entries', cloth1((o) => { o.resolution = [4, 4, 4]; }), 'objects[1].resolution'],
+  ['cloth resolution product too big', cloth1((o) => { o.resolution = [1024, 1024]; o.pins = []; o.masses = []; }), 'objects[1].resolution'],
+  ['cloth plane yz', cloth1((o) => { o.plane = 'yz'; }), 'objects[1].plane'],
+  ['cloth stiffness.bend 2', cloth1((o) => { o.stiffness.bend = 2; }), 'objects[1].stiffness.bend'],
+  ['cloth stiffness unknown key', cloth1((o) => { o.stiffness.twist = 0.5; }), 'objects[1].stiffness.twist'],
+  ['cloth stiffness as a number', cloth1((o) => { o.stiffness = 1; }), 'objects[1].stiffness'],
+  ['cloth pin i outside grid', cloth1((o) => { o.pins = [[40, 0]]; }), 'objects[1].pins[0][0]'],
+  ['cloth pin j outside grid', cloth1((o) => { o.pins = [[0, 0], [0, 40]]; }), 'objects[1].pins[1][1]'],
+  ['cloth pin as a flat index', cloth1((o) => { o.pins = [5]; }), 'objects[1].pins[0]'],
+  ['cloth mass rectangle outside grid', cloth1((o) => { o.masses = [{ from: [0, 0], to: [39, 40], mass: 1 }]; }), 'objects[1].masses[0].to[1]'],
+  ['cloth mass rectangle reversed', cloth1((o) => { o.masses = [{ from: [5, 5], to: [6, 4], mass: 1 }]; }), 'objects[1].masses[0].to'],
+  ['too many particles in total', withScene((s) => {
+    s.objects[1] = { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [512, 512] };
+  }), 'objects'],
+  ['chain of 1e9 particles', chain0((o) => { o.segments = 1e9; }), 'objects[0].segments'],
+  ['deeply nested junk as a value is not walked', chain0((o) => {
+    let deep = [];
+    for (let i = 0; i < 100000; i++) deep = [deep];
+    o.pins = [deep];
+  }), 'objects[0].pins[0]'],
+];
+
+test(`a table of ${BAD.length} bad scenes: each refused with the right path and a message naming it`, () => {
+  assert.ok(BAD.length >= 30);
+  for (const [what, make, path] of BAD) {
+    const input = make();
+    assert.throws(() => validateScene(input), (e) => {
+      assert.ok(e instanceof SceneError, `${what}: not a SceneError: ${e}`);
+      assert.equal(e.path, path, `${what}: path (message: ${e.message})`);
+      assert.ok(e.message.includes(path === '' ? 'scene' : path), `${what}: message lacks path: ${e.message}`);
+      assert.ok(e.message.length < 400, `${what}: message too long`);
+      return true;
+    }, what);
+  }
+});
+
+test('messages quote the rule and a bounded preview of the value', () => {
+  const cases = [
+    [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in (0.0001, 0.1], got "abc"'],
+    [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in (0.0001, 0.1], got NaN'],
+    [(s) => { s.objects[1].resolution = [2, Infinity]; }, 'objects[1].resolution[1] must be an integer in 2..1024, got Infinity'],
+    [(s) => { s.foo = 1; }, 'unknown key foo'],
+    [(s) => { s.objects[1].foo = 1; }, 'unknown key objects[1].foo'],
+  ];
+  for (const [mutate, text] of cases) {
+    const s = full();
+    mutate(s);
+    assert.throws(() => validateScene(s), (e) => e.message.includes(text) || assert.fail(`${e.message} lacks ${text}`));
+  }
+  const s = full();
+  s.name = 'q'.repeat(10000);
+  const e = caught(() => validateScene(s));
+  const got = e.message.slice(e.message.indexOf(', got ') + 6);
+  assert.ok(got.length <= 40, `preview ${got.length} chars`);
+  // Huge arrays and deep nesting are previewed without walking them.
+  const t = full();
+  t.camera.target = new Array(1e6).fill([[[[[[1]]]]]]);
+  const err = caught(() => validateScene(t));
+  assert.equal(err.path, 'camera.target');
+  assert.ok(err.message.slice(err.message.indexOf(', got ') + 6).length <= 40);
+});
+
+test('__proto__, constructor and prototype are refused as forbidden, not merely unknown', () => {
+  for (const key of ['__proto__', 'constructor', 'prototype']) {
+    const e = caught(() => validateScene(JSON.parse(`{"format":"minipbd-scene","version":1,"solver":{"${key}":{}}}`)));
+    assert.equal(e.path, `solver.${key}`);
+    assert.match(e.message, /^forbidden key /);
+  }
+  assert.equal(({}).x, undefined);
+});
+
+test('a getter in the input is never invoked', () => {
+  let ran = false;
+  const s = full();
+  Object.defineProperty(s.objects[0], 'segments', { get() { ran = true; return 3; }, enumerable: true });
+  assert.throws(() => validateScene(s), SceneError);
+  assert.equal(ran, false);
+});

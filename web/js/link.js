@@ -1,0 +1,258 @@
+// link.js — share a MiniPBD scene in a URL fragment: `#s=1.<base64url(deflate-raw(UTF-8 JSON))>`.
+//
+// Usage (Node 20 or browser; needs CompressionStream/DecompressionStream, TextEncoder/TextDecoder):
+//   import { encodeLink, decodeLink, parseFragment, LinkError, LINK_WARN_LENGTH } from './link.js';
+//   location.hash = await encodeLink(scene);                  // "s=1.…" (no '#'); throws LinkError
+//   try { scene = await decodeLink(location.hash); }          // '#' optional; other &key=value params ignored
+//   catch (e) { if (e instanceof LinkError) showText(e.message); else throw e; }   // e.reason: short code
+//
+// A link is untrusted input, so decodeLink checks in order of cost and stops at the first failure:
+//   length caps (before any decoding) -> version -> base64url charset -> inflate, stopping once the output
+//   passes LINK_MAX_JSON bytes (decompression bombs) -> strict UTF-8 -> bracket depth scan (before JSON.parse,
+//   whose recursion depth we do not control) -> JSON.parse -> validateScene.
+// Reason codes: 'too-long' 'no-scene' 'bad-version' 'no-payload' 'bad-base64' 'bad-deflate' 'too-large'
+//   'bad-utf8' 'too-deep' 'bad-json' 'invalid-scene'.
+// base64url is implemented here (no Buffer/atob), so the module runs unchanged in browsers.
+
+import { validateScene, SceneError } from './scene.js';
+
+export const LINK_VERSION = 1;
+/** Links longer than this (the whole fragment) still work but are awkward to paste; the UI should warn. */
+export const LINK_WARN_LENGTH = 2000;
+/** Maximum base64url payload length, in characters. */
+export const LINK_MAX_PAYLOAD = 16384;
+/** Maximum whole-fragment length: the payload plus room for "s=1." and a few short extra params. */
+export const LINK_MAX_FRAGMENT = LINK_MAX_PAYLOAD + 1024;
+/** Maximum inflated JSON size, in bytes. */
+export const LINK_MAX_JSON = 262144;
+/** Maximum JSON nesting depth ([ and { combined); the scene schema itself needs 6. */
+export const LINK_MAX_DEPTH = 16;
+// Inflating <= 12 KiB takes well under a millisecond; this only guards against a stream that never settles.
+const INFLATE_TIMEOUT_MS = 5000;
+
+/** A refused link. `.reason` is a short stable code, the message is for people. */
+export class LinkError extends Error {
+  constructor(reason, message, options) {
+    super(message, options);
+    this.name = 'LinkError';
+    this.reason = reason;
+  }
+}
+
+// ---------------------------------------------------------------- fragment grammar
+
+function safeDecode(s) {
+  try { return decodeURIComponent(s); } catch { return s; }   // malformed %-escapes: keep the raw text
+}
+
+/**
+ * Splits a fragment ("#s=1.abc&lang=zh", '#' optional) into
+ *   { version: string|null, payload: string|null, params: Map<string,string> }.
+ * `version` is the raw text between "s=" and the first '.', `payload` the raw text after it (null when there is
+ * no '.'); both are null when there is no "s" param. `params` holds the other params, %-decoded, first one wins;
+ * a param without '=' has value "".
+ */
+export function parseFragment(fragment) {
+  let f = String(fragment ?? '');
+  if (f.startsWith('#')) f = f.slice(1);
+  let version = null, payload = null, seenScene = false;
+  const params = new Map();
+  for (const part of f.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    const key = safeDecode(eq < 0 ? part : part.slice(0, eq));
+    const value = eq < 0 ? '' : part.slice(eq + 1);
+    if (key === 's') {
+      if (seenScene) continue;                     // first "s" wins, like the other params
+      seenScene = true;
+      const dot = value.indexOf('.');
+      version = dot < 0 ? value : value.slice(0, dot);
+      payload = dot < 0 ? null : value.slice(dot + 1);
+    } else if (!params.has(key)) {
+      params.set(key, safeDecode(value));
+    }
+  }
+  return { version, payload, params };
+}
+
+// ---------------------------------------------------------------- base64url (RFC 4648 §5, no padding)
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const B64_INDEX = new Int16Array(128).fill(-1);
+for (let i = 0; i < 64; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+
+export function base64urlEncode(bytes) {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63] + B64[n & 63];
+  }
+  if (i + 1 === bytes.length) {
+    const n = bytes[i] << 16;
+    out += B64[n >> 18] + B64[(n >> 12) & 63];
+  } else if (i + 2 === bytes.length) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+    out += B64[n >> 18] + B64[(n >> 12) & 63] + B64[(n >> 6) & 63];
+  }
+  return out;
+}
+
+/** Strict decode: only [A-Za-z0-9_-], no padding, no impossible length, unused tail bits must be zero
+ *  (so every byte string has exactly one accepted spelling). Returns null when invalid. */
+export function base64urlDecode(text) {
+  if (text.length % 4 === 1) return null;
+  const out = new Uint8Array(Math.floor(text.length * 3 / 4));
+  let acc = 0, bits = 0, o = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const v = c < 128 ? B64_INDEX[c] : -1;
+    if (v < 0) return null;
+    acc = ((acc << 6) | v) & 0xffffff;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (acc >> bits) & 0xff;
+    }
+  }
+  if (bits > 0 && (acc & ((1 << bits) - 1)) !== 0) return null;
+  return out;
+}
+
+// ---------------------------------------------------------------- streams
+
+/**
+ * Pushes `bytes` through a transform stream and collects the output, stopping (and cancelling the stream)
+ * once more than `maxOut` bytes come out. Returns the bytes, or null when the cap was passed.
+ * Stream errors (corrupt or truncated deflate data) reject.
+ */
+async function transform(stream, bytes, maxOut, timeoutMs) {
+  const writer = stream.writable.getWriter();
+  const reader = stream.readable.getReader();
+  // Errors surface through reader.read(); the writer's copy would otherwise be an unhandled rejection.
+  writer.write(bytes).then(() => writer.close()).catch(() => {});
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timed out')), timeoutMs);
+  });
+  timeout.catch(() => {});
+  const chunks = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await Promise.race([reader.read(), timeout]);
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxOut) return null;
+      chunks.push(value);
+    }
+  } finally {
+    clearTimeout(timer);
+    // Stop the producer on every early exit (cap, error, timeout); harmless after a normal end.
+    reader.cancel().catch(() => {});
+    writer.abort().catch(() => {});
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) { out.set(c, at); at += c.byteLength; }
+  return out;
+}
+
+/** Depth of [ ] / { } nesting outside strings; stops counting (returns early) once `max` is exceeded. */
+function jsonDepthExceeds(text, max) {
+  let depth = 0, inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;                 // backslash: skip the escaped char (handles \" and \\)
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) { if (++depth > max) return true; }
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- encode / decode
+
+/** Wraps a SceneError keeping its message (it already names the bad path) and its .path. */
+function invalidScene(e) {
+  const err = new LinkError('invalid-scene', e.message, { cause: e });
+  err.path = e.path;
+  return err;
+}
+
+/**
+ * Encodes a scene as a fragment "s=1.<payload>" (no '#'). The scene is validated and normalised first, so
+ * decodeLink(encodeLink(x)) deep-equals validateScene(x).
+ * @throws {LinkError} 'invalid-scene' | 'too-large' | 'too-long' when the result could not be decoded again.
+ */
+export async function encodeLink(scene) {
+  let normalised;
+  try { normalised = validateScene(scene); } catch (e) {
+    if (e instanceof SceneError) throw invalidScene(e);
+    throw e;
+  }
+  const json = new TextEncoder().encode(JSON.stringify(normalised));
+  if (json.byteLength > LINK_MAX_JSON) {
+    throw new LinkError('too-large', `scene JSON is ${json.byteLength} bytes; links hold at most ${LINK_MAX_JSON}`);
+  }
+  const deflated = await transform(new CompressionStream('deflate-raw'), json, Infinity, INFLATE_TIMEOUT_MS);
+  const payload = base64urlEncode(deflated);
+  if (payload.length > LINK_MAX_PAYLOAD) {
+    throw new LinkError('too-long', `scene link payload would be ${payload.length} characters; links hold at most ${LINK_MAX_PAYLOAD}`);
+  }
+  return `s=${LINK_VERSION}.${payload}`;
+}
+
+/**
+ * Decodes a fragment ("#s=1.…" or "s=1.…", other &key=value params ignored) into a validated scene.
+ * @throws {LinkError} with .reason (see the top of this file); never hangs on truncated or hostile data.
+ */
+export async function decodeLink(fragment) {
+  if (typeof fragment !== 'string') throw new LinkError('no-scene', 'link fragment must be a string');
+  // Length first: nothing below may run on megabytes of attacker text.
+  if (fragment.length > LINK_MAX_FRAGMENT) {
+    throw new LinkError('too-long', `link is ${fragment.length} characters; at most ${LINK_MAX_FRAGMENT} are read`);
+  }
+  const { version, payload } = parseFragment(fragment);
+  if (payload !== null && payload.length > LINK_MAX_PAYLOAD) {
+    throw new LinkError('too-long', `link scene data is ${payload.length} characters; at most ${LINK_MAX_PAYLOAD} are read`);
+  }
+  if (version === null || version === '') throw new LinkError('no-scene', 'link has no scene (expected "s=1.<data>")');
+  const shown = version.length > 20 ? version.slice(0, 20) + '…' : version;
+  if (!/^[0-9]+$/.test(version)) {
+    throw new LinkError('bad-version', `link version "${shown}" is not a number (this page reads version ${LINK_VERSION})`);
+  }
+  if (version !== String(LINK_VERSION)) {
+    throw new LinkError('bad-version', `link version ${shown} is not supported (this page reads version ${LINK_VERSION})`);
+  }
+  if (payload === null || payload === '') throw new LinkError('no-payload', 'link has a version but no scene data after it');
+
+  const deflated = base64urlDecode(payload);
+  if (deflated === null) throw new LinkError('bad-base64', 'link scene data is not valid base64url (damaged or cut while copying?)');
+
+  let bytes;
+  try {
+    bytes = await transform(new DecompressionStream('deflate-raw'), deflated, LINK_MAX_JSON, INFLATE_TIMEOUT_MS);
+  } catch (e) {
+    throw new LinkError('bad-deflate', 'link scene data cannot be decompressed (damaged or cut while copying?)', { cause: e });
+  }
+  if (bytes === null) throw new LinkError('too-large', `link scene expands to more than ${LINK_MAX_JSON} bytes`);
+
+  let text;
+  try { text = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch (e) {
+    throw new LinkError('bad-utf8', 'link scene data is not UTF-8 text', { cause: e });
+  }
+  if (jsonDepthExceeds(text, LINK_MAX_DEPTH)) {
+    throw new LinkError('too-deep', `link scene JSON is nested more than ${LINK_MAX_DEPTH} levels deep`);
+  }
+  let value;
+  try { value = JSON.parse(text); } catch (e) {
+    throw new LinkError('bad-json', `link scene data is not valid JSON: ${e.message}`, { cause: e });
+  }
+  try { return validateScene(value); } catch (e) {
+    if (e instanceof SceneError) throw invalidScene(e);
+    throw e;
+  }
+}

@@ -1,0 +1,435 @@
+// scene.js — MiniPBD scene description v1: strict validation, normalisation, built-in scenes.
+//
+// Usage (Node 20 or browser, no dependencies):
+//   import { validateScene, SceneError, builtinScenes, defaultScene, sceneParticleCount, SCENE_LIMITS } from './scene.js';
+//   try { const scene = validateScene(JSON.parse(text)); world = pbd.createWorld(scene); }
+//   catch (e) { if (e instanceof SceneError) showText(e.message); else throw e; }   // e.path = "objects[1].resolution[0]"
+//
+// validateScene(input) never mutates or returns `input`: it builds a NEW object holding every field of the
+// schema (defaults filled in), so callers can rely on the full shape without `?? default` everywhere.
+// Input is untrusted (it arrives in share links), hence:
+//   - only the known schema is walked (no generic recursion: deeply nested junk cannot blow the stack);
+//   - only own data properties are read (Object.hasOwn + descriptors: no inherited values, no getters);
+//   - "__proto__", "constructor" and "prototype" keys are refused (JSON.parse makes "__proto__" an own key);
+//   - array lengths are checked before any loop over them (a sparse array of length 1e9 is refused at once);
+//   - offending values are previewed with a bounded renderer, never a full JSON.stringify.
+// Built-in scenes are stored already normalised and deep-frozen; defaultScene() returns a fresh mutable copy.
+
+/** Every limit used by validateScene, so the UI and docs can quote the same numbers. */
+export const SCENE_LIMITS = deepFreeze({
+  maxObjects: 64,
+  maxParticles: 262144,        // over all objects
+  maxNameLength: 80,           // UTF-16 code units (String.prototype.length)
+  maxCoord: 1e4,               // |x|,|y|,|z| of chain start/end, cloth origin, camera target
+  dt: { minExclusive: 0.0001, max: 0.1 },
+  substeps: { min: 1, max: 64 },
+  iterations: { min: 1, max: 200 },
+  maxGravity: 1000,            // per component
+  damping: { min: 0, max: 100 },
+  maxGroundHeight: 1e4,
+  restitution: { min: 0, max: 1 },
+  friction: { min: 0, max: 10 },
+  maxPitch: 1.55,              // exclusive: |pitch| < 1.55 rad
+  distance: { min: 0.05, max: 1e4 },
+  fov: { min: 10, max: 120 },
+  segments: { min: 1, max: 10000 },
+  resolution: { min: 2, max: 1024 },
+  maxSize: 1e4,                // cloth width/height, exclusive 0
+  maxMass: 1e6,                // kg per particle, exclusive 0
+  stiffness: { min: 0, max: 1 },
+  maxPins: 10000,              // entries per object
+  maxMassRanges: 1000,         // entries per object
+});
+
+const FORMAT = 'minipbd-scene';
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const L = SCENE_LIMITS;
+
+/** A refused scene. `.path` locates the bad value ("" = the scene itself), the message quotes path, rule, value. */
+export class SceneError extends Error {
+  constructor(path, message) {
+    super(message);
+    this.name = 'SceneError';
+    this.path = path;
+  }
+}
+
+// ---------------------------------------------------------------- error helpers
+
+function label(path) { return path === '' ? 'scene' : path; }
+
+function fail(path, rule, value) {
+  throw new SceneError(path, `${label(path)} ${rule}, got ${showValue(value)}`);
+}
+
+/** Bounded preview of any value (<= 40 chars). Never walks more than a few levels / elements. */
+function showValue(value) {
+  let s;
+  try { s = preview(value, 0); } catch { s = Object.prototype.toString.call(value); }
+  return s.length > 40 ? s.slice(0, 39) + '…' : s;
+}
+
+function preview(v, depth) {
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'number': return Object.is(v, -0) ? '-0' : String(v);   // String keeps NaN/Infinity (JSON would say null)
+    case 'bigint': return `${v}n`;
+    case 'boolean': return String(v);
+    case 'string': return JSON.stringify(v.length > 41 ? v.slice(0, 41) : v);
+    case 'symbol': return 'Symbol';
+    case 'function': return 'function';
+  }
+  if (v === null) return 'null';
+  const isArray = Array.isArray(v);
+  if (depth >= 3) return isArray ? '[…]' : '{…}';
+  const parts = [];
+  const keys = isArray ? null : Object.keys(v);
+  const n = isArray ? v.length : keys.length;
+  // Stop after a few entries: the output is cut to 40 chars anyway.
+  for (let i = 0; i < n && i < 8; i++) {
+    const k = isArray ? String(i) : keys[i];
+    const d = Object.getOwnPropertyDescriptor(v, k);
+    const item = d === undefined ? '' : ('value' in d ? preview(d.value, depth + 1) : 'getter');
+    parts.push(isArray ? item : `${JSON.stringify(k.slice(0, 41))}:${item}`);
+  }
+  if (n > 8) parts.push('…');
+  return isArray ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+function join(path, key) {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  const k = key.length > 40 ? key.slice(0, 40) + '…' : key;
+  if (/^[A-Za-z_$][\w$]*$/.test(k)) return path === '' ? k : `${path}.${k}`;
+  return `${path}[${JSON.stringify(k)}]`;
+}
+
+// ---------------------------------------------------------------- readers
+
+/** Checks `value` is a plain record with only `allowed` own keys; returns a getter for own data values. */
+function record(value, path, allowed, what = 'an object') {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, `must be ${what}`, value);
+  // Reflect.ownKeys also sees symbol and non-enumerable keys, which Object.keys would silently skip.
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key !== 'string') fail(path, 'must not have symbol keys', value);
+    const p = join(path, key);
+    if (FORBIDDEN_KEYS.has(key)) throw new SceneError(p, `forbidden key ${p} (keys named __proto__, constructor or prototype are refused)`);
+    if (!allowed.includes(key)) throw new SceneError(p, `unknown key ${p} (allowed here: ${allowed.join(', ')})`);
+    if (!('value' in Object.getOwnPropertyDescriptor(value, key))) fail(p, 'must be a plain value, not a getter', undefined);
+  }
+  return (key) => (Object.hasOwn(value, key) ? value[key] : undefined);
+}
+
+/** Checks `value` is an array with length in [min, max]; returns its elements (own data values only). */
+function array(value, path, min, max, what) {
+  if (!Array.isArray(value)) fail(path, `must be ${what}`, value);
+  if (value.length < min || value.length > max) fail(path, `must be ${what}`, value);
+  const out = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const d = Object.getOwnPropertyDescriptor(value, i);   // undefined for holes in sparse arrays
+    if (d === undefined || !('value' in d)) fail(join(path, i), 'must be present (no holes or getters)', undefined);
+    out[i] = d.value;
+  }
+  return out;
+}
+
+function fmtRange(min, max, minExcl, maxExcl) {
+  return `${minExcl ? '(' : '['}${min}, ${max}${maxExcl ? ')' : ']'}`;
+}
+
+/** Finite number in a range; -0 becomes 0 so JSON round trips are exact. */
+function number(value, path, min, max, { minExcl = false, maxExcl = false } = {}) {
+  const ok = typeof value === 'number' && Number.isFinite(value)
+    && (minExcl ? value > min : value >= min) && (maxExcl ? value < max : value <= max);
+  if (!ok) fail(path, `must be a number in ${fmtRange(min, max, minExcl, maxExcl)}`, value);
+  return value + 0;
+}
+
+function finite(value, path) {
+  if (!(typeof value === 'number' && Number.isFinite(value))) fail(path, 'must be a finite number', value);
+  return value + 0;
+}
+
+function integer(value, path, min, max) {
+  if (!(Number.isInteger(value) && value >= min && value <= max)) fail(path, `must be an integer in ${min}..${max}`, value);
+  return value + 0;
+}
+
+function optional(value, fallback, read) { return value === undefined ? fallback : read(value); }
+
+function vec(value, path, n, min, max, opts) {
+  const items = array(value, path, n, n, `an array of ${n} numbers`);
+  return items.map((v, i) => number(v, join(path, i), min, max, opts));
+}
+
+function coord3(value, path) { return vec(value, path, 3, -L.maxCoord, L.maxCoord); }
+
+// Lone surrogates cannot be encoded as UTF-8 (TextEncoder would turn them into U+FFFD, breaking link round
+// trips); control characters have no business in a one-line title.
+const BAD_NAME_CHARS = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+function name(value, path) {
+  if (typeof value !== 'string' || value.length > L.maxNameLength) fail(path, `must be a string of at most ${L.maxNameLength} characters`, value);
+  if (BAD_NAME_CHARS.test(value)) fail(path, 'must not contain control characters or unpaired surrogates', value);
+  return value;
+}
+
+// ---------------------------------------------------------------- schema
+
+const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'objects'];
+const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping'];
+const GROUND_KEYS = ['enabled', 'height', 'restitution', 'staticFriction', 'kineticFriction'];
+const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
+const CHAIN_KEYS = ['type', 'name', 'start', 'end', 'segments', 'mass', 'stiffness', 'pins', 'masses'];
+const CLOTH_KEYS = ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses'];
+const CLOTH_STIFFNESS_KEYS = ['stretch', 'shear', 'bend'];
+const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
+
+const DEFAULT_SOLVER = { dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 };
+const DEFAULT_GROUND = { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 };
+const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
+const DEFAULT_CHAIN_MASS = 0.05;
+const DEFAULT_CLOTH_MASS = 0.01;
+const DEFAULT_CLOTH_STIFFNESS = { stretch: 1, shear: 1, bend: 0.1 };
+const DEFAULT_SCENE_NAME = 'Untitled scene';
+
+function solver(value, path) {
+  if (value === undefined) return structuredCopy(DEFAULT_SOLVER);
+  const get = record(value, path, SOLVER_KEYS);
+  const d = DEFAULT_SOLVER;
+  return {
+    dt: optional(get('dt'), d.dt, (v) => number(v, join(path, 'dt'), L.dt.minExclusive, L.dt.max, { minExcl: true })),
+    substeps: optional(get('substeps'), d.substeps, (v) => integer(v, join(path, 'substeps'), L.substeps.min, L.substeps.max)),
+    iterations: optional(get('iterations'), d.iterations, (v) => integer(v, join(path, 'iterations'), L.iterations.min, L.iterations.max)),
+    gravity: optional(get('gravity'), [...d.gravity], (v) => vec(v, join(path, 'gravity'), 3, -L.maxGravity, L.maxGravity)),
+    damping: optional(get('damping'), d.damping, (v) => number(v, join(path, 'damping'), L.damping.min, L.damping.max)),
+  };
+}
+
+function ground(value, path) {
+  // null and absent both mean "default ground"; {"enabled": false} switches it off.
+  if (value === undefined || value === null) return { ...DEFAULT_GROUND };
+  const get = record(value, path, GROUND_KEYS, 'an object or null');
+  const d = DEFAULT_GROUND;
+  return {
+    enabled: optional(get('enabled'), d.enabled, (v) => {
+      if (typeof v !== 'boolean') fail(join(path, 'enabled'), 'must be true or false', v);
+      return v;
+    }),
+    height: optional(get('height'), d.height, (v) => number(v, join(path, 'height'), -L.maxGroundHeight, L.maxGroundHeight)),
+    restitution: optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.restitution.min, L.restitution.max)),
+    staticFriction: optional(get('staticFriction'), d.staticFriction, (v) => number(v, join(path, 'staticFriction'), L.friction.min, L.friction.max)),
+    kineticFriction: optional(get('kineticFriction'), d.kineticFriction, (v) => number(v, join(path, 'kineticFriction'), L.friction.min, L.friction.max)),
+  };
+}
+
+function camera(value, path) {
+  if (value === undefined) return structuredCopy(DEFAULT_CAMERA);
+  const get = record(value, path, CAMERA_KEYS);
+  const d = DEFAULT_CAMERA;
+  return {
+    target: optional(get('target'), [...d.target], (v) => coord3(v, join(path, 'target'))),
+    // yaw has no range in the spec (an orbiting user may wind it up): any finite number.
+    yaw: optional(get('yaw'), d.yaw, (v) => finite(v, join(path, 'yaw'))),
+    pitch: optional(get('pitch'), d.pitch, (v) => number(v, join(path, 'pitch'), -L.maxPitch, L.maxPitch, { minExcl: true, maxExcl: true })),
+    distance: optional(get('distance'), d.distance, (v) => number(v, join(path, 'distance'), L.distance.min, L.distance.max)),
+    fov: optional(get('fov'), d.fov, (v) => number(v, join(path, 'fov'), L.fov.min, L.fov.max)),
+  };
+}
+
+function mass(value, path) { return number(value, path, 0, L.maxMass, { minExcl: true }); }
+
+function required(get, key, path) {
+  const v = get(key);
+  if (v === undefined) throw new SceneError(join(path, key), `${join(path, key)} is required`);
+  return v;
+}
+
+function chain(get, path, index) {
+  const start = coord3(required(get, 'start', path), join(path, 'start'));
+  const end = coord3(required(get, 'end', path), join(path, 'end'));
+  if (start.every((v, i) => v === end[i])) fail(join(path, 'end'), 'must differ from start', end);
+  const segments = integer(required(get, 'segments', path), join(path, 'segments'), L.segments.min, L.segments.max);
+  const idx = (v, p) => integer(v, p, 0, segments);
+  const pinsPath = join(path, 'pins');
+  const massesPath = join(path, 'masses');
+  return {
+    type: 'chain',
+    name: optional(get('name'), `chain ${index + 1}`, (v) => name(v, join(path, 'name'))),
+    start, end, segments,
+    mass: optional(get('mass'), DEFAULT_CHAIN_MASS, (v) => mass(v, join(path, 'mass'))),
+    stiffness: optional(get('stiffness'), 1, (v) => number(v, join(path, 'stiffness'), L.stiffness.min, L.stiffness.max)),
+    pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
+      .map((p, i) => idx(p, join(pinsPath, i)))),
+    masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass ranges`)
+      .map((r, i) => massRange(r, join(massesPath, i), idx, (a, b) => a <= b))),
+  };
+}
+
+function cloth(get, path, index) {
+  const origin = coord3(required(get, 'origin', path), join(path, 'origin'));
+  const size = vec(required(get, 'size', path), join(path, 'size'), 2, 0, L.maxSize, { minExcl: true });
+  const resPath = join(path, 'resolution');
+  const resolution = array(required(get, 'resolution', path), resPath, 2, 2, 'an array of 2 integers')
+    .map((v, i) => integer(v, join(resPath, i), L.resolution.min, L.resolution.max));
+  if (resolution[0] * resolution[1] > L.maxParticles) fail(resPath, `must have a product of at most ${L.maxParticles}`, resolution);
+  const plane = optional(get('plane'), 'xy', (v) => {
+    if (v !== 'xy' && v !== 'xz') fail(join(path, 'plane'), 'must be "xy" or "xz"', v);
+    return v;
+  });
+  const cell = (v, p) => {
+    const ij = array(v, p, 2, 2, 'an [i, j] pair');
+    return [integer(ij[0], join(p, 0), 0, resolution[0] - 1), integer(ij[1], join(p, 1), 0, resolution[1] - 1)];
+  };
+  const stiffPath = join(path, 'stiffness');
+  const pinsPath = join(path, 'pins');
+  const massesPath = join(path, 'masses');
+  return {
+    type: 'cloth',
+    name: optional(get('name'), `cloth ${index + 1}`, (v) => name(v, join(path, 'name'))),
+    origin, size, resolution, plane,
+    mass: optional(get('mass'), DEFAULT_CLOTH_MASS, (v) => mass(v, join(path, 'mass'))),
+    stiffness: optional(get('stiffness'), { ...DEFAULT_CLOTH_STIFFNESS }, (v) => {
+      const s = record(v, stiffPath, CLOTH_STIFFNESS_KEYS);
+      const out = {};
+      for (const k of CLOTH_STIFFNESS_KEYS) {
+        out[k] = optional(s(k), DEFAULT_CLOTH_STIFFNESS[k], (x) => number(x, join(stiffPath, k), L.stiffness.min, L.stiffness.max));
+      }
+      return out;
+    }),
+    pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} [i, j] pairs`)
+      .map((p, i) => cell(p, join(pinsPath, i)))),
+    masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
+      .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
+  };
+}
+
+/** {from, to, mass}: inclusive range; `from` must not lie after `to` (an empty range is almost surely a typo). */
+function massRange(value, path, readIndex, ordered) {
+  const get = record(value, path, MASS_RANGE_KEYS);
+  const from = readIndex(required(get, 'from', path), join(path, 'from'));
+  const to = readIndex(required(get, 'to', path), join(path, 'to'));
+  if (!ordered(from, to)) fail(join(path, 'to'), `must not be before from (${JSON.stringify(from)})`, to);
+  return { from, to, mass: mass(required(get, 'mass', path), join(path, 'mass')) };
+}
+
+function objectParticles(o) { return o.type === 'chain' ? o.segments + 1 : o.resolution[0] * o.resolution[1]; }
+
+/**
+ * Validates an untrusted scene (parsed JSON or a JS object) and returns a new, fully normalised scene.
+ * @throws {SceneError} naming the path of the first bad value.
+ */
+export function validateScene(input) {
+  const get = record(input, '', SCENE_KEYS, 'a JSON object');
+  const format = get('format');
+  if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
+  const version = get('version');
+  if (version !== 1) fail('version', 'must be 1 (the only scene version this page reads)', version);
+  const scene = {
+    format: FORMAT,
+    version: 1,
+    name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
+    solver: solver(get('solver'), 'solver'),
+    ground: ground(get('ground'), 'ground'),
+    camera: camera(get('camera'), 'camera'),
+    objects: [],
+  };
+  const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
+  let total = 0;
+  for (let i = 0; i < list.length; i++) {
+    const path = join('objects', i);
+    const objGet = record(list[i], path, [...new Set([...CHAIN_KEYS, ...CLOTH_KEYS])]);
+    const type = objGet('type');
+    if (type !== 'chain' && type !== 'cloth') fail(join(path, 'type'), 'must be "chain" or "cloth"', type);
+    // Re-check keys against the type's own list: "origin" on a chain is as unknown as "foo".
+    record(list[i], path, type === 'chain' ? CHAIN_KEYS : CLOTH_KEYS);
+    const obj = type === 'chain' ? chain(objGet, path, i) : cloth(objGet, path, i);
+    total += objectParticles(obj);
+    if (total > L.maxParticles) {
+      fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${path})`, total);
+    }
+    scene.objects.push(obj);
+  }
+  return scene;
+}
+
+/** Number of particles a (validated) scene creates: chain segments+1, cloth resolution[0]*resolution[1]. */
+export function sceneParticleCount(scene) {
+  let total = 0;
+  for (const o of scene.objects) total += objectParticles(o);
+  return total;
+}
+
+// ---------------------------------------------------------------- built-in scenes
+
+function structuredCopy(v) { return JSON.parse(JSON.stringify(v)); }
+
+function deepFreeze(v) {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+}
+
+// Written compactly; validateScene (below) fills the defaults, so the exported forms are normalised.
+// Cameras use small yaw so the xy-plane scenes are seen nearly face-on, assuming the usual orbit convention
+// eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
+const BUILTIN_SOURCES = {
+  chain: {
+    format: FORMAT, version: 1,
+    name: 'Pendulum chain: 25 segments, pinned at one end, released horizontal',
+    solver: { substeps: 4, iterations: 10 },
+    camera: { target: [0, 1.7, 0], yaw: 0.25, pitch: 0.12, distance: 7, fov: 45 },
+    objects: [{
+      type: 'chain', name: 'chain', start: [0, 3, 0], end: [2.5, 3, 0], segments: 25,
+      mass: 0.05, stiffness: 1, pins: [0],
+    }],
+  },
+  cloth: {
+    format: FORMAT, version: 1,
+    name: 'Hanging cloth: 2 m x 2 m, 40 x 40, pinned at the top corners',
+    // 10 substeps of 2 passes stretch the cloth far less than 2 x 10 at the same cost (README, "Substeps or passes").
+    solver: { substeps: 10, iterations: 2, damping: 0.05 },
+    camera: { target: [0, 1.5, 0], yaw: 0.45, pitch: 0.18, distance: 4.6, fov: 45 },
+    objects: [{
+      type: 'cloth', name: 'cloth', origin: [-1, 2.5, 0], size: [2, 2], resolution: [40, 40], plane: 'xy',
+      mass: 0.01, stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [39, 0]],
+    }],
+  },
+  // The mass-weighted split of seed 000, three ways. Centre: a cloth whose left half is 50x heavier than its
+  // right half, pinned at the top corners: corrections move the light particles w_light/(w_heavy+w_light) ~ 98%
+  // of the way, so the heavy half falls and drags the light half into a lopsided drape. Sides: two chains
+  // released horizontal. Left: light links with a 50x heavier bob (it swings almost like a point pendulum and
+  // yanks the links taut). Right: heavy links with a 50x lighter bob (the links swing as a rope and the light
+  // bob is flung around at the tip).
+  'mass-split': {
+    format: FORMAT, version: 1,
+    name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
+    solver: { substeps: 10, iterations: 2 },
+    camera: { target: [0, 1.6, 0], yaw: 0, pitch: 0.12, distance: 8, fov: 45 },
+    objects: [
+      {
+        type: 'cloth', name: 'half heavy cloth', origin: [-0.9, 3, 0], size: [1.8, 1.8], resolution: [24, 24],
+        plane: 'xy', mass: 0.01, pins: [[0, 0], [23, 0]], masses: [{ from: [0, 0], to: [11, 23], mass: 0.5 }],
+      },
+      {
+        type: 'chain', name: 'light chain, heavy bob', start: [-3.6, 3, 0], end: [-2.1, 3, 0], segments: 15,
+        mass: 0.02, pins: [0], masses: [{ from: 15, to: 15, mass: 1 }],
+      },
+      {
+        type: 'chain', name: 'heavy chain, light bob', start: [2.1, 3, 0], end: [3.6, 3, 0], segments: 15,
+        mass: 1, pins: [0], masses: [{ from: 15, to: 15, mass: 0.02 }],
+      },
+    ],
+  },
+};
+
+/** Built-in scenes keyed by id, normalised and deep-frozen (use defaultScene() or validateScene() for a copy). */
+export const builtinScenes = deepFreeze(Object.fromEntries(
+  Object.entries(BUILTIN_SOURCES).map(([id, src]) => [id, validateScene(src)]),
+));
+
+/** A fresh, mutable copy of the built-in cloth scene. */
+export function defaultScene() {
+  return validateScene(builtinScenes.cloth);
+}
