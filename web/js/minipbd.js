@@ -227,6 +227,16 @@ export class World {
 			OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = this.engine.i32[base + k]; });
 			this.objects.push(info);
 		});
+		// The world-wide stiffness of a kind reads back what the objects use, when they agree.
+		const kinds = {
+			'stiffness.chain': s.objects.filter((o) => o.type === 'chain').map((o) => o.stiffness),
+			'stiffness.stretch': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.stretch),
+			'stiffness.shear': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.shear),
+			'stiffness.bend': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.bend),
+		};
+		for (const [name, values] of Object.entries(kinds)) {
+			if (values.length > 0 && values.every((v) => v === values[0])) this.setParamRaw(name, values[0]);
+		}
 	}
 
 	alive() {
@@ -339,6 +349,31 @@ export class World {
 		this.alive();
 		this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, id), 'argument');
 		this.attachmentIds.delete(id);
+	}
+
+	/** Moves a particle (and its prediction) to `position`; its velocity is kept. */
+	setPosition(particle, position) {
+		this.alive();
+		const p = this.vec3(position, 'position');
+		this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, particle, p[0], p[1], p[2]), 'argument');
+	}
+
+	/** Sets a particle's velocity; pins (w = 0) keep none. */
+	setVelocity(particle, velocity) {
+		this.alive();
+		const v = this.vec3(velocity, 'velocity');
+		this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, particle, v[0], v[1], v[2]), 'argument');
+	}
+
+	/** Sets a particle's mass in kg (w = 1/m); use setInvMass(i, 0) to pin. */
+	setMass(particle, mass) {
+		this.alive();
+		this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, particle, mass), 'argument');
+	}
+
+	setInvMass(particle, invMass) {
+		this.alive();
+		this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, particle, invMass), 'argument');
 	}
 
 	get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }

@@ -1,0 +1,271 @@
+// The JS API on the shipped wasm (dist/minipbd.wasm): views over the heap, attachments,
+// parameters, refusals that leave the world as it was, links into worlds, the CLI.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { loadMiniPBD, MiniPBDError } from '../../web/js/minipbd.js';
+import { builtinScenes, defaultScene, SceneError } from '../../web/js/scene.js';
+import { encodeLink, decodeLink } from '../../web/js/link.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const wasmPath = path.join(root, 'dist', 'minipbd.wasm');
+const pbd = await loadMiniPBD(fs.readFileSync(wasmPath));
+
+function pairScene({ mass1 = 1, mass2 = 1, iterations = 1, gravity = [0, 0, 0] } = {}) {
+	return {
+		format: 'minipbd-scene', version: 1,
+		solver: { iterations, gravity },
+		ground: { enabled: false },
+		objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1, mass: mass1, masses: [{ from: 1, to: 1, mass: mass2 }] }],
+	};
+}
+
+test('loads from a file: URL as well as from bytes', async () => {
+	const other = await loadMiniPBD(new URL(`file://${wasmPath}`));
+	assert.ok(other.paramNames.includes('iterations'));
+	assert.ok(other.paramNames.includes('stiffness.stretch'));
+});
+
+test('every built-in scene builds with the counts its description implies', () => {
+	for (const [id, scene] of Object.entries(builtinScenes)) {
+		const world = pbd.createWorld(scene);
+		let particles = 0;
+		for (const o of scene.objects) particles += o.type === 'chain' ? o.segments + 1 : o.resolution[0] * o.resolution[1];
+		assert.equal(world.particleCount, particles, id);
+		assert.equal(world.positions.length, 4 * particles);
+		const cloths = scene.objects.filter((o) => o.type === 'cloth');
+		const tris = cloths.reduce((n, o) => n + 2 * (o.resolution[0] - 1) * (o.resolution[1] - 1), 0);
+		assert.equal(world.triangles.length, 3 * tris, id);
+		for (const i of world.triangles) assert.ok(i < particles);
+		for (const i of world.lines) assert.ok(i < particles);
+		world.destroy();
+	}
+});
+
+test('heap views stay valid across steps: no memory growth, same buffer, live values', () => {
+	const world = pbd.createWorld(builtinScenes.cloth);
+	const pos = world.positions;
+	const bytes = pbd.memory.buffer.byteLength;
+	const y0 = pos[4 * 800 + 1];
+	world.step(30);
+	assert.equal(pbd.memory.buffer.byteLength, bytes, 'memory grew during steps');
+	assert.equal(world.positions, pos, 'the view was rebuilt');
+	assert.equal(pos.buffer, pbd.memory.buffer);
+	assert.ok(pos[4 * 800 + 1] < y0 - 0.01, 'the old view sees the new positions');
+	world.destroy();
+});
+
+test('pinned particles never move; w = 0 is visible in positions[4i+3]', () => {
+	const world = pbd.createWorld(builtinScenes.cloth);
+	const nu = 40;
+	const pins = [0, nu - 1].map((i) => Array.from(world.positions.slice(4 * i, 4 * i + 4)));
+	assert.equal(pins[0][3], 0);
+	world.step(200);
+	assert.deepEqual(Array.from(world.positions.slice(0, 4)), pins[0]);
+	assert.deepEqual(Array.from(world.positions.slice(4 * (nu - 1), 4 * nu)), pins[1]);
+	world.destroy();
+});
+
+test('mass-weighted split through the JS API: 1 kg and 4 kg ends take 4/5 and 1/5 of C', () => {
+	const world = pbd.createWorld(pairScene({ mass1: 1, mass2: 4 }));
+	world.setPosition(1, [3, 0, 0]); // C = |p1 - p2| - d = 3 - 1 = 2
+	world.step(1);
+	assert.ok(Math.abs(world.positions[0] - 1.6) < 1e-6, `light end at ${world.positions[0]}`);
+	assert.ok(Math.abs(world.positions[4] - 2.6) < 1e-6, `heavy end at ${world.positions[4]}`);
+	assert.equal(world.positions[3], 1);
+	assert.equal(world.positions[7], 0.25);
+	// seed 001's snippet (extra 0.5) would leave C = 1 here instead of 0
+	assert.ok(Math.abs(world.positions[4] - world.positions[0] - 1) < 1e-6);
+	world.destroy();
+});
+
+test('setPosition, setVelocity and setMass validate and keep pins pinned', () => {
+	const world = pbd.createWorld(builtinScenes.chain);
+	assert.throws(() => world.setPosition(0, [NaN, 0, 0]), /finite/);
+	assert.throws(() => world.setMass(1, 0), /mass/);
+	assert.throws(() => world.setPosition(999, [0, 0, 0]), /particle/);
+	world.setVelocity(0, [5, 5, 5]); // particle 0 is the pin: ignored
+	world.setMass(1, 2);
+	assert.equal(world.positions[7], 0.5);
+	world.step(10);
+	assert.deepEqual(Array.from(world.positions.slice(0, 3)), [0, 3, 0]);
+	world.destroy();
+});
+
+test('attachments: drag pulls toward the target, release leaves the mass exactly as before, pinned neighbour stays', () => {
+	const world = pbd.createWorld(builtinScenes.cloth);
+	const p = 1; // neighbour of the pinned corner 0
+	const w0 = world.positions[4 * p + 3];
+	const pin = Array.from(world.positions.slice(0, 4));
+	const id = world.addAttachment(p, [0, 4, 1], 1);
+	assert.equal(world.attachmentCount, 1);
+	for (let i = 0; i < 30; i++) {
+		world.moveAttachment(id, [Math.cos(i / 3), 3 + Math.sin(i / 3), 1]);
+		world.step(1);
+		assert.deepEqual(Array.from(world.positions.slice(0, 4)), pin);
+	}
+	const target = [Math.cos(29 / 3), 3 + Math.sin(29 / 3), 1];
+	const d = Math.hypot(...[0, 1, 2].map((k) => world.positions[4 * p + k] - target[k]));
+	assert.ok(d < 0.05, `particle is ${d} m from the pointer target`);
+	world.removeAttachment(id);
+	assert.equal(world.attachmentCount, 0);
+	assert.equal(world.positions[4 * p + 3], w0);
+	assert.throws(() => world.removeAttachment(id), (e) => e instanceof MiniPBDError && /attachment/.test(e.message));
+	assert.throws(() => world.moveAttachment(id, [0, 0, 0]), /attachment/);
+	world.destroy();
+});
+
+test('pick finds the particle under a ray and nothing off the cloth', () => {
+	const world = pbd.createWorld(builtinScenes.cloth);
+	const i = 40 * 20 + 13;
+	const x = world.positions.slice(4 * i, 4 * i + 3);
+	assert.equal(world.pick([x[0], x[1], 10], [0, 0, -1], 0.02), i);
+	assert.equal(world.pick([50, 50, 10], [0, 0, -1], 0.02), -1);
+	world.destroy();
+});
+
+test('setParam changes the world and the scene description; bad values are refused and change nothing', async () => {
+	const world = pbd.createWorld(builtinScenes.cloth);
+	world.step(10);
+	world.setParam('iterations', 7);
+	world.setParam('stiffness.bend', 0.4);
+	assert.equal(world.getParam('iterations'), 7);
+	assert.equal(world.describe().solver.iterations, 7);
+	assert.equal(world.describe().objects[0].stiffness.bend, 0.4);
+	const hash = world.hash();
+	const bad = [['iterations', 0], ['iterations', 2.5], ['dt', NaN], ['dt', Infinity], ['dt', -1], ['damping', '3'], ['nope', 1], ['__proto__', 1]];
+	for (const [name, value] of bad) {
+		assert.throws(() => world.setParam(name, value), (e) => e instanceof MiniPBDError && e.message.length > 10, `${name}=${value}`);
+	}
+	assert.equal(world.getParam('iterations'), 7);
+	assert.equal(world.hash(), hash);
+	assert.equal(world.describe().solver.iterations, 7);
+	// the described scene round-trips through a link into an equal world
+	const link = await encodeLink(world.describe());
+	const again = pbd.createWorld(await decodeLink(link));
+	assert.equal(again.getParam('iterations'), 7);
+	assert.equal(again.getParam('stiffness.bend'), world.getParam('stiffness.bend'));
+	world.destroy();
+	again.destroy();
+});
+
+test('a refused scene throws with its path and leaves the running world untouched', () => {
+	const world = pbd.createWorld(builtinScenes.chain);
+	const control = pbd.createWorld(builtinScenes.chain);
+	world.step(5);
+	control.step(5);
+	const bytes = pbd.memory.buffer.byteLength;
+	const bad = structuredClone(defaultScene());
+	bad.objects[0].resolution = [2000, 2000];
+	assert.throws(() => pbd.createWorld(bad), (e) => e instanceof SceneError && /resolution/.test(e.message));
+	assert.throws(() => pbd.createWorld({ format: 'minipbd-scene', version: 1, objects: [] }), SceneError);
+	assert.throws(() => pbd.createWorld(null), SceneError);
+	world.step(5);
+	control.step(5);
+	assert.equal(world.hash(), control.hash());
+	assert.equal(pbd.memory.buffer.byteLength, bytes);
+	world.destroy();
+	control.destroy();
+});
+
+test('API arguments are checked: bad particle, non-finite target, destroyed world', () => {
+	const world = pbd.createWorld(builtinScenes.chain);
+	assert.throws(() => world.addAttachment(9999, [0, 0, 0]), /particle/);
+	assert.throws(() => world.addAttachment(1, [NaN, 0, 0]), /finite/);
+	assert.throws(() => world.addAttachment(1, [0, 0]), /three numbers/);
+	assert.throws(() => world.addAttachment(1, [0, 0, 0], 2), /stiffness/);
+	assert.throws(() => world.step(-1), /step count/);
+	assert.equal(world.attachmentCount, 0);
+	world.destroy();
+	assert.throws(() => world.step(1), /destroyed/);
+	assert.throws(() => world.positions, /destroyed/);
+});
+
+test('free fall through the API matches the integrator closed form; energies are reported', () => {
+	const scene = pairScene({ gravity: [0, -9.81, 0] });
+	scene.objects[0].stiffness = 0;
+	const world = pbd.createWorld(scene);
+	const n = 30;
+	world.step(n);
+	const dt = world.getParam('dt');
+	const g = world.getParam('gravityY');
+	const expectV = n * dt * g;
+	assert.ok(Math.abs(world.velocities[1] - expectV) < 1e-3);
+	assert.ok(Math.abs(world.positions[1] - (dt * dt * g * n * (n + 1)) / 2) < 1e-3);
+	const s = world.stats();
+	// two 1 kg particles with speed |expectV|: KE = 2 * 1/2 * v^2; PE = -m g y summed
+	assert.ok(Math.abs(s.kineticEnergy - expectV * expectV) < 1e-2);
+	assert.ok(Math.abs(s.potentialEnergy - -g * (world.positions[1] + world.positions[5])) < 1e-3);
+	assert.equal(s.steps, n);
+	world.destroy();
+});
+
+// The DeterminismHash scene of tests/c/test_physics.c through the shipped -O3 wasm:
+// it must land on the same bits as the native, scalar and sanitizer builds.
+test('the shipped wasm reproduces the native determinism hash', () => {
+	const e = pbd.exports;
+	const src = fs.readFileSync(path.join(root, 'tests', 'c', 'test_physics.c'), 'utf8');
+	const expected = Number(/#define PBD_DETERMINISM_HASH (0x[0-9a-f]+)u/.exec(src)[1]);
+	const P = (name) => pbd.paramIds.get(name);
+	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0);
+	assert.ok(w > 0);
+	e.pbd_World_SetParam(w, P('gravityY'), 0);
+	e.pbd_World_SetParam(w, P('groundEnabled'), 0);
+	e.pbd_World_SetParam(w, P('gravityY'), -9.81);
+	e.pbd_World_SetParam(w, P('groundEnabled'), 1);
+	e.pbd_World_SetParam(w, P('damping'), 0.3);
+	const first = e.pbdjs_AddCloth(w, -1, 1.5, 0, 2, 0, 0, 0, -2, 0, 24, 24, 0.01);
+	e.pbd_World_SetInvMass(w, first, 0);
+	e.pbd_World_SetMass(w, first + 100, 0.5);
+	e.pbdjs_AddChain(w, 0, 2, 0, 1, 2.5, 0, 25, 0.1);
+	const a = e.pbd_World_AddAttachment(w, first + 23, 1, 2, 0.5, 0.7);
+	for (let s = 0; s < 200; s++) {
+		if (s < 100) {
+			const f = Math.fround; // the C test computes these in float
+			e.pbd_World_MoveAttachment(w, a, f(1 + f(f(0.01) * s)), 2, f(0.5 - f(f(0.02) * s)));
+		}
+		if (s === 100) e.pbd_World_RemoveAttachment(w, a);
+		e.pbd_World_Step(w);
+	}
+	assert.equal((e.pbd_World_Hash(w) >>> 0).toString(16), expected.toString(16));
+	e.pbd_DestroyWorld(w);
+});
+
+test('minipbd-run prints JSON statistics for a built-in, a file and a link, and refuses bad input', async () => {
+	const cli = path.join(root, 'tools', 'minipbd-run.mjs');
+	const run = (...args) => JSON.parse(execFileSync('node', [cli, ...args], { encoding: 'utf8' }));
+	const a = run('builtin:cloth', '--steps', '40');
+	const world = pbd.createWorld(builtinScenes.cloth);
+	world.step(40);
+	assert.equal(a.hash, world.hash(), 'CLI and API give the same bits');
+	assert.equal(a.particles, 1600);
+	assert.equal(a.steps, 40);
+	assert.ok(a.stats.maxStretch >= 0 && Number.isFinite(a.stats.kineticEnergy));
+	const tmp = path.join(fs.mkdtempSync('/tmp/minipbd-'), 'scene.json');
+	fs.writeFileSync(tmp, JSON.stringify(builtinScenes.cloth));
+	assert.equal(run(tmp, '--steps', '40').hash, a.hash);
+	const link = await encodeLink(builtinScenes.cloth);
+	assert.equal(run(`http://example.test/#${link}`, '--steps', '40').hash, a.hash);
+	const withPos = run('builtin:chain', '--steps', '3', '--positions', '--every', '1', '--set', 'iterations=3');
+	assert.equal(withPos.positions.length, 26);
+	assert.equal(withPos.series.length, 4);
+	assert.equal(withPos.params.iterations, 3);
+	assert.deepEqual(withPos.positions[0], [0, 3, 0]); // the pin
+	for (const [args, pattern] of [
+		[['builtin:nope'], /no built-in scene "nope"/],
+		[['s=1.%%%'], /base64/],
+		[['s=9.abc'], /version 9/],
+		[['/nonexistent/scene.json'], /no such scene file/],
+		[['builtin:cloth', '--steps', 'x'], /--steps/],
+		[['builtin:cloth', '--set', 'iterations=0'], /iterations must be in/],
+	]) {
+		const r = spawnSync('node', [cli, ...args], { encoding: 'utf8' });
+		assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+		assert.match(r.stderr, pattern);
+		assert.equal(r.stdout, '');
+	}
+	world.destroy();
+});
