@@ -19,7 +19,7 @@ BENCH_CFLAGS := -O3 -march=native -DNDEBUG $(FP_FLAGS) $(WARN) -Isrc
 
 WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTANDALONE_WASM \
-	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sSTACK_SIZE=1MB \
+	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB \
 	-sEXPORTED_FUNCTIONS=$(WASM_EXPORTS)
 
 WEB_JS := $(wildcard web/js/*.js web/js/*.d.ts)
@@ -35,7 +35,8 @@ setup:
 
 build/minipbd.wasm: $(WASM_SRC) $(HDRS) Makefile
 	@mkdir -p build
-	emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
+	@echo "emcc -> $@"
+	@emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
 
 dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS)
 	@mkdir -p dist/js dist/css dist/shaders dist/scenes
@@ -81,11 +82,17 @@ test: setup
 serve: setup dist
 	node tools/serve.mjs dist
 
+# bench_native: tuned for this CPU; bench_native_portable: -O2 for any x86-64 (the
+# reference a browser's wasm is fairly compared with). Both keep FP_FLAGS, so their
+# states hash the same as the wasm's (bench.mjs checks it).
 build/bench_native: $(CORE_SRC) bench/bench_native.c $(HDRS)
 	@mkdir -p build
 	gcc $(BENCH_CFLAGS) $(CORE_SRC) bench/bench_native.c -lm -o $@
+build/bench_native_portable: $(CORE_SRC) bench/bench_native.c $(HDRS)
+	@mkdir -p build
+	gcc $(NATIVE_CFLAGS) -DNDEBUG $(CORE_SRC) bench/bench_native.c -lm -o $@
 
-bench: setup dist build/bench_native
+bench: setup dist build/bench_native build/bench_native_portable
 	node bench/bench.mjs
 
 clean:

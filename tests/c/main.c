@@ -14,6 +14,7 @@ int g_testFailed = 0;
 	X(PinsNeverMove)              \
 	X(PassStiffnessClosedForm)    \
 	X(ResidualIndependentOfPasses)\
+	X(ObjectStiffness)            \
 	X(FreeFallClosedForm)         \
 	X(FreeFallSubsteps)           \
 	X(NothingBelowGround)         \

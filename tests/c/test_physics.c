@@ -192,6 +192,31 @@ void Test_ResidualIndependentOfPasses(void)
 	}
 }
 
+void Test_ObjectStiffness(void)
+{
+	pbdWorldId w = MakeWorld(4, 2);
+	AddPair(w, 0, 0, 0, 1, 0, 0);
+	AddPair(w, 0, 5, 0, 1, 5, 0);
+	pbd_World_SetPosition(w, 1, 2.0f, 0.0f, 0.0f);
+	pbd_World_SetPosition(w, 3, 2.0f, 5.0f, 0.0f);
+	ENSURE(pbd_World_SetObjectStiffness(w, 1, pbdKind_chain, 0.5f) == PBD_OK);
+	ENSURE(pbd_World_SetObjectStiffness(w, 2, pbdKind_chain, 0.5f) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(pbd_World_SetObjectStiffness(w, 1, pbdKind_chain, 1.5f) == PBD_ERR_INVALID_ARGUMENT);
+	pbd_World_SetParam(w, pbdParam_iterations, 4.0f);
+	pbd_World_Step(w);
+	ENSURE_NEAR(Dist(X(w), 0, 1) - 1.0f, 0.0f, 1e-6);
+	ENSURE_NEAR(Dist(X(w), 2, 3) - 1.0f, 0.5f, 1e-5);
+	/* the world parameter sets every object of the kind */
+	pbd_World_SetPosition(w, 1, 2.0f, 0.0f, 0.0f);
+	pbd_World_SetPosition(w, 0, 0.0f, 0.0f, 0.0f);
+	pbd_World_SetParam(w, pbdParam_stiffnessChain, 0.25f);
+	pbd_World_SetVelocity(w, 0, 0, 0, 0);
+	pbd_World_SetVelocity(w, 1, 0, 0, 0);
+	pbd_World_Step(w);
+	ENSURE_NEAR(Dist(X(w), 0, 1) - 1.0f, 0.75f, 1e-5);
+	pbd_DestroyWorld(w);
+}
+
 /* Seed 000 2.1 + 2.3 with no constraints: v_n = v0 + n dt g, x_n = x0 + dt sum v_k
    = x0 + n dt v0 + dt^2 g n(n+1)/2 (semi-implicit Euler, not the continuous parabola). */
 void Test_FreeFallClosedForm(void)
