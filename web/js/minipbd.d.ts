@@ -1,0 +1,87 @@
+// Types for editors: web/js/minipbd.js, scene.js and link.js. See README "JS API".
+
+export type Vec3 = [number, number, number] | Float32Array | Float64Array;
+
+export interface SolverSettings { dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number; }
+export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
+export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
+export interface ChainObject {
+  type: 'chain'; name?: string; start: [number, number, number]; end: [number, number, number];
+  segments: number; mass?: number; stiffness?: number; pins?: number[];
+  masses?: { from: number; to: number; mass: number }[];
+}
+export interface ClothObject {
+  type: 'cloth'; name?: string; origin: [number, number, number]; size: [number, number];
+  resolution: [number, number]; plane?: 'xy' | 'xz'; mass?: number;
+  stiffness?: { stretch?: number; shear?: number; bend?: number };
+  pins?: [number, number][]; masses?: { from: [number, number]; to: [number, number]; mass: number }[];
+}
+/** Scene description, format "minipbd-scene" version 1 (README "Scene format"). */
+export interface Scene {
+  format: 'minipbd-scene'; version: 1; name?: string;
+  solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
+  objects: (ChainObject | ClothObject)[];
+}
+
+export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
+  | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
+  | 'particleRadius' | 'maxSpeed' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
+
+export interface Stats {
+  steps: number; particles: number; constraints: number; attachments: number;
+  /** max |length - rest| over distance constraints (m) */ maxError: number;
+  /** mean |length - rest| (m) */ meanError: number;
+  /** max length/rest - 1 over stretch and chain constraints */ maxStretch: number;
+  kineticEnergy: number; potentialEnergy: number;
+  /** wall-clock ms per step of the last step() call */ stepMs: number;
+}
+
+export interface ObjectInfo {
+  type: 'chain' | 'cloth'; name: string; firstParticle: number; particleCount: number;
+  firstConstraint: number; constraintCount: number; firstTriangle: number; triangleCount: number;
+  firstLine: number; lineCount: number; resolutionU: number; resolutionV: number;
+}
+
+export class MiniPBDError extends Error { code: string; }
+
+export class World {
+  readonly id: number;
+  /** The normalised scene with the current parameters. */
+  readonly scene: Scene;
+  readonly objects: ObjectInfo[];
+  /** x, y, z, w (= 1/mass; 0 = pinned) per particle: a view over wasm memory. */
+  readonly positions: Float32Array;
+  readonly velocities: Float32Array;
+  /** valid after updateNormals() */
+  readonly normals: Float32Array;
+  readonly triangles: Uint32Array;
+  readonly lines: Uint32Array;
+  readonly particleCount: number;
+  readonly constraintCount: number;
+  readonly topologyVersion: number;
+  readonly attachmentCount: number;
+  step(n?: number): void;
+  updateNormals(): void;
+  setParam(name: ParamName, value: number): void;
+  getParam(name: ParamName): number;
+  describe(): Scene;
+  addAttachment(particle: number, target: Vec3, stiffness?: number): number;
+  moveAttachment(id: number, target: Vec3): void;
+  removeAttachment(id: number): void;
+  setPosition(particle: number, position: Vec3): void;
+  setVelocity(particle: number, velocity: Vec3): void;
+  setMass(particle: number, mass: number): void;
+  setInvMass(particle: number, invMass: number): void;
+  pick(origin: Vec3, dir: Vec3, radius: number): number;
+  stats(): Stats;
+  hash(): number;
+  destroy(): void;
+}
+
+export interface Engine {
+  readonly memory: WebAssembly.Memory;
+  readonly paramNames: ParamName[];
+  createWorld(scene: Scene): World;
+}
+
+export function loadMiniPBD(source: string | URL | ArrayBuffer | Uint8Array): Promise<Engine>;
