@@ -16,12 +16,21 @@
 #define PBD_ASSERT(c) assert(c)
 #endif
 
+/// At most this many colours per group; constraints that would need more go to the
+/// group's overflow set, solved one by one after the colours.
+#define PBD_MAX_COLOURS 16
+
 /// Constraints of one kind that belong to one object: the unit a stiffness applies to.
+/// When coloured, the group's constraints are sorted by colour: no two constraints of
+/// one colour share a particle, so a colour can be solved 4 at a time (Box2D's
+/// constraint_graph.c idea). colourEnd[c] is one past colour c's last constraint.
 typedef struct pbdGroup {
 	int32_t first, count;
 	int32_t kind; ///< pbdConstraintKind
 	int32_t object;
 	float stiffness; ///< k in [0, 1]; the solver turns it into k' for the pass count
+	int32_t colourCount; ///< 0: not coloured, solved in order
+	int32_t colourEnd[PBD_MAX_COLOURS];
 } pbdGroup;
 
 typedef struct pbdAttachment {
@@ -73,11 +82,20 @@ typedef struct pbdWorld {
 	pbdGroup* groups;
 	pbdObjectInfo* objects;
 	pbdAttachment* attachments;
+
+	/* Scratch reserved at creation for building (colouring) so no later call allocates. */
+	uint8_t* scratch;
+	size_t scratchBytes;
 } pbdWorld;
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);
 int pbd_SetError(int code, const char* fmt, ...);
 
 void pbd_Solver_Step(pbdWorld* world);
+
+/// Bytes of scratch that colouring needs for these capacities.
+size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints);
+/// Sorts a group's constraints by greedy colour (colouring.c).
+void pbd_ColourGroup(pbdWorld* world, pbdGroup* group, int32_t firstParticle, int32_t particleCount);
 
 #endif

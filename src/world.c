@@ -264,6 +264,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 				   pbd_PoolBytes((size_t)maxLines, 2 * sizeof(uint32_t)) + pbd_PoolBytes((size_t)maxGroups, sizeof(pbdGroup)) +
 				   pbd_PoolBytes((size_t)maxObjects, sizeof(pbdObjectInfo)) +
 				   pbd_PoolBytes((size_t)maxAttachments, sizeof(pbdAttachment));
+	size_t scratchBytes = pbd_ColouringScratchBytes(maxParticles, maxConstraints);
+	bytes += scratchBytes;
 
 	pbdWorld* w = &s_worlds[index];
 	int32_t generation = (w->generation + 1) & 0x7fff;
@@ -295,6 +297,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->groups = pbd_PoolAlloc(&w->pool, (size_t)maxGroups, sizeof(pbdGroup));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)maxObjects, sizeof(pbdObjectInfo));
 	w->attachments = pbd_PoolAlloc(&w->pool, (size_t)maxAttachments, sizeof(pbdAttachment));
+	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);
+	w->scratchBytes = scratchBytes;
 	PBD_ASSERT(w->attachments != NULL && w->pool.used == w->pool.capacity);
 	for (int i = 0; i < maxAttachments; ++i) {
 		w->attachments[i].particle = -1;
@@ -565,6 +569,12 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 		}
 	}
 #undef IDX
+	/* Colour the cloth's groups for the 4-wide solver. Chains stay in order: along a
+	   chain, sequential Gauss-Seidel carries a pin's correction to the far end in one
+	   pass, and a chain is too small for SIMD to matter. */
+	for (int g = 0; g < w->groupCount; ++g) {
+		if (w->groups[g].object == w->objectCount) pbd_ColourGroup(w, &w->groups[g], first, particles);
+	}
 	info->constraintCount = w->constraintCount - info->firstConstraint;
 	info->triangleCount = triangles;
 	PBD_ASSERT(info->constraintCount == constraints);

@@ -33,6 +33,7 @@ int g_testFailed = 0;
 	X(HostileFuzzFinite)          \
 	X(NormalsUnitLength)          \
 	X(RayPickNearest)             \
+	X(ColouringSharesNoParticle)  \
 	X(DeterminismHash)
 
 #define DECLARE(name) void Test_##name(void);

@@ -30,7 +30,8 @@ function run(cmd, args) {
 
 // Builds (or refreshes, so the binary and the wasm match the sources) what the bench runs.
 function ensureBuilt() {
-  const r = run('make', ['-s', 'build/bench_native', 'build/minipbd.wasm']);
+  // both native binaries: bench.mjs uses the portable one whenever it exists, so a stale one must not linger
+  const r = run('make', ['-s', 'build/bench_native', 'build/bench_native_portable', 'build/minipbd.wasm']);
   assert.equal(r.status, 0, `make failed:\n${r.stdout}\n${r.stderr}`);
   assert.ok(fs.existsSync(path.join(root, 'build', 'bench_native')), 'build/bench_native was not built');
 }
