@@ -406,7 +406,7 @@ const BUILTIN_SOURCES = {
     format: FORMAT, version: 1,
     name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
     solver: { substeps: 10, iterations: 2 },
-    camera: { target: [0, 1.6, 0], yaw: 0, pitch: 0.12, distance: 8, fov: 45 },
+    camera: { target: [0, 1.8, 0], yaw: 0, pitch: 0.12, distance: 10, fov: 45 },
     objects: [
       {
         type: 'cloth', name: 'half heavy cloth', origin: [-0.9, 3, 0], size: [1.8, 1.8], resolution: [24, 24],

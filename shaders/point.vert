@@ -1,0 +1,27 @@
+#version 300 es
+// Particles as round sprites. w of the position is invMass: 0 marks a pinned particle, drawn larger and in
+// its own colour; heavier particles get bigger sprites (radius ~ cube root of mass, like a solid bead).
+// Size is a world-space radius projected with the perspective, so it shrinks with distance.
+layout(location = 0) in vec4 a_position;
+uniform mat4 u_viewProj;
+uniform float u_radius;                  // world metres
+uniform float u_pinnedRadius;
+uniform float u_pixelScale;              // viewport height in px * proj[1][1] / 2
+uniform float u_maxSize;
+uniform float u_baseInvMass;            // 1 / the object's default particle mass
+uniform ivec4 u_held;                    // particles held by pointers (-1 = none): drawn as grab handles
+out float v_pinned;
+out float v_held;
+void main() {
+  v_pinned = a_position.w == 0.0 ? 1.0 : 0.0;
+  gl_Position = u_viewProj * vec4(a_position.xyz, 1.0);
+  float massScale = a_position.w > 0.0 && u_baseInvMass > 0.0 ? clamp(pow(u_baseInvMass / a_position.w, 1.0 / 3.0), 0.6, 2.5) : 1.0;
+  float r = v_pinned > 0.5 ? u_pinnedRadius : u_radius * massScale;
+  v_held = any(equal(ivec4(gl_VertexID), u_held)) ? 1.0 : 0.0;
+  if (v_held > 0.5) {
+    r = u_pinnedRadius * 1.3;
+    gl_Position.z = -0.999 * gl_Position.w;   // onto the near plane: the handle stays visible behind folds
+  }
+  gl_PointSize = clamp(2.0 * r * u_pixelScale / max(gl_Position.w, 1e-4), 0.0, u_maxSize);
+  if (r <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // hidden: outside the clip volume
+}

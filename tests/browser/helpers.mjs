@@ -1,0 +1,136 @@
+// helpers.mjs — shared set-up for the browser tests: serve dist/ on 127.0.0.1 (ephemeral port), launch the
+// system Chromium (software WebGL via SwiftShader), open the demo and wait until it has drawn a frame.
+// One browser per test file: call openBrowser() in before() and close() in after().
+//
+// MINIPBD_DIST=/path/to/dist overrides the folder served (default: the repo's dist/, built by `make dist`).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../tools/serve.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const DIST = path.resolve(process.env.MINIPBD_DIST ?? path.join(here, '..', '..', 'dist'));
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+// Software WebGL is slow and CI machines are small: waits are generous, and nothing asserts a frame rate.
+export const READY_TIMEOUT = 60_000;
+export const TEST_TIMEOUT = 180_000;
+
+export async function openBrowser() {
+  for (const f of ['index.html', 'minipbd.wasm', 'js/app.js']) {
+    if (!fs.existsSync(path.join(DIST, f))) throw new Error(`${path.join(DIST, f)} is missing: run \`make dist\` first`);
+  }
+  const server = await startServer({ root: DIST, port: 0 });
+  let browser;
+  try {
+    browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  } catch (err) {
+    await server.close();
+    throw err;
+  }
+  return {
+    browser,
+    server,
+    url: server.url,
+    async close() {
+      await browser.close().catch(() => {});
+      await server.close();
+    },
+  };
+}
+
+/**
+ * Open `url` in a new page and wait for window.minipbd.ready. Returns { page, problems } where problems
+ * collects console errors, page errors and failed requests (a healthy page has none).
+ */
+export async function openPage(browser, url, { viewport = { width: 1100, height: 720 }, context } = {}) {
+  const ctx = context ?? (await browser.newContext({ viewport }));
+  const page = await ctx.newPage();
+  const problems = watchProblems(page);
+  await page.goto(url);
+  await waitReady(page);
+  return { page, problems, context: ctx };
+}
+
+export function watchProblems(page) {
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console.${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`requestfailed: ${r.url()} ${r.failure()?.errorText}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  return problems;
+}
+
+export async function waitReady(page) {
+  await page.waitForFunction(() => window.minipbd?.ready === true && window.minipbd.world, null, { timeout: READY_TIMEOUT });
+}
+
+/** Wait until the world has advanced `n` more steps (proves the loop is running). */
+export async function waitSteps(page, n = 10) {
+  const start = await page.evaluate(() => window.minipbd.world.stats().steps);
+  await page.waitForFunction((target) => window.minipbd.world.stats().steps >= target, start + n, { timeout: READY_TIMEOUT });
+  return start;
+}
+
+/** Wait until at least `n` more frames were drawn. */
+export async function waitFrames(page, n = 5) {
+  const start = await page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
+  await page.waitForFunction((target) => window.minipbd.app.renderer.framesDrawn >= target, start + n, { timeout: READY_TIMEOUT });
+}
+
+/**
+ * Screenshot the canvas and measure it in the page (decoding the PNG there keeps the tests dependency-free):
+ * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), distinctColors }.
+ */
+export async function canvasPixels(page) {
+  const png = await page.locator('#view').screenshot();
+  return page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    let sum = 0, sum2 = 0, cloth = 0;
+    const colors = new Set();
+    const n = d.length / 4;
+    for (let i = 0; i < d.length; i += 4) {
+      const r = d[i], g = d[i + 1], b = d[i + 2];
+      const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      sum += y;
+      sum2 += y * y;
+      if (r > g + 50 && r > b + 50) cloth++;
+      if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
+    }
+    const mean = sum / n;
+    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, distinctColors: colors.size };
+  }, png.toString('base64'));
+}
+
+/** Page-space CSS pixel position of particle i, projected with the app's own camera. */
+export async function particleOnScreen(page, i) {
+  return page.evaluate((i) => {
+    const { world, app } = window.minipbd;
+    const P = world.positions;
+    const r = app.canvas.getBoundingClientRect();
+    app.camera.update(r.width / r.height);
+    const [x, y] = app.camera.project([P[4 * i], P[4 * i + 1], P[4 * i + 2]], r.width, r.height);
+    return { x: r.left + x, y: r.top + y, world: [P[4 * i], P[4 * i + 1], P[4 * i + 2]] };
+  }, i);
+}

@@ -1,0 +1,121 @@
+// page.test.mjs — the demo page loads cleanly, draws the cloth, keeps per-frame GPU uploads to the
+// minimum, and survives a WebGL context loss.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+test('page loads without errors and draws the default cloth scene', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await waitSteps(page, 20);
+    await waitFrames(page, 3);
+    const info = await page.evaluate(() => ({
+      particles: window.minipbd.world.particleCount,
+      triangles: window.minipbd.world.triangles.length / 3,
+      title: document.getElementById('scene-title').textContent,
+      sceneName: window.minipbd.scene.name,
+      readout: document.getElementById('readout-particles').textContent,
+      messageHidden: document.getElementById('message').hidden,
+      canvas: [document.getElementById('view').width, document.getElementById('view').height],
+      css: [document.getElementById('view').clientWidth, document.getElementById('view').clientHeight],
+      dpr: devicePixelRatio,
+    }));
+    assert.ok(info.particles > 100, `default scene has a cloth (${info.particles} particles)`);
+    assert.ok(info.triangles > 0, 'cloth has triangles');
+    assert.equal(info.title, info.sceneName, 'scene name shown as the subtitle');
+    assert.equal(info.readout.replace(/,/g, ''), String(info.particles), 'readout shows the particle count');
+    assert.equal(info.messageHidden, true, 'no error message');
+    assert.deepEqual(info.canvas, info.css.map((v) => Math.round(v * info.dpr)), 'canvas is CSS size x devicePixelRatio');
+
+    const px = await canvasPixels(page);
+    assert.ok(px.lumaStdDev > 8, `canvas is not blank (luma std dev ${px.lumaStdDev.toFixed(1)})`);
+    assert.ok(px.distinctColors > 200, `shaded image, not flat fills (${px.distinctColors} colours)`);
+    assert.ok(px.clothFraction > 0.05, `cloth front colour covers part of the view (${(px.clothFraction * 100).toFixed(1)}%)`);
+    assert.deepEqual(problems, [], 'no console errors, page errors or failed requests');
+  } finally {
+    await context.close();
+  }
+});
+
+test('each frame uploads positions and normals once, index buffers only on topology change', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await page.evaluate(() => {
+      const gl = window.minipbd.app.renderer.gl;
+      const calls = (window.__glCalls = { bufferSubData: [], bufferData: 0, frames0: window.minipbd.app.renderer.framesDrawn });
+      const sub = gl.bufferSubData.bind(gl);
+      const data = gl.bufferData.bind(gl);
+      gl.bufferSubData = (...a) => {
+        calls.bufferSubData.push({ target: a[0], offset: a[1], fromWasm: a[2] && a[2].buffer === window.minipbd.world.positions.buffer, bytes: a[2]?.byteLength });
+        return sub(...a);
+      };
+      gl.bufferData = (...a) => { calls.bufferData++; return data(...a); };
+    });
+    await waitFrames(page, 10);
+    const r = await page.evaluate(() => {
+      const c = window.__glCalls;
+      return { ...c, frames: window.minipbd.app.renderer.framesDrawn - c.frames0, posBytes: window.minipbd.world.positions.byteLength, ARRAY_BUFFER: window.minipbd.app.renderer.gl.ARRAY_BUFFER };
+    });
+    // Frames counted between the two evaluates may be off by the one in flight.
+    assert.ok(Math.abs(r.bufferSubData.length - 2 * r.frames) <= 2, `${r.bufferSubData.length} uploads for ${r.frames} frames (want 2 per frame)`);
+    for (const c of r.bufferSubData) {
+      assert.equal(c.target, r.ARRAY_BUFFER);
+      assert.equal(c.offset, 0);
+      assert.equal(c.fromWasm, true, 'uploads come straight from wasm memory views');
+      assert.equal(c.bytes, r.posBytes, 'whole positions/normals array (16 bytes per particle)');
+    }
+    assert.equal(r.bufferData, 0, 'no buffer re-allocation or index upload while the topology is unchanged');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('WebGL context loss keeps simulating; restore rebuilds GL and draws again', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await page.evaluate(() => {
+      window.__lose = window.minipbd.app.renderer.gl.getExtension('WEBGL_lose_context');
+      window.__lose.loseContext();
+    });
+    await page.waitForFunction(() => window.minipbd.app.renderer.contextLost === true, null, { timeout: READY_TIMEOUT });
+    const framesWhileLost = await page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
+    await waitSteps(page, 10); // simulation goes on without a context
+    assert.equal(await page.evaluate(() => window.minipbd.app.renderer.framesDrawn), framesWhileLost, 'nothing drawn while lost');
+
+    await page.evaluate(() => window.__lose.restoreContext());
+    await page.waitForFunction(() => window.minipbd.app.renderer.contextLost === false, null, { timeout: READY_TIMEOUT });
+    await waitFrames(page, 3);
+    const px = await canvasPixels(page);
+    assert.ok(px.lumaStdDev > 8 && px.clothFraction > 0.05, `draws the cloth again after restore (${JSON.stringify(px)})`);
+    assert.deepEqual(problems.filter((p) => !/WebGL.*(lost|CONTEXT_LOST)/i.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('narrow (phone) layout with devicePixelRatio 2 puts the panel below the view', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 800 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const { page, problems } = await openPage(env.browser, env.url, { context });
+  try {
+    await waitFrames(page, 2);
+    const r = await page.evaluate(() => {
+      const c = document.getElementById('view').getBoundingClientRect();
+      const p = document.querySelector('.panel').getBoundingClientRect();
+      return { canvasBottom: c.bottom, panelTop: p.top, canvasW: c.width, width: document.getElementById('view').width, touchAction: getComputedStyle(document.getElementById('view')).touchAction };
+    });
+    assert.ok(r.panelTop >= r.canvasBottom - 1, 'panel below the view');
+    assert.equal(r.width, Math.round(r.canvasW * 2), 'canvas backing store uses devicePixelRatio 2');
+    assert.equal(r.touchAction, 'none', 'touch-action: none on the canvas');
+    const px = await canvasPixels(page);
+    assert.ok(px.clothFraction > 0.03, 'cloth visible on a phone-sized view');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

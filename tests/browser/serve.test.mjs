@@ -1,0 +1,101 @@
+// serve.test.mjs — tools/serve.mjs: correct MIME types (wasm must be application/wasm for streaming
+// compilation), loopback only, no path traversal (plain, %-encoded, via symlink), CLI prints the URL.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../../tools/serve.mjs';
+
+const SERVE = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'tools', 'serve.mjs');
+let tmp, root, srv;
+
+before(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-serve-'));
+  root = path.join(tmp, 'site');
+  fs.mkdirSync(path.join(root, 'js'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'shaders'));
+  fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><title>t</title>');
+  fs.writeFileSync(path.join(root, 'js', 'app.js'), 'export {};');
+  fs.writeFileSync(path.join(root, 'minipbd.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d, 1, 0, 0, 0]));
+  fs.writeFileSync(path.join(root, 'shaders', 'a.vert'), '#version 300 es\n');
+  fs.writeFileSync(path.join(tmp, 'secret.txt'), 'SECRET');
+  fs.symlinkSync(path.join(tmp, 'secret.txt'), path.join(root, 'link.txt'));
+  srv = await startServer({ root, port: 0 });
+});
+after(async () => {
+  await srv?.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+// Raw request: the path is sent exactly as given (fetch() would normalise the dots away).
+function get(rawPath, method = 'GET') {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port: srv.port, path: rawPath, method }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode, type: res.headers['content-type'], body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+test('binds 127.0.0.1 on an ephemeral port', () => {
+  assert.match(srv.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  assert.ok(srv.port > 0);
+  assert.equal(srv.server.address().address, '127.0.0.1');
+});
+
+test('serves files with the right MIME types', async () => {
+  const cases = {
+    '/': 'text/html; charset=utf-8',
+    '/index.html': 'text/html; charset=utf-8',
+    '/js/app.js': 'text/javascript; charset=utf-8',
+    '/minipbd.wasm': 'application/wasm',
+    '/shaders/a.vert': 'text/plain; charset=utf-8',
+  };
+  for (const [p, type] of Object.entries(cases)) {
+    const r = await get(p);
+    assert.equal(r.status, 200, p);
+    assert.equal(r.type, type, p);
+  }
+  assert.equal((await get('/js/app.js?v=2')).status, 200, 'query string ignored');
+  assert.equal((await get('/nope.js')).status, 404);
+  assert.equal((await get('/index.html', 'HEAD')).status, 200);
+  assert.equal((await get('/index.html', 'POST')).status, 405);
+});
+
+test('refuses path traversal', async () => {
+  for (const p of ['/../secret.txt', '/js/../../secret.txt', '/%2e%2e/secret.txt', '/..%2fsecret.txt', '/%2e%2e%2fsecret.txt',
+    '/js/..%5c..%5csecret.txt', '/%00/../secret.txt', '/%', '/link.txt', '//../secret.txt']) {
+    const r = await get(p);
+    assert.notEqual(r.status, 200, `${p} -> ${r.status}`);
+    assert.ok(!r.body.includes('SECRET'), `${p} leaked the file`);
+  }
+});
+
+test('CLI prints the demo URL and serves the folder', async () => {
+  const child = spawn(process.execPath, [SERVE, root, '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+    });
+    const m = /^MiniPBD demo: (http:\/\/127\.0\.0\.1:(\d+)\/)$/.exec(line);
+    assert.ok(m, `printed: ${line}`);
+    const res = await fetch(m[1] + 'minipbd.wasm');
+    assert.equal(res.headers.get('content-type'), 'application/wasm');
+    await res.arrayBuffer();
+  } finally {
+    child.kill();
+  }
+});

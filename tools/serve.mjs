@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+// serve.mjs — a tiny static file server for the MiniPBD demo (no dependencies).
+//
+// Usage:  node tools/serve.mjs [folder] [--port N]     (folder defaults to dist/, port to $PORT or 0)
+//         import { startServer } from './tools/serve.mjs'; const { url, close } = await startServer({ root, port });
+//
+// Why it exists: browsers refuse to compile wasm fetched from file:// and need the application/wasm MIME
+// type for streaming compilation, so the demo and the browser tests need a real HTTP server.
+// It binds 127.0.0.1 only (a demo server has no business listening on other interfaces), serves GET/HEAD,
+// and never answers with a file outside the root folder (path traversal, encoded or via symlinks).
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.vert': 'text/plain; charset=utf-8',
+  '.frag': 'text/plain; charset=utf-8',
+  '.glsl': 'text/plain; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.d.ts': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.webmanifest': 'application/manifest+json',
+};
+
+export function mimeType(file) {
+  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+function send(res, status, text) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  res.end(text + '\n');
+}
+
+// Maps a request URL path to a file inside root, or returns null when it would leave root.
+function resolveInside(root, urlPath) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(urlPath);
+  } catch {
+    return null; // malformed %-escape
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const full = path.resolve(root, '.' + path.posix.normalize('/' + decoded));
+  if (full !== root && !full.startsWith(root + path.sep)) return null;
+  return full;
+}
+
+export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1', log = false } = {}) {
+  // realpath so that symlinked roots work and symlinks inside cannot point outside.
+  const realRoot = await fs.promises.realpath(path.resolve(root));
+
+  const server = http.createServer(async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return send(res, 405, 'method not allowed');
+    }
+    const urlPath = (req.url ?? '/').split(/[?#]/, 1)[0];
+    let file = resolveInside(realRoot, urlPath);
+    if (!file) return send(res, 400, 'bad path');
+    try {
+      let stat = await fs.promises.stat(file);
+      if (stat.isDirectory()) {
+        if (!urlPath.endsWith('/')) {
+          res.writeHead(301, { Location: urlPath + '/' });
+          return res.end();
+        }
+        file = path.join(file, 'index.html');
+        stat = await fs.promises.stat(file);
+      }
+      const real = await fs.promises.realpath(file);
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return send(res, 403, 'forbidden');
+      if (!stat.isFile()) return send(res, 404, 'not found');
+      res.writeHead(200, {
+        'Content-Type': mimeType(real),
+        'Content-Length': stat.size,
+        'Cache-Control': 'no-cache',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      if (req.method === 'HEAD') return res.end();
+      fs.createReadStream(real)
+        .on('error', () => res.destroy())
+        .pipe(res);
+      if (log) console.log(`${req.method} ${urlPath} 200`);
+    } catch (err) {
+      if (log) console.log(`${req.method} ${urlPath} 404`);
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return send(res, 404, 'not found');
+      return send(res, 500, 'server error');
+    }
+  });
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const actual = server.address().port;
+  const url = `http://${host}:${actual}/`;
+  return {
+    url,
+    port: actual,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function parseArgs(argv) {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  let root = path.join(here, '..', 'dist');
+  let port = process.env.PORT !== undefined ? Number(process.env.PORT) : 0;
+  let log = false;
+  const rest = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--port' || a === '-p') port = Number(argv[++i]);
+    else if (a.startsWith('--port=')) port = Number(a.slice(7));
+    else if (a === '--log') log = true;
+    else if (a === '--help' || a === '-h') {
+      console.log('usage: node tools/serve.mjs [folder=dist] [--port N | PORT=N] [--log]');
+      process.exit(0);
+    } else rest.push(a);
+  }
+  for (const a of rest) {
+    if (/^\d+$/.test(a)) port = Number(a);
+    else root = path.resolve(a);
+  }
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`serve.mjs: bad port ${port}`);
+    process.exit(2);
+  }
+  return { root, port, log };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const { root, port, log } = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(root)) {
+    console.error(`serve.mjs: folder ${root} does not exist (run make first?)`);
+    process.exit(1);
+  }
+  const { url } = await startServer({ root, port, log });
+  console.log(`MiniPBD demo: ${url}`);
+}

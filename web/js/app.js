@@ -1,0 +1,294 @@
+// app.js — the demo page's main module: loads the engine and shaders, opens the scene named by the
+// link in location.hash (or the default scene), and runs the fixed-timestep simulation + draw loop.
+//
+// The simulation advances in whole steps of scene.solver.dt taken from a time accumulator, so it runs
+// at the same speed at any frame rate; after a stall (tab in background, slow frame) at most
+// MAX_STEPS_PER_FRAME steps run and the rest of the backlog is dropped instead of freezing the page.
+// Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
+
+import { loadMiniPBD } from './minipbd.js';
+import { builtinScenes, defaultScene } from './scene.js';
+import { encodeLink, decodeLink, LINK_WARN_LENGTH } from './link.js';
+import { OrbitCamera } from './camera.js';
+import { createRenderer } from './renderer.js';
+import { PointerInput } from './input.js';
+import { createUI, shortName } from './ui.js';
+
+const MAX_STEPS_PER_FRAME = 4;
+const MAX_FRAME_SECONDS = 0.25;
+const READOUT_INTERVAL_MS = 250;
+
+const exposed = { world: null, scene: null, app: null, ready: false };
+window.minipbd = exposed;
+
+// Built-ins may be scene objects or factories; always hand out a fresh copy (the UI edits scenes).
+function builtin(key) {
+  const v = builtinScenes[key];
+  return typeof v === 'function' ? v() : structuredClone(v);
+}
+
+function builtinKeyFor(scene) {
+  for (const key of Object.keys(builtinScenes)) {
+    if (JSON.stringify(builtin(key)) === JSON.stringify(scene)) return key;
+  }
+  return null;
+}
+
+function errorText(err) {
+  return err && typeof err.message === 'string' && err.message ? err.message : String(err);
+}
+
+async function main() {
+  const canvas = document.getElementById('view');
+  const state = {
+    pbd: null,
+    world: null,
+    scene: null,
+    sceneKey: null,
+    paused: false,
+    accumulator: 0,
+    lastTime: null,
+    dt: 1 / 60,
+    stepMs: NaN,
+    view: { showParticles: true, groundEnabled: true, groundHeight: 0 },
+    ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
+    linkSeq: 0,
+    lastReadout: 0,
+  };
+  const camera = new OrbitCamera();
+  let renderer = null;
+  let input = null;
+
+  const ui = createUI(document, {
+    onSceneChange(key) {
+      if (!state.pbd) return;
+      tryLoad(builtin(key), key);
+      // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
+      if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    },
+    onParam(param, value) {
+      if (!state.world) return;
+      try {
+        state.world.setParam(param.name, value);
+        state.scene = state.world.describe(); // the world keeps its description in step, so links carry the change
+        exposed.scene = state.scene;
+      } catch (err) {
+        ui.showError(`${param.label} could not be set: ${errorText(err)}`);
+      }
+      ui.clearLink();
+    },
+    onTogglePause() {
+      state.paused = !state.paused;
+      state.accumulator = 0;
+      ui.setPaused(state.paused);
+    },
+    onStep() {
+      if (state.world && state.paused) stepWorld(1);
+    },
+    onReset() {
+      if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
+    },
+    onCopyLink: copyLink,
+    onShowParticles(show) {
+      state.view.showParticles = show;
+    },
+  });
+  ui.setPaused(false);
+
+  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, get renderer() { return renderer; }, get input() { return input; } };
+  exposed.app = app;
+
+  /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
+  function loadScene(scene, key = null, { keepCamera = false } = {}) {
+    const world = state.pbd.createWorld(scene);
+    const old = state.world;
+    input?.reset();
+    state.world = world;
+    state.scene = world.describe(); // normalised, with every default filled in
+    state.sceneKey = key;
+    state.accumulator = 0;
+    state.dt = world.getParam('dt');
+    state.view.groundEnabled = Boolean(world.getParam('groundEnabled'));
+    state.view.groundHeight = world.getParam('groundHeight');
+    old?.destroy();
+    renderer?.setWorld(world, state.scene);
+    if (!keepCamera) camera.set(state.scene.camera);
+    ui.showScene(state.scene, key);
+    exposed.world = world;
+    exposed.scene = state.scene;
+    updateReadout(performance.now(), true);
+  }
+
+  function tryLoad(scene, key, opts) {
+    try {
+      loadScene(scene, key, opts);
+      return true;
+    } catch (err) {
+      ui.showError(`The scene could not be started: ${errorText(err)}`);
+      if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
+      return false;
+    }
+  }
+
+  /**
+   * Open the link in `hash` ('#s=1.…'). On failure show why; at startup (fallback) run the default scene,
+   * later keep the current scene running.
+   */
+  async function openLink(hash, { fallback }) {
+    const seq = ++state.linkSeq;
+    let scene;
+    try {
+      scene = await decodeLink(hash.replace(/^#/, ''));
+      if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
+      loadScene(scene, builtinKeyFor(scene));
+      ui.clearError();
+      return;
+    } catch (err) {
+      if (seq !== state.linkSeq) return;
+      ui.showError(`This link could not be opened: ${errorText(err)}`);
+    }
+    if (fallback) loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+  }
+
+  async function copyLink() {
+    if (!state.scene) return;
+    // The link carries the scene with the current settings and the current view.
+    const scene = structuredClone(state.scene);
+    scene.camera = camera.toJSON();
+    let fragment;
+    try {
+      fragment = await encodeLink(scene);
+    } catch (err) {
+      ui.showError(`A link could not be made for this scene: ${errorText(err)}`);
+      return;
+    }
+    state.ownHash = `#${fragment}`;
+    location.hash = fragment;
+    const url = location.href;
+    const long = url.length > LINK_WARN_LENGTH;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // Clipboard access needs permission/focus; the URL is in the field to copy by hand.
+    }
+    ui.setLink(
+      url,
+      (copied ? 'Copied to the clipboard.' : 'Select the link above to copy it.') +
+        (long ? ` It is ${url.length} characters long; some sites may cut it.` : ''),
+    );
+  }
+
+  // Timed here rather than read from world.stats(): stats() also measures errors and energies over the
+  // whole world, which is fine a few times a second for the readout but not worth paying every frame.
+  function stepWorld(n) {
+    const t0 = performance.now();
+    state.world.step(n);
+    state.stepMs = (performance.now() - t0) / n;
+  }
+
+  function updateReadout(now, force = false) {
+    if (!state.world || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    state.lastReadout = now;
+    const s = state.world.stats();
+    const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.stepMs;
+    ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs });
+  }
+
+  // --- canvas size follows its CSS size x devicePixelRatio ---
+  // (contentRect x devicePixelRatio rather than device-pixel-content-box: the latter is not reported
+  // consistently under browser zoom/emulation, and a 1-pixel rounding difference does not matter here.)
+  let pendingSize = null;
+  const ro = new ResizeObserver((entries) => {
+    const r = entries[entries.length - 1].contentRect;
+    const dpr = window.devicePixelRatio || 1;
+    pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
+  });
+  ro.observe(canvas);
+  // devicePixelRatio changes (browser zoom, moving to another screen) without a CSS resize: re-measure.
+  const watchDpr = () => {
+    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
+      const r = canvas.getBoundingClientRect();
+      pendingSize = [Math.round(r.width * window.devicePixelRatio), Math.round(r.height * window.devicePixelRatio)];
+      watchDpr();
+    }, { once: true });
+  };
+  watchDpr();
+
+  function frame(now) {
+    requestAnimationFrame(frame);
+    const elapsed = state.lastTime === null ? 0 : (now - state.lastTime) / 1000;
+    state.lastTime = now;
+    if (!state.world) return;
+    try {
+      if (!state.paused) {
+        state.accumulator += Math.min(elapsed, MAX_FRAME_SECONDS);
+        let n = Math.floor(state.accumulator / state.dt);
+        if (n > MAX_STEPS_PER_FRAME) {
+          n = MAX_STEPS_PER_FRAME;
+          state.accumulator = 0; // drop the backlog: slow motion beats a spiral of ever longer frames
+        } else {
+          state.accumulator -= n * state.dt;
+        }
+        if (n > 0) stepWorld(n);
+      }
+      if (pendingSize) {
+        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
+        canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
+        canvas.height = Math.max(1, Math.min(max, pendingSize[1]));
+        pendingSize = null;
+      }
+      camera.update(canvas.width / canvas.height);
+      state.view.held = input.heldParticles;
+      if (renderer.draw(camera, state.view) && !exposed.ready) {
+        exposed.ready = true;
+        document.documentElement.dataset.ready = 'true';
+      }
+      updateReadout(now);
+    } catch (err) {
+      state.paused = true;
+      ui.setPaused(true);
+      ui.showError(`The simulation stopped: ${errorText(err)}`);
+    }
+  }
+
+  // --- start up ---
+  ui.setScenes(
+    Object.keys(builtinScenes).map((key) => ({ key, label: shortName(builtin(key).name) || key })),
+  );
+  try {
+    [state.pbd, renderer] = await Promise.all([
+      loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
+      createRenderer(canvas),
+    ]);
+  } catch (err) {
+    ui.showError(`The demo could not start: ${errorText(err)}`);
+    console.error(err);
+    return;
+  }
+  renderer.onContextChange = (what) => {
+    if (what === 'lost') ui.showNotice('Graphics were reset by the browser; the simulation keeps running.', { sticky: true });
+    else ui.clearNotice();
+  };
+  input = new PointerInput(canvas, camera, () => state.world);
+
+  if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
+  else loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+
+  window.addEventListener('hashchange', () => {
+    if (location.hash === state.ownHash) return;
+    if (location.hash.length <= 1) return; // link removed: keep the current scene
+    openLink(location.hash, { fallback: false });
+  });
+  requestAnimationFrame(frame);
+}
+
+main().catch((err) => {
+  console.error(err);
+  const el = document.getElementById('message-text');
+  if (el) {
+    el.textContent = `The demo could not start: ${errorText(err)}`;
+    document.getElementById('message').hidden = false;
+  }
+});
