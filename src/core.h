@@ -40,12 +40,21 @@ typedef struct pbdAttachment {
 	float stiffness;
 } pbdAttachment;
 
+/// A kinematic collider: its shape now and its transform at the start of the step, so
+/// the solver can interpolate the motion per substep and friction can follow it.
+typedef struct pbdCollider {
+	pbdColliderInfo shape;
+	float prevPosition[3];
+	float prevRotation[4];
+} pbdCollider;
+
 /// The step's stages, in order (Box2D solver.h style): reading this list tells the
 /// algorithm of seed 000 section 4, per substep.
 typedef enum pbdStage {
 	pbdStage_predict,        ///< v* = v + dt w f_ext, p = x + dt v*
-	pbdStage_contacts,       ///< find neighbours and contacts (ground flags today; hash grid later)
-	pbdStage_solve,          ///< Gauss-Seidel passes over constraint groups, attachments, ground
+	pbdStage_contacts,       ///< hash grid and particle pairs (self-collision), tethers when pins changed
+	pbdStage_solve,          ///< Gauss-Seidel passes: constraint groups, tethers, attachments, pairs, colliders, ground
+	pbdStage_tear,           ///< break over-stretched cloth constraints; the render topology follows
 	pbdStage_velocities,     ///< v = (p - x) / dt
 	pbdStage_velocityPasses, ///< restitution, damping, speed bound: after v is recomputed, so they last
 	pbdStage_commit,         ///< x = p
@@ -57,7 +66,7 @@ typedef struct pbdWorld {
 	int32_t inUse;
 	pbdPool pool;
 
-	int32_t maxParticles, maxConstraints, maxTriangles, maxLines, maxAttachments, maxObjects, maxGroups;
+	int32_t maxParticles, maxConstraints, maxTriangles, maxLines, maxAttachments, maxObjects, maxGroups, maxColliders;
 	int32_t particleCount, constraintCount, triangleCount, lineCount, objectCount, groupCount;
 	int32_t topologyVersion;
 	int32_t steps;
@@ -83,6 +92,29 @@ typedef struct pbdWorld {
 	pbdObjectInfo* objects;
 	pbdAttachment* attachments;
 
+	/* Rest positions (float4 each): tethers and self-collision filtering compare against them. */
+	float* rest0;
+	/* External force per particle (float4), accumulated from wind during prediction. */
+	float* force;
+
+	/* Long-range attachments (tethers): each cloth particle to its nearest pin, rest distance
+	   in the rest pose; -1 = none. Rebuilt lazily when pins change (tethersDirty). */
+	int32_t* tetherAnchor;
+	float* tetherRest;
+	int32_t tethersDirty;
+
+	/* Colliders (colliders.c). */
+	pbdCollider* colliders;
+	int32_t colliderCount;
+
+	/* Spatial hash grid and particle pairs (hash_grid.c), rebuilt each substep into these
+	   preallocated arrays. */
+	int32_t tableSize;     ///< hash buckets, a power of two >= 2 * maxParticles
+	int32_t* cellStart;    ///< tableSize + 1 prefix sums
+	int32_t* cellEntries;  ///< maxParticles particle indices sorted by bucket
+	int32_t* pairs;        ///< 2 * maxContacts particle indices
+	int32_t maxContacts, pairCount;
+
 	/* Scratch reserved at creation for building (colouring) so no later call allocates. */
 	uint8_t* scratch;
 	size_t scratchBytes;
@@ -93,6 +125,22 @@ int pbd_SetError(int code, const char* fmt, ...);
 
 void pbd_Solver_Step(pbdWorld* world);
 
+/* tethers.c: long-range attachments to pins (Kim, Chentanez, Mueller 2012). */
+void pbd_Tethers_Build(pbdWorld* world);
+void pbd_Tethers_Solve(pbdWorld* world, float stiffness);
+/* wind.c: aerodynamic drag and lift per triangle into world->force. */
+int pbd_Wind_Accumulate(pbdWorld* world);
+/* tearing.c: break over-stretched cloth constraints; returns how many broke. */
+int pbd_Tearing_Apply(pbdWorld* world);
+
+/* colliders.c: called by the solver. */
+void pbd_Colliders_BeginStep(pbdWorld* world);                     ///< before the first substep
+void pbd_Colliders_Solve(pbdWorld* world, float alpha);             ///< each pass; alpha in (0, 1]: substep's share of the collider motion
+void pbd_Colliders_Velocities(pbdWorld* world, float h);            ///< restitution, after v = (p - x)/h
+void pbd_Colliders_EndStep(pbdWorld* world);                       ///< prev = current
+/* hash_grid.c: called by the solver. */
+void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< contacts stage, from predicted positions
+void pbd_SelfCollision_Solve(pbdWorld* world);                     ///< each pass
 /// Bytes of scratch that colouring needs for these capacities.
 size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints);
 /// Sorts a group's constraints by greedy colour (colouring.c).

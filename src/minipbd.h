@@ -61,7 +61,9 @@ extern "C" {
 	X(PBD_ERR_BAD_DEF, -12, "definition not made by its pbd_Default...Def function")   \
 	X(PBD_ERR_INVALID_ATTACHMENT, -13, "invalid or removed attachment handle")         \
 	X(PBD_ERR_INVALID_PARTICLE, -14, "particle index out of range")                    \
-	X(PBD_ERR_UNKNOWN_PARAM, -15, "unknown parameter")
+	X(PBD_ERR_UNKNOWN_PARAM, -15, "unknown parameter")                               \
+	X(PBD_ERR_COLLIDER_CAPACITY, -16, "collider capacity exceeded")                    \
+	X(PBD_ERR_INVALID_COLLIDER, -17, "collider index out of range")
 
 typedef enum pbdError {
 #define PBD_X_ENUM(name, value, text) name = value,
@@ -82,6 +84,7 @@ typedef int32_t pbdAttachmentId;
 #define PBD_MAX_CONSTRAINTS (1 << 24)
 #define PBD_MAX_ATTACHMENTS 256
 #define PBD_MAX_OBJECTS 256
+#define PBD_MAX_COLLIDERS 64
 
 /// Solver and environment parameters. Each is settable at any time with
 /// pbd_World_SetParam; the names are what JS and scene files use.
@@ -98,12 +101,23 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_restitution, "restitution", 0.2f, 0.0f, 1.0f)                 \
 	X(pbdParam_staticFriction, "staticFriction", 0.4f, 0.0f, 10.0f)          \
 	X(pbdParam_kineticFriction, "kineticFriction", 0.3f, 0.0f, 10.0f)        \
-	X(pbdParam_particleRadius, "particleRadius", 0.0f, 0.0f, 10.0f)          \
 	X(pbdParam_maxSpeed, "maxSpeed", 100.0f, 0.001f, 1e4f)                   \
 	X(pbdParam_stiffnessStretch, "stiffness.stretch", 1.0f, 0.0f, 1.0f)      \
 	X(pbdParam_stiffnessShear, "stiffness.shear", 1.0f, 0.0f, 1.0f)          \
 	X(pbdParam_stiffnessBend, "stiffness.bend", 0.1f, 0.0f, 1.0f)            \
-	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f)
+	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f)          \
+	X(pbdParam_tethers, "tethers", 1.0f, 0.0f, 1.0f)                         \
+	X(pbdParam_tetherSlack, "tetherSlack", 0.0f, 0.0f, 1.0f)                 \
+	X(pbdParam_windX, "windX", 0.0f, -1000.0f, 1000.0f)                      \
+	X(pbdParam_windY, "windY", 0.0f, -1000.0f, 1000.0f)                      \
+	X(pbdParam_windZ, "windZ", 0.0f, -1000.0f, 1000.0f)                      \
+	X(pbdParam_airDensity, "airDensity", 1.2f, 0.0f, 100.0f)                 \
+	X(pbdParam_drag, "drag", 1.0f, 0.0f, 10.0f)                              \
+	X(pbdParam_lift, "lift", 0.3f, 0.0f, 10.0f)                              \
+	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f)               \
+	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f)                 \
+	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f)             \
+	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f)
 
 typedef enum pbdParam {
 #define PBD_X_ENUM(id, name, def, lo, hi) id,
@@ -141,8 +155,32 @@ typedef struct pbdWorldDef {
 	int32_t maxLines;       ///< default maxParticles
 	int32_t maxAttachments; ///< default 16
 	int32_t maxObjects;     ///< default 16
+	int32_t maxColliders;   ///< default 8
+	int32_t maxContacts;    ///< particle-particle pairs per step for self-collision; default 8 * maxParticles
 	int32_t internalValue;  ///< cookie; do not touch
 } pbdWorldDef;
+
+/// Collider shapes. Colliders are kinematic: they move only when told to
+/// (pbd_World_SetColliderTransform), and the particles feel that motion through friction.
+typedef enum pbdShapeType {
+	pbdShape_sphere = 0,
+	pbdShape_capsule, ///< a segment along the local y axis, half length halfHeight, with a radius
+	pbdShape_box,     ///< half extents along the local axes
+	pbdShape_count
+} pbdShapeType;
+
+typedef struct pbdColliderDef {
+	int32_t type;          ///< pbdShapeType
+	float position[3];
+	float rotation[4];     ///< unit quaternion x, y, z, w (default identity)
+	float radius;          ///< sphere and capsule
+	float halfHeight;      ///< capsule
+	float halfExtents[3];  ///< box
+	float staticFriction;  ///< default 0.5
+	float kineticFriction; ///< default 0.4
+	float restitution;     ///< default 0
+	int32_t internalValue;
+} pbdColliderDef;
 
 /// A rope or pendulum chain: segments + 1 particles on the segment start..end.
 typedef struct pbdChainDef {
@@ -166,6 +204,16 @@ typedef struct pbdClothDef {
 	int32_t internalValue;
 } pbdClothDef;
 
+/// Collider as stored (pbd_World_GetColliderInfo).
+typedef struct pbdColliderInfo {
+	int32_t type;
+	float position[3];
+	float rotation[4];
+	float radius, halfHeight;
+	float halfExtents[3];
+	float staticFriction, kineticFriction, restitution;
+} pbdColliderInfo;
+
 /// Statistics of the current state, computed on demand (not in the step).
 typedef struct pbdStats {
 	int32_t steps, particles, constraints, attachments;
@@ -183,6 +231,7 @@ typedef struct pbdObjectInfo {
 	int32_t firstTriangle, triangleCount;
 	int32_t firstLine, lineCount;
 	int32_t resolutionU, resolutionV;
+	int32_t tornConstraints; ///< constraints of this object broken by tearing so far
 } pbdObjectInfo;
 
 PBD_API pbdWorldDef pbd_DefaultWorldDef(void);
@@ -233,6 +282,19 @@ PBD_API pbdAttachmentId pbd_World_AddAttachment(pbdWorldId world, int particle, 
 PBD_API int pbd_World_MoveAttachment(pbdWorldId world, pbdAttachmentId id, float x, float y, float z);
 PBD_API int pbd_World_RemoveAttachment(pbdWorldId world, pbdAttachmentId id);
 PBD_API int pbd_World_GetAttachmentCount(pbdWorldId world);
+
+/// Colliders. Add returns the collider index (>= 0) or a negative pbdError. Particles keep
+/// a distance of thickness / 2 (the particle radius) from every surface.
+PBD_API pbdColliderDef pbd_DefaultColliderDef(void);
+PBD_API int pbd_World_AddCollider(pbdWorldId world, const pbdColliderDef* def);
+PBD_API int pbd_World_SetColliderTransform(pbdWorldId world, int collider, float px, float py, float pz, float qx, float qy,
+										   float qz, float qw);
+PBD_API int pbd_World_GetColliderCount(pbdWorldId world);
+PBD_API int pbd_World_GetColliderInfo(pbdWorldId world, int collider, pbdColliderInfo* info);
+/// Signed distance from a point to a collider's surface (negative inside); NAN for a bad index.
+PBD_API float pbd_World_ColliderDistance(pbdWorldId world, int collider, float x, float y, float z);
+/// Nearest collider hit by the ray within maxT: its index, or -1; *t receives the distance.
+PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float* t);
 
 /// Nearest particle to a ray within radius, first along the ray; -1 when none.
 PBD_API int pbd_World_RayPick(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float radius);

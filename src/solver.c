@@ -22,7 +22,11 @@
 
 typedef struct pbdStepContext {
 	float h;                      ///< substep length
+	int substep, substeps;
 	int passes;                   ///< ns
+	float kTether;                ///< k' of the tethers
+	int windActive;
+	int selfCollision;
 	float kPass[PBD_MAX_OBJECTS * pbdKind_count]; ///< k' per constraint group
 	float kAttach[PBD_MAX_ATTACHMENTS];
 	float groundHeight;           ///< plane height plus particle radius
@@ -38,11 +42,15 @@ static void Stage_Predict(pbdWorld* w, const pbdStepContext* ctx)
 	const pbdF4 h = pbdF4_Splat(ctx->h);
 	const pbdF4 zero = pbdF4_Splat(0.0f);
 	const int n = w->particleCount;
+	/* Wind is a force, so it goes through w: v* = v + h (g + w f_wind). */
+	const int wind = ctx->windActive && pbd_Wind_Accumulate(w);
 	for (int i = 0; i < n; ++i) {
 		pbdF4 x = pbdF4_Load(w->x + 4 * i);
 		pbdF4 v = pbdF4_Load(w->v + 4 * i);
+		float invMass = pbdF4_Get(x, 3);
 		/* w f_ext = g for every particle that has mass to move; pins (w = 0) get none. */
-		v = pbdF4_Add(v, pbdF4_Get(x, 3) > 0.0f ? hg : zero);
+		v = pbdF4_Add(v, invMass > 0.0f ? hg : zero);
+		if (wind && invMass > 0.0f) v = pbdF4_Add(v, pbdF4_Mul(pbdF4_Splat(ctx->h * invMass), pbdF4_Load(w->force + 4 * i)));
 		pbdF4_Store(w->v + 4 * i, v);
 		pbdF4_Store(w->p + 4 * i, pbdF4_Add(x, pbdF4_Mul(h, v))); /* v.w = 0 keeps p.w = x.w = w */
 	}
@@ -52,8 +60,10 @@ static void Stage_Predict(pbdWorld* w, const pbdStepContext* ctx)
 
 static void Stage_Contacts(pbdWorld* w, const pbdStepContext* ctx)
 {
-	(void)ctx;
 	memset(w->contact, 0, (size_t)w->particleCount);
+	if (w->tethersDirty) pbd_Tethers_Build(w);
+	if (ctx->selfCollision) pbd_HashGrid_FindPairs(w);
+	else w->pairCount = 0;
 }
 
 /* ---------------------------------------------------------------- solve */
@@ -203,10 +213,23 @@ static void Stage_Solve(pbdWorld* w, const pbdStepContext* ctx)
 			float k = ctx->kPass[g];
 			if (k > 0.0f) SolveDistanceGroup(w, group, k);
 		}
+		if (ctx->kTether > 0.0f) pbd_Tethers_Solve(w, ctx->kTether);
 		SolveAttachments(w, ctx);
+		if (w->pairCount > 0) pbd_SelfCollision_Solve(w);
+		/* Colliders move a share of their motion each substep (alpha), so fast drags
+		   sweep through the cloth in steps instead of teleporting past it. */
+		if (w->colliderCount > 0) pbd_Colliders_Solve(w, (float)(ctx->substep + 1) / (float)ctx->substeps);
 		/* Ground last in every pass, so no particle ends the solve below it. */
 		SolveGround(w, ctx);
 	}
+}
+
+/* ---------------------------------------------------------------- tear */
+
+static void Stage_Tear(pbdWorld* w, const pbdStepContext* ctx)
+{
+	(void)ctx;
+	if (w->params[pbdParam_tearStretch] > 0.0f) pbd_Tearing_Apply(w);
 }
 
 /* ---------------------------------------------------------------- velocities */
@@ -231,6 +254,7 @@ static void Stage_Velocities(pbdWorld* w, const pbdStepContext* ctx)
 			if (w->v[4 * i + 1] < bounce) w->v[4 * i + 1] = bounce;
 		}
 	}
+	if (w->colliderCount > 0) pbd_Colliders_Velocities(w, ctx->h);
 }
 
 static void Stage_VelocityPasses(pbdWorld* w, const pbdStepContext* ctx)
@@ -284,6 +308,7 @@ static const pbdStageFn s_stages[pbdStage_count] = {
 	[pbdStage_predict] = Stage_Predict,
 	[pbdStage_contacts] = Stage_Contacts,
 	[pbdStage_solve] = Stage_Solve,
+	[pbdStage_tear] = Stage_Tear,
 	[pbdStage_velocities] = Stage_Velocities,
 	[pbdStage_velocityPasses] = Stage_VelocityPasses,
 	[pbdStage_commit] = Stage_Commit,
@@ -300,13 +325,22 @@ void pbd_Solver_Step(pbdWorld* w)
 		ctx.kAttach[i] = w->attachments[i].particle >= 0 ? pbd_PassStiffness(w->attachments[i].stiffness, ctx.passes) : 0.0f;
 	}
 	ctx.groundEnabled = w->params[pbdParam_groundEnabled] != 0.0f;
-	ctx.groundHeight = w->params[pbdParam_groundHeight] + w->params[pbdParam_particleRadius];
+	/* particles are spheres of radius thickness / 2 against every surface */
+	ctx.groundHeight = w->params[pbdParam_groundHeight] + 0.5f * w->params[pbdParam_thickness];
+	ctx.kTether = pbd_PassStiffness(w->params[pbdParam_tethers], ctx.passes);
+	ctx.windActive = w->params[pbdParam_airDensity] > 0.0f &&
+					 (w->params[pbdParam_drag] > 0.0f || w->params[pbdParam_lift] > 0.0f) && w->triangleCount > 0;
+	ctx.selfCollision = w->params[pbdParam_selfCollision] != 0.0f;
+	ctx.substeps = substeps;
 
+	if (w->colliderCount > 0) pbd_Colliders_BeginStep(w);
 	for (int s = 0; s < substeps; ++s) {
+		ctx.substep = s;
 		for (int stage = 0; stage < pbdStage_count; ++stage) {
 			s_stages[stage](w, &ctx);
 		}
 	}
+	if (w->colliderCount > 0) pbd_Colliders_EndStep(w);
 	w->steps += 1;
 }
 

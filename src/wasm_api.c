@@ -14,7 +14,7 @@
    counts:      int32[0..2]
    stats:       f64[0..8] = steps, particles, constraints, attachments, maxError,
                             meanError, maxStretch, kineticEnergy, potentialEnergy
-   object info: int32[0..10] in pbdObjectInfo order
+   object info: int32[0..11] in pbdObjectInfo order
    name buffer: 64 bytes at byte offset 128 for parameter names from JS */
 static union {
 	double f64[32];
@@ -96,4 +96,4 @@ PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
 	return PBD_OK;
 }
 
-_Static_assert(sizeof(pbdObjectInfo) == 11 * sizeof(int32_t), "JS reads object info as 11 int32");
+_Static_assert(sizeof(pbdObjectInfo) == 12 * sizeof(int32_t), "JS reads object info as 12 int32");

@@ -242,10 +242,18 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	int32_t maxLines = DefOr(def->maxLines, maxParticles);
 	int32_t maxAttachments = DefOr(def->maxAttachments, 16);
 	int32_t maxObjects = DefOr(def->maxObjects, 16);
+	int32_t maxColliders = DefOr(def->maxColliders, 8);
+	if (def->maxColliders < 0 || def->maxContacts < 0) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "capacities must not be negative");
+	int64_t contacts64 = def->maxContacts > 0 ? def->maxContacts : 8 * (int64_t)maxParticles;
+	if (contacts64 > PBD_MAX_CONSTRAINTS) contacts64 = PBD_MAX_CONSTRAINTS;
+	int32_t maxContacts = (int32_t)contacts64;
+	int32_t tableSize = 1;
+	while (tableSize < 2 * maxParticles) tableSize <<= 1;
 	if (maxConstraints > PBD_MAX_CONSTRAINTS || maxTriangles > PBD_MAX_CONSTRAINTS || maxLines > PBD_MAX_CONSTRAINTS ||
-		maxAttachments > PBD_MAX_ATTACHMENTS || maxObjects > PBD_MAX_OBJECTS) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "a capacity is over its limit (constraints %d, attachments %d, objects %d)",
-							PBD_MAX_CONSTRAINTS, PBD_MAX_ATTACHMENTS, PBD_MAX_OBJECTS);
+		maxAttachments > PBD_MAX_ATTACHMENTS || maxObjects > PBD_MAX_OBJECTS || maxColliders > PBD_MAX_COLLIDERS) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT,
+							"a capacity is over its limit (constraints %d, attachments %d, objects %d, colliders %d)",
+							PBD_MAX_CONSTRAINTS, PBD_MAX_ATTACHMENTS, PBD_MAX_OBJECTS, PBD_MAX_COLLIDERS);
 	}
 
 	int index = -1;
@@ -264,6 +272,9 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 				   pbd_PoolBytes((size_t)maxLines, 2 * sizeof(uint32_t)) + pbd_PoolBytes((size_t)maxGroups, sizeof(pbdGroup)) +
 				   pbd_PoolBytes((size_t)maxObjects, sizeof(pbdObjectInfo)) +
 				   pbd_PoolBytes((size_t)maxAttachments, sizeof(pbdAttachment));
+	bytes += 2 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(float)) +
+			 pbd_PoolBytes((size_t)maxColliders, sizeof(pbdCollider)) + pbd_PoolBytes((size_t)tableSize + 1, sizeof(int32_t)) +
+			 pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxContacts, 2 * sizeof(int32_t));
 	size_t scratchBytes = pbd_ColouringScratchBytes(maxParticles, maxConstraints);
 	bytes += scratchBytes;
 
@@ -284,6 +295,9 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->maxAttachments = maxAttachments;
 	w->maxObjects = maxObjects;
 	w->maxGroups = maxGroups;
+	w->maxColliders = maxColliders;
+	w->maxContacts = maxContacts;
+	w->tableSize = tableSize;
 	w->x = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->p = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->v = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
@@ -297,6 +311,14 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->groups = pbd_PoolAlloc(&w->pool, (size_t)maxGroups, sizeof(pbdGroup));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)maxObjects, sizeof(pbdObjectInfo));
 	w->attachments = pbd_PoolAlloc(&w->pool, (size_t)maxAttachments, sizeof(pbdAttachment));
+	w->rest0 = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
+	w->force = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
+	w->tetherAnchor = pbd_PoolAlloc(&w->pool, P, sizeof(int32_t));
+	w->tetherRest = pbd_PoolAlloc(&w->pool, P, sizeof(float));
+	w->colliders = pbd_PoolAlloc(&w->pool, (size_t)maxColliders, sizeof(pbdCollider));
+	w->cellStart = pbd_PoolAlloc(&w->pool, (size_t)tableSize + 1, sizeof(int32_t));
+	w->cellEntries = pbd_PoolAlloc(&w->pool, P, sizeof(int32_t));
+	w->pairs = pbd_PoolAlloc(&w->pool, (size_t)maxContacts, 2 * sizeof(int32_t));
 	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);
 	w->scratchBytes = scratchBytes;
 	PBD_ASSERT(w->attachments != NULL && w->pool.used == w->pool.capacity);
@@ -385,6 +407,8 @@ static void AddParticle(pbdWorld* w, float x, float y, float z, float invMass)
 	xi[2] = z;
 	xi[3] = invMass;
 	memcpy(w->p + 4 * w->particleCount, xi, 4 * sizeof(float));
+	memcpy(w->rest0 + 4 * w->particleCount, xi, 4 * sizeof(float));
+	w->tetherAnchor[w->particleCount] = -1;
 	memset(w->v + 4 * w->particleCount, 0, 4 * sizeof(float));
 	w->particleCount += 1;
 }
@@ -577,6 +601,7 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 	}
 	info->constraintCount = w->constraintCount - info->firstConstraint;
 	info->triangleCount = triangles;
+	w->tethersDirty = 1;
 	PBD_ASSERT(info->constraintCount == constraints);
 	w->objectCount += 1;
 	w->topologyVersion += 1;
@@ -612,6 +637,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	if (!IsFinite(invMass) || invMass < 0.0f || invMass > 1e6f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
 	}
+	if ((w->x[4 * particle + 3] == 0.0f) != (invMass == 0.0f)) w->tethersDirty = 1; /* the set of pins changed */
 	w->x[4 * particle + 3] = invMass;
 	w->p[4 * particle + 3] = invMass;
 	if (invMass == 0.0f) {
@@ -853,6 +879,7 @@ int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 		   may lengthen while the cloth itself keeps its size. */
 		int structural = group->kind == pbdKind_stretch || group->kind == pbdKind_chain;
 		for (int c = group->first; c < group->first + group->count; ++c) {
+			if (w->ca[c] == w->cb[c]) continue; /* torn */
 			float len = Distance(w->x + 4 * w->ca[c], w->x + 4 * w->cb[c]);
 			float err = fabsf(len - w->rest[c]);
 			sumError += err;
@@ -863,7 +890,9 @@ int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 			}
 		}
 	}
-	s->meanError = w->constraintCount > 0 ? (float)(sumError / w->constraintCount) : 0.0f;
+	int live = 0;
+	for (int c = 0; c < w->constraintCount; ++c) live += w->ca[c] != w->cb[c];
+	s->meanError = live > 0 ? (float)(sumError / live) : 0.0f;
 	const float* g = &w->params[pbdParam_gravityX];
 	for (int i = 0; i < w->particleCount; ++i) {
 		const float* x = w->x + 4 * i;

@@ -29,7 +29,7 @@ const KIND = { stretch: 0, shear: 1, bend: 2, chain: 3 };
 const STATS_FIELDS = ['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError', 'maxStretch',
 	'kineticEnergy', 'potentialEnergy'];
 const OBJECT_FIELDS = ['type', 'firstParticle', 'particleCount', 'firstConstraint', 'constraintCount',
-	'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV'];
+	'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints'];
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
