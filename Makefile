@@ -6,7 +6,7 @@ SHELL := /bin/bash
 export NODE_PATH := /usr/share/nodejs
 
 CORE_SRC := src/pool.c src/world.c src/solver.c src/colouring.c src/colliders.c src/hash_grid.c src/tethers.c src/wind.c src/tearing.c
-WASM_SRC := $(CORE_SRC) src/wasm_api.c
+WASM_SRC := $(CORE_SRC) $(wildcard src/wasm_api*.c)
 HDRS := $(wildcard src/*.h)
 TEST_SRC := $(wildcard tests/c/*.c)
 

@@ -7,6 +7,9 @@
 
 #include <stdint.h>
 
+/* Marks a function of the flat JS surface (src/wasm_api*.c); tools/wasm-exports.sh exports them. */
+#define PBDJS_API __attribute__((used, visibility("default")))
+
 #define PBD_COOKIE 0x50424431 /* "PBD1": the def was made by its default function */
 
 #ifdef NDEBUG

@@ -296,6 +296,12 @@ PBD_API float pbd_World_ColliderDistance(pbdWorldId world, int collider, float x
 /// Nearest collider hit by the ray within maxT: its index, or -1; *t receives the distance.
 PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float* t);
 
+/// Rebuilds the spatial hash from the current positions and finds the particle pairs
+/// closer than the thickness that self-collision would project (rest-pose neighbours
+/// filtered out). Returns the pair count. The step does this itself when selfCollision
+/// is on; this entry point is for tools, tests and benchmarks.
+PBD_API int pbd_World_FindPairs(pbdWorldId world);
+
 /// Nearest particle to a ray within radius, first along the ray; -1 when none.
 PBD_API int pbd_World_RayPick(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float radius);
 /// Area-weighted vertex normals of the triangles into pbdBuffer_normals.

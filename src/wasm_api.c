@@ -4,11 +4,9 @@
    scalars and results that are records (counts, stats, object info) are written to
    one static exchange block whose layout is declared here once and mirrored once in
    web/js/minipbd.js (the wasm4 memory-map habit). */
-#include "minipbd.h"
+#include "core.h"
 
 #include <string.h>
-
-#define PBDJS_API __attribute__((used, visibility("default")))
 
 /* Exchange block layout, in 8-byte slots:
    counts:      int32[0..2]

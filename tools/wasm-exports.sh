@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 {
   sed -n 's/^PBD_API[^(]* \**\(pbd_[A-Za-z_]*\)(.*/_\1/p' src/minipbd.h
-  sed -n 's/^PBDJS_API[^(]* \**\(pbdjs_[A-Za-z_]*\)(.*/_\1/p' src/wasm_api.c
+  sed -n 's/^PBDJS_API[^(]* \**\(pbdjs_[A-Za-z_]*\)(.*/_\1/p' src/wasm_api*.c
   echo _malloc
   echo _free
 } | paste -sd, -

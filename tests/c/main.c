@@ -7,7 +7,7 @@
 
 int g_testFailed = 0;
 
-#define TEST_LIST(X)              \
+#define TEST_LIST_CORE(X)              \
 	X(MassWeightedSplit)          \
 	X(MassWeightedSplitRandom)    \
 	X(PinnedEndTakesNothing)      \
@@ -35,6 +35,12 @@ int g_testFailed = 0;
 	X(RayPickNearest)             \
 	X(ColouringSharesNoParticle)  \
 	X(DeterminismHash)
+
+#include "test_colliders.h"
+#include "test_self_collision.h"
+#include "test_cloth.h"
+
+#define TEST_LIST(X) TEST_LIST_CORE(X) TEST_LIST_COLLIDERS(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CLOTH(X)
 
 #define DECLARE(name) void Test_##name(void);
 TEST_LIST(DECLARE)
