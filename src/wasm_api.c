@@ -24,7 +24,7 @@ PBDJS_API void* pbdjs_Exchange(void) { return &s_exchange; }
 PBDJS_API int pbdjs_ExchangeNameOffset(void) { return 128; }
 
 PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int maxTriangles, int maxLines,
-									   int maxAttachments, int maxObjects)
+									   int maxAttachments, int maxObjects, int maxColliders)
 {
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = maxParticles;
@@ -33,6 +33,7 @@ PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int
 	def.maxLines = maxLines;
 	def.maxAttachments = maxAttachments;
 	def.maxObjects = maxObjects;
+	def.maxColliders = maxColliders;
 	return pbd_CreateWorld(&def);
 }
 

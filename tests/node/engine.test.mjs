@@ -211,7 +211,7 @@ test('the shipped wasm reproduces the native determinism hash', () => {
 	const src = fs.readFileSync(path.join(root, 'tests', 'c', 'test_physics.c'), 'utf8');
 	const expected = Number(/#define PBD_DETERMINISM_HASH (0x[0-9a-f]+)u/.exec(src)[1]);
 	const P = (name) => pbd.paramIds.get(name);
-	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0);
+	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0, 0);
 	assert.ok(w > 0);
 	e.pbd_World_SetParam(w, P('gravityY'), 0);
 	e.pbd_World_SetParam(w, P('groundEnabled'), 0);

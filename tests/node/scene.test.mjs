@@ -18,9 +18,18 @@ const minimalChain = () => ({
 // A valid scene with one of each object type, every field given; bad cases below each break one thing.
 const full = () => ({
   format: 'minipbd-scene', version: 1, name: 'base',
-  solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1 },
+  solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 0.5,
+    selfCollision: true, tearStretch: 0.8 },
   ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
   camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
+  wind: { velocity: [3, 0, 1], density: 1.2, drag: 0.9, lift: 0.2 },
+  colliders: [
+    { type: 'sphere', name: 'ball', position: [0, 1, 0], radius: 0.4, staticFriction: 0.6, kineticFriction: 0.5, restitution: 0.1 },
+    { type: 'capsule', name: 'rod', position: [1, 1, 0], rotation: [0, 0, 0.7071, 0.7071], radius: 0.1, halfHeight: 0.6,
+      staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 },
+    { type: 'box', name: 'table', position: [0, 0.5, 0], rotation: [0, 0, 0, 1], halfExtents: [1, 0.05, 0.6],
+      staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 },
+  ],
   objects: [
     { type: 'chain', name: 'pendulum', start: [0, 2, 0], end: [1.5, 2, 0], segments: 25, mass: 0.05, stiffness: 1,
       pins: [0], masses: [{ from: 25, to: 25, mass: 1 }] },
@@ -33,9 +42,12 @@ const full = () => ({
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
     format: 'minipbd-scene', version: 1, name: 'Untitled scene',
-    solver: { dt: 0.016666666666666666, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 },
+    solver: { dt: 0.016666666666666666, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
+      tethers: 1, selfCollision: false, tearStretch: 0 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
+    wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
+    colliders: [],
     objects: [{ type: 'chain', name: 'chain 1', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20, mass: 0.05,
       stiffness: 1, pins: [], masses: [] }],
   });
@@ -50,7 +62,8 @@ test('minimal cloth object and partial sections: defaults merged field by field'
       { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
     ],
   });
-  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 10, gravity: [0, -9.81, 0], damping: 0 });
+  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 10, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
+    tethers: 1, selfCollision: false, tearStretch: 0 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
   assert.deepEqual(s.objects[1], {
@@ -185,6 +198,27 @@ const BAD = [
   ['solver.gravity -Infinity', withScene((s) => { s.solver.gravity = [0, 0, -Infinity]; }), 'solver.gravity[2]'],
   ['solver.damping negative', withScene((s) => { s.solver.damping = -1; }), 'solver.damping'],
   ['solver unknown key', withScene((s) => { s.solver.gravityY = 1; }), 'solver.gravityY'],
+  ['solver.thickness 0', withScene((s) => { s.solver.thickness = 0; }), 'solver.thickness'],
+  ['solver.tethers 2', withScene((s) => { s.solver.tethers = 2; }), 'solver.tethers'],
+  ['solver.selfCollision 1', withScene((s) => { s.solver.selfCollision = 1; }), 'solver.selfCollision'],
+  ['solver.tearStretch negative', withScene((s) => { s.solver.tearStretch = -0.1; }), 'solver.tearStretch'],
+  ['wind not an object', withScene((s) => { s.wind = 3; }), 'wind'],
+  ['wind.velocity NaN', withScene((s) => { s.wind.velocity = [NaN, 0, 0]; }), 'wind.velocity[0]'],
+  ['wind.velocity too fast', withScene((s) => { s.wind.velocity = [0, 0, 2000]; }), 'wind.velocity[2]'],
+  ['wind.density negative', withScene((s) => { s.wind.density = -1; }), 'wind.density'],
+  ['wind unknown key', withScene((s) => { s.wind.gust = 1; }), 'wind.gust'],
+  ['colliders not an array', withScene((s) => { s.colliders = {}; }), 'colliders'],
+  ['17 colliders', withScene((s) => { s.colliders = Array.from({ length: 17 }, () => ({ type: 'sphere', position: [0, 0, 0] })); }), 'colliders'],
+  ['collider type unknown', withScene((s) => { s.colliders[0].type = 'cone'; }), 'colliders[0].type'],
+  ['collider without position', withScene((s) => { delete s.colliders[0].position; }), 'colliders[0].position'],
+  ['sphere radius 0', withScene((s) => { s.colliders[0].radius = 0; }), 'colliders[0].radius'],
+  ['sphere with halfExtents', withScene((s) => { s.colliders[0].halfExtents = [1, 1, 1]; }), 'colliders[0].halfExtents'],
+  ['capsule zero quaternion', withScene((s) => { s.colliders[1].rotation = [0, 0, 0, 0]; }), 'colliders[1].rotation'],
+  ['capsule halfHeight Infinity', withScene((s) => { s.colliders[1].halfHeight = Infinity; }), 'colliders[1].halfHeight'],
+  ['box halfExtents short', withScene((s) => { s.colliders[2].halfExtents = [1, 1]; }), 'colliders[2].halfExtents'],
+  ['box negative extent', withScene((s) => { s.colliders[2].halfExtents = [1, -1, 1]; }), 'colliders[2].halfExtents[1]'],
+  ['box restitution 2', withScene((s) => { s.colliders[2].restitution = 2; }), 'colliders[2].restitution'],
+  ['collider __proto__', () => { const s = full(); s.colliders[0] = JSON.parse('{"__proto__":1,"type":"sphere","position":[0,0,0]}'); return s; }, 'colliders[0].__proto__'],
   ['ground array', withScene((s) => { s.ground = []; }), 'ground'],
   ['ground.enabled string', withScene((s) => { s.ground.enabled = 'yes'; }), 'ground.enabled'],
   ['ground.height too far', withScene((s) => { s.ground.height = 1e5; }), 'ground.height'],

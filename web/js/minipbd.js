@@ -31,6 +31,9 @@ const STATS_FIELDS = ['steps', 'particles', 'constraints', 'attachments', 'maxEr
 const OBJECT_FIELDS = ['type', 'firstParticle', 'particleCount', 'firstConstraint', 'constraintCount',
 	'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints'];
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
+const COLLIDER_TYPES = ['sphere', 'capsule', 'box']; // mirrors pbdShapeType
+// Mirrors pbdColliderInfo, written as float64 into the exchange block by pbdjs_GetColliderInfo.
+const COLLIDER_FIELDS = 16;
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
@@ -138,7 +141,7 @@ class Engine {
 			else triangles += c[2];
 		}
 		const id = e.pbdjs_CreateWorld(Math.max(particles, 1), Math.max(constraints, 1), Math.max(triangles, 1),
-			Math.max(lines, 1), MAX_POINTERS, scene.objects.length);
+			Math.max(lines, 1), MAX_POINTERS, scene.objects.length, Math.max(scene.colliders.length, 1));
 		this.refreshViews();
 		this.check(id, 'create');
 		const world = new World(this, id, scene);
@@ -171,6 +174,16 @@ const SCENE_PARAM = {
 	'stiffness.shear': (s, v) => { for (const o of s.objects) if (o.type === 'cloth') o.stiffness.shear = v; },
 	'stiffness.bend': (s, v) => { for (const o of s.objects) if (o.type === 'cloth') o.stiffness.bend = v; },
 	'stiffness.chain': (s, v) => { for (const o of s.objects) if (o.type === 'chain') o.stiffness = v; },
+	thickness: (s, v) => { s.solver.thickness = v; },
+	tethers: (s, v) => { s.solver.tethers = v; },
+	selfCollision: (s, v) => { s.solver.selfCollision = v !== 0; },
+	tearStretch: (s, v) => { s.solver.tearStretch = v; },
+	windX: (s, v) => { s.wind.velocity[0] = v; },
+	windY: (s, v) => { s.wind.velocity[1] = v; },
+	windZ: (s, v) => { s.wind.velocity[2] = v; },
+	airDensity: (s, v) => { s.wind.density = v; },
+	drag: (s, v) => { s.wind.drag = v; },
+	lift: (s, v) => { s.wind.lift = v; },
 };
 
 export class World {
@@ -196,6 +209,10 @@ export class World {
 			gravityX: g[0], gravityY: g[1], gravityZ: g[2],
 			groundEnabled: ground.enabled ? 1 : 0, groundHeight: ground.height, restitution: ground.restitution,
 			staticFriction: ground.staticFriction, kineticFriction: ground.kineticFriction,
+			thickness: s.solver.thickness, tethers: s.solver.tethers, selfCollision: s.solver.selfCollision ? 1 : 0,
+			tearStretch: s.solver.tearStretch,
+			windX: s.wind.velocity[0], windY: s.wind.velocity[1], windZ: s.wind.velocity[2],
+			airDensity: s.wind.density, drag: s.wind.drag, lift: s.wind.lift,
 		};
 		for (const [name, value] of Object.entries(params)) this.setParamRaw(name, value);
 		this.objects = [];
@@ -227,6 +244,12 @@ export class World {
 			OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = this.engine.i32[base + k]; });
 			this.objects.push(info);
 		});
+		for (const c of s.colliders) {
+			const q = c.rotation ?? [0, 0, 0, 1];
+			const hx = c.halfExtents ?? [0.5, 0.5, 0.5];
+			check(e.pbdjs_AddCollider(this.id, COLLIDER_TYPES.indexOf(c.type), ...c.position, ...q, c.radius ?? 0.5,
+				c.halfHeight ?? 0.5, ...hx, c.staticFriction, c.kineticFriction, c.restitution));
+		}
 		// The world-wide stiffness of a kind reads back what the objects use, when they agree.
 		const kinds = {
 			'stiffness.chain': s.objects.filter((o) => o.type === 'chain').map((o) => o.stiffness),
@@ -377,6 +400,52 @@ export class World {
 	}
 
 	get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
+
+	/** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ...}]. */
+	get colliders() {
+		this.alive();
+		const engine = this.engine;
+		const n = engine.exports.pbd_World_GetColliderCount(this.id);
+		const out = [];
+		for (let i = 0; i < n; i++) {
+			engine.check(engine.exports.pbdjs_GetColliderInfo(this.id, i));
+			engine.refreshViews();
+			const f = engine.f64.subarray(engine.exchange >> 3, (engine.exchange >> 3) + COLLIDER_FIELDS);
+			out.push({
+				type: COLLIDER_TYPES[f[0]], name: this.scene.colliders[i]?.name ?? `collider ${i + 1}`,
+				position: [f[1], f[2], f[3]], rotation: [f[4], f[5], f[6], f[7]], radius: f[8], halfHeight: f[9],
+				halfExtents: [f[10], f[11], f[12]], staticFriction: f[13], kineticFriction: f[14], restitution: f[15],
+			});
+		}
+		return out;
+	}
+
+	/** Moves collider i (kinematic: particles feel the motion through contact and friction). */
+	setColliderTransform(index, position, rotation = [0, 0, 0, 1]) {
+		this.alive();
+		const p = this.vec3(position, 'collider position');
+		if (!Array.isArray(rotation) || rotation.length !== 4 || !rotation.every((v) => typeof v === 'number')) {
+			throw new MiniPBDError('argument', 'collider rotation must be a quaternion [x, y, z, w]');
+		}
+		this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, index, p[0], p[1], p[2], ...rotation), 'argument');
+		const c = this.scene.colliders[index];
+		if (c) {
+			c.position = [p[0], p[1], p[2]];
+			if (c.type !== 'sphere') c.rotation = [...rotation];
+		}
+	}
+
+	/** Nearest collider hit by the ray: { index, t } or null. */
+	pickCollider(origin, dir) {
+		this.alive();
+		const o = this.vec3(origin, 'ray origin'), d = this.vec3(dir, 'ray direction');
+		const e = this.engine.exports;
+		const tPtr = this.engine.exchange; // one float in the exchange block
+		const index = e.pbd_World_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2], tPtr);
+		if (index < 0) return null;
+		this.engine.refreshViews();
+		return { index, t: this.engine.f32[tPtr >> 2] };
+	}
 
 	/** Nearest particle to the ray (origin, dir) within `radius`, first along the ray; -1 if none. */
 	pick(origin, dir, radius) {

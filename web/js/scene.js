@@ -39,6 +39,13 @@ export const SCENE_LIMITS = deepFreeze({
   stiffness: { min: 0, max: 1 },
   maxPins: 10000,              // entries per object
   maxMassRanges: 1000,         // entries per object
+  thickness: { min: 0.0001, max: 1 },
+  tearStretch: { min: 0, max: 100 }, // 0 = no tearing
+  maxWindSpeed: 1000,          // per component, m/s
+  airDensity: { min: 0, max: 100 },  // kg/m^3; 0 = no aerodynamics
+  aeroCoefficient: { min: 0, max: 10 },
+  maxColliders: 16,
+  colliderSize: { minExclusive: 0, max: 1e4 }, // radius, halfHeight, halfExtents
 });
 
 const FORMAT = 'minipbd-scene';
@@ -175,8 +182,14 @@ function name(value, path) {
 
 // ---------------------------------------------------------------- schema
 
-const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'objects'];
-const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping'];
+const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
+const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'thickness', 'tethers', 'selfCollision', 'tearStretch'];
+const WIND_KEYS = ['velocity', 'density', 'drag', 'lift'];
+const COLLIDER_KEYS = {
+  sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
+  capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution'],
+  box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution'],
+};
 const GROUND_KEYS = ['enabled', 'height', 'restitution', 'staticFriction', 'kineticFriction'];
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 const CHAIN_KEYS = ['type', 'name', 'start', 'end', 'segments', 'mass', 'stiffness', 'pins', 'masses'];
@@ -184,7 +197,12 @@ const CLOTH_KEYS = ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'ma
 const CLOTH_STIFFNESS_KEYS = ['stretch', 'shear', 'bend'];
 const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
 
-const DEFAULT_SOLVER = { dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 };
+const DEFAULT_SOLVER = {
+  dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0,
+  thickness: 0.01, tethers: 1, selfCollision: false, tearStretch: 0,
+};
+const DEFAULT_WIND = { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 };
+const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
 const DEFAULT_GROUND = { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 };
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_CHAIN_MASS = 0.05;
@@ -202,7 +220,62 @@ function solver(value, path) {
     iterations: optional(get('iterations'), d.iterations, (v) => integer(v, join(path, 'iterations'), L.iterations.min, L.iterations.max)),
     gravity: optional(get('gravity'), [...d.gravity], (v) => vec(v, join(path, 'gravity'), 3, -L.maxGravity, L.maxGravity)),
     damping: optional(get('damping'), d.damping, (v) => number(v, join(path, 'damping'), L.damping.min, L.damping.max)),
+    thickness: optional(get('thickness'), d.thickness, (v) => number(v, join(path, 'thickness'), L.thickness.min, L.thickness.max)),
+    tethers: optional(get('tethers'), d.tethers, (v) => number(v, join(path, 'tethers'), L.stiffness.min, L.stiffness.max)),
+    selfCollision: optional(get('selfCollision'), d.selfCollision, (v) => boolean(v, join(path, 'selfCollision'))),
+    tearStretch: optional(get('tearStretch'), d.tearStretch, (v) => number(v, join(path, 'tearStretch'), L.tearStretch.min, L.tearStretch.max)),
   };
+}
+
+function boolean(v, path) {
+  if (typeof v !== 'boolean') fail(path, 'must be true or false', v);
+  return v;
+}
+
+function wind(value, path) {
+  if (value === undefined) return structuredCopy(DEFAULT_WIND);
+  const get = record(value, path, WIND_KEYS);
+  const d = DEFAULT_WIND;
+  const coef = (key) => optional(get(key), d[key], (v) => number(v, join(path, key), L.aeroCoefficient.min, L.aeroCoefficient.max));
+  return {
+    velocity: optional(get('velocity'), [...d.velocity], (v) => vec(v, join(path, 'velocity'), 3, -L.maxWindSpeed, L.maxWindSpeed)),
+    density: optional(get('density'), d.density, (v) => number(v, join(path, 'density'), L.airDensity.min, L.airDensity.max)),
+    drag: coef('drag'),
+    lift: coef('lift'),
+  };
+}
+
+function collider(value, path, index) {
+  const peek = record(value, path, [...new Set(Object.values(COLLIDER_KEYS).flat())]);
+  const type = peek('type');
+  if (!Object.hasOwn(COLLIDER_KEYS, type ?? '')) fail(join(path, 'type'), 'must be "sphere", "capsule" or "box"', type);
+  const get = record(value, path, COLLIDER_KEYS[type]);
+  const d = DEFAULT_COLLIDER;
+  const size = (v, p) => number(v, p, 0, L.colliderSize.max, { minExcl: true });
+  const out = {
+    type,
+    name: optional(get('name'), `${type} ${index + 1}`, (v) => name(v, join(path, 'name'))),
+    position: coord3(required(get, 'position', path), join(path, 'position')),
+  };
+  if (type !== 'sphere') {
+    out.rotation = optional(get('rotation'), [...d.rotation], (v) => {
+      const q = vec(v, join(path, 'rotation'), 4, -1e4, 1e4);
+      if (Math.hypot(...q) < 1e-6) fail(join(path, 'rotation'), 'must be a non-zero quaternion [x, y, z, w]', q);
+      return q;
+    });
+  }
+  if (type !== 'box') out.radius = optional(get('radius'), d.radius, (v) => size(v, join(path, 'radius')));
+  if (type === 'capsule') out.halfHeight = optional(get('halfHeight'), d.halfHeight, (v) => size(v, join(path, 'halfHeight')));
+  if (type === 'box') {
+    out.halfExtents = optional(get('halfExtents'), [...d.halfExtents], (v) => {
+      const p = join(path, 'halfExtents');
+      return array(v, p, 3, 3, 'an array of 3 numbers').map((x, i) => size(x, join(p, i)));
+    });
+  }
+  out.staticFriction = optional(get('staticFriction'), d.staticFriction, (v) => number(v, join(path, 'staticFriction'), L.friction.min, L.friction.max));
+  out.kineticFriction = optional(get('kineticFriction'), d.kineticFriction, (v) => number(v, join(path, 'kineticFriction'), L.friction.min, L.friction.max));
+  out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.restitution.min, L.restitution.max));
+  return out;
 }
 
 function ground(value, path) {
@@ -331,6 +404,9 @@ export function validateScene(input) {
     solver: solver(get('solver'), 'solver'),
     ground: ground(get('ground'), 'ground'),
     camera: camera(get('camera'), 'camera'),
+    wind: wind(get('wind'), 'wind'),
+    colliders: optional(get('colliders'), [], (v) => array(v, 'colliders', 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
+      .map((c, i) => collider(c, join('colliders', i), i))),
     objects: [],
   };
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
