@@ -17,7 +17,7 @@ const pbd = await loadMiniPBD(fs.readFileSync(wasmPath));
 function pairScene({ mass1 = 1, mass2 = 1, iterations = 1, gravity = [0, 0, 0] } = {}) {
 	return {
 		format: 'minipbd-scene', version: 1,
-		solver: { iterations, gravity },
+		solver: { substeps: 1, iterations, gravity },
 		ground: { enabled: false },
 		objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1, mass: mass1, masses: [{ from: 1, to: 1, mass: mass2 }] }],
 	};

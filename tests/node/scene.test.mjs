@@ -42,7 +42,7 @@ const full = () => ({
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
     format: 'minipbd-scene', version: 1, name: 'Untitled scene',
-    solver: { dt: 0.016666666666666666, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
+    solver: { dt: 0.016666666666666666, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
       tethers: 1, selfCollision: false, tearStretch: 0 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
@@ -62,7 +62,7 @@ test('minimal cloth object and partial sections: defaults merged field by field'
       { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
     ],
   });
-  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 10, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
+  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
     tethers: 1, selfCollision: false, tearStretch: 0 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
