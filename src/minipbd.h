@@ -111,7 +111,7 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_windX, "windX", 0.0f, -1000.0f, 1000.0f)                      \
 	X(pbdParam_windY, "windY", 0.0f, -1000.0f, 1000.0f)                      \
 	X(pbdParam_windZ, "windZ", 0.0f, -1000.0f, 1000.0f)                      \
-	X(pbdParam_airDensity, "airDensity", 1.2f, 0.0f, 100.0f)                 \
+	X(pbdParam_airDensity, "airDensity", 0.0f, 0.0f, 100.0f)                 \
 	X(pbdParam_drag, "drag", 1.0f, 0.0f, 10.0f)                              \
 	X(pbdParam_lift, "lift", 0.3f, 0.0f, 10.0f)                              \
 	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f)               \

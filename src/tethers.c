@@ -5,6 +5,7 @@
    an inequality constraint C = |p - p_pin| - d <= 0, projected only when violated
    (seed 000 section 1), moving the particle alone because the pin has w = 0. */
 #include "core.h"
+#include "simd.h"
 
 #include <math.h>
 
@@ -49,23 +50,56 @@ void pbd_Tethers_Build(pbdWorld* w)
 	}
 }
 
+/* One tether, exactly as the 4-wide loop computes each lane. */
+static void SolveTether(pbdWorld* w, int i, float k, float slack)
+{
+	int a = w->tetherAnchor[i];
+	if (a < 0) return;
+	float* p = w->p + 4 * i;
+	if (p[3] <= 0.0f) return;
+	const float* q = w->p + 4 * a;
+	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+	float len = sqrtf(dx * dx + dy * dy + dz * dz);
+	float limit = w->tetherRest[i] * slack;
+	if (len <= limit || len < 1e-9f) return;
+	float s = k * (len - limit) / len;
+	p[0] -= s * dx;
+	p[1] -= s * dy;
+	p[2] -= s * dz;
+}
+
+/* Each tether moves only its own particle (the anchor is a pin), so tethers of
+   consecutive particles are independent: four at a time, like a colour. A lane with no
+   anchor uses itself as anchor, so its length is 0 and it is masked out. */
 void pbd_Tethers_Solve(pbdWorld* w, float k)
 {
 	const float slack = 1.0f + w->params[pbdParam_tetherSlack];
 	const int n = w->particleCount;
-	for (int i = 0; i < n; ++i) {
-		int a = w->tetherAnchor[i];
-		if (a < 0) continue;
-		float* p = w->p + 4 * i;
-		if (p[3] <= 0.0f) continue;
-		const float* q = w->p + 4 * a;
-		float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
-		float len = sqrtf(dx * dx + dy * dy + dz * dz);
-		float limit = w->tetherRest[i] * slack;
-		if (len <= limit || len < 1e-9f) continue;
-		float s = k * (len - limit) / len;
-		p[0] -= s * dx;
-		p[1] -= s * dy;
-		p[2] -= s * dz;
+	const pbdF4 kv = pbdF4_Splat(k), slackv = pbdF4_Splat(slack), zero = pbdF4_Splat(0.0f), eps = pbdF4_Splat(1e-9f);
+	float* p = w->p;
+	int i = 0;
+	for (; i + 4 <= n; i += 4) {
+		const int32_t* anchor = w->tetherAnchor + i;
+		if ((anchor[0] & anchor[1] & anchor[2] & anchor[3]) < 0) continue; /* all four untethered */
+		int a0 = anchor[0] < 0 ? i : anchor[0], a1 = anchor[1] < 0 ? i + 1 : anchor[1];
+		int a2 = anchor[2] < 0 ? i + 2 : anchor[2], a3 = anchor[3] < 0 ? i + 3 : anchor[3];
+		pbdF4 px = pbdF4_Load(p + 4 * i), py = pbdF4_Load(p + 4 * i + 4), pz = pbdF4_Load(p + 4 * i + 8), pw = pbdF4_Load(p + 4 * i + 12);
+		pbdF4 qx = pbdF4_Load(p + 4 * a0), qy = pbdF4_Load(p + 4 * a1), qz = pbdF4_Load(p + 4 * a2), qw = pbdF4_Load(p + 4 * a3);
+		pbdF4_Transpose(&px, &py, &pz, &pw);
+		pbdF4_Transpose(&qx, &qy, &qz, &qw);
+		pbdF4 dx = pbdF4_Sub(px, qx), dy = pbdF4_Sub(py, qy), dz = pbdF4_Sub(pz, qz);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
+		pbdF4 limit = pbdF4_Mul(pbdF4_Load(w->tetherRest + i), slackv);
+		pbdMask4 ok = pbdMask4_And(pbdMask4_And(pbdF4_Greater(pw, zero), pbdF4_Greater(len, limit)), pbdF4_GreaterEq(len, eps));
+		pbdF4 s = pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, limit)), len);
+		px = pbdF4_Select(ok, pbdF4_Sub(px, pbdF4_Mul(s, dx)), px);
+		py = pbdF4_Select(ok, pbdF4_Sub(py, pbdF4_Mul(s, dy)), py);
+		pz = pbdF4_Select(ok, pbdF4_Sub(pz, pbdF4_Mul(s, dz)), pz);
+		pbdF4_Transpose(&px, &py, &pz, &pw);
+		pbdF4_Store(p + 4 * i, px);
+		pbdF4_Store(p + 4 * i + 4, py);
+		pbdF4_Store(p + 4 * i + 8, pz);
+		pbdF4_Store(p + 4 * i + 12, pw);
 	}
+	for (; i < n; ++i) SolveTether(w, i, k, slack);
 }

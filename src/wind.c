@@ -25,7 +25,8 @@ int pbd_Wind_Accumulate(pbdWorld* w)
 	for (int t = 0; t < w->triangleCount; ++t) {
 		const uint32_t* tri = w->triangles + 3 * t;
 		const float *a = w->x + 4 * tri[0], *b = w->x + 4 * tri[1], *c = w->x + 4 * tri[2];
-		float wmax = fmaxf(a[3], fmaxf(b[3], c[3]));
+		float wmax = a[3] > b[3] ? a[3] : b[3];
+		if (c[3] > wmax) wmax = c[3];
 		if (wmax <= 0.0f) continue; /* all pinned */
 		float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
 		float e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
