@@ -98,10 +98,12 @@ static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
 
 /* The same projection four constraints at a time. Within a colour no two constraints
    share a particle, so the four lanes are independent: gather the eight particles
-   (x, y, z, w each), transpose to x4 y4 z4 w4, run exactly the scalar arithmetic per
-   lane, keep the old value where the scalar code would `continue`, transpose back,
-   scatter. Same operations in the same order per lane: the same bits as the scalar
-   loop, in wasm SIMD, SSE and the scalar fallback alike. */
+   (x, y, z, w each), transpose to x4 y4 z4 w4, run the scalar arithmetic per lane,
+   transpose back, scatter. Where the scalar loop would `continue` (both ends pinned,
+   coincident ends) the lane's s is 0, so p -+ 0 d leaves it as it was (one select
+   instead of six; the only visible difference from skipping is that a -0 coordinate may
+   come back as +0). The pbdF4 operations are element-wise IEEE, so wasm SIMD, SSE and
+   the scalar fallback give the same bits. */
 static void SolveDistanceColour4(pbdWorld* w, int from, int end, float k)
 {
 	float* p = w->p;
@@ -121,14 +123,15 @@ static void SolveDistanceColour4(pbdWorld* w, int from, int end, float k)
 		pbdF4 dx = pbdF4_Sub(ax, bx), dy = pbdF4_Sub(ay, by), dz = pbdF4_Sub(az, bz);
 		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
 		pbdMask4 ok = pbdMask4_And(pbdF4_Greater(wsum, zero), pbdF4_GreaterEq(len, eps));
-		pbdF4 s = pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), pbdF4_Mul(wsum, len));
+		/* where the scalar loop would skip, s = 0 and the update below leaves p as it is */
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), pbdF4_Mul(wsum, len)), zero);
 		pbdF4 s1 = pbdF4_Mul(s, aw), s2 = pbdF4_Mul(s, bw);
-		ax = pbdF4_Select(ok, pbdF4_Sub(ax, pbdF4_Mul(s1, dx)), ax);
-		ay = pbdF4_Select(ok, pbdF4_Sub(ay, pbdF4_Mul(s1, dy)), ay);
-		az = pbdF4_Select(ok, pbdF4_Sub(az, pbdF4_Mul(s1, dz)), az);
-		bx = pbdF4_Select(ok, pbdF4_Add(bx, pbdF4_Mul(s2, dx)), bx);
-		by = pbdF4_Select(ok, pbdF4_Add(by, pbdF4_Mul(s2, dy)), by);
-		bz = pbdF4_Select(ok, pbdF4_Add(bz, pbdF4_Mul(s2, dz)), bz);
+		ax = pbdF4_Sub(ax, pbdF4_Mul(s1, dx));
+		ay = pbdF4_Sub(ay, pbdF4_Mul(s1, dy));
+		az = pbdF4_Sub(az, pbdF4_Mul(s1, dz));
+		bx = pbdF4_Add(bx, pbdF4_Mul(s2, dx));
+		by = pbdF4_Add(by, pbdF4_Mul(s2, dy));
+		bz = pbdF4_Add(bz, pbdF4_Mul(s2, dz));
 		pbdF4_Transpose(&ax, &ay, &az, &aw);
 		pbdF4_Transpose(&bx, &by, &bz, &bw);
 		pbdF4_Store(a0, ax);

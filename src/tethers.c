@@ -91,10 +91,11 @@ void pbd_Tethers_Solve(pbdWorld* w, float k)
 		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
 		pbdF4 limit = pbdF4_Mul(pbdF4_Load(w->tetherRest + i), slackv);
 		pbdMask4 ok = pbdMask4_And(pbdMask4_And(pbdF4_Greater(pw, zero), pbdF4_Greater(len, limit)), pbdF4_GreaterEq(len, eps));
-		pbdF4 s = pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, limit)), len);
-		px = pbdF4_Select(ok, pbdF4_Sub(px, pbdF4_Mul(s, dx)), px);
-		py = pbdF4_Select(ok, pbdF4_Sub(py, pbdF4_Mul(s, dy)), py);
-		pz = pbdF4_Select(ok, pbdF4_Sub(pz, pbdF4_Mul(s, dz)), pz);
+		/* s = 0 in masked lanes: p - 0 d leaves them as they are (a -0 may read back as +0) */
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, limit)), len), zero);
+		px = pbdF4_Sub(px, pbdF4_Mul(s, dx));
+		py = pbdF4_Sub(py, pbdF4_Mul(s, dy));
+		pz = pbdF4_Sub(pz, pbdF4_Mul(s, dz));
 		pbdF4_Transpose(&px, &py, &pz, &pw);
 		pbdF4_Store(p + 4 * i, px);
 		pbdF4_Store(p + 4 * i + 4, py);
