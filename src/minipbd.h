@@ -204,7 +204,7 @@ typedef struct pbdClothDef {
 	int32_t internalValue;
 } pbdClothDef;
 
-/// Collider as stored (pbd_World_GetColliderInfo).
+/// Collider as stored (pbd_World_GetColliderInfo); sizes a shape does not use read 0.
 typedef struct pbdColliderInfo {
 	int32_t type;
 	float position[3];
@@ -287,18 +287,22 @@ PBD_API int pbd_World_GetAttachmentCount(pbdWorldId world);
 /// a distance of thickness / 2 (the particle radius) from every surface.
 PBD_API pbdColliderDef pbd_DefaultColliderDef(void);
 PBD_API int pbd_World_AddCollider(pbdWorldId world, const pbdColliderDef* def);
+/// Sets the collider's transform for the end of the next step; the step sweeps it there
+/// from where it was, so particles in its path are pushed along, not jumped over.
 PBD_API int pbd_World_SetColliderTransform(pbdWorldId world, int collider, float px, float py, float pz, float qx, float qy,
 										   float qz, float qw);
 PBD_API int pbd_World_GetColliderCount(pbdWorldId world);
 PBD_API int pbd_World_GetColliderInfo(pbdWorldId world, int collider, pbdColliderInfo* info);
 /// Signed distance from a point to a collider's surface (negative inside); NAN for a bad index.
 PBD_API float pbd_World_ColliderDistance(pbdWorldId world, int collider, float x, float y, float z);
-/// Nearest collider hit by the ray within maxT: its index, or -1; *t receives the distance.
+/// Nearest collider hit by the ray: its index, or -1. *t (may be NULL) receives the distance
+/// along the normalised direction, -1 on a miss. A collider containing the origin is ignored.
 PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float* t);
 
 /// Rebuilds the spatial hash from the current positions and finds the particle pairs
-/// closer than the thickness that self-collision would project (rest-pose neighbours
-/// filtered out). Returns the pair count. The step does this itself when selfCollision
+/// closer than the search radius (1.2 x thickness) that self-collision projects when
+/// closer than the thickness (rest-pose neighbours within one object and pin-pin pairs
+/// left out). Returns the pair count. The step does this itself when selfCollision
 /// is on; this entry point is for tools, tests and benchmarks.
 PBD_API int pbd_World_FindPairs(pbdWorldId world);
 
