@@ -118,7 +118,8 @@ typedef struct pbdWorld {
 	int32_t* pairs;        ///< 2 * maxContacts particle indices
 	int32_t maxContacts, pairCount;
 
-	/* Scratch reserved at creation for building (colouring) so no later call allocates. */
+	/* Scratch reserved at creation: colouring and tethers while building, the hash grid's
+	   sorted arrays in the contacts stage. No later call allocates. */
 	uint8_t* scratch;
 	size_t scratchBytes;
 } pbdWorld;
@@ -144,6 +145,14 @@ void pbd_Colliders_EndStep(pbdWorld* world);                       ///< prev = c
 /* hash_grid.c: called by the solver. */
 void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< contacts stage, from predicted positions
 void pbd_SelfCollision_Solve(pbdWorld* world);                     ///< each pass
+/// Scratch bytes the hash grid needs during the step (sorted particle data).
+size_t pbd_HashGridScratchBytes(int32_t maxParticles);
+int pbd_HashGrid_Build(pbdWorld* world);        ///< counting sort only; 0 if the scratch is too small
+int32_t pbd_HashGrid_Bucket(const pbdWorld* world, const float* p);
+int32_t pbd_HashGrid_TableSize(const pbdWorld* world);
+float pbd_HashGrid_SearchRadius(const pbdWorld* world); ///< 1.2 x thickness
+float pbd_HashGrid_CellSize(const pbdWorld* world);
+int32_t pbd_HashGrid_DroppedPairs(const pbdWorld* world);
 /// Bytes of scratch that colouring needs for these capacities.
 size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints);
 /// Sorts a group's constraints by greedy colour (colouring.c).

@@ -276,6 +276,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 			 pbd_PoolBytes((size_t)maxColliders, sizeof(pbdCollider)) + pbd_PoolBytes((size_t)tableSize + 1, sizeof(int32_t)) +
 			 pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxContacts, 2 * sizeof(int32_t));
 	size_t scratchBytes = pbd_ColouringScratchBytes(maxParticles, maxConstraints);
+	size_t gridBytes = pbd_HashGridScratchBytes(maxParticles); /* the hash grid's sorted arrays, contacts stage */
+	if (gridBytes > scratchBytes) scratchBytes = gridBytes;
 	bytes += scratchBytes;
 
 	pbdWorld* w = &s_worlds[index];
