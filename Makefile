@@ -82,17 +82,40 @@ test: setup
 serve: setup dist
 	node tools/serve.mjs dist
 
-# bench_native: tuned for this CPU; bench_native_portable: -O2 for any x86-64 (the
-# reference a browser's wasm is fairly compared with). Both keep FP_FLAGS, so their
-# states hash the same as the wasm's (bench.mjs checks it).
-build/bench_native: $(CORE_SRC) bench/bench_native.c $(HDRS)
+# bench_native: tuned for this CPU (the reference of ratio_vs_native); bench_native_portable:
+# -O2 for any x86-64; bench_native_scalar: the tuned build with -DPBD_SCALAR=1 (src/simd.h's
+# plain-struct pbdF4, same bits), for the SIMD/scalar speed-up; bench_native_clang: the
+# tuned flags through clang (emcc's compiler), when clang is installed, so that "the
+# fastest native build" is measured, not assumed. All keep FP_FLAGS, so their states hash
+# the same as the wasm's (bench.mjs checks it). Warnings are shown but do not stop the
+# bench builds (BENCH_WARN): -O3 -march=native and clang see warnings -O2 does not, and
+# `make test` is the warnings gate.
+BENCH_WARN = $(filter-out -Werror,$(1))
+build/bench_native: $(CORE_SRC) bench/bench_native.c $(HDRS) Makefile
 	@mkdir -p build
-	gcc $(BENCH_CFLAGS) $(CORE_SRC) bench/bench_native.c -lm -o $@
-build/bench_native_portable: $(CORE_SRC) bench/bench_native.c $(HDRS)
+	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(CORE_SRC) bench/bench_native.c -lm -o $@
+build/bench_native_portable: $(CORE_SRC) bench/bench_native.c $(HDRS) Makefile
 	@mkdir -p build
-	gcc $(NATIVE_CFLAGS) -DNDEBUG $(CORE_SRC) bench/bench_native.c -lm -o $@
+	gcc $(call BENCH_WARN,$(NATIVE_CFLAGS)) -DNDEBUG $(CORE_SRC) bench/bench_native.c -lm -o $@
+build/bench_native_scalar: $(CORE_SRC) bench/bench_native.c $(HDRS) Makefile
+	@mkdir -p build
+	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) -DPBD_SCALAR=1 $(CORE_SRC) bench/bench_native.c -lm -o $@
+build/bench_native_clang: $(CORE_SRC) bench/bench_native.c $(HDRS) Makefile
+	@mkdir -p build
+	clang $(call BENCH_WARN,$(BENCH_CFLAGS)) $(CORE_SRC) bench/bench_native.c -lm -o $@
 
-bench: setup dist build/bench_native build/bench_native_portable
+# The kernel lab (bench/bench_kernel_lab.c: variants of the solver's projection kernel),
+# natively and in wasm; run by hand, not by `make bench`.
+build/bench_kernel_lab: bench/bench_kernel_lab.c src/simd.h Makefile
+	@mkdir -p build
+	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) bench/bench_kernel_lab.c -lm -o $@
+build/bench_kernel_lab.cjs: bench/bench_kernel_lab.c src/simd.h Makefile
+	@mkdir -p build
+	emcc -O3 -msimd128 $(FP_FLAGS) -DNDEBUG -Isrc -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 bench/bench_kernel_lab.c -o $@
+
+BENCH_BINS := build/bench_native build/bench_native_portable build/bench_native_scalar \
+	$(if $(shell command -v clang),build/bench_native_clang)
+bench: setup dist $(BENCH_BINS)
 	node bench/bench.mjs
 
 clean:

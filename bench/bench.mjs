@@ -1,26 +1,56 @@
 #!/usr/bin/env node
 /* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles on the wasm
-   build (in this Node process) and natively (build/bench_native, spawned), medians of
-   several timed runs, the wasm/native ratio, a markdown table on stdout and the same
-   figures in dist/bench.json.
+   build (in this Node process), natively (build/bench_native*, spawned) and on two peers
+   in this Node process (bench/peers.mjs: the same algorithm in plain JS, and Bullet's
+   soft-body cloth through ammo.js), medians of several timed runs, every ratio from the
+   same run, a markdown table on stdout and the same figures in dist/bench.json.
 
-     node bench/bench.mjs                 full run, writes dist/bench.json
+     node bench/bench.mjs                 full run, writes dist/bench.json (about 3 minutes)
      node bench/bench.mjs --quick         20x20 cloth, 2 runs of 2 steps, writes nothing
      node bench/bench.mjs --quick --out f also writes the records to f
    options: --out PATH, --wasm PATH (default dist/minipbd.wasm), --runs N (default 7),
-            --only-wasm / --only-native (no ratio then; skips the cross-check)
+            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,js,ammo),
+            --cases a,b (run only the cases whose name starts with one of these),
+            --only-wasm / --only-native (= --impls wasm / the native builds)
 
-   Both sides build the same scene (bench_native.c mirrors minipbd.js World.build());
-   the engine is bit-identical natively and in wasm, so the state hash after the
-   warm-up must be equal on every side. A mismatch means the sides did different work:
-   the table is still printed but the exit status is 1.
+   Implementations (impl):
+     native           gcc -O3 -march=native (build/bench_native): the reference of ratio_vs_native
+     native-portable  gcc -O2, any x86-64 (build/bench_native_portable)
+     native-clang     clang -O3 -march=native (build/bench_native_clang, when clang is
+                      installed): emcc's compiler natively; often the fastest native build
+     native-scalar    gcc -O3 -march=native -DPBD_SCALAR=1 (build/bench_native_scalar):
+                      src/simd.h's plain-struct pbdF4, same bits, for the SIMD speed-up
+     wasm             emcc -O3 -msimd128 in this Node (dist/minipbd.wasm)
+     js, ammo         the peers (bench/peers.mjs says exactly what they do)
 
-   Record fields (dist/bench.json is an array of them): case, impl, particles,
-   constraints, passes (substeps x iterations), warmup_steps, steps_per_run, runs
-   (ms/step of each timed run), ms_median, proj_per_s (constraints x passes per
-   second at the median), max_stretch (stats after the runs), hash_after_warmup,
-   hash_final, hash_match, ratio_vs_native (ms_median / native's, on non-native
-   records), node, cpu, plus compiler/target for native ones. */
+   Cases: cloth-RxR (every impl), cloth-RxR/1-pass (iterations 1: with the 10-pass case it
+   gives the solve stage alone, see below), cloth-RxR/self-off and /self-on (thickness about
+   the grid spacing, selfCollision 0 and 1: the cost of self-collision in the step) and
+   cloth-RxR/findpairs (pbd_World_FindPairs alone: spatial hash rebuild + pair search from
+   the warmed-up positions, timed per call) and cloth-RxR/rebuild (the hash rebuild alone,
+   native only: the engine's internal pbd_HashGrid_Build, which wasm does not export).
+
+   Our builds (native*, wasm) build the same scene (bench_native.c mirrors minipbd.js
+   World.build()); the engine is bit-identical natively and in wasm, scalar or SIMD, so
+   the state hash after the warm-up and after the runs (and the pair count) must be
+   equal on every one of them. A mismatch means they did different work: the table is
+   still printed but the exit status is 1. The peers do the same physics in other code
+   and have no hash; their max_stretch shows what their speed costs in quality.
+
+   Record fields (dist/bench.json is an array of them): case, impl, mode (step or
+   findpairs), particles, constraints, passes (substeps x iterations), params (world
+   parameters set on top of the scene), warmup_steps, steps_per_run (calls_per_run for
+   findpairs and rebuild), runs (ms per step or call of each timed run), ms_median, ms_min
+   (the fastest run: what the code costs when nothing else runs), proj_per_s (constraints x
+   passes per second at the median; null but for steps), max_stretch (after the warm-up:
+   the same simulated time on every implementation of a case), max_stretch_final (after
+   the runs), hash_after_warmup, hash_final, hash_match (null for peers), pairs
+   (self-collision pairs, when searched), ratio_vs_native (ms_median / native's of the
+   same case, on every other record), fastest_native and ratio_vs_fastest_native (against
+   the fastest SIMD native build of the case), node, cpu, load_1min; native: compiler, target,
+   simd, build; peers: build, lowest_y, wasm_speedup (peer ms / wasm ms: how many times
+   faster our wasm is); 10-pass records with a 1-pass twin: solve_ms_est and
+   other_ms_est; self-on records: ratio_vs_self_off. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,13 +58,31 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
+import { loadAmmo, runAmmo, runJs } from './peers.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const USAGE = `usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--runs N] [--only-wasm | --only-native]`;
+const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'js', 'ammo'];
+const OURS = new Set(['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm']);
+/* The SIMD native builds, candidates for "the fastest native build" of a case. */
+const NATIVE_SIMD = ['native', 'native-portable', 'native-clang'];
+const NATIVE_BINARIES = {
+	native: { file: 'build/bench_native', build: 'gcc -O3 -march=native', required: true },
+	'native-portable': { file: 'build/bench_native_portable', build: 'gcc -O2', required: false },
+	'native-clang': { file: 'build/bench_native_clang', build: 'clang -O3 -march=native', required: false },
+	'native-scalar': { file: 'build/bench_native_scalar', build: 'gcc -O3 -march=native -DPBD_SCALAR=1', required: false },
+};
+
+const USAGE = 'usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--runs N] [--impls a,b] [--cases a,b] [--only-wasm | --only-native]';
 
 function parseArgs(argv) {
-	const opts = { quick: false, out: null, wasm: path.join(root, 'dist', 'minipbd.wasm'), runs: null, wasmOn: true, nativeOn: true };
+	const opts = { quick: false, out: null, wasm: path.join(root, 'dist', 'minipbd.wasm'), runs: null, impls: null, cases: null };
+	const list = (v, known, what) => {
+		const items = v.split(',').map((s) => s.trim()).filter(Boolean);
+		for (const it of items) if (known && !known.includes(it)) usage(`unknown ${what} ${it} (known: ${known.join(', ')})`);
+		if (items.length === 0) usage(`--${what}s needs a list`);
+		return items;
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		const value = () => {
@@ -49,14 +97,16 @@ function parseArgs(argv) {
 			const v = value();
 			if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100) usage(`--runs needs a whole number in 1..100, got ${v}`);
 			opts.runs = Number(v);
-		} else if (a === '--only-wasm') opts.nativeOn = false;
-		else if (a === '--only-native') opts.wasmOn = false;
+		} else if (a === '--impls') opts.impls = list(value(), IMPLS, 'impl');
+		else if (a === '--cases') opts.cases = list(value(), null, 'case');
+		else if (a === '--only-wasm') opts.impls = ['wasm'];
+		else if (a === '--only-native') opts.impls = Object.keys(NATIVE_BINARIES);
 		else if (a === '-h' || a === '--help') {
 			console.log(USAGE);
 			process.exit(0);
 		} else usage(`unknown argument ${a}`);
 	}
-	if (!opts.wasmOn && !opts.nativeOn) usage('--only-wasm and --only-native exclude each other');
+	opts.impls ??= IMPLS;
 	if (!opts.quick && opts.out === null) opts.out = path.join(root, 'dist', 'bench.json');
 	return opts;
 }
@@ -66,22 +116,36 @@ function usage(message) {
 	process.exit(2);
 }
 
-/* Cases: cloth resolution per side, warm-up steps, timed runs, steps per run. The
-   batches are sized so each timed run lasts ~0.3-1 s on a desktop core. */
-const FULL_CASES = [
-	{ res: 100, warmup: 30, runs: 7, steps: 100 },
-	{ res: 316, warmup: 30, runs: 7, steps: 20 },
-];
-const QUICK_CASES = [{ res: 20, warmup: 3, runs: 2, steps: 2 }];
+/* Self-collision thickness: about the grid spacing of the 2 m cloth (0.95 of it, two
+   digits): 0.006 at 316 per side. */
+const thicknessFor = (res) => Number((0.95 * 2 / (res - 1)).toPrecision(2));
 
-/* The native binaries: the tuned one is the reference for the ratio; the portable one
-   (-O2, no -march=native) is reported when it has been built. */
-const NATIVE_BINARIES = [
-	{ impl: 'native', file: path.join(root, 'build', 'bench_native'), required: true },
-	{ impl: 'native-portable', file: path.join(root, 'build', 'bench_native_portable'), required: false },
-];
+/* The cases, in run order. steps: per timed run (sized so a run of our builds lasts
+   ~0.2-0.5 s; the peers run the same steps, so every implementation is timed over the
+   same stretch of simulated time). */
+function makeCases(quick) {
+	const all = IMPLS;
+	const big = quick ? 20 : 316;
+	const t = thicknessFor(big);
+	const name = (res) => `cloth-${res}x${res}`;
+	const list = quick
+		? [{ name: name(20), res: 20, warmup: 3, runs: 2, steps: 2, impls: all }]
+		: [
+			{ name: name(100), res: 100, warmup: 30, runs: 7, steps: 100, impls: all },
+			{ name: name(316), res: 316, warmup: 30, runs: 7, steps: 20, impls: all },
+		];
+	const w = quick ? { warmup: 3, runs: 2, steps: 2 } : { warmup: 30, runs: 7, steps: 20 };
+	list.push(
+		{ name: `${name(big)}/1-pass`, res: big, ...w, steps: quick ? 2 : 60, params: { iterations: 1 }, impls: ['native', 'native-scalar', 'wasm'] },
+		{ name: `${name(big)}/self-off`, res: big, ...w, params: { thickness: t }, impls: ['native', 'wasm'] },
+		{ name: `${name(big)}/self-on`, res: big, ...w, params: { thickness: t, selfCollision: 1 }, impls: ['native', 'wasm'] },
+		{ name: `${name(big)}/findpairs`, res: big, ...w, mode: 'findpairs', params: { thickness: t }, impls: ['native', 'wasm'] },
+		{ name: `${name(big)}/rebuild`, res: big, ...w, mode: 'rebuild', params: { thickness: t }, impls: ['native'] },
+	);
+	return list.map((c) => ({ mode: 'step', params: {}, ...c }));
+}
 
-/** The benchmark scene: same values as bench_native.c's BuildCloth. */
+/** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
 function clothScene(res) {
 	return {
 		format: 'minipbd-scene', version: 1,
@@ -95,7 +159,6 @@ function clothScene(res) {
 	};
 }
 
-const caseName = (c) => `cloth-${c.res}x${c.res}`;
 const hex = (h) => `0x${(h >>> 0).toString(16).padStart(8, '0')}`;
 
 function median(values) {
@@ -112,130 +175,318 @@ function cpuModel() {
 	return os.cpus()[0]?.model?.trim() || 'unknown';
 }
 
+const load1 = () => Number(os.loadavg()[0].toFixed(2));
+
+function baseRecord(c, impl) {
+	return { case: c.name, impl, mode: c.mode, params: { ...c.params } };
+}
+
 async function runWasm(engine, c) {
 	const world = engine.createWorld(clothScene(c.res));
 	try {
-		const s = world.scene.solver;
-		const passes = s.substeps * s.iterations;
+		for (const [k, v] of Object.entries(c.params)) world.setParam(k, v);
+		const passes = world.getParam('substeps') * world.getParam('iterations');
+		const findPairs = () => engine.check(engine.exports.pbd_World_FindPairs(world.id));
 		if (c.warmup > 0) world.step(c.warmup);
 		const hashWarm = world.hash();
+		const warm = world.stats();
 		const runs = [];
+		let pairs;
 		for (let r = 0; r < c.runs; r++) {
 			const t0 = performance.now();
-			world.step(c.steps);
+			if (c.mode === 'findpairs') for (let i = 0; i < c.steps; i++) pairs = findPairs();
+			else world.step(c.steps);
 			runs.push((performance.now() - t0) / c.steps);
 		}
 		const stats = world.stats();
+		const hashFinal = world.hash();
+		if (c.mode !== 'findpairs' && world.getParam('selfCollision') !== 0) pairs = findPairs();
 		const ms = median(runs);
 		return {
-			case: caseName(c), impl: 'wasm', particles: world.particleCount, constraints: world.constraintCount, passes,
-			warmup_steps: c.warmup, steps_per_run: c.steps, runs, ms_median: ms,
-			proj_per_s: world.constraintCount * passes / (ms / 1000), max_stretch: stats.maxStretch,
-			hash_after_warmup: hex(hashWarm), hash_final: hex(world.hash()),
+			...baseRecord(c, 'wasm'), particles: world.particleCount, constraints: world.constraintCount, passes,
+			warmup_steps: c.warmup, [c.mode === 'findpairs' ? 'calls_per_run' : 'steps_per_run']: c.steps, runs, ms_median: ms,
+			ms_min: Math.min(...runs), proj_per_s: c.mode === 'findpairs' ? null : world.constraintCount * passes / (ms / 1000),
+			max_stretch: warm.maxStretch, max_stretch_final: stats.maxStretch,
+			hash_after_warmup: hex(hashWarm), hash_final: hex(hashFinal), ...(pairs === undefined ? {} : { pairs }),
+			build: 'emcc -O3 -msimd128, Node/V8',
 		};
 	} finally {
 		world.destroy();
 	}
 }
 
-function runNative(bin, cases) {
-	const args = ['--impl', bin.impl];
-	for (const c of cases) args.push(String(c.res), String(c.warmup), String(c.runs), String(c.steps));
-	const r = spawnSync(bin.file, args, { encoding: 'utf8', maxBuffer: 1 << 24 });
+function nativeSpec(c) {
+	const kv = { name: c.name, res: c.res, warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
+	return Object.entries(kv).map(([k, v]) => `${k}=${v}`).join(',');
+}
+
+function runNative(impl, bin, cases) {
+	const file = path.join(root, bin.file);
+	const r = spawnSync(file, ['--impl', impl, ...cases.map(nativeSpec)], { encoding: 'utf8', maxBuffer: 1 << 24 });
 	if (r.error) throw new Error(`could not run ${bin.file}: ${r.error.message}`);
 	if (r.status !== 0) throw new Error(`${bin.file} exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
 	const records = r.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => {
 		try { return JSON.parse(l); } catch { throw new Error(`${bin.file} printed a line that is not JSON: ${l.slice(0, 200)}`); }
 	});
 	if (records.length !== cases.length) throw new Error(`${bin.file} printed ${records.length} records for ${cases.length} cases`);
-	return records;
+	return records.map((rec) => ({ ...rec, build: bin.build }));
 }
+
+function runPeer(impl, c, ammo) {
+	const out = impl === 'js' ? runJs(c) : runAmmo(ammo.Ammo, ammo.version, c);
+	return {
+		...baseRecord(c, impl), particles: out.particles, constraints: out.constraints, passes: out.passes,
+		warmup_steps: c.warmup, steps_per_run: c.steps, runs: out.runs, ms_median: out.ms_median, ms_min: Math.min(...out.runs),
+		proj_per_s: out.constraints * out.passes / (out.ms_median / 1000), max_stretch: out.max_stretch,
+		max_stretch_final: out.max_stretch_final,
+		hash_after_warmup: null, hash_final: null, lowest_y: out.lowest_y, build: out.build,
+		...(out.heap_mb ? { heap_mb: out.heap_mb } : {}),
+	};
+}
+
+/* ---------------------------------------------------------------- output */
 
 const fmt = {
 	int: (n) => n.toLocaleString('en-US'),
 	ms: (n) => (n >= 100 ? n.toFixed(1) : n >= 10 ? n.toFixed(2) : n.toFixed(3)),
-	mproj: (n) => (n / 1e6).toFixed(1),
+	mproj: (n) => (n === null || n === undefined ? '—' : (n / 1e6).toFixed(1)),
 	stretch: (n) => n.toPrecision(4),
-	ratio: (n) => (n === undefined ? '—' : `${n.toFixed(2)}x`),
+	ratio: (n) => (n === undefined || n === null ? '—' : `${n.toFixed(2)}x`),
 };
 
-function table(records) {
-	const head = ['case', 'impl', 'particles', 'constraints', 'passes', 'ms/step (median)', 'Mproj/s', 'max stretch', 'ratio vs native'];
-	const rows = records.map((r) => [r.case, r.impl, fmt.int(r.particles), fmt.int(r.constraints), String(r.passes),
-		fmt.ms(r.ms_median), fmt.mproj(r.proj_per_s), fmt.stretch(r.max_stretch), fmt.ratio(r.ratio_vs_native)]);
-	const right = [false, false, true, true, true, true, true, true, true];
+function markdown(head, right, rows) {
 	const width = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
 	const line = (cells) => `| ${cells.map((c, i) => (right[i] ? c.padStart(width[i]) : c.padEnd(width[i]))).join(' | ')} |`;
 	const rule = `|${width.map((w, i) => (right[i] ? `${'-'.repeat(w + 1)}:` : `:${'-'.repeat(w + 1)}`)).join('|')}|`;
 	return [line(head), rule, ...rows.map(line)].join('\n');
 }
 
-async function main() {
-	const opts = parseArgs(process.argv.slice(2));
-	const cases = (opts.quick ? QUICK_CASES : FULL_CASES).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
-	const env = { node: process.version, cpu: cpuModel() };
-	console.log(`MiniPBD bench${opts.quick ? ' (quick)' : ''}: node ${env.node}, ${env.cpu}, ${os.cpus().length} cpus`);
-	console.log(`cases: ${cases.map((c) => `${caseName(c)} (${c.warmup} warm-up steps, ${c.runs} runs of ${c.steps} steps)`).join(', ')}`);
+function stepTable(records) {
+	const head = ['case', 'impl', 'particles', 'constraints', 'passes', 'ms/step (median)', '(min)', 'Mproj/s', 'max stretch', 'ratio vs native'];
+	const rows = records.map((r) => [r.case, r.impl, fmt.int(r.particles), fmt.int(r.constraints), String(r.passes),
+		fmt.ms(r.ms_median), fmt.ms(r.ms_min), fmt.mproj(r.proj_per_s), fmt.stretch(r.max_stretch), fmt.ratio(r.ratio_vs_native)]);
+	return markdown(head, [false, false, true, true, true, true, true, true, true, true], rows);
+}
 
-	const records = [];
-	// Native first (a child process; this one idles meanwhile), then wasm here.
-	if (opts.nativeOn) {
-		for (const bin of NATIVE_BINARIES) {
-			if (!fs.existsSync(bin.file)) {
-				if (bin.required) throw new Error(`${path.relative(root, bin.file)} is missing: run make ${path.relative(root, bin.file)}`);
-				console.log(`(${bin.impl}: ${path.relative(root, bin.file)} not built; skipped)`);
-				continue;
+function pairsTable(records) {
+	const what = { findpairs: 'pbd_World_FindPairs', rebuild: 'hash rebuild alone' };
+	const head = ['case', 'impl', 'timed', 'particles', 'thickness', 'pairs', 'ms/call (median)', 'ratio vs native'];
+	const rows = records.map((r) => [r.case, r.impl, what[r.mode] ?? r.mode, fmt.int(r.particles), String(r.params.thickness ?? '—'),
+		r.pairs === undefined ? '—' : fmt.int(r.pairs), fmt.ms(r.ms_median), fmt.ratio(r.ratio_vs_native)]);
+	return markdown(head, [false, false, false, true, true, true, true, true], rows);
+}
+
+/* ---------------------------------------------------------------- derived figures */
+
+function derive(records, cases) {
+	const find = (name, impl) => records.find((r) => r.case === name && r.impl === impl);
+	for (const c of cases) {
+		const ref = find(c.name, 'native');
+		const wasm = find(c.name, 'wasm');
+		const fastest = records.filter((x) => x.case === c.name && NATIVE_SIMD.includes(x.impl))
+			.reduce((a, b) => (a && a.ms_median <= b.ms_median ? a : b), null);
+		for (const r of records.filter((x) => x.case === c.name)) {
+			if (r.impl !== 'native' && ref) r.ratio_vs_native = r.ms_median / ref.ms_median;
+			if (fastest && !NATIVE_SIMD.includes(r.impl)) {
+				r.fastest_native = fastest.impl;
+				r.ratio_vs_fastest_native = r.ms_median / fastest.ms_median;
 			}
-			records.push(...runNative(bin, cases));
+			if (!OURS.has(r.impl) && wasm) r.wasm_speedup = r.ms_median / wasm.ms_median;
+		}
+		// The solve stage alone: the step is (other stages) + passes x (one pass), so the
+		// 10-pass and 1-pass steps give one pass as their difference / 9.
+		const one = records.filter((x) => x.case === `${c.name}/1-pass`);
+		for (const r1 of one) {
+			const r = find(c.name, r1.impl);
+			if (!r || r.passes <= r1.passes) continue;
+			const perPass = (r.ms_median - r1.ms_median) / (r.passes - r1.passes);
+			r.solve_ms_est = perPass * r.passes;
+			r.other_ms_est = r.ms_median - r.solve_ms_est;
+		}
+		if (c.name.endsWith('/self-on')) {
+			for (const r of records.filter((x) => x.case === c.name)) {
+				const off = find(c.name.replace(/self-on$/, 'self-off'), r.impl);
+				if (off) r.ratio_vs_self_off = r.ms_median / off.ms_median;
+			}
 		}
 	}
-	if (opts.wasmOn) {
-		const engine = await loadMiniPBD(fs.readFileSync(opts.wasm));
-		for (const c of cases) records.push(await runWasm(engine, c));
-	}
+}
 
-	// Cross-check and ratios, per case, against the tuned native record.
-	let hashOk = true;
-	const checks = [];
+/** Our builds must agree bit for bit: hashes and pair counts, per case. */
+function crossCheck(records, cases) {
+	let ok = true;
+	const lines = [];
 	for (const c of cases) {
-		const mine = records.filter((r) => r.case === caseName(c));
+		const mine = records.filter((r) => r.case === c.name && OURS.has(r.impl));
+		if (mine.length === 0) continue;
 		const ref = mine.find((r) => r.impl === 'native') ?? mine[0];
 		for (const r of mine) {
-			r.hash_match = r.hash_after_warmup === ref.hash_after_warmup && r.hash_final === ref.hash_final;
-			hashOk &&= r.hash_match;
-			if (r.impl !== 'native' && ref.impl === 'native') r.ratio_vs_native = r.ms_median / ref.ms_median;
-			Object.assign(r, env);
+			r.hash_match = r.hash_after_warmup === ref.hash_after_warmup && r.hash_final === ref.hash_final && r.pairs === ref.pairs;
+			ok &&= r.hash_match;
 		}
-		const same = mine.every((r) => r.hash_match);
-		const verdict = mine.length < 2 ? 'nothing to compare' : same ? 'SAME' : 'DIFFERENT';
-		checks.push(`${caseName(c)}: ${mine.map((r) => `${r.impl} ${r.hash_after_warmup}`).join(', ')} after warm-up -> ${verdict}`);
+		const verdict = mine.length < 2 ? 'nothing to compare' : mine.every((r) => r.hash_match) ? 'SAME' : 'DIFFERENT';
+		const pairs = ref.pairs === undefined ? '' : ` (pairs ${mine.map((r) => r.pairs).join(', ')})`;
+		lines.push(`hash check ${c.name}: ${mine.map((r) => `${r.impl} ${r.hash_after_warmup}/${r.hash_final}`).join(', ')}${pairs} -> ${verdict}`);
 	}
-	const compared = opts.wasmOn && opts.nativeOn;
+	for (const r of records) if (!OURS.has(r.impl)) r.hash_match = null;
+	return { ok, lines };
+}
+
+/** The issue's targets, each from this run's records. */
+function targets(records, big) {
+	const find = (name, impl) => records.find((r) => r.case === name && r.impl === impl);
+	const out = [];
+	const line = (what, value, target, pass, note = '') =>
+		out.push(`  ${what.padEnd(44)} ${value.padStart(10)}   ${target.padEnd(16)} ${pass === null ? '    ' : pass ? 'MET ' : 'MISS'}${note ? `  ${note}` : ''}`);
+	const main = `cloth-${big}x${big}`;
+	const wasm = find(main, 'wasm'), native = find(main, 'native'), scalar = find(main, 'native-scalar');
+	if (wasm) {
+		line(`wasm ms/step (${fmt.int(wasm.particles)} particles)`, fmt.ms(wasm.ms_median), '<= 16.7', wasm.ms_median <= 16.7);
+		line('wasm Mproj/s', fmt.mproj(wasm.proj_per_s), '>= 350', wasm.proj_per_s >= 350e6);
+		if (wasm.solve_ms_est !== undefined) {
+			line('wasm solve stage (est.)', fmt.ms(wasm.solve_ms_est), '', null,
+				`${(100 * wasm.solve_ms_est / wasm.ms_median).toFixed(0)}% of the step; other stages ${fmt.ms(wasm.other_ms_est)} ms`);
+		}
+	}
+	const minRatio = (a, b) => `min/min ${fmt.ratio(a.ms_min / b.ms_min)}`;
+	if (wasm && native) line('wasm / native (gcc -O3 -march=native)', fmt.ratio(wasm.ratio_vs_native), '<= 1.3', wasm.ratio_vs_native <= 1.3, minRatio(wasm, native));
+	if (wasm && wasm.fastest_native && wasm.fastest_native !== 'native') {
+		const f = find(main, wasm.fastest_native);
+		line(`wasm / fastest native (${f.build})`, fmt.ratio(wasm.ratio_vs_fastest_native), '<= 1.3', wasm.ratio_vs_fastest_native <= 1.3,
+			`${fmt.ms(f.ms_median)} ms; ${minRatio(wasm, f)}`);
+	}
+	if (native && native.solve_ms_est !== undefined) {
+		line('native solve stage (est.)', fmt.ms(native.solve_ms_est), '', null,
+			`${(100 * native.solve_ms_est / native.ms_median).toFixed(0)}% of the step; other stages ${fmt.ms(native.other_ms_est)} ms`);
+	}
+	if (native && scalar) {
+		line('SIMD speed-up, whole step (scalar / SIMD)', fmt.ratio(scalar.ms_median / native.ms_median), '>= 2.5 (solve)', null,
+			`${fmt.ms(scalar.ms_median)} vs ${fmt.ms(native.ms_median)} ms; ${minRatio(scalar, native)}`);
+		if (scalar.solve_ms_est !== undefined && native.solve_ms_est !== undefined) {
+			const s = scalar.solve_ms_est / native.solve_ms_est;
+			line('SIMD speed-up, solve stage (est.)', fmt.ratio(s), '>= 2.5', s >= 2.5,
+				`${fmt.ms(scalar.solve_ms_est)} vs ${fmt.ms(native.solve_ms_est)} ms`);
+		}
+	}
+	for (const [impl, target] of [['js', 4], ['ammo', 5]]) {
+		for (const name of [`cloth-100x100`, main]) {
+			const p = find(name, impl), w = find(name, 'wasm');
+			if (!p || !w) continue;
+			line(`wasm vs ${impl} at ${fmt.int(p.particles)} (times faster)`, fmt.ratio(p.wasm_speedup), `>= ${target}`, p.wasm_speedup >= target,
+				`${impl} ${fmt.ms(p.ms_median)} ms, ${minRatio(p, w)}; stretch ${fmt.stretch(p.max_stretch)} (ours ${fmt.stretch(w.max_stretch)})`);
+		}
+	}
+	const rb = find(`${main}/rebuild`, 'native');
+	if (rb) line('native hash rebuild alone', fmt.ms(rb.ms_median), '<= 2', rb.ms_median <= 2, `${fmt.int(rb.particles)} particles`);
+	for (const impl of ['wasm', 'native']) {
+		const fp = find(`${main}/findpairs`, impl);
+		if (fp) {
+			line(`${impl} FindPairs: hash rebuild + pairs`, fmt.ms(fp.ms_median), '', null,
+				`${fmt.int(fp.pairs ?? 0)} pairs at thickness ${fp.params.thickness}${fp.pairs === 0 ? ' (no pairs: is the search implemented?)' : ''}`);
+		}
+		const on = find(`${main}/self-on`, impl), off = find(`${main}/self-off`, impl);
+		if (on && off) {
+			line(`${impl} step, self-collision on / off`, fmt.ratio(on.ratio_vs_self_off), '', null,
+				`${fmt.ms(on.ms_median)} vs ${fmt.ms(off.ms_median)} ms, ${fmt.int(on.pairs ?? 0)} pairs at the end`);
+		}
+	}
+	return out;
+}
+
+/* ---------------------------------------------------------------- main */
+
+async function main() {
+	const opts = parseArgs(process.argv.slice(2));
+	let cases = makeCases(opts.quick).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
+	if (opts.cases) cases = cases.filter((c) => opts.cases.some((p) => c.name.startsWith(p)));
+	if (cases.length === 0) usage('no case matches --cases');
+	const big = opts.quick ? 20 : 316;
+	const env = { node: process.version, cpu: cpuModel() };
+	console.log(`MiniPBD bench${opts.quick ? ' (quick)' : ''}: node ${env.node}, ${env.cpu}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+	console.log(`impls: ${opts.impls.join(', ')}`);
+	console.log(`cases: ${cases.map((c) => `${c.name} (${c.warmup} warm-up, ${c.runs} runs of ${c.steps} ${c.mode === 'step' ? 'steps' : 'calls'})`).join(', ')}`);
+
+	const records = [];
+	const notes = [];
+	const wants = (c, impl) => opts.impls.includes(impl) && c.impls.includes(impl);
+	const t0 = performance.now();
+	// Case by case, every implementation in turn (native builds as child processes, while
+	// this one idles; then wasm and the peers here), so that the figures a ratio compares
+	// are taken close together in time on a machine that may be shared.
+	const natives = Object.entries(NATIVE_BINARIES).filter(([impl, bin]) => {
+		if (!cases.some((c) => wants(c, impl))) return false;
+		if (fs.existsSync(path.join(root, bin.file))) return true;
+		if (bin.required) throw new Error(`${bin.file} is missing: run make ${bin.file}`);
+		notes.push(`(${impl}: ${bin.file} not built; skipped: make ${bin.file})`);
+		return false;
+	});
+	const engine = cases.some((c) => wants(c, 'wasm')) ? await loadMiniPBD(fs.readFileSync(opts.wasm)) : null;
+	const ammo = cases.some((c) => wants(c, 'ammo')) ? await loadAmmo() : null;
+	if (ammo && !ammo.Ammo) notes.push(`(ammo: ${ammo.reason}; skipped)`);
+	let ammoBroken = false;
+	for (const c of cases) {
+		for (const [impl, bin] of natives) {
+			if (!wants(c, impl)) continue;
+			for (const rec of runNative(impl, bin, [c])) {
+				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
+				else records.push({ ...rec, load_1min: load1() });
+			}
+		}
+		if (engine && wants(c, 'wasm')) records.push({ ...(await runWasm(engine, c)), load_1min: load1() });
+		if (wants(c, 'js')) records.push({ ...runPeer('js', c), load_1min: load1() });
+		if (ammo?.Ammo && !ammoBroken && wants(c, 'ammo')) {
+			try {
+				records.push({ ...runPeer('ammo', c, ammo), load_1min: load1() });
+			} catch (err) {
+				notes.push(`(ammo at ${c.name} failed: ${String(err.message ?? err).split('\n')[0]})`);
+				ammoBroken = true; // an aborted Emscripten module is unusable
+			}
+		}
+	}
+	const seconds = (performance.now() - t0) / 1000;
+
+	// Records in case order, then implementation order.
+	const order = (r) => cases.findIndex((c) => c.name === r.case) * IMPLS.length + IMPLS.indexOf(r.impl);
+	records.sort((a, b) => order(a) - order(b));
+	for (const r of records) Object.assign(r, env);
+	derive(records, cases);
+	const check = crossCheck(records, cases);
+	const compared = new Set(records.filter((r) => OURS.has(r.impl)).map((r) => r.impl)).size > 1;
 
 	console.log('');
-	console.log(table(records));
+	const steps = records.filter((r) => r.mode === 'step'), pairs = records.filter((r) => r.mode !== 'step');
+	if (steps.length) console.log(stepTable(steps));
+	if (pairs.length) console.log(`\n${pairsTable(pairs)}`);
 	console.log('');
-	for (const line of checks) console.log(`hash check ${line}`);
+	for (const n of notes) console.log(n);
+	for (const l of check.lines) console.log(l);
 	console.log(compared
-		? `hash check: ${hashOk ? 'PASS (native and wasm did bit-identical work)' : 'FAIL (the implementations did different work: ratios are meaningless)'}`
-		: 'hash check: skipped (only one implementation ran)');
+		? `hash check: ${check.ok ? 'PASS (our builds did bit-identical work)' : 'FAIL (our builds did different work: ratios are meaningless)'}`
+		: 'hash check: skipped (only one of our implementations ran)');
+	const goals = targets(records, big);
+	if (goals.length) {
+		console.log(`\ntargets (${opts.quick ? 'quick run: sizes too small to mean anything' : 'every figure from this run'}):`);
+		for (const g of goals) console.log(g);
+	}
+	for (const r of records.filter((x) => !OURS.has(x.impl))) {
+		console.log(`peer ${r.case} ${r.impl}: lowest point y = ${r.lowest_y.toFixed(3)} m${r.heap_mb ? `, wasm heap ${r.heap_mb.toFixed(0)} MB` : ''}`);
+	}
 	// The machine may be shared: show each record's spread so a noisy run is visible.
+	console.log('');
 	for (const r of records) {
 		const lo = Math.min(...r.runs), hi = Math.max(...r.runs);
 		const spread = (hi - lo) / r.ms_median;
-		console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms/step over ${r.runs.length} runs` +
+		console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
 			(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
 	}
-	for (const r of records.filter((x) => x.ratio_vs_native !== undefined)) {
-		console.log(`${r.case}: ${r.impl} takes ${r.ratio_vs_native.toFixed(2)}x the time of native (median of ${r.runs.length} runs)`);
-	}
+	console.log(`bench took ${seconds.toFixed(0)} s`);
 
 	if (opts.out) {
 		fs.mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
 		fs.writeFileSync(opts.out, JSON.stringify(records, null, 2) + '\n');
 		console.log(`wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || opts.out}`);
 	}
-	if (compared && !hashOk) process.exitCode = 1;
+	if (compared && !check.ok) process.exitCode = 1;
 }
 
 main().catch((err) => {

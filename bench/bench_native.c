@@ -1,19 +1,34 @@
-/* bench_native.c -- native half of `make bench` (bench/bench.mjs runs the wasm half).
+/* bench_native.c -- native half of `make bench` (bench/bench.mjs runs the wasm half and
+   the JS peers).
 
    Builds the benchmark cloth with the C API exactly as web/js/minipbd.js builds the
-   same scene in wasm (same parameters, same float conversions, same capacities), warms
-   up, times RUNS batches of STEPS steps each and prints one JSON line per case:
+   same scene in wasm (same parameters, same float conversions, same capacities), sets
+   the case's extra world parameters, warms up, times RUNS batches and prints one JSON
+   line per case:
 
-     {"case":"cloth-100x100","impl":"native","particles":10000,"constraints":59002,
-      "passes":10,"warmup_steps":30,"steps_per_run":100,"runs":[ms/step, ...],
-      "ms_median":..,"proj_per_s":..,"max_stretch":..,"hash_after_warmup":"0x..",
-      "hash_final":"0x..","compiler":"..","target":".."}
+     {"case":"cloth-100x100","impl":"native","mode":"step","particles":10000,
+      "constraints":59002,"passes":10,"warmup_steps":30,"steps_per_run":100,
+      "runs":[ms/step, ...],"ms_median":..,"ms_min":..,"proj_per_s":..,
+      "max_stretch":.. (after the warm-up),"max_stretch_final":.. (after the runs),
+      "hash_after_warmup":"0x..","hash_final":"0x..","params":{..},"compiler":"..",
+      "target":"..","simd":true}
 
-   usage: bench_native [--impl NAME] RES WARMUP RUNS STEPS [RES WARMUP RUNS STEPS ...]
-     RES     cloth resolution per side (RES x RES particles)
-     WARMUP  steps before timing (the hash after them is the cross-check with wasm)
-     RUNS    timed batches (the median of their ms/step is reported)
-     STEPS   steps per batch
+   usage: bench_native [--impl NAME] CASE [CASE ...]
+     CASE is one argument, comma-separated key=value pairs:
+       name=TEXT   the record's case name (default cloth-RESxRES)
+       res=N       cloth resolution per side (RES x RES particles), required
+       warmup=N    steps before timing (the hash after them is the cross-check with wasm)
+       runs=N      timed batches (the median of their ms per step or call is reported)
+       steps=N     steps (mode=step) or pbd_World_FindPairs calls (mode=findpairs) per batch
+       mode=step|findpairs|rebuild
+                   step: time pbd_World_Step; findpairs: time pbd_World_FindPairs (hash
+                   rebuild + pair search from the current positions) on the warmed-up cloth;
+                   rebuild: the hash rebuild alone, through the engine's internal
+                   pbd_HashGrid_Build (native only: wasm does not export it; a record with
+                   "skipped" when the engine has no such function)
+       NAME=VALUE  any other key is a world parameter (pbd_ParamFromName), set after the
+                   scene is built, in the order given (bench.mjs sets them in the same order)
+     e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */
 #include "minipbd.h"
 
@@ -72,7 +87,8 @@ static pbdWorldId BuildCloth(int res)
 		fprintf(stderr, "bench_native: bad cloth resolution %d\n", res);
 		exit(2);
 	}
-	/* The capacities minipbd.js asks for: exact counts, 16 pointer attachments, one object. */
+	/* The capacities minipbd.js asks for: exact counts, 16 pointer attachments, one
+	   object, max(colliders, 1) colliders. */
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = particles;
 	def.maxConstraints = constraints;
@@ -80,6 +96,7 @@ static pbdWorldId BuildCloth(int res)
 	def.maxLines = 1;
 	def.maxAttachments = 16;
 	def.maxObjects = 1;
+	def.maxColliders = 1;
 	pbdWorldId w = Check(pbd_CreateWorld(&def), "pbd_CreateWorld");
 
 	/* Parameters first, in World.build() order: objects take their stiffness from them. */
@@ -99,6 +116,17 @@ static pbdWorldId BuildCloth(int res)
 		{ pbdParam_restitution, 0.2 },
 		{ pbdParam_staticFriction, 0.4 },
 		{ pbdParam_kineticFriction, 0.3 },
+		/* web/js/scene.js defaults for the solver's cloth options and the wind (off: density 0) */
+		{ pbdParam_thickness, 0.01 },
+		{ pbdParam_tethers, 1.0 },
+		{ pbdParam_selfCollision, 0.0 },
+		{ pbdParam_tearStretch, 0.0 },
+		{ pbdParam_windX, 0.0 },
+		{ pbdParam_windY, 0.0 },
+		{ pbdParam_windZ, 0.0 },
+		{ pbdParam_airDensity, 0.0 },
+		{ pbdParam_drag, 1.0 },
+		{ pbdParam_lift, 0.3 },
 	};
 	for (size_t i = 0; i < sizeof params / sizeof params[0]; ++i) {
 		Check(pbd_World_SetParam(w, params[i].param, (float)params[i].value), "pbd_World_SetParam");
@@ -125,6 +153,10 @@ static pbdWorldId BuildCloth(int res)
 	/* Pinned at the two top corners: grid cells [0, 0] and [res - 1, 0]. */
 	Check(pbd_World_SetInvMass(w, first + 0, 0.0f), "pin");
 	Check(pbd_World_SetInvMass(w, first + res - 1, 0.0f), "pin");
+	/* World.build() ends by setting each kind's world stiffness to what the objects use. */
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessStretch, (float)1.0), "pbd_World_SetParam");
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessShear, (float)1.0), "pbd_World_SetParam");
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessBend, (float)0.1), "pbd_World_SetParam");
 	if (pbd_World_GetParticleCount(w) != particles || pbd_World_GetConstraintCount(w) != constraints) {
 		fprintf(stderr, "bench_native: counts differ from pbd_ClothCounts\n");
 		exit(1);
@@ -149,36 +181,98 @@ static const char* Target(void)
 #endif
 }
 
-static void RunCase(const char* impl, int res, int warmup, int runs, int steps)
+/* The engine's own SIMD switch (src/simd.h): 0 in the -DPBD_SCALAR=1 build. */
+#if defined(PBD_SCALAR) && PBD_SCALAR
+#define BENCH_SIMD 0
+#else
+#define BENCH_SIMD 1
+#endif
+
+#define MAX_PARAMS 16
+
+/* The hash rebuild alone (mode=rebuild) is internal to the engine (src/hash_grid.c), so it
+   is reached by symbol name, weakly: the bench still builds, and says so, if the engine
+   renames it. Assumed signature: void pbd_HashGrid_Build(pbdWorld*), with the world from
+   pbd_GetWorld(id) (src/core.h). */
+extern void BenchHashGridBuild(void* world) __asm__("pbd_HashGrid_Build") __attribute__((weak));
+extern void* BenchGetWorld(pbdWorldId id) __asm__("pbd_GetWorld");
+
+enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD };
+static const char* const s_modeNames[] = { "step", "findpairs", "rebuild" };
+
+typedef struct BenchCase {
+	char name[64];
+	int res, warmup, runs, steps;
+	int mode; /* MODE_... */
+	int paramCount;
+	pbdParam param[MAX_PARAMS];
+	char paramName[MAX_PARAMS][32];
+	double value[MAX_PARAMS];
+} BenchCase;
+
+static void RunCase(const char* impl, const BenchCase* bc)
 {
-	pbdWorldId w = BuildCloth(res);
+	if (bc->mode == MODE_REBUILD && BenchHashGridBuild == NULL) {
+		printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"rebuild\",\"skipped\":\"the engine has no pbd_HashGrid_Build\"}\n",
+			   bc->name, impl);
+		fflush(stdout);
+		return;
+	}
+	pbdWorldId w = BuildCloth(bc->res);
+	for (int i = 0; i < bc->paramCount; ++i) {
+		Check(pbd_World_SetParam(w, bc->param[i], (float)bc->value[i]), "pbd_World_SetParam");
+	}
 	const int particles = pbd_World_GetParticleCount(w);
 	const int constraints = pbd_World_GetConstraintCount(w);
 	const int passes = (int)pbd_World_GetParam(w, pbdParam_substeps) * (int)pbd_World_GetParam(w, pbdParam_iterations);
 
-	for (int i = 0; i < warmup; ++i) Check(pbd_World_Step(w), "pbd_World_Step");
+	for (int i = 0; i < bc->warmup; ++i) Check(pbd_World_Step(w), "pbd_World_Step");
 	const uint32_t hashWarm = pbd_World_Hash(w);
+	/* Stretch after the warm-up: the same simulated time on every implementation. */
+	pbdStats warm;
+	Check(pbd_World_GetStats(w, &warm), "pbd_World_GetStats");
 
 	double ms[MAX_RUNS];
-	for (int r = 0; r < runs; ++r) {
+	int pairs = -1;
+	for (int r = 0; r < bc->runs; ++r) {
 		double t0 = NowMs();
-		for (int i = 0; i < steps; ++i) Check(pbd_World_Step(w), "pbd_World_Step");
-		ms[r] = (NowMs() - t0) / steps;
+		if (bc->mode == MODE_FINDPAIRS) {
+			for (int i = 0; i < bc->steps; ++i) pairs = Check(pbd_World_FindPairs(w), "pbd_World_FindPairs");
+		} else if (bc->mode == MODE_REBUILD) {
+			void* world = BenchGetWorld(w);
+			for (int i = 0; i < bc->steps; ++i) BenchHashGridBuild(world);
+		} else {
+			for (int i = 0; i < bc->steps; ++i) Check(pbd_World_Step(w), "pbd_World_Step");
+		}
+		ms[r] = (NowMs() - t0) / bc->steps;
 	}
-	const double median = Median(ms, runs);
+	const double median = Median(ms, bc->runs);
+	double fastest = ms[0];
+	for (int r = 1; r < bc->runs; ++r) fastest = ms[r] < fastest ? ms[r] : fastest;
 	pbdStats stats;
 	Check(pbd_World_GetStats(w, &stats), "pbd_World_GetStats");
 	const uint32_t hashFinal = pbd_World_Hash(w);
-	/* proj/s: every constraint is projected once per pass. */
-	const double projPerS = (double)constraints * passes / (median / 1000.0);
+	/* Pairs of the final state, when self-collision is part of the case (after the hash:
+	   the search does not touch positions or velocities). */
+	if (bc->mode == MODE_STEP && pbd_World_GetParam(w, pbdParam_selfCollision) != 0.0f) {
+		pairs = Check(pbd_World_FindPairs(w), "pbd_World_FindPairs");
+	}
 
-	printf("{\"case\":\"cloth-%dx%d\",\"impl\":\"%s\",\"particles\":%d,\"constraints\":%d,\"passes\":%d,"
-		   "\"warmup_steps\":%d,\"steps_per_run\":%d,\"runs\":[",
-		   res, res, impl, particles, constraints, passes, warmup, steps);
-	for (int r = 0; r < runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
-	printf("],\"ms_median\":%.17g,\"proj_per_s\":%.17g,\"max_stretch\":%.9g,\"hash_after_warmup\":\"0x%08x\","
-		   "\"hash_final\":\"0x%08x\",\"compiler\":\"gcc %s\",\"target\":\"%s\"}\n",
-		   median, projPerS, (double)stats.maxStretch, hashWarm, hashFinal, __VERSION__, Target());
+	printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"%s\",\"particles\":%d,\"constraints\":%d,\"passes\":%d,"
+		   "\"warmup_steps\":%d,\"%s\":%d,\"runs\":[",
+		   bc->name, impl, s_modeNames[bc->mode], particles, constraints, passes, bc->warmup,
+		   bc->mode == MODE_STEP ? "steps_per_run" : "calls_per_run", bc->steps);
+	for (int r = 0; r < bc->runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
+	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,", median, fastest);
+	/* proj/s: every constraint is projected once per pass (steps only). */
+	if (bc->mode != MODE_STEP) printf("\"proj_per_s\":null,");
+	else printf("\"proj_per_s\":%.17g,", (double)constraints * passes / (median / 1000.0));
+	printf("\"max_stretch\":%.9g,\"max_stretch_final\":%.9g,\"hash_after_warmup\":\"0x%08x\",\"hash_final\":\"0x%08x\",",
+		   (double)warm.maxStretch, (double)stats.maxStretch, hashWarm, hashFinal);
+	if (pairs >= 0) printf("\"pairs\":%d,", pairs);
+	printf("\"params\":{");
+	for (int i = 0; i < bc->paramCount; ++i) printf("%s\"%s\":%.17g", i ? "," : "", bc->paramName[i], bc->value[i]);
+	printf("},\"compiler\":\"gcc %s\",\"target\":\"%s\",\"simd\":%s}\n", __VERSION__, Target(), BENCH_SIMD ? "true" : "false");
 	fflush(stdout);
 	pbd_DestroyWorld(w);
 }
@@ -194,30 +288,101 @@ static int ParseInt(const char* s, int lo, int hi, const char* what)
 	return (int)v;
 }
 
+/* Plain text for a JSON string: no quotes, backslashes or control characters. */
+static int PlainText(const char* s)
+{
+	for (; *s; ++s) {
+		if (*s == '"' || *s == '\\' || (unsigned char)*s < 0x20) return 0;
+	}
+	return 1;
+}
+
+static void ParseCase(const char* spec, BenchCase* bc)
+{
+	char buf[1024];
+	if (strlen(spec) >= sizeof buf) {
+		fprintf(stderr, "bench_native: case spec too long\n");
+		exit(2);
+	}
+	strcpy(buf, spec);
+	memset(bc, 0, sizeof *bc);
+	bc->res = -1;
+	bc->warmup = 30;
+	bc->runs = 7;
+	bc->steps = 10;
+	for (char* item = strtok(buf, ","); item != NULL; item = strtok(NULL, ",")) {
+		char* eq = strchr(item, '=');
+		if (eq == NULL || eq == item) {
+			fprintf(stderr, "bench_native: \"%s\" in a case is not key=value\n", item);
+			exit(2);
+		}
+		*eq = '\0';
+		const char *key = item, *value = eq + 1;
+		if (strcmp(key, "name") == 0) {
+			if (strlen(value) == 0 || strlen(value) >= sizeof bc->name || !PlainText(value)) {
+				fprintf(stderr, "bench_native: bad case name \"%s\"\n", value);
+				exit(2);
+			}
+			strcpy(bc->name, value);
+		} else if (strcmp(key, "res") == 0) {
+			bc->res = ParseInt(value, 2, 1024, "res");
+		} else if (strcmp(key, "warmup") == 0) {
+			bc->warmup = ParseInt(value, 0, 100000, "warmup");
+		} else if (strcmp(key, "runs") == 0) {
+			bc->runs = ParseInt(value, 1, MAX_RUNS, "runs");
+		} else if (strcmp(key, "steps") == 0) {
+			bc->steps = ParseInt(value, 1, 100000, "steps");
+		} else if (strcmp(key, "mode") == 0) {
+			if (strcmp(value, "step") == 0) bc->mode = MODE_STEP;
+			else if (strcmp(value, "findpairs") == 0) bc->mode = MODE_FINDPAIRS;
+			else if (strcmp(value, "rebuild") == 0) bc->mode = MODE_REBUILD;
+			else {
+				fprintf(stderr, "bench_native: mode must be step, findpairs or rebuild, got \"%s\"\n", value);
+				exit(2);
+			}
+		} else {
+			int param = pbd_ParamFromName(key);
+			char* end;
+			double v = strtod(value, &end);
+			if (param < 0 || *value == '\0' || *end != '\0' || bc->paramCount == MAX_PARAMS || strlen(key) >= 32) {
+				fprintf(stderr, "bench_native: \"%s=%s\" is not a known world parameter with a number\n", key, value);
+				exit(2);
+			}
+			bc->param[bc->paramCount] = (pbdParam)param;
+			strcpy(bc->paramName[bc->paramCount], key);
+			bc->value[bc->paramCount] = v;
+			bc->paramCount += 1;
+		}
+	}
+	if (bc->res < 0) {
+		fprintf(stderr, "bench_native: a case needs res=N\n");
+		exit(2);
+	}
+	if (bc->name[0] == '\0') snprintf(bc->name, sizeof bc->name, "cloth-%dx%d", bc->res, bc->res);
+}
+
 int main(int argc, char** argv)
 {
 	const char* impl = "native";
 	int i = 1;
 	if (i + 1 < argc && strcmp(argv[i], "--impl") == 0) {
 		impl = argv[i + 1];
-		for (const char* c = impl; *c; ++c) {
-			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) {
-				fprintf(stderr, "bench_native: --impl name must be plain text\n");
-				return 2;
-			}
+		if (!PlainText(impl)) {
+			fprintf(stderr, "bench_native: --impl name must be plain text\n");
+			return 2;
 		}
 		i += 2;
 	}
-	if (argc - i < 4 || (argc - i) % 4 != 0) {
-		fprintf(stderr, "usage: bench_native [--impl NAME] RES WARMUP RUNS STEPS [RES WARMUP RUNS STEPS ...]\n");
+	if (i >= argc) {
+		fprintf(stderr, "usage: bench_native [--impl NAME] CASE [CASE ...]   (CASE: res=N,warmup=N,runs=N,steps=N[,mode=step|findpairs|rebuild][,param=value...])\n");
 		return 2;
 	}
-	for (; i < argc; i += 4) {
-		int res = ParseInt(argv[i], 2, 1024, "RES");
-		int warmup = ParseInt(argv[i + 1], 0, 100000, "WARMUP");
-		int runs = ParseInt(argv[i + 2], 1, MAX_RUNS, "RUNS");
-		int steps = ParseInt(argv[i + 3], 1, 100000, "STEPS");
-		RunCase(impl, res, warmup, runs, steps);
-	}
+	/* Parse every case first: a typo in the last one must not cost the minutes of the first. */
+	int count = argc - i;
+	BenchCase* cases = calloc((size_t)count, sizeof *cases);
+	if (cases == NULL) return 1;
+	for (int k = 0; k < count; ++k) ParseCase(argv[i + k], &cases[k]);
+	for (int k = 0; k < count; ++k) RunCase(impl, &cases[k]);
+	free(cases);
 	return 0;
 }

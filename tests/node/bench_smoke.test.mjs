@@ -1,7 +1,9 @@
 // Smoke test for bench/bench.mjs (`make bench`): runs its --quick mode (a 20x20 cloth,
-// 2 runs of 2 steps, natively and in wasm) and checks the records' schema and the
-// native/wasm hash cross-check. No timing assertions: only that the figures exist,
-// are finite and positive, and agree where they must (same work on every side).
+// 2 runs of 2 steps, on every implementation: our native builds and wasm, and the peers,
+// plain JS and ammo.js) and checks the records' schema, that every implementation and
+// case is there, and the hash cross-check of our builds. No timing assertions: only that
+// the figures exist, are finite and positive, and agree where they must (same work on
+// every one of our builds).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -11,8 +13,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const NUMBER_FIELDS = ['particles', 'constraints', 'passes', 'ms_median', 'proj_per_s', 'max_stretch'];
-const INTEGER_FIELDS = ['particles', 'constraints', 'passes'];
+const OURS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm'];
+const PEERS = ['js', 'ammo'];
+const CASES = ['cloth-20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild'];
+const hasClang = spawnSync('sh', ['-c', 'command -v clang'], { encoding: 'utf8' }).status === 0;
 
 // A make started from a make (make test -> node --test) must not inherit the outer
 // make's jobserver descriptors, which its child processes do not have.
@@ -28,15 +32,19 @@ function run(cmd, args) {
   return r;
 }
 
-// Builds (or refreshes, so the binary and the wasm match the sources) what the bench runs.
+// Builds (or refreshes, so the binaries and the wasm match the sources) what the bench runs:
+// every native binary, since bench.mjs uses each one that exists and a stale one must not linger.
 function ensureBuilt() {
-  // both native binaries: bench.mjs uses the portable one whenever it exists, so a stale one must not linger
-  const r = run('make', ['-s', 'build/bench_native', 'build/bench_native_portable', 'build/minipbd.wasm']);
+  const targets = ['build/bench_native', 'build/bench_native_portable', 'build/bench_native_scalar', 'build/minipbd.wasm'];
+  if (hasClang) targets.push('build/bench_native_clang');
+  const r = run('make', ['-s', ...targets]);
   assert.equal(r.status, 0, `make failed:\n${r.stdout}\n${r.stderr}`);
-  assert.ok(fs.existsSync(path.join(root, 'build', 'bench_native')), 'build/bench_native was not built');
+  for (const t of targets) assert.ok(fs.existsSync(path.join(root, t)), `${t} was not built`);
 }
 
-test('bench.mjs --quick writes well-formed records and the native/wasm hashes agree', { timeout: 300_000 }, () => {
+const finitePositive = (v) => typeof v === 'number' && Number.isFinite(v) && v > 0;
+
+test('bench.mjs --quick: every implementation and case, well-formed records, our builds agree bit for bit', { timeout: 300_000 }, () => {
   ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-bench-'));
   try {
@@ -44,51 +52,97 @@ test('bench.mjs --quick writes well-formed records and the native/wasm hashes ag
     const r = run(process.execPath, ['bench/bench.mjs', '--quick', '--out', out, '--wasm', 'build/minipbd.wasm']);
     assert.equal(r.status, 0, `bench.mjs --quick failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /^hash check: PASS/m, 'the printed hash check passed');
-    assert.match(r.stdout, /^\| case +\| impl +\| particles +\| constraints +\| passes +\| ms\/step \(median\) +\| Mproj\/s +\| max stretch +\| ratio vs native +\|$/m,
+    assert.match(r.stdout, /^\| case +\| impl +\| particles +\| constraints +\| passes +\| ms\/step \(median\) +\| \(min\) +\| Mproj\/s +\| max stretch +\| ratio vs native +\|$/m,
       'the markdown table header is printed');
+    assert.match(r.stdout, /^targets \(/m, 'the targets summary is printed');
+    assert.doesNotMatch(r.stdout, /^\((ammo|js)\b.*(skipped|failed)/m, 'no peer was skipped or failed');
 
     const records = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.ok(Array.isArray(records), 'the output is an array of records');
-    const impls = new Set(records.map((x) => x.impl));
-    assert.ok(impls.has('wasm'), 'a wasm record');
-    assert.ok(impls.has('native'), 'a native record');
+    const has = (name, impl) => records.some((x) => x.case === name && x.impl === impl);
+
+    // Every implementation on the main case, our builds and the peers.
+    for (const impl of [...OURS.filter((i) => i !== 'native-clang' || hasClang), ...PEERS]) {
+      assert.ok(has('cloth-20x20', impl), `a cloth-20x20 record for ${impl}`);
+    }
+    // The cases behind the solve-stage, self-collision and hash figures.
+    for (const impl of ['native', 'native-scalar', 'wasm']) assert.ok(has('cloth-20x20/1-pass', impl), `1-pass ${impl}`);
+    for (const name of ['cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs']) {
+      for (const impl of ['native', 'wasm']) assert.ok(has(name, impl), `${name} ${impl}`);
+    }
+    // The rebuild alone reaches an internal function: a record, or a note saying it was skipped.
+    assert.ok(has('cloth-20x20/rebuild', 'native') || /^\(native cloth-20x20\/rebuild: skipped/m.test(r.stdout), 'rebuild record or note');
 
     for (const rec of records) {
       const where = `${rec.case}/${rec.impl}`;
-      assert.equal(typeof rec.case, 'string', `${where}: case`);
-      assert.equal(rec.case, 'cloth-20x20', `${where}: the quick case`);
-      assert.equal(typeof rec.impl, 'string', `${where}: impl`);
-      for (const f of NUMBER_FIELDS) {
-        assert.equal(typeof rec[f], 'number', `${where}: ${f} is a number`);
-        assert.ok(Number.isFinite(rec[f]) && rec[f] > 0, `${where}: ${f} = ${rec[f]} is finite and positive`);
-      }
-      for (const f of INTEGER_FIELDS) assert.ok(Number.isInteger(rec[f]), `${where}: ${f} is an integer`);
+      assert.ok(CASES.includes(rec.case), `${where}: a quick case`);
+      assert.ok([...OURS, ...PEERS].includes(rec.impl), `${where}: a known impl`);
+      assert.ok(['step', 'findpairs', 'rebuild'].includes(rec.mode), `${where}: mode`);
+      for (const f of ['particles', 'constraints', 'passes']) assert.ok(Number.isInteger(rec[f]) && rec[f] > 0, `${where}: ${f} = ${rec[f]}`);
       assert.equal(rec.particles, 400, `${where}: 20 x 20 particles`);
-      assert.equal(rec.passes, 10, `${where}: 1 substep x 10 iterations`);
+      assert.equal(rec.constraints, 2202, `${where}: stretch + shear + bend of a 20 x 20 grid`);
+      assert.equal(rec.passes, rec.case.endsWith('/1-pass') ? 1 : 10, `${where}: passes`);
+      assert.ok(finitePositive(rec.ms_median), `${where}: ms_median = ${rec.ms_median}`);
+      assert.ok(finitePositive(rec.ms_min) && rec.ms_min <= rec.ms_median, `${where}: ms_min = ${rec.ms_min}`);
+      for (const f of ['max_stretch', 'max_stretch_final']) {
+        assert.ok(typeof rec[f] === 'number' && Number.isFinite(rec[f]) && rec[f] >= 0, `${where}: ${f} = ${rec[f]}`);
+      }
       assert.ok(Array.isArray(rec.runs) && rec.runs.length === 2, `${where}: runs holds the 2 quick runs`);
-      for (const ms of rec.runs) assert.ok(Number.isFinite(ms) && ms > 0, `${where}: run ${ms} is finite and positive`);
-      // proj_per_s is derived from the median, not measured separately.
-      const expected = rec.constraints * rec.passes / (rec.ms_median / 1000);
-      assert.ok(Math.abs(rec.proj_per_s - expected) <= 1e-6 * expected, `${where}: proj_per_s = constraints x passes / s`);
-      assert.match(rec.hash_after_warmup, /^0x[0-9a-f]{8}$/, `${where}: hash_after_warmup`);
-      assert.equal(rec.hash_match, true, `${where}: hash matches native`);
-      assert.equal(typeof rec.node, 'string', `${where}: node version`);
+      for (const ms of rec.runs) assert.ok(finitePositive(ms), `${where}: run ${ms} is finite and positive`);
+      assert.equal(typeof rec.params, 'object', `${where}: params`);
+      if (rec.mode === 'step') {
+        // proj_per_s is derived from the median, not measured separately.
+        const expected = rec.constraints * rec.passes / (rec.ms_median / 1000);
+        assert.ok(Math.abs(rec.proj_per_s - expected) <= 1e-6 * expected, `${where}: proj_per_s = constraints x passes / s`);
+      } else {
+        assert.equal(rec.proj_per_s, null, `${where}: no projections when timing the hash`);
+        assert.ok(Number.isInteger(rec.calls_per_run) && rec.calls_per_run > 0, `${where}: calls_per_run`);
+      }
+      if (rec.mode === 'findpairs' || rec.case.endsWith('/self-on')) {
+        assert.ok(Number.isInteger(rec.pairs) && rec.pairs >= 0, `${where}: pairs = ${rec.pairs}`);
+      }
       assert.match(rec.node, /^v\d+\./, `${where}: node version`);
       assert.ok(typeof rec.cpu === 'string' && rec.cpu.length > 0, `${where}: cpu model`);
+      assert.equal(typeof rec.build, 'string', `${where}: build`);
       if (rec.impl === 'native') {
         assert.equal(rec.ratio_vs_native, undefined, `${where}: the reference has no ratio`);
+      } else if (has(rec.case, 'native')) {
+        assert.ok(finitePositive(rec.ratio_vs_native), `${where}: ratio_vs_native`);
+      }
+      if (OURS.includes(rec.impl)) {
+        assert.match(rec.hash_after_warmup, /^0x[0-9a-f]{8}$/, `${where}: hash_after_warmup`);
+        assert.match(rec.hash_final, /^0x[0-9a-f]{8}$/, `${where}: hash_final`);
+        assert.equal(rec.hash_match, true, `${where}: hash matches native`);
       } else {
-        assert.ok(Number.isFinite(rec.ratio_vs_native) && rec.ratio_vs_native > 0, `${where}: ratio_vs_native`);
+        assert.equal(rec.hash_match, null, `${where}: peers have no hash`);
+        assert.ok(finitePositive(rec.wasm_speedup), `${where}: wasm_speedup`);
+        assert.ok(Number.isFinite(rec.lowest_y), `${where}: lowest_y`);
       }
     }
 
-    // Same work on every side: counts, final state and its statistics agree exactly.
-    const [first] = records;
-    for (const rec of records) {
-      assert.equal(rec.constraints, first.constraints, `${rec.impl}: constraints`);
-      assert.equal(rec.hash_after_warmup, first.hash_after_warmup, `${rec.impl}: hash after warm-up`);
-      assert.equal(rec.hash_final, first.hash_final, `${rec.impl}: hash after the runs`);
-      assert.equal(Math.fround(rec.max_stretch), Math.fround(first.max_stretch), `${rec.impl}: max stretch`);
+    // Same work on every one of our builds: final state, its statistics and pairs agree exactly.
+    for (const name of CASES) {
+      const mine = records.filter((x) => x.case === name && OURS.includes(x.impl));
+      for (const rec of mine) {
+        assert.equal(rec.hash_after_warmup, mine[0].hash_after_warmup, `${name} ${rec.impl}: hash after warm-up`);
+        assert.equal(rec.hash_final, mine[0].hash_final, `${name} ${rec.impl}: hash after the runs`);
+        assert.equal(Math.fround(rec.max_stretch), Math.fround(mine[0].max_stretch), `${name} ${rec.impl}: max stretch`);
+        assert.equal(rec.pairs, mine[0].pairs, `${name} ${rec.impl}: pairs`);
+      }
+    }
+    // The peers build the same cloth: same counts (checked above) and a sane stretch.
+    for (const impl of PEERS) {
+      const rec = records.find((x) => x.case === 'cloth-20x20' && x.impl === impl);
+      assert.ok(rec.max_stretch < 10, `${impl}: max stretch ${rec.max_stretch} of a small cloth is sane`);
+    }
+    // Derived figures exist where the twin cases ran.
+    for (const impl of ['native', 'native-scalar', 'wasm']) {
+      const rec = records.find((x) => x.case === 'cloth-20x20' && x.impl === impl);
+      assert.ok(Number.isFinite(rec.solve_ms_est), `${impl}: solve_ms_est from the 1-pass twin`);
+    }
+    for (const impl of ['native', 'wasm']) {
+      const rec = records.find((x) => x.case === 'cloth-20x20/self-on' && x.impl === impl);
+      assert.ok(finitePositive(rec.ratio_vs_self_off), `${impl}: ratio_vs_self_off`);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -99,15 +153,32 @@ test('bench.mjs --quick without --out writes no file', { timeout: 300_000 }, () 
   ensureBuilt();
   const benchJson = path.join(root, 'dist', 'bench.json');
   const before = fs.statSync(benchJson, { throwIfNoEntry: false })?.mtimeMs ?? null;
-  const r = run(process.execPath, ['bench/bench.mjs', '--quick', '--wasm', 'build/minipbd.wasm']);
+  const r = run(process.execPath, ['bench/bench.mjs', '--quick', '--wasm', 'build/minipbd.wasm', '--impls', 'native,wasm,js']);
   assert.equal(r.status, 0, `bench.mjs --quick failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
   assert.doesNotMatch(r.stdout, /^wrote /m);
   const after = fs.statSync(benchJson, { throwIfNoEntry: false })?.mtimeMs ?? null;
   assert.equal(after, before, 'dist/bench.json untouched');
 });
 
-test('bench.mjs refuses unknown arguments', () => {
-  const r = run(process.execPath, ['bench/bench.mjs', '--bogus']);
+test('bench.mjs refuses unknown arguments and implementations', () => {
+  let r = run(process.execPath, ['bench/bench.mjs', '--bogus']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /unknown argument --bogus/);
+  r = run(process.execPath, ['bench/bench.mjs', '--impls', 'native,bullet']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /unknown impl bullet/);
+});
+
+test('bench_native refuses a bad case spec', () => {
+  ensureBuilt();
+  for (const [spec, message] of [
+    ['res=20,bogusParam=1', /not a known world parameter/],
+    ['warmup=3', /needs res=N/],
+    ['res=20,mode=fly', /mode must be/],
+    ['res=20,runs', /not key=value/],
+  ]) {
+    const r = run(path.join(root, 'build', 'bench_native'), [spec]);
+    assert.equal(r.status, 2, `${spec}: exit status`);
+    assert.match(r.stderr, message, `${spec}: message`);
+  }
 });
