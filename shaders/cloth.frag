@@ -10,10 +10,10 @@ uniform vec3 u_frontColor;               // linear RGB
 uniform vec3 u_backColor;
 uniform vec3 u_skyColor;
 uniform vec3 u_groundColor;
-uniform float u_pattern;                 // 0 = plain, 1 = woven stripes
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
+in float v_pattern;                      // 0 = plain, 1 = woven stripes
 out vec4 o_color;
 
 vec3 toSrgb(vec3 c) { return pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)); }
@@ -22,7 +22,7 @@ void main() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
   vec3 base = gl_FrontFacing ? u_frontColor : u_backColor;
-  if (gl_FrontFacing && u_pattern > 0.5) {
+  if (gl_FrontFacing && v_pattern > 0.5) {
     // Gingham-like: two sets of soft stripes multiply where they cross.
     vec2 s = abs(fract(v_uv * 8.0) - 0.5);
     vec2 band = smoothstep(0.20, 0.23, s);

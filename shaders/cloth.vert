@@ -1,21 +1,32 @@
 #version 300 es
 // Cloth mesh: positions and normals come straight from wasm memory (stride 16, xyz used).
-// gl_VertexID is the particle index (drawElements), which gives each vertex its grid (i, j) for the pattern.
+// gl_VertexID is the particle index (drawElements). All cloth triangles are drawn in one call (tearing
+// reshuffles each object's triangle range), so the vertex finds its object from the particle ranges in
+// u_cloth and takes its grid (i, j) there for the fabric pattern.
+#define MAX_CLOTHS 16
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
 uniform mat4 u_viewProj;
-uniform int u_firstParticle;
-uniform int u_columns;                    // particles per row, 0 = unknown (no pattern)
-uniform vec2 u_gridSize;                  // columns-1, rows-1
+uniform int u_clothCount;
+uniform ivec4 u_cloth[MAX_CLOTHS];        // firstParticle, particleCount, columns, rows
 out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
+out float v_pattern;                      // 1 = woven pattern, 0 = plain (object not known)
 void main() {
   v_world = a_position;
   v_normal = a_normal;
-  int local = gl_VertexID - u_firstParticle;
-  v_uv = u_columns > 0
-    ? vec2(float(local % u_columns), float(local / u_columns)) / max(u_gridSize, vec2(1.0))
-    : vec2(0.0);
+  v_uv = vec2(0.0);
+  v_pattern = 0.0;
+  for (int k = 0; k < MAX_CLOTHS; ++k) {
+    if (k >= u_clothCount) break;
+    ivec4 c = u_cloth[k];
+    int local = gl_VertexID - c.x;
+    if (local >= 0 && local < c.y && c.z > 0) {
+      v_uv = vec2(float(local % c.z), float(local / c.z)) / max(vec2(float(c.z - 1), float(c.w - 1)), vec2(1.0));
+      v_pattern = 1.0;
+      break;
+    }
+  }
   gl_Position = u_viewProj * vec4(a_position, 1.0);
 }

@@ -22,6 +22,9 @@ void main() {
     r = u_pinnedRadius * 1.3;
     gl_Position.z = -0.999 * gl_Position.w;   // onto the near plane: the handle stays visible behind folds
   }
-  gl_PointSize = clamp(2.0 * r * u_pixelScale / max(gl_Position.w, 1e-4), 0.0, u_maxSize);
+  float size = 2.0 * r * u_pixelScale / max(gl_Position.w, 1e-4);
+  // Free particles smaller than ~1.5 px only add noise (moire on a dense cloth seen from afar): hide them.
+  if (v_pinned < 0.5 && v_held < 0.5 && size < 1.5) r = 0.0;
+  gl_PointSize = clamp(size, 0.0, u_maxSize);
   if (r <= 0.0) gl_Position = vec4(2.0, 2.0, 2.0, 1.0);   // hidden: outside the clip volume
 }

@@ -88,6 +88,14 @@ export async function waitSteps(page, n = 10) {
   return start;
 }
 
+/** Pick `key` in the scene picker (as a user would) and wait until its world runs and is drawn. */
+export async function chooseScene(page, key) {
+  await page.selectOption('#scene-select', key);
+  await page.waitForFunction((k) => window.minipbd.app.state.sceneKey === k, key, { timeout: READY_TIMEOUT });
+  await waitSteps(page, 3);
+  await waitFrames(page, 2);
+}
+
 /** Wait until at least `n` more frames were drawn. */
 export async function waitFrames(page, n = 5) {
   const start = await page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
@@ -96,7 +104,8 @@ export async function waitFrames(page, n = 5) {
 
 /**
  * Screenshot the canvas and measure it in the page (decoding the PNG there keeps the tests dependency-free):
- * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), distinctColors }.
+ * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), backFraction (blue cloth-back pixels),
+ *   distinctColors }.
  */
 export async function canvasPixels(page) {
   const png = await page.locator('#view').screenshot();
@@ -107,7 +116,7 @@ export async function canvasPixels(page) {
     const ctx = c.getContext('2d');
     ctx.drawImage(bmp, 0, 0);
     const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0, cloth = 0;
+    let sum = 0, sum2 = 0, cloth = 0, back = 0;
     const colors = new Set();
     const n = d.length / 4;
     for (let i = 0; i < d.length; i += 4) {
@@ -116,10 +125,11 @@ export async function canvasPixels(page) {
       sum += y;
       sum2 += y * y;
       if (r > g + 50 && r > b + 50) cloth++;
+      if (b > r + 50 && b > g + 20) back++;
       if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
     }
     const mean = sum / n;
-    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, distinctColors: colors.size };
+    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n, distinctColors: colors.size };
   }, png.toString('base64'));
 }
 

@@ -3,7 +3,8 @@
 //
 // The simulation advances in whole steps of scene.solver.dt taken from a time accumulator, so it runs
 // at the same speed at any frame rate; after a stall (tab in background, slow frame) at most
-// MAX_STEPS_PER_FRAME steps run and the rest of the backlog is dropped instead of freezing the page.
+// MAX_STEPS_PER_FRAME steps (fewer when steps are slow: STEP_BUDGET_MS) run and the rest of the backlog is
+// dropped instead of freezing the page.
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
 
 import { loadMiniPBD } from './minipbd.js';
@@ -15,6 +16,9 @@ import { PointerInput } from './input.js';
 import { createUI, shortName } from './ui.js';
 
 const MAX_STEPS_PER_FRAME = 4;
+// Steps per frame are also capped by their measured cost, so a heavy scene (the 100k cloth steps in ~20 ms)
+// keeps the page responsive: it runs in slow motion at a usable frame rate instead of 4 steps per frame.
+const STEP_BUDGET_MS = 24;
 const MAX_FRAME_SECONDS = 0.25;
 const READOUT_INTERVAL_MS = 250;
 
@@ -50,7 +54,8 @@ async function main() {
     lastTime: null,
     dt: 1 / 60,
     stepMs: NaN,
-    view: { showParticles: true, groundEnabled: true, groundHeight: 0 },
+    stepMsAvg: 0, // smoothed cost of one step, for the per-frame step budget
+    view: { showParticles: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
@@ -66,20 +71,25 @@ async function main() {
       // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
       if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     },
-    onParam(param, value) {
+    onParam(param, pairs) {
       if (!state.world) return;
       try {
-        state.world.setParam(param.name, value);
-        state.scene = state.world.describe(); // the world keeps its description in step, so links carry the change
-        exposed.scene = state.scene;
+        for (const [name, value] of pairs) state.world.setParam(name, value);
       } catch (err) {
         ui.showError(`${param.label} could not be set: ${errorText(err)}`);
       }
+      // The world keeps its description in step, so links carry the change. Colliders stay where the scene
+      // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back.
+      const scene = state.world.describe();
+      scene.colliders = state.scene.colliders;
+      state.scene = scene;
+      exposed.scene = scene;
       ui.clearLink();
     },
     onTogglePause() {
       state.paused = !state.paused;
       state.accumulator = 0;
+      if (input) input.paused = state.paused;
       ui.setPaused(state.paused);
     },
     onStep() {
@@ -107,6 +117,7 @@ async function main() {
     state.scene = world.describe(); // normalised, with every default filled in
     state.sceneKey = key;
     state.accumulator = 0;
+    state.stepMsAvg = 0;
     state.dt = world.getParam('dt');
     state.view.groundEnabled = Boolean(world.getParam('groundEnabled'));
     state.view.groundHeight = world.getParam('groundHeight');
@@ -184,8 +195,22 @@ async function main() {
   // whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function stepWorld(n) {
     const t0 = performance.now();
-    state.world.step(n);
+    if (input?.collidersMoving) {
+      // Spread the pointer's collider moves over the steps (see input.js): one step at a time.
+      for (let k = 1; k <= n; k++) {
+        input.moveHeldColliders(k, n);
+        state.world.step(1);
+      }
+    } else {
+      state.world.step(n);
+    }
     state.stepMs = (performance.now() - t0) / n;
+    state.stepMsAvg = state.stepMsAvg > 0 ? state.stepMsAvg * 0.8 + state.stepMs * 0.2 : state.stepMs;
+  }
+
+  function maxStepsThisFrame() {
+    if (!(state.stepMsAvg > 0)) return MAX_STEPS_PER_FRAME;
+    return Math.max(1, Math.min(MAX_STEPS_PER_FRAME, Math.floor(STEP_BUDGET_MS / state.stepMsAvg)));
   }
 
   function updateReadout(now, force = false) {
@@ -225,8 +250,9 @@ async function main() {
       if (!state.paused) {
         state.accumulator += Math.min(elapsed, MAX_FRAME_SECONDS);
         let n = Math.floor(state.accumulator / state.dt);
-        if (n > MAX_STEPS_PER_FRAME) {
-          n = MAX_STEPS_PER_FRAME;
+        const max = maxStepsThisFrame();
+        if (n > max) {
+          n = max;
           state.accumulator = 0; // drop the backlog: slow motion beats a spiral of ever longer frames
         } else {
           state.accumulator -= n * state.dt;
@@ -241,6 +267,7 @@ async function main() {
       }
       camera.update(canvas.width / canvas.height);
       state.view.held = input.heldParticles;
+      state.view.heldColliders = input.heldColliders;
       if (renderer.draw(camera, state.view) && !exposed.ready) {
         exposed.ready = true;
         document.documentElement.dataset.ready = 'true';
@@ -248,6 +275,7 @@ async function main() {
       updateReadout(now);
     } catch (err) {
       state.paused = true;
+      if (input) input.paused = true;
       ui.setPaused(true);
       ui.showError(`The simulation stopped: ${errorText(err)}`);
     }

@@ -1,16 +1,26 @@
-// input.js — pointer/wheel/keyboard input on the canvas: grab particles or orbit the camera.
+// input.js — pointer/wheel/keyboard input on the canvas: grab particles, move colliders, or orbit the camera.
 //
-// Pointer down on an object picks a particle (world.pick, done in C) and adds an attachment that pulls it
-// toward the pointer, moved in the plane through the particle facing the camera. Pointer down on empty
-// space orbits; two such touches pinch-zoom; the wheel zooms. Every pointer is tracked by pointerId, so
-// each finger on a touch screen can hold its own particle. Attachments are removed on pointerup/cancel
-// or when capture is lost, so none can be left behind.
+// Pointer down casts one ray and asks the engine (in C) for both the nearest particle (world.pick) and the
+// first collider surface (world.pickCollider); the nearer hit wins. A particle gets an attachment that
+// pulls it toward the pointer; a collider is moved kinematically (world.setColliderTransform, rotation
+// kept) so the cloth feels it. Either way the target moves in the plane through the hit point facing the
+// camera. A collider's moves are not applied as the pointer events come but spread over the simulation
+// steps (moveHeldColliders, called by the app before each step): a collider that jumps once per frame and
+// then rests for the frame's other steps shakes the cloth off instead of carrying it.
+// Pointer down on empty space orbits; two such touches pinch-zoom; the wheel zooms. Every pointer is
+// tracked by pointerId, so each finger on a touch screen can hold its own particle or collider.
+// Attachments are removed on pointerup/cancel or when capture is lost, so none can be left behind; a
+// released collider stays where it was put.
 
 import { intersectPlane } from './camera.js';
 
 const ORBIT_SPEED = 0.0065; // radians per CSS pixel
 const WHEEL_ZOOM = 0.0015; // exp(deltaY * k)
 const PICK_RADIUS = 0.025; // fraction of the camera distance: forgiving, but still picks the right particle
+// When the ray also hits a collider, a particle wins only if it lies this close to the ray (fraction of the
+// pick radius) and not behind the collider's surface: a press on bare collider surface next to the cloth
+// takes the collider, a press on cloth lying on a collider takes the cloth.
+const NEAR_RAY_ON_COLLIDER = 0.4;
 
 export class PointerInput {
   /**
@@ -22,8 +32,9 @@ export class PointerInput {
     this.canvas = canvas;
     this.camera = camera;
     this.getWorld = getWorld;
-    this.pointers = new Map(); // pointerId -> { mode: 'grab' | 'orbit', x, y, ... }
+    this.pointers = new Map(); // pointerId -> { mode: 'grab' | 'collider' | 'orbit', x, y, ... }
     this.enabled = true;
+    this.paused = false; // while the simulation is paused, collider moves apply at once (nothing to spread)
 
     const on = (type, fn, opts) => canvas.addEventListener(type, fn.bind(this), opts);
     on('pointerdown', this._down);
@@ -50,12 +61,52 @@ export class PointerInput {
     return out;
   }
 
+  /** Indices of the colliders currently held (for highlighting). */
+  get heldColliders() {
+    const out = [];
+    for (const p of this.pointers.values()) if (p.mode === 'collider') out.push(p.collider);
+    return out;
+  }
+
+  /** True when a held collider has a move still to apply (the app then steps one step at a time). */
+  get collidersMoving() {
+    for (const p of this.pointers.values()) {
+      if (p.mode === 'collider' && p.world === this.getWorld() && p.target.some((v, k) => v !== p.applied[k])) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Before step k of the n steps of a frame (k = 1..n): move each held collider the k-th part of the way from
+   * where it was at the frame's start to where the pointer wants it, so the motion is spread evenly.
+   */
+  moveHeldColliders(k, n) {
+    for (const p of this.pointers.values()) {
+      if (p.mode !== 'collider' || p.world !== this.getWorld()) continue;
+      if (k === 1) p.from = p.applied;
+      if (!p.from) continue;
+      const f = k / n;
+      const position = [0, 1, 2].map((i) => p.from[i] + (p.target[i] - p.from[i]) * f);
+      p.world.setColliderTransform(p.collider, position, p.rotation);
+      p.applied = position;
+    }
+  }
+
   /** Forget all pointers without touching the world (call when the world is replaced). */
   reset() {
     for (const id of this.pointers.keys()) {
       if (this.canvas.hasPointerCapture?.(id)) this.canvas.releasePointerCapture(id);
     }
     this.pointers.clear();
+  }
+
+  /**
+   * What a press at page position (clientX, clientY) would take hold of: { kind: 'particle' | 'collider',
+   * index } or null (the press would orbit). The same pick as a real press; for tools and tests.
+   */
+  hitTest(clientX, clientY) {
+    const hit = this._pick({ clientX, clientY });
+    return hit ? { kind: hit.kind, index: hit.index } : null;
   }
 
   _local(e) {
@@ -69,16 +120,37 @@ export class PointerInput {
     return this.camera.rayFromPixel(x, y, w, h);
   }
 
+  /**
+   * What is under the pointer: { kind: 'particle', index, position, origin, dir },
+   * { kind: 'collider', index, position (the hit point), origin, dir } or null.
+   */
   _pick(e) {
     const world = this.getWorld();
     if (!world) return null;
     const { origin, dir } = this._ray(e);
-    const i = world.pick(origin, dir, this.camera.distance * PICK_RADIUS);
+    const radius = this.camera.distance * PICK_RADIUS;
+    const c = world.pickCollider(origin, dir);
+    const collider = c && Number.isFinite(c.t) && c.t >= 0
+      ? { kind: 'collider', index: c.index, position: origin.map((v, k) => v + dir[k] * c.t), origin, dir, t: c.t }
+      : null;
+    // Over a collider, only a particle right on the ray and not behind the collider's surface counts (cloth
+    // lying on the ball, not cloth merely near the pointer): a second, tighter pick.
+    const tight = radius * NEAR_RAY_ON_COLLIDER;
+    const particle = this._pickParticle(world, origin, dir, collider ? tight : radius);
+    if (!collider) return particle;
+    if (!particle) return collider;
+    return particle.t <= collider.t + tight ? particle : collider;
+  }
+
+  /** The first particle within `radius` of the ray, unless it is pinned (grabbing a pin does nothing). */
+  _pickParticle(world, origin, dir, radius) {
+    const i = world.pick(origin, dir, radius);
     if (i < 0) return null;
     const P = world.positions;
-    // Pinned particles do not move; grabbing one would do nothing, so let the drag orbit instead.
     if (P[4 * i + 3] === 0) return null;
-    return { index: i, position: [P[4 * i], P[4 * i + 1], P[4 * i + 2]], origin, dir };
+    const position = [P[4 * i], P[4 * i + 1], P[4 * i + 2]];
+    const t = (position[0] - origin[0]) * dir[0] + (position[1] - origin[1]) * dir[1] + (position[2] - origin[2]) * dir[2];
+    return { kind: 'particle', index: i, position, origin, dir, t };
   }
 
   _down(e) {
@@ -89,13 +161,22 @@ export class PointerInput {
     const { x, y } = this._local(e);
     const hit = e.button === 0 ? this._pick(e) : null;
     const world = this.getWorld();
-    if (hit && world) {
-      const normal = this.camera.forward; // drag plane faces the camera
+    const normal = this.camera.forward; // drag plane faces the camera
+    if (hit?.kind === 'particle' && world) {
       const onPlane = intersectPlane(hit.origin, hit.dir, hit.position, normal) ?? hit.position;
       // Keep the offset between the pointer ray and the particle so grabbing causes no jump.
       const offset = [0, 1, 2].map((k) => hit.position[k] - onPlane[k]);
       const attachment = world.addAttachment(hit.index, hit.position, 1);
       this.pointers.set(e.pointerId, { mode: 'grab', x, y, world, attachment, particle: hit.index, point: hit.position, normal, offset });
+      this.canvas.classList.add('grabbing');
+    } else if (hit?.kind === 'collider' && world) {
+      const info = world.colliders[hit.index];
+      // The plane goes through the hit point; the collider keeps its offset from it (no jump) and its rotation.
+      const offset = [0, 1, 2].map((k) => info.position[k] - hit.position[k]);
+      this.pointers.set(e.pointerId, {
+        mode: 'collider', x, y, world, collider: hit.index, point: hit.position, normal, offset, rotation: info.rotation,
+        applied: info.position, target: info.position, // where the engine has it / where the pointer wants it
+      });
       this.canvas.classList.add('grabbing');
     } else {
       this.pointers.set(e.pointerId, { mode: 'orbit', x, y });
@@ -109,12 +190,20 @@ export class PointerInput {
       return;
     }
     const { x, y } = this._local(e);
-    if (p.mode === 'grab') {
+    if (p.mode === 'grab' || p.mode === 'collider') {
       const { origin, dir } = this._ray(e);
       const hitPoint = intersectPlane(origin, dir, p.point, p.normal);
       if (hitPoint && p.world === this.getWorld()) {
         const target = [0, 1, 2].map((k) => hitPoint[k] + p.offset[k]);
-        p.world.moveAttachment(p.attachment, target);
+        if (p.mode === 'grab') {
+          p.world.moveAttachment(p.attachment, target);
+        } else {
+          p.target = target;
+          if (this.paused) {
+            p.world.setColliderTransform(p.collider, target, p.rotation);
+            p.applied = target;
+          }
+        }
       }
     } else {
       const orbiting = [...this.pointers.values()].filter((q) => q.mode === 'orbit');
@@ -141,8 +230,9 @@ export class PointerInput {
     if (p.mode === 'grab') {
       // Only the world that owns the attachment may remove it (a reset may have replaced the world).
       if (p.world === this.getWorld()) p.world.removeAttachment(p.attachment);
-      if (this.attachmentCount === 0) this.canvas.classList.remove('grabbing');
     }
+    // A released collider simply stays where it is.
+    if (this.attachmentCount === 0 && this.heldColliders.length === 0) this.canvas.classList.remove('grabbing');
     if (this.canvas.hasPointerCapture?.(e.pointerId)) this.canvas.releasePointerCapture(e.pointerId);
   }
 

@@ -1,8 +1,12 @@
-// renderer.js — WebGL2 drawing of a MiniPBD world: sky, floor, drop shadows, cloth, ropes, particles.
+// renderer.js — WebGL2 drawing of a MiniPBD world: sky, floor, drop shadows, colliders, cloth, ropes,
+// particles.
 //
 // The particle data never passes through JS arrays: each frame uploads world.positions (and, for cloth,
 // world.normals after world.updateNormals()) with exactly one bufferSubData each, straight from the wasm
-// memory views. Index buffers are re-uploaded only when world.topologyVersion changes. Shader locations
+// memory views. Index buffers are re-uploaded only when world.topologyVersion changes (tearing), and all
+// cloth triangles go out in one draw, because tearing re-packs each object's triangle range. Colliders are
+// two unit meshes built once per GL context and placed per collider with a model matrix (a handful of
+// colliders: that loop is the only per-object JS in a frame). Shader locations
 // are looked up once per GL context. On context loss we stop drawing; on restore every GL resource is
 // rebuilt from the cached shader sources and the current world (the simulation itself is untouched).
 
@@ -11,7 +15,10 @@ import { fetchShaderSources, createProgram, linearRGB, srgbRGB } from './glutil.
 const SHADER_FILES = [
   'sky.vert', 'sky.frag', 'floor.vert', 'floor.frag', 'cloth.vert', 'cloth.frag',
   'shadow.vert', 'shadow.frag', 'line.vert', 'line.frag', 'point.vert', 'point.frag',
+  'collider.vert', 'collider.frag', 'collider_shadow.vert',
 ];
+
+const MAX_CLOTHS = 16; // cloth objects the fabric pattern knows (cloth.vert); more still draw, plain
 
 // Palette (sRGB hex). Sky/floor are written as-is; lit surfaces are converted to linear first.
 export const PALETTE = {
@@ -29,6 +36,8 @@ export const PALETTE = {
   clothParticle: '#1f2937',
   pinned: '#f6b324',
   held: '#ffffff',
+  collider: '#a7afba',
+  colliderHeld: '#ffffff',
 };
 
 const normalize = (v) => {
@@ -53,6 +62,8 @@ export class Renderer {
     this.contextLost = false;
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
+    this.lastColliderCount = 0; // colliders drawn in the last frame
+    this.colliderCache = []; // per-collider draw records, reused frame to frame
     const gl = canvas.getContext('webgl2', {
       antialias: true,
       stencil: true, // one-shadow-per-pixel via stencil (overlapping folds must not darken twice)
@@ -85,6 +96,8 @@ export class Renderer {
       shadow: createProgram(gl, S, 'shadow.vert', 'shadow.frag'),
       line: createProgram(gl, S, 'line.vert', 'line.frag'),
       point: createProgram(gl, S, 'point.vert', 'point.frag'),
+      collider: createProgram(gl, S, 'collider.vert', 'collider.frag'),
+      colliderShadow: createProgram(gl, S, 'collider_shadow.vert', 'shadow.frag'),
     };
     this.posBuffer = gl.createBuffer();
     this.normalBuffer = gl.createBuffer();
@@ -127,6 +140,9 @@ export class Renderer {
     gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
     gl.bindVertexArray(null);
 
+    // Collider meshes: generated once; per collider only a few uniforms change.
+    this.colliderMeshes = { round: uploadMesh(gl, roundMesh(40, 14)), box: uploadMesh(gl, boxMesh()) };
+
     const range = gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE);
     this.maxPointSize = range ? Math.min(64, range[1]) : 64;
     this.topologyVersion = null; // forces an index upload on the next draw
@@ -140,6 +156,7 @@ export class Renderer {
       clothFront: lin('clothFront'), clothBack: lin('clothBack'),
       ambientSky: lin('ambientSky'), ambientGround: lin('ambientGround'),
       rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
+      collider: lin('collider'), colliderHeld: lin('colliderHeld'),
     };
   }
 
@@ -153,6 +170,7 @@ export class Renderer {
     this.scene = scene;
     this.topologyVersion = null;
     this.objects = describeObjects(world, scene);
+    this.clothRanges = clothRanges(this.objects);
     if (this.contextLost) return;
     const gl = this.gl;
     this.bufferBytes = world.positions.byteLength;
@@ -177,7 +195,8 @@ export class Renderer {
   }
 
   /**
-   * Draw one frame. `view` = { showParticles, groundEnabled, groundHeight, held: [particle indices] }.
+   * Draw one frame. `view` = { showParticles, groundEnabled, groundHeight, held: [particle indices],
+   * heldColliders: [collider indices] }.
    * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
    */
   draw(camera, view) {
@@ -207,6 +226,7 @@ export class Renderer {
       fadeStart: camera.distance * 1.5 + 2, // floor fades out between these distances from the eye
       fadeEnd: camera.distance * 7 + 10,
       hasCloth,
+      colliders: colliderDraws(world.colliders, view.heldColliders, this.colliderCache),
     };
     const C = this.colors;
     gl.clearColor(C.skyHorizon[0], C.skyHorizon[1], C.skyHorizon[2], 1);
@@ -224,6 +244,8 @@ export class Renderer {
       this._drawFloor(frame);
       this._drawShadows(frame);
     }
+    if (frame.colliders.length > 0) this._drawColliders(frame);
+    this.lastColliderCount = frame.colliders.length;
     if (hasCloth) this._drawCloth(frame);
     if (this.lineIndexCount > 0) this._drawLines(frame);
     this._drawPoints(frame);
@@ -272,23 +294,33 @@ export class Renderer {
 
   // Cloth and ropes squashed onto the floor along the key light. The stencil lets each pixel be
   // darkened once, so overlapping folds do not stack into darker blotches.
-  _drawShadows({ camera, view, eye, fadeEnd, hasCloth }) {
+  _drawShadows({ camera, view, eye, fadeEnd, hasCloth, colliders }) {
     const gl = this.gl;
-    const p = this.progs.shadow;
     gl.enable(gl.BLEND);
     gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
-    gl.useProgram(p.program);
-    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
-    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
-    gl.uniform1f(p.uniforms.u_groundHeight, view.groundHeight);
-    gl.uniform3fv(p.uniforms.u_eye, eye);
-    gl.uniform1f(p.uniforms.u_fadeEnd, fadeEnd);
     gl.depthMask(false);
     gl.enable(gl.POLYGON_OFFSET_FILL); // sits exactly on the floor plane: win the depth tie
     gl.polygonOffset(-1, -2);
     gl.enable(gl.STENCIL_TEST);
     gl.stencilFunc(gl.EQUAL, 0, 0xff);
     gl.stencilOp(gl.KEEP, gl.KEEP, gl.INCR);
+    const common = (p) => {
+      gl.useProgram(p.program);
+      gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+      gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
+      gl.uniform1f(p.uniforms.u_groundHeight, view.groundHeight);
+      gl.uniform3fv(p.uniforms.u_eye, eye);
+      gl.uniform1f(p.uniforms.u_fadeEnd, fadeEnd);
+    };
+    // Solid colliders first and a little darker; the stencil keeps the union of all shadows one shade.
+    if (colliders.length > 0) {
+      const p = this.progs.colliderShadow;
+      common(p);
+      gl.uniform1f(p.uniforms.u_strength, 0.26);
+      for (const c of colliders) this._drawColliderMesh(p, c);
+    }
+    const p = this.progs.shadow;
+    common(p);
     if (hasCloth) {
       gl.uniform1f(p.uniforms.u_strength, 0.22);
       gl.bindVertexArray(this.vaoMesh);
@@ -305,7 +337,8 @@ export class Renderer {
     gl.disable(gl.BLEND);
   }
 
-  // Both faces, one draw per cloth object so the fabric pattern knows that object's grid.
+  // Both faces, all cloth objects in one draw; the vertex shader finds each vertex's object grid for the
+  // fabric pattern from the particle ranges (tearing re-packs the triangle ranges, not the particles).
   _drawCloth({ camera, eye }) {
     const gl = this.gl;
     const p = this.progs.cloth;
@@ -319,15 +352,41 @@ export class Renderer {
     gl.uniform3fv(p.uniforms.u_backColor, C.clothBack);
     gl.uniform3fv(p.uniforms.u_skyColor, C.ambientSky);
     gl.uniform3fv(p.uniforms.u_groundColor, C.ambientGround);
+    gl.uniform1i(p.uniforms.u_clothCount, this.clothRanges.count);
+    gl.uniform4iv(p.uniforms.u_cloth, this.clothRanges.data);
     gl.bindVertexArray(this.vaoMesh);
-    for (const o of this.objects) {
-      if (o.type !== 'cloth' || o.triangleCount === 0) continue;
-      gl.uniform1i(p.uniforms.u_firstParticle, o.firstParticle);
-      gl.uniform1i(p.uniforms.u_columns, o.columns);
-      gl.uniform2f(p.uniforms.u_gridSize, o.columns - 1, o.rows - 1);
-      gl.uniform1f(p.uniforms.u_pattern, o.columns > 0 ? 1 : 0);
-      gl.drawElements(gl.TRIANGLES, o.triangleCount * 3, gl.UNSIGNED_INT, o.firstTriangle * 12);
+    gl.drawElements(gl.TRIANGLES, this.triIndexCount, gl.UNSIGNED_INT, 0);
+  }
+
+  // Opaque, lit, no culling (the meshes are closed; depth sorts them out).
+  _drawColliders({ camera, view, eye, colliders }) {
+    const gl = this.gl;
+    const p = this.progs.collider;
+    const C = this.colors;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+    gl.uniform3fv(p.uniforms.u_eye, eye);
+    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
+    gl.uniform3fv(p.uniforms.u_fillDir, FILL_DIR);
+    gl.uniform3fv(p.uniforms.u_color, C.collider);
+    gl.uniform3fv(p.uniforms.u_heldTint, C.colliderHeld);
+    gl.uniform3fv(p.uniforms.u_skyColor, C.ambientSky);
+    gl.uniform3fv(p.uniforms.u_groundColor, C.ambientGround);
+    gl.uniform1f(p.uniforms.u_groundHeight, view.groundEnabled ? view.groundHeight : -1e9);
+    for (const c of colliders) {
+      gl.uniform1f(p.uniforms.u_held, c.held ? 1 : 0);
+      this._drawColliderMesh(p, c);
     }
+  }
+
+  _drawColliderMesh(p, c) {
+    const gl = this.gl;
+    const mesh = this.colliderMeshes[c.mesh];
+    gl.uniformMatrix4fv(p.uniforms.u_model, false, c.model);
+    gl.uniform3fv(p.uniforms.u_scale, c.scale);
+    gl.uniform1f(p.uniforms.u_halfHeight, c.halfHeight);
+    gl.bindVertexArray(mesh.vao);
+    gl.drawElements(gl.TRIANGLES, mesh.count, gl.UNSIGNED_SHORT, 0);
   }
 
   _drawLines({ camera }) {
@@ -362,6 +421,116 @@ export class Renderer {
       gl.drawArrays(gl.POINTS, o.firstParticle, o.particleCount);
     }
   }
+}
+
+// Cloth particle ranges and grids for cloth.vert: [firstParticle, particleCount, columns, rows] each.
+function clothRanges(objects) {
+  const data = new Int32Array(4 * MAX_CLOTHS);
+  let count = 0;
+  for (const o of objects) {
+    if (o.type !== 'cloth' || count === MAX_CLOTHS) continue;
+    data.set([o.firstParticle, o.particleCount, o.columns, o.rows], 4 * count++);
+  }
+  return { data, count };
+}
+
+/**
+ * What to draw for each collider (from world.colliders, read once per frame): which unit mesh, its model
+ * matrix (rotation + translation, column-major), the scale of the unit mesh and the capsule half height.
+ * Records in `cache` are reused, so a frame allocates no matrices.
+ */
+export function colliderDraws(colliders, held = [], cache = []) {
+  cache.length = colliders.length;
+  colliders.forEach((c, index) => {
+    const d = (cache[index] ??= { index, model: new Float32Array(16), scale: new Float32Array(3) });
+    quatToMat4(d.model, c.type === 'sphere' ? IDENTITY_QUAT : c.rotation, c.position);
+    const box = c.type === 'box';
+    if (box) d.scale.set(c.halfExtents);
+    else d.scale.fill(c.radius);
+    d.mesh = box ? 'box' : 'round';
+    d.halfHeight = c.type === 'capsule' ? c.halfHeight : 0;
+    d.held = held.includes(index);
+  });
+  return cache;
+}
+
+const IDENTITY_QUAT = [0, 0, 0, 1];
+
+/** Rotation of unit quaternion q = [x, y, z, w] (normalised here) followed by translation t. */
+export function quatToMat4(out, q, t) {
+  const l = Math.hypot(q[0], q[1], q[2], q[3]) || 1;
+  const x = q[0] / l, y = q[1] / l, z = q[2] / l, w = q[3] / l;
+  out[0] = 1 - 2 * (y * y + z * z); out[1] = 2 * (x * y + w * z); out[2] = 2 * (x * z - w * y); out[3] = 0;
+  out[4] = 2 * (x * y - w * z); out[5] = 1 - 2 * (x * x + z * z); out[6] = 2 * (y * z + w * x); out[7] = 0;
+  out[8] = 2 * (x * z + w * y); out[9] = 2 * (y * z - w * x); out[10] = 1 - 2 * (x * x + y * y); out[11] = 0;
+  out[12] = t[0]; out[13] = t[1]; out[14] = t[2]; out[15] = 1;
+  return out;
+}
+
+// Unit meshes, interleaved [x, y, z, nx, ny, nz, cap] (cap: +1 / -1 = top / bottom half of a capsule).
+// Round: the unit sphere as rows of rings from the top pole to the bottom pole, with the equator ring
+// twice (top half, bottom half); the quads between those two rings are the capsule's cylinder.
+function roundMesh(segments, ringsPerHalf) {
+  const verts = [];
+  const rows = [];
+  for (const cap of [1, -1]) {
+    for (let i = 0; i <= ringsPerHalf; i++) {
+      const phi = (Math.PI / 2) * (cap > 0 ? i / ringsPerHalf : 1 + i / ringsPerHalf);
+      rows.push(verts.length / 7);
+      for (let j = 0; j <= segments; j++) {
+        const theta = (2 * Math.PI * j) / segments;
+        const n = [Math.sin(phi) * Math.cos(theta), Math.cos(phi), Math.sin(phi) * Math.sin(theta)];
+        verts.push(...n, ...n, cap);
+      }
+    }
+  }
+  const idx = [];
+  for (let r = 0; r + 1 < rows.length; r++) {
+    for (let j = 0; j < segments; j++) {
+      const a = rows[r] + j, b = rows[r + 1] + j;
+      idx.push(a, b, b + 1, a, b + 1, a + 1);
+    }
+  }
+  return { verts: new Float32Array(verts), indices: new Uint16Array(idx) };
+}
+
+// The cube [-1, 1]^3 with flat faces (4 vertices per face for sharp edges).
+function boxMesh() {
+  const verts = [];
+  const idx = [];
+  for (let axis = 0; axis < 3; axis++) {
+    for (const s of [1, -1]) {
+      const u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const base = verts.length / 7;
+      for (const [a, b] of [[-1, -1], [1, -1], [1, 1], [-1, 1]]) {
+        const p = [0, 0, 0], n = [0, 0, 0];
+        p[axis] = s; p[u] = a * s; p[v] = b;
+        n[axis] = s;
+        verts.push(...p, ...n, 0);
+      }
+      idx.push(base, base + 1, base + 2, base, base + 2, base + 3);
+    }
+  }
+  return { verts: new Float32Array(verts), indices: new Uint16Array(idx) };
+}
+
+function uploadMesh(gl, { verts, indices }) {
+  const vao = gl.createVertexArray();
+  gl.bindVertexArray(vao);
+  const vbo = gl.createBuffer();
+  gl.bindBuffer(gl.ARRAY_BUFFER, vbo);
+  gl.bufferData(gl.ARRAY_BUFFER, verts, gl.STATIC_DRAW);
+  gl.enableVertexAttribArray(0);
+  gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 28, 0);
+  gl.enableVertexAttribArray(1);
+  gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 28, 12);
+  gl.enableVertexAttribArray(2);
+  gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 28, 24);
+  const ibo = gl.createBuffer();
+  gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, ibo);
+  gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, indices, gl.STATIC_DRAW);
+  gl.bindVertexArray(null);
+  return { vao, count: indices.length };
 }
 
 // Per-object drawing info, from world.objects (ranges) and the matching scene object (shape).

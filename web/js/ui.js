@@ -1,10 +1,19 @@
-// ui.js — the control panel: scene picker, solver/stiffness sliders, pause/step/reset, copy link,
-// readout and message area. It only touches the DOM and reports user intent through handlers; the
-// app decides what happens. Every text that may come from a link (scene names, error messages) is
-// written with textContent, never as HTML.
+// ui.js — the control panel: scene picker, solver/stiffness sliders, cloth options (tethers, tearing,
+// self-collision, thickness), wind, pause/step/reset, copy link, readout and message area. It only touches
+// the DOM and reports user intent through handlers; the app decides what happens. Every text that may
+// come from a link (scene names, error messages) is written with textContent, never as HTML.
 
-/** The tunable parameters: engine name, slider range, and how to read the value from a scene description
- *  (the engine's World.setParam keeps its own description in step, so links carry changes). */
+/**
+ * The tunable parameters: engine name, slider range, and how to read the value from a scene description
+ * (the engine's World.setParam keeps its own description in step, so links carry changes).
+ *
+ * A control is a slider (kind 'range', the default) or a checkbox (kind 'toggle'). `name` is the engine
+ * parameter it sets, unless it has `write(value, ctx) -> [[param, value], ...]` (a control that sets
+ * several parameters, or maps its value first); ctx.value(name) reads another control's exact value and
+ * ctx.remembered(param, fallback) the last non-zero value a parameter had (what a toggle turns back on).
+ * `enabledBy` names a toggle that must be on for the control to apply (it is disabled otherwise);
+ * `objectType` hides the control when the scene has no object of that type.
+ */
 export const PARAMS = [
   {
     name: 'iterations', label: 'Passes', group: 'solver', min: 1, max: 50, step: 1,
@@ -29,7 +38,84 @@ export const PARAMS = [
     help: 'Chain link stiffness',
     read: (s) => s.objects.find((o) => o.type === 'chain')?.stiffness ?? 1,
   },
+
+  // --- Cloth ---
+  {
+    name: 'tethers', label: 'Tethers', kind: 'toggle', group: 'cloth', objectType: 'cloth',
+    help: 'Long-range attachments to the pins: a hanging cloth does not stretch under its own weight',
+    read: (s) => (s.solver?.tethers ?? 1) > 0,
+    // On restores the scene's tether stiffness (or full strength).
+    write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
+  },
+  {
+    name: 'tearing', label: 'Tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
+    help: 'Cloth links break when stretched past the threshold below',
+    read: (s) => (s.solver?.tearStretch ?? 0) > 0,
+    write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
+  },
+  {
+    name: 'tearStretch', label: 'Tear past', group: 'cloth', objectType: 'cloth', enabledBy: 'tearing',
+    min: 5, max: 200, step: 5, unit: '% stretch', fallback: 35,
+    help: 'A link breaks when stretched this far past its rest length',
+    read: (s) => ((s.solver?.tearStretch ?? 0) > 0 ? s.solver.tearStretch * 100 : undefined),
+    write: (v) => [['tearStretch', v / 100]],
+  },
+  {
+    name: 'selfCollision', label: 'Self-collision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
+    help: 'Particles (cloth and ropes) keep the thickness apart from each other, so folds do not pass through',
+    read: (s) => Boolean(s.solver?.selfCollision),
+    write: (on) => [['selfCollision', on ? 1 : 0]],
+  },
+  {
+    name: 'thickness', label: 'Thickness', group: 'cloth', objectType: 'cloth', min: 0.2, max: 10, step: 0.1, unit: 'cm',
+    help: 'Particle thickness: the distance kept from colliders, the ground and (with self-collision) other particles',
+    read: (s) => (s.solver?.thickness ?? 0.01) * 100,
+    write: (v) => [['thickness', v / 100]],
+  },
+
+  // --- Wind ---
+  {
+    name: 'wind', label: 'Wind and air', kind: 'toggle', group: 'wind', objectType: 'cloth',
+    help: 'Aerodynamic drag and lift on the cloth (air density 1.2 kg/m³); off = no air at all',
+    read: (s) => (s.wind?.density ?? 0) > 0,
+    write: (on, ctx) => [['airDensity', on ? ctx.remembered('airDensity', AIR_DENSITY) : 0]],
+  },
+  {
+    name: 'windSpeed', label: 'Speed', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 20, step: 0.5, unit: 'm/s',
+    help: 'Horizontal wind speed',
+    read: (s) => Math.hypot(s.wind?.velocity?.[0] ?? 0, s.wind?.velocity?.[2] ?? 0),
+    write: (v, ctx) => windVelocity(v, ctx.value('windDirection')),
+  },
+  {
+    name: 'windDirection', label: 'Direction', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 355, step: 5, unit: '°',
+    help: 'Where the wind blows toward, as an angle around the vertical axis (0° = +x, 90° = +z)',
+    read: (s) => {
+      const [x, , z] = s.wind?.velocity ?? [0, 0, 0];
+      if (Math.hypot(x, z) === 0) return undefined; // no direction: keep what the slider shows
+      return ((Math.atan2(z, x) * 180) / Math.PI + 360) % 360;
+    },
+    fallback: 0,
+    write: (v, ctx) => windVelocity(ctx.value('windSpeed'), v),
+  },
+  {
+    name: 'drag', label: 'Drag', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 3, step: 0.05,
+    help: 'Drag coefficient: how hard the air pushes on the cloth face',
+    read: (s) => s.wind?.drag ?? 1,
+  },
+  {
+    name: 'lift', label: 'Lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05,
+    help: 'Lift coefficient: the sideways push across the flow that makes a flag flutter',
+    read: (s) => s.wind?.lift ?? 0.3,
+  },
 ];
+
+const AIR_DENSITY = 1.2; // kg/m^3, air at sea level
+
+function windVelocity(speed, degrees) {
+  const a = (degrees * Math.PI) / 180;
+  const r = (v) => Math.round(v * 1e6) / 1e6; // keeps links short and exact 0s exact
+  return [['windX', r(speed * Math.cos(a))], ['windZ', r(speed * Math.sin(a))]];
+}
 
 function clothStiffness(key, label, fallback) {
   return {
@@ -53,8 +139,8 @@ function decimals(step) {
 const LINK_OPTION = '__link';
 
 /**
- * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, value), onTogglePause(), onStep(),
- * onReset(), onCopyLink(), onShowParticles(bool).
+ * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
+ * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool).
  */
 export function createUI(doc, handlers) {
   const $ = (id) => {
@@ -83,32 +169,69 @@ export function createUI(doc, handlers) {
     },
   };
 
-  // Build one labelled slider row per parameter.
+  // Exact current value of every control (a slider snaps what it shows to its step; the engine keeps the
+  // scene's own value until the user moves that slider), and the last "on" value of toggled parameters.
+  const values = new Map();
+  const remembered = new Map();
+  const ctx = {
+    value: (name) => values.get(name),
+    remembered: (param, fallback) => remembered.get(param) ?? fallback,
+  };
+
+  // Build one labelled row per parameter: a slider with its value, or a checkbox.
   const rows = new Map();
   for (const param of PARAMS) {
     const container = $(`${param.group}-controls`);
     const row = doc.createElement('div');
-    row.className = 'control';
     const id = `param-${param.name.replace('.', '-')}`;
     const label = doc.createElement('label');
-    label.htmlFor = id;
-    label.textContent = param.label;
-    const output = doc.createElement('output');
-    output.htmlFor = id;
     const input = doc.createElement('input');
-    Object.assign(input, { type: 'range', id, min: param.min, max: param.max, step: param.step });
+    input.id = id;
     input.dataset.param = param.name;
     input.title = param.help;
-    input.setAttribute('aria-describedby', `${id}-out`);
-    output.id = `${id}-out`;
-    input.addEventListener('input', () => {
-      const v = Number(input.value);
-      output.textContent = format(param, v);
-      handlers.onParam(param, v);
-    });
-    row.append(label, output, input);
+    let output = null;
+    if (param.kind === 'toggle') {
+      row.className = 'control toggle';
+      input.type = 'checkbox';
+      label.className = 'check';
+      label.append(input, ` ${param.label}`);
+      row.append(label);
+      input.addEventListener('change', () => changed(param, input.checked));
+    } else {
+      row.className = 'control';
+      label.htmlFor = id;
+      label.textContent = param.label;
+      output = doc.createElement('output');
+      output.htmlFor = id;
+      output.id = `${id}-out`;
+      Object.assign(input, { type: 'range', min: param.min, max: param.max, step: param.step });
+      input.setAttribute('aria-describedby', `${id}-out`);
+      input.addEventListener('input', () => {
+        const v = Number(input.value);
+        output.textContent = format(param, v);
+        changed(param, v);
+      });
+      row.append(label, output, input);
+    }
     container.append(row);
     rows.set(param.name, { row, input, output, param });
+  }
+
+  function changed(param, value) {
+    values.set(param.name, value);
+    const pairs = param.write ? param.write(value, ctx) : [[param.name, value]];
+    for (const [name, v] of pairs) if (v !== 0) remembered.set(name, v);
+    if (param.kind === 'toggle') updateEnabled();
+    handlers.onParam(param, pairs);
+  }
+
+  function updateEnabled() {
+    for (const { input, row, param } of rows.values()) {
+      if (!param.enabledBy) continue;
+      const on = Boolean(values.get(param.enabledBy));
+      input.disabled = !on;
+      row.classList.toggle('disabled', !on);
+    }
   }
 
   els.select.addEventListener('change', () => {
@@ -152,12 +275,27 @@ export function createUI(doc, handlers) {
       }
       els.title.textContent = scene.name || 'Untitled scene';
       const types = new Set(scene.objects.map((o) => o.type));
+      remembered.clear();
+      if (scene.solver?.tethers > 0) remembered.set('tethers', scene.solver.tethers);
+      if (scene.wind?.density > 0) remembered.set('airDensity', scene.wind.density);
       for (const { row, input, output, param } of rows.values()) {
         row.hidden = Boolean(param.objectType) && !types.has(param.objectType);
-        const v = param.read(scene);
-        input.value = String(v);
-        output.textContent = format(param, v);
+        // undefined: the scene has no value for it (tearing off, no wind): keep the last one shown.
+        const v = param.read(scene) ?? values.get(param.name) ?? param.fallback;
+        values.set(param.name, v);
+        if (param.kind === 'toggle') {
+          input.checked = v;
+        } else {
+          input.value = String(v);
+          output.textContent = format(param, v);
+        }
       }
+      // A group whose controls are all hidden (no cloth in the scene) is hidden with its heading.
+      for (const group of new Set(PARAMS.map((p) => p.group))) {
+        const section = $(`${group}-controls`).closest('section');
+        if (section) section.hidden = [...rows.values()].every((r) => r.param.group !== group || r.row.hidden);
+      }
+      updateEnabled();
       ui.clearLink();
     },
 
@@ -211,5 +349,6 @@ export function createUI(doc, handlers) {
 }
 
 function format(param, v) {
-  return v.toFixed(decimals(param.step)) + (param.unit ? ` ${param.unit}` : '');
+  const unit = !param.unit ? '' : param.unit === '°' ? '°' : ` ${param.unit}`;
+  return v.toFixed(decimals(param.step)) + unit;
 }
