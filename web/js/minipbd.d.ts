@@ -2,7 +2,16 @@
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
-export interface SolverSettings { dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number; }
+export interface SolverSettings {
+  dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
+  thickness: number; tethers: number; selfCollision: boolean; tearStretch: number;
+}
+export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
+export interface ColliderDescription {
+  type: 'sphere' | 'capsule' | 'box'; name?: string; position: [number, number, number];
+  rotation?: [number, number, number, number]; radius?: number; halfHeight?: number; halfExtents?: [number, number, number];
+  staticFriction?: number; kineticFriction?: number; restitution?: number;
+}
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
 export interface ChainObject {
@@ -20,12 +29,14 @@ export interface ClothObject {
 export interface Scene {
   format: 'minipbd-scene'; version: 1; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
+  wind?: Partial<WindSettings>; colliders?: ColliderDescription[];
   objects: (ChainObject | ClothObject)[];
 }
 
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
-  | 'particleRadius' | 'maxSpeed' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
+  | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'selfFriction' | 'tearStretch'
+  | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
 
 export interface Stats {
   steps: number; particles: number; constraints: number; attachments: number;
@@ -40,9 +51,16 @@ export interface ObjectInfo {
   type: 'chain' | 'cloth'; name: string; firstParticle: number; particleCount: number;
   firstConstraint: number; constraintCount: number; firstTriangle: number; triangleCount: number;
   firstLine: number; lineCount: number; resolutionU: number; resolutionV: number;
+  /** constraints of this object broken by tearing so far */ tornConstraints: number;
 }
 
 export class MiniPBDError extends Error { code: string; }
+
+export interface Collider {
+  type: 'sphere' | 'capsule' | 'box'; name: string; position: [number, number, number];
+  rotation: [number, number, number, number]; radius: number; halfHeight: number;
+  halfExtents: [number, number, number]; staticFriction: number; kineticFriction: number; restitution: number;
+}
 
 export class World {
   readonly id: number;
@@ -73,6 +91,12 @@ export class World {
   setMass(particle: number, mass: number): void;
   setInvMass(particle: number, invMass: number): void;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
+  /** Colliders as they are now. */
+  readonly colliders: Collider[];
+  /** Moves collider i; particles feel the motion through contact and friction. */
+  setColliderTransform(index: number, position: Vec3, rotation?: [number, number, number, number]): void;
+  /** Nearest collider hit by the ray, or null. */
+  pickCollider(origin: Vec3, dir: Vec3): { index: number; t: number } | null;
   stats(): Stats;
   hash(): number;
   destroy(): void;

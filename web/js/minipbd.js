@@ -215,7 +215,6 @@ export class World {
 			airDensity: s.wind.density, drag: s.wind.drag, lift: s.wind.lift,
 		};
 		for (const [name, value] of Object.entries(params)) this.setParamRaw(name, value);
-		this.objects = [];
 		s.objects.forEach((o, index) => {
 			let first;
 			if (o.type === 'chain') {
@@ -238,12 +237,8 @@ export class World {
 				}
 				for (const [i, j] of o.pins) check(e.pbd_World_SetInvMass(this.id, first + j * nu + i, 0));
 			}
-			check(e.pbdjs_GetObjectInfo(this.id, index));
-			const info = { type: o.type, name: o.name };
-			const base = this.engine.exchange >> 2;
-			OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = this.engine.i32[base + k]; });
-			this.objects.push(info);
 		});
+		this.objectsVersion = -1;
 		for (const c of s.colliders) {
 			const q = c.rotation ?? [0, 0, 0, 1];
 			const hx = c.halfExtents ?? [0.5, 0.5, 0.5];
@@ -264,6 +259,26 @@ export class World {
 
 	alive() {
 		if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
+	}
+
+	/** Objects with their particle, constraint and triangle ranges, read again whenever the
+	 *  topology has changed (tearing moves triangle ranges and counts torn constraints). */
+	get objects() {
+		this.alive();
+		const version = this.topologyVersion;
+		if (this.objectsVersion !== version) {
+			const engine = this.engine;
+			this.objectsCache = this.scene.objects.map((o, index) => {
+				engine.check(engine.exports.pbdjs_GetObjectInfo(this.id, index));
+				engine.refreshViews();
+				const info = { type: o.type, name: o.name };
+				const base = engine.exchange >> 2;
+				OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = engine.i32[base + k]; });
+				return info;
+			});
+			this.objectsVersion = version;
+		}
+		return this.objectsCache;
 	}
 
 	/** Typed-array views over the world's buffers; rebuilt only if wasm memory grew. */
@@ -439,12 +454,10 @@ export class World {
 	pickCollider(origin, dir) {
 		this.alive();
 		const o = this.vec3(origin, 'ray origin'), d = this.vec3(dir, 'ray direction');
-		const e = this.engine.exports;
-		const tPtr = this.engine.exchange; // one float in the exchange block
-		const index = e.pbd_World_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2], tPtr);
+		const index = this.engine.exports.pbdjs_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2]);
 		if (index < 0) return null;
 		this.engine.refreshViews();
-		return { index, t: this.engine.f32[tPtr >> 2] };
+		return { index, t: this.engine.f64[this.engine.exchange >> 3] };
 	}
 
 	/** Nearest particle to the ray (origin, dir) within `radius`, first along the ray; -1 if none. */

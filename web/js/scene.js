@@ -498,6 +498,59 @@ const BUILTIN_SOURCES = {
       },
     ],
   },
+  // Issue 3 scenes: cloth against colliders, wind, tearing, self-collision, and scale.
+  'cloth-sphere': {
+    format: FORMAT, version: 1,
+    name: 'Cloth on a sphere: 64 x 64 dropped over a ball (drag the ball)',
+    solver: { damping: 0.1, thickness: 0.02 },
+    camera: { target: [0, 0.75, 0], yaw: 0.5, pitch: 0.3, distance: 3.6, fov: 45 },
+    colliders: [{ type: 'sphere', name: 'ball', position: [0, 0.7, 0], radius: 0.5, staticFriction: 0.6, kineticFriction: 0.5 }],
+    objects: [{ type: 'cloth', name: 'sheet', origin: [-0.65, 1.5, -0.65], size: [1.3, 1.3], resolution: [48, 48], plane: 'xz', mass: 0.005 }],
+  },
+  table: {
+    format: FORMAT, version: 1,
+    name: 'Cloth sliding off a table: a slippery tablecloth hangs over one edge',
+    solver: { damping: 0.3, thickness: 0.02 },
+    camera: { target: [0.3, 0.8, 0], yaw: 0.9, pitch: 0.3, distance: 4.2, fov: 45 },
+    colliders: [
+      { type: 'box', name: 'table top', position: [0, 0.75, 0], halfExtents: [0.6, 0.03, 0.5], staticFriction: 0.1, kineticFriction: 0.08 },
+      ...[[-0.54, -0.44], [0.54, -0.44], [-0.54, 0.44], [0.54, 0.44]].map(([x, z], i) => ({
+        type: 'box', name: `leg ${i + 1}`, position: [x, 0.36, z], halfExtents: [0.03, 0.36, 0.03],
+      })),
+    ],
+    objects: [{ type: 'cloth', name: 'tablecloth', origin: [-0.55, 0.8, -0.6], size: [1.6, 1.2], resolution: [64, 48], plane: 'xz', mass: 0.004 }],
+  },
+  flag: {
+    format: FORMAT, version: 1,
+    name: 'Flag tearing in wind: pull it hard and it rips',
+    solver: { damping: 0.02, thickness: 0.01, tearStretch: 0.35 },
+    wind: { velocity: [6, 0, 2], density: 1.2, drag: 1, lift: 0.4 },
+    camera: { target: [0.7, 1.8, 0], yaw: 0.35, pitch: 0.1, distance: 5, fov: 45 },
+    colliders: [{ type: 'capsule', name: 'pole', position: [-0.05, 1.4, 0], radius: 0.04, halfHeight: 1.4 }],
+    objects: [{
+      type: 'cloth', name: 'flag', origin: [0, 2.8, 0], size: [1.8, 1.1], resolution: [48, 30], plane: 'xy', mass: 0.0008,
+      stiffness: { stretch: 1, shear: 1, bend: 0.05 },
+      pins: [[0, 0], [0, 7], [0, 14], [0, 22], [0, 29]],
+    }],
+  },
+  fold: {
+    format: FORMAT, version: 1,
+    name: 'Cloth folding onto itself: a long strip falls and piles up (self-collision)',
+    solver: { damping: 0.1, thickness: 0.03, selfCollision: true },
+    camera: { target: [0, 0.4, 0], yaw: 0.7, pitch: 0.45, distance: 3.4, fov: 45 },
+    // a low bar under the strip's edge tips it over, so it folds instead of standing on its edge
+    colliders: [{ type: 'capsule', name: 'bump', position: [0, 0.06, 0.07], rotation: [0, 0, 0.7071068, 0.7071068], radius: 0.06, halfHeight: 0.6 }],
+    objects: [{ type: 'cloth', name: 'strip', origin: [-0.5, 2.4, 0], size: [1, 2.2], resolution: [30, 66], plane: 'xy', mass: 0.004,
+      stiffness: { stretch: 1, shear: 1, bend: 0.2 } }],
+  },
+  'cloth-100k': {
+    format: FORMAT, version: 1,
+    name: 'Large cloth: 316 x 316 (99,856 particles) hanging from its top edge',
+    solver: { damping: 0.05, thickness: 0.01 },
+    camera: { target: [0, 2.2, 0], yaw: 0.5, pitch: 0.1, distance: 7, fov: 45 },
+    objects: [{ type: 'cloth', name: 'large cloth', origin: [-2, 4.2, 0], size: [4, 4], resolution: [316, 316], plane: 'xy', mass: 0.0005,
+      pins: Array.from({ length: 316 }, (_, i) => [i, 0]) }],
+  },
 };
 
 /** Built-in scenes keyed by id, normalised and deep-frozen (use defaultScene() or validateScene() for a copy). */
