@@ -66,7 +66,6 @@
 #include <math.h>
 #include <string.h>
 
-#define PBD_COORD_LIMIT 1e5f  /* as world.c: positions within +-1e5 */
 #define PBD_SIZE_LIMIT 1e4f   /* radius, halfHeight, halfExtents in (0, 1e4] */
 #define PBD_FRICTION_LIMIT 10.0f
 
@@ -75,8 +74,6 @@
    projection). A per-particle float array reserved by the world would lift the limit. */
 #define PBD_BOUNCE_CAPACITY 4096
 
-static int IsFinite(float v) { return v == v && v - v == 0.0f; }
-static int IsCoord(float v) { return IsFinite(v) && v <= PBD_COORD_LIMIT && v >= -PBD_COORD_LIMIT; }
 
 /* ---------------------------------------------------------------- transforms */
 
@@ -933,15 +930,12 @@ pbdColliderDef pbd_DefaultColliderDef(void)
 	return def;
 }
 
-#define GET_WORLD_OR_RETURN(w, id)                                                    \
-	pbdWorld* w = pbd_GetWorld(id);                                                   \
-	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
 static int CheckPosition(const float v[3], const char* what)
 {
 	for (int k = 0; k < 3; ++k) {
-		if (!IsCoord(v[k])) {
-			return pbd_SetError(IsFinite(v[k]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
+		if (!pbd_IsCoord(v[k])) {
+			return pbd_SetError(pbd_IsFinite(v[k]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
 								"%s[%d] must be finite and within +-%g, got %g", what, k, (double)PBD_COORD_LIMIT, (double)v[k]);
 		}
 	}
@@ -954,7 +948,7 @@ static int CheckRotation(const float q[4], float out[4])
 {
 	float m = 0.0f;
 	for (int k = 0; k < 4; ++k) {
-		if (!IsFinite(q[k])) return pbd_SetError(PBD_ERR_NOT_FINITE, "collider rotation[%d] is %g", k, (double)q[k]);
+		if (!pbd_IsFinite(q[k])) return pbd_SetError(PBD_ERR_NOT_FINITE, "collider rotation[%d] is %g", k, (double)q[k]);
 		float a = fabsf(q[k]);
 		if (a > m) m = a;
 	}
@@ -971,7 +965,7 @@ static int CheckRotation(const float q[4], float out[4])
 
 static int CheckRange(float v, float lo, float hi, int loOpen, const char* what)
 {
-	if (!IsFinite(v)) return pbd_SetError(PBD_ERR_NOT_FINITE, "collider %s is %g", what, (double)v);
+	if (!pbd_IsFinite(v)) return pbd_SetError(PBD_ERR_NOT_FINITE, "collider %s is %g", what, (double)v);
 	if ((loOpen ? v <= lo : v < lo) || v > hi) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "collider %s must be in %c%g, %g], got %g", what, loOpen ? '(' : '[',
 							(double)lo, (double)hi, (double)v);
@@ -981,7 +975,7 @@ static int CheckRange(float v, float lo, float hi, int loOpen, const char* what)
 
 int pbd_World_AddCollider(pbdWorldId id, const pbdColliderDef* def)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetError(PBD_ERR_BAD_DEF, "use pbd_DefaultColliderDef()");
 	if (def->type < 0 || def->type >= pbdShape_count) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "collider type %d (0 sphere, 1 capsule, 2 box)", (int)def->type);
@@ -1033,7 +1027,7 @@ int pbd_World_AddCollider(pbdWorldId id, const pbdColliderDef* def)
 int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float py, float pz, float qx, float qy, float qz,
 								   float qw)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (collider < 0 || collider >= w->colliderCount) {
 		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
 	}
@@ -1050,13 +1044,13 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 
 int pbd_World_GetColliderCount(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	return w->colliderCount;
 }
 
 int pbd_World_GetColliderInfo(pbdWorldId id, int collider, pbdColliderInfo* info)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (collider < 0 || collider >= w->colliderCount) {
 		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
 	}

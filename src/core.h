@@ -127,6 +127,16 @@ typedef struct pbdWorld {
 pbdWorld* pbd_GetWorld(pbdWorldId id);
 int pbd_SetError(int code, const char* fmt, ...);
 
+/* Finite and within the bound that keeps products of positions finite in float. */
+#define PBD_COORD_LIMIT 1e5f
+static inline int pbd_IsFinite(float v) { return v == v && v - v == 0.0f; }
+static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COORD_LIMIT && v >= -PBD_COORD_LIMIT; }
+
+/* Public entry points start with this: a stale or invalid id is refused with a message. */
+#define PBD_GET_WORLD_OR_RETURN(w, id)                                                \
+	pbdWorld* w = pbd_GetWorld(id);                                                   \
+	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
+
 void pbd_Solver_Step(pbdWorld* world);
 
 /* tethers.c: long-range attachments to pins (Kim, Chentanez, Mueller 2012). */

@@ -11,11 +11,7 @@
 static pbdWorld s_worlds[PBD_MAX_WORLDS];
 static char s_lastError[256] = "ok";
 
-/* Finite and within the bound that keeps products of positions finite in float. */
-#define PBD_COORD_LIMIT 1e5f
 
-static int IsFinite(float v) { return v == v && v - v == 0.0f; }
-static int IsCoord(float v) { return IsFinite(v) && v <= PBD_COORD_LIMIT && v >= -PBD_COORD_LIMIT; }
 
 /* ---------------------------------------------------------------- errors */
 
@@ -58,9 +54,6 @@ pbdWorld* pbd_GetWorld(pbdWorldId id)
 
 int pbd_World_IsValid(pbdWorldId id) { return pbd_GetWorld(id) != NULL; }
 
-#define GET_WORLD_OR_RETURN(w, id)                                                    \
-	pbdWorld* w = pbd_GetWorld(id);                                                   \
-	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
 /* ---------------------------------------------------------------- params */
 
@@ -113,11 +106,11 @@ static int KindOfParam(pbdParam param)
 
 int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if ((int)param < 0 || param >= pbdParam_count) {
 		return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
 	}
-	if (!IsFinite(value)) {
+	if (!pbd_IsFinite(value)) {
 		return pbd_SetError(PBD_ERR_NOT_FINITE, "%s", s_paramNames[param]);
 	}
 	if (value < s_paramMin[param] || value > s_paramMax[param]) {
@@ -142,12 +135,12 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 
 int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind kind, float stiffness)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (object < 0 || object >= w->objectCount) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
 	}
 	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
-	if (!IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
+	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
 	for (int g = 0; g < w->groupCount; ++g) {
@@ -335,7 +328,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 
 int pbd_DestroyWorld(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbd_PoolRelease(&w->pool);
 	int32_t generation = w->generation;
 	memset(w, 0, sizeof *w);
@@ -451,8 +444,8 @@ static void EndGroup(pbdWorld* w)
 static int CheckVec(const float* v, const char* what)
 {
 	for (int i = 0; i < 3; ++i) {
-		if (!IsCoord(v[i])) {
-			return pbd_SetError(IsFinite(v[i]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
+		if (!pbd_IsCoord(v[i])) {
+			return pbd_SetError(pbd_IsFinite(v[i]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
 								"%s[%d] must be finite and within +-%g", what, i, (double)PBD_COORD_LIMIT);
 		}
 	}
@@ -461,7 +454,7 @@ static int CheckVec(const float* v, const char* what)
 
 static int CheckMass(float mass)
 {
-	if (!IsFinite(mass) || mass < 1e-6f || mass > 1e6f) {
+	if (!pbd_IsFinite(mass) || mass < 1e-6f || mass > 1e6f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "mass must be in [1e-6, 1e6] kg, got %g", (double)mass);
 	}
 	return PBD_OK;
@@ -469,7 +462,7 @@ static int CheckMass(float mass)
 
 int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetError(PBD_ERR_BAD_DEF, "use pbd_DefaultChainDef()");
 	int err;
 	if ((err = CheckVec(def->start, "chain start")) != PBD_OK) return err;
@@ -517,7 +510,7 @@ int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 
 int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetError(PBD_ERR_BAD_DEF, "use pbd_DefaultClothDef()");
 	int err;
 	if ((err = CheckVec(def->origin, "cloth origin")) != PBD_OK) return err;
@@ -612,13 +605,13 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 
 int pbd_World_GetObjectCount(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	return w->objectCount;
 }
 
 int pbd_World_GetObjectInfo(pbdWorldId id, int object, pbdObjectInfo* info)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (info == NULL || object < 0 || object >= w->objectCount) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
 	}
@@ -634,9 +627,9 @@ int pbd_World_GetObjectInfo(pbdWorldId id, int object, pbdObjectInfo* info)
 
 int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	CHECK_PARTICLE(w, particle);
-	if (!IsFinite(invMass) || invMass < 0.0f || invMass > 1e6f) {
+	if (!pbd_IsFinite(invMass) || invMass < 0.0f || invMass > 1e6f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
 	}
 	if ((w->x[4 * particle + 3] == 0.0f) != (invMass == 0.0f)) w->tethersDirty = 1; /* the set of pins changed */
@@ -651,7 +644,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 
 int pbd_World_SetMass(pbdWorldId id, int particle, float mass)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	CHECK_PARTICLE(w, particle);
 	int err = CheckMass(mass);
 	if (err != PBD_OK) return err;
@@ -660,7 +653,7 @@ int pbd_World_SetMass(pbdWorldId id, int particle, float mass)
 
 int pbd_World_SetPosition(pbdWorldId id, int particle, float x, float y, float z)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	CHECK_PARTICLE(w, particle);
 	float v[3] = { x, y, z };
 	int err = CheckVec(v, "position");
@@ -672,7 +665,7 @@ int pbd_World_SetPosition(pbdWorldId id, int particle, float x, float y, float z
 
 int pbd_World_SetVelocity(pbdWorldId id, int particle, float x, float y, float z)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	CHECK_PARTICLE(w, particle);
 	float v[3] = { x, y, z };
 	int err = CheckVec(v, "velocity");
@@ -684,25 +677,25 @@ int pbd_World_SetVelocity(pbdWorldId id, int particle, float x, float y, float z
 
 int pbd_World_GetParticleCount(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	return w->particleCount;
 }
 
 int pbd_World_GetConstraintCount(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	return w->constraintCount;
 }
 
 int pbd_World_GetTopologyVersion(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	return w->topologyVersion;
 }
 
 int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	switch (buffer) {
 	case pbdBuffer_positions:
 	case pbdBuffer_velocities:
@@ -738,12 +731,12 @@ void* pbd_World_GetBuffer(pbdWorldId id, pbdBuffer buffer, int32_t* count)
 
 pbdAttachmentId pbd_World_AddAttachment(pbdWorldId id, int particle, float x, float y, float z, float stiffness)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	CHECK_PARTICLE(w, particle);
 	float t[3] = { x, y, z };
 	int err = CheckVec(t, "attachment target");
 	if (err != PBD_OK) return err;
-	if (!IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
+	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "attachment stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
 	for (int i = 0; i < w->maxAttachments; ++i) {
@@ -769,7 +762,7 @@ static pbdAttachment* GetAttachment(pbdWorld* w, pbdAttachmentId id)
 
 int pbd_World_MoveAttachment(pbdWorldId id, pbdAttachmentId attachment, float x, float y, float z)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbdAttachment* a = GetAttachment(w, attachment);
 	if (a == NULL) return pbd_SetError(PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
 	float t[3] = { x, y, z };
@@ -781,7 +774,7 @@ int pbd_World_MoveAttachment(pbdWorldId id, pbdAttachmentId attachment, float x,
 
 int pbd_World_RemoveAttachment(pbdWorldId id, pbdAttachmentId attachment)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbdAttachment* a = GetAttachment(w, attachment);
 	if (a == NULL) return pbd_SetError(PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
 	a->particle = -1;
@@ -792,7 +785,7 @@ int pbd_World_RemoveAttachment(pbdWorldId id, pbdAttachmentId attachment)
 
 int pbd_World_GetAttachmentCount(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	int n = 0;
 	for (int i = 0; i < w->maxAttachments; ++i) n += w->attachments[i].particle >= 0;
 	return n;
@@ -805,7 +798,7 @@ int pbd_World_RayPick(pbdWorldId id, float ox, float oy, float oz, float dx, flo
 	pbdWorld* w = pbd_GetWorld(id);
 	if (w == NULL) return -1;
 	float o[3] = { ox, oy, oz }, d[3] = { dx, dy, dz };
-	if (CheckVec(o, "ray origin") != PBD_OK || CheckVec(d, "ray direction") != PBD_OK || !IsFinite(radius) || radius <= 0.0f) {
+	if (CheckVec(o, "ray origin") != PBD_OK || CheckVec(d, "ray direction") != PBD_OK || !pbd_IsFinite(radius) || radius <= 0.0f) {
 		return -1;
 	}
 	float len = sqrtf(dx * dx + dy * dy + dz * dz);
@@ -831,7 +824,7 @@ int pbd_World_RayPick(pbdWorldId id, float ox, float oy, float oz, float dx, flo
 
 int pbd_World_UpdateNormals(pbdWorldId id)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	memset(w->n, 0, (size_t)w->particleCount * 4 * sizeof(float));
 	for (int t = 0; t < w->triangleCount; ++t) {
 		const uint32_t* tri = w->triangles + 3 * t;
@@ -867,7 +860,7 @@ int pbd_World_UpdateNormals(pbdWorldId id)
 
 int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 {
-	GET_WORLD_OR_RETURN(w, id);
+	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (s == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stats is NULL");
 	memset(s, 0, sizeof *s);
 	s->steps = w->steps;
