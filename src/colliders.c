@@ -544,7 +544,7 @@ static void SolveParticles(pbdWorld* w, int index, float r, int begin, int end, 
 		if ((p[2] < lo2 && x[2] < lo2) || (p[2] > hi2 && x[2] > hi2)) continue;
 		if (p[3] <= 0.0f) continue;
 
-		float xl[3], pl[3], nx[3], nrm[3];
+		float xl[3], pl[3], nx[3], nrm[3] = { 0.0f, 0.0f, 0.0f }; /* set wherever depth > 0 */
 		ToLocal(&f->to, p, pl);
 		float L2;
 		if (turning) {
