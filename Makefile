@@ -24,6 +24,7 @@ EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTAN
 
 WEB_JS := $(wildcard web/js/*.js web/js/*.d.ts)
 WEB_FILES := $(wildcard web/*.html web/css/*.css)
+WEB_HTML := $(wildcard web/*.html)
 SHADERS := $(wildcard shaders/*)
 LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
 
@@ -39,13 +40,12 @@ build/minipbd.wasm: $(WASM_SRC) $(HDRS) Makefile
 	@emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
 
 dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS)
-	@mkdir -p dist/js dist/css dist/shaders dist/scenes
+	@mkdir -p dist/js dist/css dist/shaders
 	cp build/minipbd.wasm dist/minipbd.wasm
 	cp $(WEB_JS) dist/js/
-	cp $(WEB_FILES) dist/ 2>/dev/null || true
-	@if [ -d web/css ]; then cp web/css/* dist/css/; fi
-	@if [ -n "$(SHADERS)" ]; then cp $(SHADERS) dist/shaders/; fi
-	@if [ -f web/index.html ]; then cp web/index.html dist/index.html; fi
+	cp $(WEB_HTML) dist/
+	cp web/css/*.css dist/css/
+	cp $(SHADERS) dist/shaders/
 	@echo "dist/ ready"
 
 # ---- C tests: native, native under ASan+UBSan, scalar fallback, and the wasm build under Node.
