@@ -95,6 +95,12 @@ typedef struct pbdWorld {
 	pbdObjectInfo* objects;
 	pbdAttachment* attachments;
 
+	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
+	   relative error after each pass of the last step (param recordConvergence). */
+	float* errors;
+	float* convergence;
+	int32_t convergenceCount;
+
 	/* Rest positions (float4 each): tethers and self-collision filtering compare against them. */
 	float* rest0;
 	/* External force per particle (float4), accumulated from wind during prediction. */
@@ -138,6 +144,9 @@ static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COOR
 	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
 void pbd_Solver_Step(pbdWorld* world);
+
+/// Mean |length - rest| / rest over the live distance constraints, from predicted positions.
+float pbd_MeanRelativeError(const pbdWorld* world);
 
 /* tethers.c: long-range attachments to pins (Kim, Chentanez, Mueller 2012). */
 void pbd_Tethers_Build(pbdWorld* world);

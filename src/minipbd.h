@@ -117,7 +117,8 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f)               \
 	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f)                 \
 	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f)             \
-	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f)
+	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f)              \
+	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f)
 
 typedef enum pbdParam {
 #define PBD_X_ENUM(id, name, def, lo, hi) id,
@@ -143,6 +144,8 @@ typedef enum pbdBuffer {
 	pbdBuffer_normals,       ///< float4 per particle, valid after pbd_World_UpdateNormals
 	pbdBuffer_triangles,     ///< uint32 x3 per triangle (cloth surfaces)
 	pbdBuffer_lines,         ///< uint32 x2 per line (chains)
+	pbdBuffer_errors,        ///< float per particle: max relative error of its constraints, after pbd_World_UpdateErrors
+	pbdBuffer_convergence,   ///< float per solver pass of the last step: mean relative constraint error (recordConvergence)
 	pbdBuffer_count
 } pbdBuffer;
 
@@ -310,6 +313,12 @@ PBD_API int pbd_World_FindPairs(pbdWorldId world);
 PBD_API int pbd_World_RayPick(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float radius);
 /// Area-weighted vertex normals of the triangles into pbdBuffer_normals.
 PBD_API int pbd_World_UpdateNormals(pbdWorldId world);
+/// Per particle, the largest |length - rest| / rest of the distance constraints it belongs to,
+/// into pbdBuffer_errors: what a constraint-error heat map draws (seed 001 section 4.4).
+PBD_API int pbd_World_UpdateErrors(pbdWorldId world);
+
+/// Passes recorded in pbdBuffer_convergence: at most this many per step.
+#define PBD_MAX_CONVERGENCE (64 * 200)
 PBD_API int pbd_World_GetStats(pbdWorldId world, pbdStats* stats);
 /// FNV-1a hash of positions and velocities: the determinism fingerprint.
 PBD_API uint32_t pbd_World_Hash(pbdWorldId world);

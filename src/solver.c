@@ -27,6 +27,7 @@ typedef struct pbdStepContext {
 	float kTether;                ///< k' of the tethers
 	int windActive;
 	int selfCollision;
+	int recordConvergence;
 	float kPass[PBD_MAX_OBJECTS * pbdKind_count]; ///< k' per constraint group
 	float kAttach[PBD_MAX_ATTACHMENTS];
 	float groundHeight;           ///< plane height plus particle radius
@@ -224,6 +225,10 @@ static void Stage_Solve(pbdWorld* w, const pbdStepContext* ctx)
 		if (w->colliderCount > 0) pbd_Colliders_Solve(w, (float)(ctx->substep + 1) / (float)ctx->substeps);
 		/* Ground last in every pass, so no particle ends the solve below it. */
 		SolveGround(w, ctx);
+		/* The convergence curve (seed 001 section 4.4): mean error after every pass. */
+		if (ctx->recordConvergence && w->convergenceCount < PBD_MAX_CONVERGENCE) {
+			w->convergence[w->convergenceCount++] = pbd_MeanRelativeError(w);
+		}
 	}
 }
 
@@ -335,6 +340,8 @@ void pbd_Solver_Step(pbdWorld* w)
 					 (w->params[pbdParam_drag] > 0.0f || w->params[pbdParam_lift] > 0.0f) && w->triangleCount > 0;
 	ctx.selfCollision = w->params[pbdParam_selfCollision] != 0.0f;
 	ctx.substeps = substeps;
+	ctx.recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
+	w->convergenceCount = 0;
 
 	if (w->colliderCount > 0) pbd_Colliders_BeginStep(w);
 	for (int s = 0; s < substeps; ++s) {

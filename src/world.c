@@ -265,6 +265,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 				   pbd_PoolBytes((size_t)maxLines, 2 * sizeof(uint32_t)) + pbd_PoolBytes((size_t)maxGroups, sizeof(pbdGroup)) +
 				   pbd_PoolBytes((size_t)maxObjects, sizeof(pbdObjectInfo)) +
 				   pbd_PoolBytes((size_t)maxAttachments, sizeof(pbdAttachment));
+	bytes += pbd_PoolBytes(P, sizeof(float)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
 	bytes += 2 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(float)) +
 			 pbd_PoolBytes((size_t)maxColliders, sizeof(pbdCollider)) + pbd_PoolBytes((size_t)tableSize + 1, sizeof(int32_t)) +
 			 pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxContacts, 2 * sizeof(int32_t));
@@ -306,6 +307,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->groups = pbd_PoolAlloc(&w->pool, (size_t)maxGroups, sizeof(pbdGroup));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)maxObjects, sizeof(pbdObjectInfo));
 	w->attachments = pbd_PoolAlloc(&w->pool, (size_t)maxAttachments, sizeof(pbdAttachment));
+	w->errors = pbd_PoolAlloc(&w->pool, P, sizeof(float));
+	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));
 	w->rest0 = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->force = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->tetherAnchor = pbd_PoolAlloc(&w->pool, P, sizeof(int32_t));
@@ -702,6 +705,8 @@ int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 	case pbdBuffer_normals: return w->particleCount;
 	case pbdBuffer_triangles: return w->triangleCount;
 	case pbdBuffer_lines: return w->lineCount;
+	case pbdBuffer_errors: return w->particleCount;
+	case pbdBuffer_convergence: return w->convergenceCount;
 	default: return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "buffer %d", (int)buffer);
 	}
 }
@@ -723,6 +728,8 @@ void* pbd_World_GetBuffer(pbdWorldId id, pbdBuffer buffer, int32_t* count)
 	case pbdBuffer_normals: return w->n;
 	case pbdBuffer_triangles: return w->triangles;
 	case pbdBuffer_lines: return w->lines;
+	case pbdBuffer_errors: return w->errors;
+	case pbdBuffer_convergence: return w->convergence;
 	default: return NULL;
 	}
 }
@@ -856,6 +863,33 @@ int pbd_World_UpdateNormals(pbdWorldId id)
 		}
 	}
 	return PBD_OK;
+}
+
+int pbd_World_UpdateErrors(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	memset(w->errors, 0, (size_t)w->particleCount * sizeof(float));
+	for (int c = 0; c < w->constraintCount; ++c) {
+		int a = w->ca[c], b = w->cb[c];
+		if (a == b || !(w->rest[c] > 0.0f)) continue; /* torn, or zero rest length */
+		float e = fabsf(Distance(w->x + 4 * a, w->x + 4 * b) - w->rest[c]) / w->rest[c];
+		if (e > w->errors[a]) w->errors[a] = e;
+		if (e > w->errors[b]) w->errors[b] = e;
+	}
+	return PBD_OK;
+}
+
+float pbd_MeanRelativeError(const pbdWorld* w)
+{
+	double sum = 0.0;
+	int live = 0;
+	for (int c = 0; c < w->constraintCount; ++c) {
+		int a = w->ca[c], b = w->cb[c];
+		if (a == b || !(w->rest[c] > 0.0f)) continue;
+		sum += fabsf(Distance(w->p + 4 * a, w->p + 4 * b) - w->rest[c]) / w->rest[c];
+		live += 1;
+	}
+	return live > 0 ? (float)(sum / live) : 0.0f;
 }
 
 int pbd_World_GetStats(pbdWorldId id, pbdStats* s)

@@ -34,6 +34,8 @@ int g_testFailed = 0;
 	X(NormalsUnitLength)          \
 	X(RayPickNearest)             \
 	X(ColouringSharesNoParticle)  \
+	X(ErrorBufferRelative)        \
+	X(ConvergenceCurveClosedForm) \
 	X(DeterminismHash)
 
 #include "test_colliders.h"

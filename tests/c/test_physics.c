@@ -690,3 +690,46 @@ void Test_DeterminismHash(void)
 	ENSURE(hash == PBD_DETERMINISM_HASH);
 	pbd_DestroyWorld(w);
 }
+
+/* The heat map's numbers: each end of a stretched pair reports C / rest. */
+void Test_ErrorBufferRelative(void)
+{
+	pbdWorldId w = MakeWorld(3, 2);
+	pbdChainDef def = pbd_DefaultChainDef();
+	def.end[0] = 2.0f;
+	def.segments = 2; /* rest 1 each */
+	pbd_World_AddChain(w, &def);
+	pbd_World_SetPosition(w, 2, 2.5f, 0.0f, 0.0f); /* second link 1.5 long: error 0.5 */
+	ENSURE(pbd_World_UpdateErrors(w) == PBD_OK);
+	int count = 0;
+	const float* e = (const float*)pbd_World_GetBuffer(w, pbdBuffer_errors, &count);
+	ENSURE(count == 3);
+	ENSURE_NEAR(e[0], 0.0f, 1e-7);
+	ENSURE_NEAR(e[1], 0.5f, 1e-6);
+	ENSURE_NEAR(e[2], 0.5f, 1e-6);
+	pbd_DestroyWorld(w);
+}
+
+/* The convergence curve of a lone constraint is the closed form of seed 000 2.2:
+   after pass i the relative error is (1 - k')^i C0 / rest, ending at (1 - k) C0 / rest. */
+void Test_ConvergenceCurveClosedForm(void)
+{
+	pbdWorldId w = MakeWorld(2, 1);
+	AddPair(w, 0, 0, 0, 1, 0, 0);
+	pbd_World_SetPosition(w, 1, 1.4f, 0.0f, 0.0f); /* C0 / rest = 0.4 */
+	pbd_World_SetParam(w, pbdParam_stiffnessChain, 0.75f);
+	pbd_World_SetParam(w, pbdParam_iterations, 5.0f);
+	pbd_World_SetParam(w, pbdParam_recordConvergence, 1.0f);
+	pbd_World_Step(w);
+	int count = 0;
+	const float* curve = (const float*)pbd_World_GetBuffer(w, pbdBuffer_convergence, &count);
+	ENSURE(count == 5);
+	double kp = pbd_PassStiffness(0.75f, 5);
+	for (int i = 0; i < 5; ++i) ENSURE_NEAR(curve[i], 0.4 * pow(1.0 - kp, i + 1), 2e-6);
+	ENSURE_NEAR(curve[4], 0.25 * 0.4, 2e-6);
+	/* off: nothing recorded */
+	pbd_World_SetParam(w, pbdParam_recordConvergence, 0.0f);
+	pbd_World_Step(w);
+	ENSURE(pbd_World_GetCount(w, pbdBuffer_convergence) == 0);
+	pbd_DestroyWorld(w);
+}

@@ -271,3 +271,19 @@ test('minipbd-run prints JSON statistics for a built-in, a file and a link, and 
 	}
 	world.destroy();
 });
+
+test('instruments: the error buffer and the convergence curve through the JS API', () => {
+	const world = pbd.createWorld(pairScene({ iterations: 4 }));
+	world.setPosition(1, [1.5, 0, 0]); // C0 / rest = 0.5
+	world.updateErrors();
+	assert.equal(world.errors.length, 2);
+	assert.ok(Math.abs(world.errors[0] - 0.5) < 1e-6 && Math.abs(world.errors[1] - 0.5) < 1e-6);
+	world.setParam('stiffness.chain', 0.5);
+	world.setParam('recordConvergence', 1);
+	world.step(1);
+	const curve = Array.from(world.convergence);
+	assert.equal(curve.length, 4); // 1 substep x 4 passes
+	for (let i = 1; i < 4; i++) assert.ok(curve[i] < curve[i - 1], 'each pass lowers the error of a lone constraint');
+	assert.ok(Math.abs(curve[3] - 0.25) < 1e-5, `ends at (1 - k) C0 / rest, got ${curve[3]}`);
+	world.destroy();
+});

@@ -36,7 +36,7 @@ export interface Scene {
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
   | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'selfFriction' | 'tearStretch'
-  | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
+  | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
 
 export interface Stats {
   steps: number; particles: number; constraints: number; attachments: number;
@@ -73,6 +73,11 @@ export class World {
   /** valid after updateNormals() */
   readonly normals: Float32Array;
   readonly triangles: Uint32Array;
+  /** per particle, the largest relative constraint error; valid after updateErrors() */
+  readonly errors: Float32Array;
+  /** mean relative constraint error after each pass of the last step (param recordConvergence = 1) */
+  readonly convergence: Float32Array;
+  updateErrors(): void;
   readonly lines: Uint32Array;
   readonly particleCount: number;
   readonly constraintCount: number;

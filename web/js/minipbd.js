@@ -23,7 +23,7 @@ export class MiniPBDError extends Error {
 }
 
 // Mirrors src/minipbd.h enums (pbdBuffer, pbdConstraintKind).
-const BUFFER = { positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4 };
+const BUFFER = { positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6 };
 const KIND = { stretch: 0, shear: 1, bend: 2, chain: 3 };
 // Mirrors src/wasm_api.c's exchange block.
 const STATS_FIELDS = ['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError', 'maxStretch',
@@ -301,6 +301,7 @@ export class World {
 				normals: make(BUFFER.normals, Float32Array, 4),
 				triangles: make(BUFFER.triangles, Uint32Array, 3),
 				lines: make(BUFFER.lines, Uint32Array, 2),
+				errors: make(BUFFER.errors, Float32Array, 1),
 			};
 		}
 		return this.views[name];
@@ -316,6 +317,22 @@ export class World {
 	get triangles() { return this.view('triangles'); }
 	/** Two particle indices per chain segment. */
 	get lines() { return this.view('lines'); }
+	/** Per particle, the largest relative error of its constraints; call updateErrors() first. */
+	get errors() { return this.view('errors'); }
+	/** Mean relative constraint error after each solver pass of the last step, when the
+	 *  'recordConvergence' parameter is 1 (a fresh view: its length follows the step). */
+	get convergence() {
+		this.alive();
+		const e = this.engine.exports;
+		const ptr = e.pbd_World_GetBuffer(this.id, BUFFER.convergence, 0);
+		const count = e.pbd_World_GetCount(this.id, BUFFER.convergence);
+		this.engine.refreshViews();
+		return new Float32Array(this.engine.memory.buffer, ptr, count);
+	}
+	updateErrors() {
+		this.alive();
+		this.engine.exports.pbd_World_UpdateErrors(this.id);
+	}
 	get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
 	get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
 	get topologyVersion() { return this.engine.exports.pbd_World_GetTopologyVersion(this.id); }
