@@ -611,10 +611,28 @@ void Test_HostileFuzzFinite(void)
 		chain.segments = 20;
 		chain.mass = 1e-6f;
 		pbd_World_AddChain(w, &chain);
+		/* every subsystem on: colliders of each shape, self-collision, wind, tearing */
+		for (int c = 0; c < 3; ++c) {
+			pbdColliderDef col = pbd_DefaultColliderDef();
+			col.type = c;
+			col.position[0] = RandRange(-2, 2), col.position[1] = RandRange(-1, 3), col.position[2] = RandRange(-1, 1);
+			pbd_World_AddCollider(w, &col);
+		}
+		pbd_World_SetParam(w, pbdParam_selfCollision, (float)(trial % 2));
+		pbd_World_SetParam(w, pbdParam_airDensity, 1.2f);
+		pbd_World_SetParam(w, pbdParam_windX, RandRange(-50, 50));
+		pbd_World_SetParam(w, pbdParam_tearStretch, trial % 3 == 0 ? 0.2f : 0.0f);
 		int n = pbd_World_GetParticleCount(w);
 		for (int op = 0; op < 200; ++op) {
 			int i = RandInt() % n;
-			switch (RandInt() % 8) {
+			switch (RandInt() % 10) {
+			case 7: /* a collider teleported anywhere, turned any way */
+				pbd_World_SetColliderTransform(w, (int)(RandInt() % 3), RandRange(-1e5f, 1e5f), RandRange(-10, 10), RandRange(-10, 10),
+											   RandRange(-1, 1), RandRange(-1, 1), RandRange(-1, 1), RandRange(-1, 1));
+				break;
+			case 8:
+				pbd_World_SetParam(w, pbdParam_thickness, RandRange(0.0001f, 1.0f));
+				break;
 			case 0: pbd_World_SetMass(w, i, RandRange(1e-6f, 1e6f)); break;
 			case 1: pbd_World_SetInvMass(w, i, RandInt() % 2 ? 0.0f : 1e6f); break;
 			case 2: pbd_World_SetPosition(w, i, RandRange(-1e5f, 1e5f), RandRange(-1e5f, 1e5f), 0); break;
