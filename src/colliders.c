@@ -48,9 +48,8 @@
    pass of each substep, a particle found in contact that approached the collider faster
    than 2 h |g| is recorded with its approach speed u = -(v* - v_collider) . n (w->v holds
    v* until Stage_Velocities). pbd_Colliders_Velocities then sets the normal velocity
-   relative to the collider to at least e u. The records live in a bounded list in this
-   file (s_step) until the world reserves a per-particle contactSpeed array; see the
-   note at PBD_BOUNCE_CAPACITY.
+   relative to the collider to at least e u. The records live in the world's pool (room
+   for every particle against up to four colliders in one substep, pbd_ColliderBounceBytes).
 
    Cost. Every cull is conservative (the results do not depend on them): a whole object is
    skipped when the boxes around its particles miss the collider's world box; a particle
@@ -69,10 +68,6 @@
 #define PBD_SIZE_LIMIT 1e4f   /* radius, halfHeight, halfExtents in (0, 1e4] */
 #define PBD_FRICTION_LIMIT 10.0f
 
-/* Particles that may bounce in one substep, all colliders together. Beyond it a contact
-   is inelastic for that substep (its approach velocity is still removed by the
-   projection). A per-particle float array reserved by the world would lift the limit. */
-#define PBD_BOUNCE_CAPACITY 4096
 
 
 /* ---------------------------------------------------------------- transforms */
@@ -419,6 +414,13 @@ typedef struct pbdBounce {
 	float speed; ///< approach speed u > 0 along the contact normal, relative to the collider
 } pbdBounce;
 
+/* The world reserves one record per particle and collider pair it can hold at creation:
+   a particle bounces off each collider it touched in a substep. */
+size_t pbd_ColliderBounceBytes(int32_t maxParticles, int32_t maxColliders)
+{
+	return pbd_PoolBytes((size_t)maxParticles * (size_t)(maxColliders < 4 ? maxColliders : 4), sizeof(pbdBounce));
+}
+
 typedef struct pbdColliderFrame {
 	pbdXf from, to;   ///< transform at the substep's start and at alpha
 	float lo[3], hi[3]; ///< world box around the shape at both ends of the substep, grown by r
@@ -436,7 +438,6 @@ static struct {
 	float h, restingSpeed;
 	pbdColliderFrame frames[PBD_MAX_COLLIDERS];
 	int32_t bounceCount;
-	pbdBounce bounces[PBD_BOUNCE_CAPACITY];
 	/* Boxes (min xyz, max xyz) around each object's particles, so a collider skips whole
 	   objects it cannot reach: x's once per substep (x is fixed during the solve), p's once
 	   per pass, then grown by every particle a collider moves. */
@@ -629,7 +630,7 @@ static void SolveParticles(pbdWorld* w, int index, float r, int begin, int end, 
 		ToWorld(&f->to, pl, p);
 		GrowBox(box, p);
 
-		if (record && s_step.bounceCount < PBD_BOUNCE_CAPACITY) {
+		if (record && s_step.bounceCount < w->bounceCapacity) {
 			/* approach speed against the collider's surface point: v* - (T_to(pl) - T_from(pl)) / h */
 			float from[3], nw[3];
 			ToWorld(&f->from, pl, from);
@@ -638,7 +639,7 @@ static void SolveParticles(pbdWorld* w, int index, float r, int begin, int end, 
 			float u = 0.0f;
 			for (int k = 0; k < 3; ++k) u -= (v[k] - (p[k] - from[k]) / s_step.h) * nw[k];
 			if (u > s_step.restingSpeed) {
-				pbdBounce* b = &s_step.bounces[s_step.bounceCount++];
+				pbdBounce* b = (pbdBounce*)w->bounces + s_step.bounceCount++;
 				b->particle = i;
 				b->collider = index;
 				b->speed = u;
@@ -886,7 +887,7 @@ void pbd_Colliders_Velocities(pbdWorld* w, float h)
 {
 	if (s_step.world != w) return;
 	for (int k = 0; k < s_step.bounceCount; ++k) {
-		const pbdBounce* b = &s_step.bounces[k];
+		const pbdBounce* b = (const pbdBounce*)w->bounces + k;
 		const pbdColliderInfo* s = &w->colliders[b->collider].shape;
 		const pbdColliderFrame* f = &s_step.frames[b->collider];
 		const float* p = w->p + 4 * b->particle;

@@ -112,9 +112,11 @@ typedef struct pbdWorld {
 	float* tetherRest;
 	int32_t tethersDirty;
 
-	/* Colliders (colliders.c). */
+	/* Colliders (colliders.c), and their restitution records of the current substep. */
 	pbdCollider* colliders;
 	int32_t colliderCount;
+	void* bounces;
+	int32_t bounceCapacity;
 
 	/* Spatial hash grid and particle pairs (hash_grid.c), rebuilt each substep into these
 	   preallocated arrays. */
@@ -157,6 +159,7 @@ int pbd_Wind_Accumulate(pbdWorld* world);
 int pbd_Tearing_Apply(pbdWorld* world);
 
 /* colliders.c: called by the solver. */
+size_t pbd_ColliderBounceBytes(int32_t maxParticles, int32_t maxColliders);
 void pbd_Colliders_BeginStep(pbdWorld* world);                     ///< before the first substep
 void pbd_Colliders_Solve(pbdWorld* world, float alpha);             ///< each pass; alpha in (0, 1]: substep's share of the collider motion
 void pbd_Colliders_Velocities(pbdWorld* world, float h);            ///< restitution, after v = (p - x)/h

@@ -266,6 +266,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 				   pbd_PoolBytes((size_t)maxObjects, sizeof(pbdObjectInfo)) +
 				   pbd_PoolBytes((size_t)maxAttachments, sizeof(pbdAttachment));
 	bytes += pbd_PoolBytes(P, sizeof(float)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
+	size_t bounceBytes = pbd_ColliderBounceBytes(maxParticles, maxColliders);
+	bytes += bounceBytes;
 	bytes += 2 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(float)) +
 			 pbd_PoolBytes((size_t)maxColliders, sizeof(pbdCollider)) + pbd_PoolBytes((size_t)tableSize + 1, sizeof(int32_t)) +
 			 pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxContacts, 2 * sizeof(int32_t));
@@ -307,6 +309,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->groups = pbd_PoolAlloc(&w->pool, (size_t)maxGroups, sizeof(pbdGroup));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)maxObjects, sizeof(pbdObjectInfo));
 	w->attachments = pbd_PoolAlloc(&w->pool, (size_t)maxAttachments, sizeof(pbdAttachment));
+	w->bounces = pbd_PoolAlloc(&w->pool, bounceBytes, 1);
+	w->bounceCapacity = maxParticles * (maxColliders < 4 ? maxColliders : 4);
 	w->errors = pbd_PoolAlloc(&w->pool, P, sizeof(float));
 	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));
 	w->rest0 = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
