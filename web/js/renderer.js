@@ -12,7 +12,7 @@
 
 import { fetchShaderSources, createProgram, linearRGB, srgbRGB } from './glutil.js';
 
-const SHADER_FILES = [
+export const SHADER_FILES = [
   'sky.vert', 'sky.frag', 'floor.vert', 'floor.frag', 'cloth.vert', 'cloth.frag',
   'shadow.vert', 'shadow.frag', 'line.vert', 'line.frag', 'point.vert', 'point.frag',
   'collider.vert', 'collider.frag', 'collider_shadow.vert',
@@ -47,9 +47,13 @@ const normalize = (v) => {
 const LIGHT_DIR = normalize([-0.3, 0.88, 0.38]); // key light: high, front-left (also casts the shadows)
 const FILL_DIR = normalize([0.5, 0.25, -0.8]); // fill light: low, from behind-right
 
-/** Load the shaders and create a renderer for `canvas`. Throws with a readable message on failure. */
-export async function createRenderer(canvas) {
-  const sources = await fetchShaderSources(SHADER_FILES);
+/**
+ * Load the shaders and create a renderer for `canvas`. Throws with a readable message on failure.
+ * `shaderBase` (optional) is where the shaders live, e.g. new URL('../shaders/', import.meta.url);
+ * by default './shaders/' relative to the page.
+ */
+export async function createRenderer(canvas, shaderBase = undefined) {
+  const sources = await fetchShaderSources(SHADER_FILES, shaderBase === undefined ? undefined : String(shaderBase));
   return new Renderer(canvas, sources);
 }
 
