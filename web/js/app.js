@@ -196,9 +196,9 @@ async function main() {
   function stepWorld(n) {
     const t0 = performance.now();
     if (input?.collidersMoving) {
-      // Spread the pointer's collider moves over the steps (see input.js): one step at a time.
+      // A held collider moves toward the pointer a bounded distance before every step (see input.js).
       for (let k = 1; k <= n; k++) {
-        input.moveHeldColliders(k, n);
+        input.moveHeldColliders(state.dt);
         state.world.step(1);
       }
     } else {
