@@ -10,10 +10,12 @@ uniform vec3 u_frontColor;               // linear RGB
 uniform vec3 u_backColor;
 uniform vec3 u_skyColor;
 uniform vec3 u_groundColor;
+uniform int u_heatMap;                   // 1: colour by constraint error (seed 001 4.4: blue at 0, red at 10% or more)
 in vec3 v_world;
 in vec3 v_normal;
 in vec2 v_uv;
 in float v_pattern;                      // 0 = plain, 1 = woven stripes
+in float v_error;
 out vec4 o_color;
 
 vec3 toSrgb(vec3 c) { return pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)); }
@@ -22,7 +24,10 @@ void main() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
   vec3 base = gl_FrontFacing ? u_frontColor : u_backColor;
-  if (gl_FrontFacing && v_pattern > 0.5) {
+  if (u_heatMap == 1) {
+    float t = clamp(v_error / 0.1, 0.0, 1.0);
+    base = mix(vec3(0.05, 0.25, 0.95), vec3(0.95, 0.1, 0.05), t);
+  } else if (gl_FrontFacing && v_pattern > 0.5) {
     // Gingham-like: two sets of soft stripes multiply where they cross.
     vec2 s = abs(fract(v_uv * 8.0) - 0.5);
     vec2 band = smoothstep(0.20, 0.23, s);

@@ -6,6 +6,7 @@
 #define MAX_CLOTHS 16
 layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_normal;
+layout(location = 2) in float a_error;      // largest relative error of the particle's constraints
 uniform mat4 u_viewProj;
 uniform int u_clothCount;
 uniform ivec4 u_cloth[MAX_CLOTHS];        // firstParticle, particleCount, columns, rows
@@ -13,11 +14,13 @@ out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
 out float v_pattern;                      // 1 = woven pattern, 0 = plain (object not known)
+out float v_error;
 void main() {
   v_world = a_position;
   v_normal = a_normal;
   v_uv = vec2(0.0);
   v_pattern = 0.0;
+  v_error = a_error;
   for (int k = 0; k < MAX_CLOTHS; ++k) {
     if (k >= u_clothCount) break;
     ivec4 c = u_cloth[k];

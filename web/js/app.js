@@ -55,7 +55,7 @@ async function main() {
     dt: 1 / 60,
     stepMs: NaN,
     stepMsAvg: 0, // smoothed cost of one step, for the per-frame step budget
-    view: { showParticles: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
+    view: { showParticles: true, heatMap: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
@@ -99,6 +99,9 @@ async function main() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
     },
     onCopyLink: copyLink,
+    onHeatMap(on) {
+      state.view.heatMap = on;
+    },
     onShowParticles(show) {
       state.view.showParticles = show;
     },

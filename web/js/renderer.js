@@ -105,6 +105,7 @@ export class Renderer {
     };
     this.posBuffer = gl.createBuffer();
     this.normalBuffer = gl.createBuffer();
+    this.errorBuffer = gl.createBuffer(); // per-particle relative error (world.errors), for the heat map
     this.triBuffer = gl.createBuffer();
     this.lineBuffer = gl.createBuffer();
     this.floorBuffer = gl.createBuffer();
@@ -127,6 +128,9 @@ export class Renderer {
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.enableVertexAttribArray(1);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
+    gl.enableVertexAttribArray(2);
+    gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 4, 0);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triBuffer);
 
     this.vaoLines = gl.createVertexArray();
@@ -182,6 +186,8 @@ export class Renderer {
     gl.bufferData(gl.ARRAY_BUFFER, world.positions, gl.DYNAMIC_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes / 4, gl.DYNAMIC_DRAW); // zeros: no heat until uploaded
   }
 
   _uploadTopology(world) {
@@ -221,6 +227,12 @@ export class Renderer {
       world.updateNormals();
       gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
       gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.normals);
+      if (view.heatMap) {
+        // the constraint-error heat map: errors computed in C, one more upload, no JS loop
+        world.updateErrors();
+        gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
+        gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.errors);
+      }
     }
 
     const frame = {
@@ -343,7 +355,7 @@ export class Renderer {
 
   // Both faces, all cloth objects in one draw; the vertex shader finds each vertex's object grid for the
   // fabric pattern from the particle ranges (tearing re-packs the triangle ranges, not the particles).
-  _drawCloth({ camera, eye }) {
+  _drawCloth({ camera, eye, view }) {
     const gl = this.gl;
     const p = this.progs.cloth;
     const C = this.colors;
@@ -358,6 +370,7 @@ export class Renderer {
     gl.uniform3fv(p.uniforms.u_groundColor, C.ambientGround);
     gl.uniform1i(p.uniforms.u_clothCount, this.clothRanges.count);
     gl.uniform4iv(p.uniforms.u_cloth, this.clothRanges.data);
+    gl.uniform1i(p.uniforms.u_heatMap, view?.heatMap ? 1 : 0);
     gl.bindVertexArray(this.vaoMesh);
     gl.drawElements(gl.TRIANGLES, this.triIndexCount, gl.UNSIGNED_INT, 0);
   }

@@ -140,7 +140,7 @@ const LINK_OPTION = '__link';
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
- * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool).
+ * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool).
  */
 export function createUI(doc, handlers) {
   const $ = (id) => {
@@ -158,6 +158,7 @@ export function createUI(doc, handlers) {
     link: $('link-field'),
     linkStatus: $('link-status'),
     particles: $('show-particles'),
+    heatMap: $('heat-map'),
     message: $('message'),
     messageText: $('message-text'),
     messageClose: $('message-close'),
@@ -242,6 +243,7 @@ export function createUI(doc, handlers) {
   els.reset.addEventListener('click', () => handlers.onReset());
   els.copy.addEventListener('click', () => handlers.onCopyLink());
   els.particles.addEventListener('change', () => handlers.onShowParticles(els.particles.checked));
+  els.heatMap.addEventListener('change', () => handlers.onHeatMap?.(els.heatMap.checked));
   els.messageClose.addEventListener('click', () => ui.clearError());
   els.link.addEventListener('focus', () => els.link.select());
 

@@ -1,0 +1,52 @@
+// heatmap.test.mjs — the constraint-error heat map (seed 001 section 4.4): switched on from the panel, the
+// cloth turns blue at rest and red where a drag stretches it; the errors come from C (world.errors).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, particleOnScreen, TEST_TIMEOUT } from './helpers.mjs';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+test('the heat map is blue at rest and turns red where a drag stretches the cloth', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await waitSteps(page, 60);
+    const plain = await canvasPixels(page);
+    assert.ok(plain.clothFraction > 0.05, 'the cloth is drawn in its own warm colour');
+
+    await page.check('#heat-map');
+    await waitFrames(page, 5);
+    const rest = await canvasPixels(page);
+    assert.ok(rest.backFraction > plain.backFraction + 0.03, `a resting cloth turns blue (${plain.backFraction.toFixed(3)} -> ${rest.backFraction.toFixed(3)})`);
+    assert.ok(rest.clothFraction < plain.clothFraction * 0.5, 'and loses its warm colour');
+    const maxError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
+    assert.ok(maxError < 0.1, `errors at rest are small (${maxError.toFixed(3)})`);
+
+    // Grab a particle near the bottom middle and pull it far down and sideways: the cloth stretches there.
+    const i = await page.evaluate(() => {
+      const { world, scene } = window.minipbd;
+      const [cols, rows] = scene.objects[0].resolution;
+      return world.objects[0].firstParticle + (rows - 1) * cols + (cols >> 1);
+    });
+    const p = await particleOnScreen(page, i);
+    await page.mouse.move(p.x, p.y);
+    await page.mouse.down();
+    await page.mouse.move(p.x + 150, p.y + 200, { steps: 8 });
+    await waitSteps(page, 20);
+    const stretched = await canvasPixels(page);
+    const stretchedError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
+    await page.mouse.up();
+    assert.ok(stretchedError >= 0.1, `the drag stretches some constraints past 10% (${stretchedError.toFixed(3)})`);
+    assert.ok(stretched.clothFraction > rest.clothFraction + 0.005, `red appears where it is stretched (${rest.clothFraction.toFixed(4)} -> ${stretched.clothFraction.toFixed(4)})`);
+
+    await page.uncheck('#heat-map');
+    await waitFrames(page, 5);
+    const back = await canvasPixels(page);
+    assert.ok(back.clothFraction > stretched.clothFraction, 'switching it off brings the cloth colour back');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
