@@ -14,6 +14,7 @@ import { OrbitCamera } from './camera.js';
 import { createRenderer } from './renderer.js';
 import { PointerInput } from './input.js';
 import { createUI, shortName } from './ui.js';
+import { Plots } from './plots.js';
 
 const MAX_STEPS_PER_FRAME = 4;
 // Steps per frame are also capped by their measured cost, so a heavy scene (the 100k cloth steps in ~20 ms)
@@ -102,6 +103,11 @@ async function main() {
     onHeatMap(on) {
       state.view.heatMap = on;
     },
+    onPlots(on) {
+      state.plots = on ? new Plots(document.getElementById('convergence-plot'), document.getElementById('energy-plot')) : null;
+      // the solver records the mean error after every pass only while someone is looking
+      state.world?.setParam('recordConvergence', on ? 1 : 0);
+    },
     onShowParticles(show) {
       state.view.showParticles = show;
     },
@@ -125,6 +131,10 @@ async function main() {
     state.view.groundEnabled = Boolean(world.getParam('groundEnabled'));
     state.view.groundHeight = world.getParam('groundHeight');
     old?.destroy();
+    if (state.plots) {
+      world.setParam('recordConvergence', 1);
+      state.plots.reset();
+    }
     renderer?.setWorld(world, state.scene);
     if (!keepCamera) camera.set(state.scene.camera);
     ui.showScene(state.scene, key);
@@ -222,6 +232,7 @@ async function main() {
     const s = state.world.stats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.stepMs;
     ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs });
+    state.plots?.update(state.world, s);
   }
 
   // --- canvas size follows its CSS size x devicePixelRatio ---

@@ -140,7 +140,7 @@ const LINK_OPTION = '__link';
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
- * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool).
+ * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool), onPlots(bool).
  */
 export function createUI(doc, handlers) {
   const $ = (id) => {
@@ -159,6 +159,8 @@ export function createUI(doc, handlers) {
     linkStatus: $('link-status'),
     particles: $('show-particles'),
     heatMap: $('heat-map'),
+    plots: $('plots'),
+    plotArea: $('plot-area'),
     message: $('message'),
     messageText: $('message-text'),
     messageClose: $('message-close'),
@@ -244,6 +246,10 @@ export function createUI(doc, handlers) {
   els.copy.addEventListener('click', () => handlers.onCopyLink());
   els.particles.addEventListener('change', () => handlers.onShowParticles(els.particles.checked));
   els.heatMap.addEventListener('change', () => handlers.onHeatMap?.(els.heatMap.checked));
+  els.plots.addEventListener('change', () => {
+    els.plotArea.hidden = !els.plots.checked;
+    handlers.onPlots?.(els.plots.checked);
+  });
   els.messageClose.addEventListener('click', () => ui.clearError());
   els.link.addEventListener('focus', () => els.link.select());
 
