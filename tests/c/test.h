@@ -29,6 +29,27 @@ extern int g_testFailed;
 		}                                                                         \
 	} while (0)
 
+#include "minipbd.h"
+
+/* Distance between particles a and b of a float4 buffer. */
+static inline float TestDistance(const float* x, int a, int b)
+{
+	float dx = x[4 * a] - x[4 * b], dy = x[4 * a + 1] - x[4 * b + 1], dz = x[4 * a + 2] - x[4 * b + 2];
+	return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+/* 1 when every position and velocity of the world is finite. */
+static inline int TestAllFinite(pbdWorldId w)
+{
+	int n = pbd_World_GetParticleCount(w);
+	const float* x = (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
+	const float* v = (const float*)pbd_World_GetBuffer(w, pbdBuffer_velocities, NULL);
+	for (int i = 0; i < 4 * n; ++i) {
+		if (!isfinite(x[i]) || !isfinite(v[i])) return 0;
+	}
+	return 1;
+}
+
 typedef void (*TestFn)(void);
 typedef struct TestCase {
 	const char* name;

@@ -137,17 +137,6 @@ static float MinEdgeDistance(pbdWorldId w, const float* c)
 	return best;
 }
 
-static int AllFinite(pbdWorldId w)
-{
-	int n = pbd_World_GetParticleCount(w);
-	const float* x = X(w);
-	const float* v = V(w);
-	for (int i = 0; i < 4 * n; ++i) {
-		if (!isfinite(x[i]) || !isfinite(v[i])) return 0;
-	}
-	return 1;
-}
-
 /* Rotation by angle about a unit axis, computed in double (test-side, not the engine's). */
 static void AxisAngle(float ax, float ay, float az, double angle, float q[4])
 {
@@ -980,7 +969,7 @@ void Test_RotatingPaddleKeepsParticlesOut(void)
 			if (lx * lx + ly * ly < 0.95f * 0.95f) ENSURE(ly * lx > 0.0f);
 		}
 	}
-	ENSURE(AllFinite(w));
+	ENSURE(TestAllFinite(w));
 	pbd_DestroyWorld(w);
 }
 
@@ -1040,7 +1029,7 @@ void Test_ColliderHostileFuzzFinite(void)
 			case 6: pbd_World_SetParam(w, pbdParam_substeps, (float)(1 + RandInt() % 4)); break;
 			default: pbd_World_Step(w); break;
 			}
-			ENSURE(AllFinite(w));
+			ENSURE(TestAllFinite(w));
 		}
 		pbd_DestroyWorld(w);
 	}
@@ -1083,7 +1072,7 @@ void Test_ColliderDeterminismHash(void)
 	}
 	uint32_t hash = pbd_World_Hash(w);
 	printf("  collider determinism hash 0x%08x\n", hash);
-	ENSURE(AllFinite(w));
+	ENSURE(TestAllFinite(w));
 	ENSURE(hash == PBD_COLLIDER_DETERMINISM_HASH);
 	pbd_DestroyWorld(w);
 }

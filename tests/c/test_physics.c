@@ -59,23 +59,6 @@ static int AddCloth(pbdWorldId w, int nu, int nv, float y)
 	return pbd_World_AddCloth(w, &def);
 }
 
-static float Dist(const float* x, int a, int b)
-{
-	float dx = x[4 * a] - x[4 * b], dy = x[4 * a + 1] - x[4 * b + 1], dz = x[4 * a + 2] - x[4 * b + 2];
-	return sqrtf(dx * dx + dy * dy + dz * dz);
-}
-
-static int AllFinite(pbdWorldId w)
-{
-	int n = pbd_World_GetParticleCount(w);
-	const float* x = X(w);
-	const float* v = V(w);
-	for (int i = 0; i < 4 * n; ++i) {
-		if (!isfinite(x[i]) || !isfinite(v[i])) return 0;
-	}
-	return 1;
-}
-
 /* Seed 000 section 3: dp1 = -w1/(w1+w2) C n, dp2 = +w2/(w1+w2) C n. */
 void Test_MassWeightedSplit(void)
 {
@@ -89,7 +72,7 @@ void Test_MassWeightedSplit(void)
 	const float* x = X(w);
 	ENSURE_NEAR(x[0], 0.8f * 2.0f, 1e-6);        /* light end moves 4/5 of C */
 	ENSURE_NEAR(x[4], 3.0f - 0.2f * 2.0f, 1e-6); /* heavy end moves 1/5 of C */
-	ENSURE_NEAR(Dist(x, 0, 1), 1.0f, 1e-6);
+	ENSURE_NEAR(TestDistance(x, 0, 1), 1.0f, 1e-6);
 	ENSURE(x[1] == 0.0f && x[2] == 0.0f && x[5] == 0.0f && x[6] == 0.0f);
 	/* v = (p - x) / dt, seed 000 section 2.3 */
 	float dt = pbd_World_GetParam(w, pbdParam_dt);
@@ -186,7 +169,7 @@ void Test_ResidualIndependentOfPasses(void)
 			pbd_World_SetParam(w, pbdParam_stiffnessChain, ks[a]);
 			pbd_World_SetParam(w, pbdParam_iterations, (float)passes[b]);
 			pbd_World_Step(w);
-			float C = Dist(X(w), 0, 1) - 1.0f;
+			float C = TestDistance(X(w), 0, 1) - 1.0f;
 			ENSURE_NEAR(C, (1.0f - ks[a]) * 0.5f, 2e-5);
 			pbd_DestroyWorld(w);
 		}
@@ -205,8 +188,8 @@ void Test_ObjectStiffness(void)
 	ENSURE(pbd_World_SetObjectStiffness(w, 1, pbdKind_chain, 1.5f) == PBD_ERR_INVALID_ARGUMENT);
 	pbd_World_SetParam(w, pbdParam_iterations, 4.0f);
 	pbd_World_Step(w);
-	ENSURE_NEAR(Dist(X(w), 0, 1) - 1.0f, 0.0f, 1e-6);
-	ENSURE_NEAR(Dist(X(w), 2, 3) - 1.0f, 0.5f, 1e-5);
+	ENSURE_NEAR(TestDistance(X(w), 0, 1) - 1.0f, 0.0f, 1e-6);
+	ENSURE_NEAR(TestDistance(X(w), 2, 3) - 1.0f, 0.5f, 1e-5);
 	/* the world parameter sets every object of the kind */
 	pbd_World_SetPosition(w, 1, 2.0f, 0.0f, 0.0f);
 	pbd_World_SetPosition(w, 0, 0.0f, 0.0f, 0.0f);
@@ -214,7 +197,7 @@ void Test_ObjectStiffness(void)
 	pbd_World_SetVelocity(w, 0, 0, 0, 0);
 	pbd_World_SetVelocity(w, 1, 0, 0, 0);
 	pbd_World_Step(w);
-	ENSURE_NEAR(Dist(X(w), 0, 1) - 1.0f, 0.75f, 1e-5);
+	ENSURE_NEAR(TestDistance(X(w), 0, 1) - 1.0f, 0.75f, 1e-5);
 	pbd_DestroyWorld(w);
 }
 
@@ -590,7 +573,7 @@ void Test_DegenerateGeometryFinite(void)
 	cloth.resolutionV = 4;
 	ENSURE(pbd_World_AddCloth(w, &cloth) >= 0);
 	for (int s = 0; s < 100; ++s) pbd_World_Step(w);
-	ENSURE(AllFinite(w));
+	ENSURE(TestAllFinite(w));
 	pbd_World_UpdateNormals(w);
 	const float* n = (const float*)pbd_World_GetBuffer(w, pbdBuffer_normals, NULL);
 	for (int i = 0; i < 4 * pbd_World_GetParticleCount(w); ++i) ENSURE(isfinite(n[i]));
@@ -642,7 +625,7 @@ void Test_HostileFuzzFinite(void)
 			case 6: pbd_World_SetParam(w, pbdParam_dt, RandRange(1e-5f, 1.0f)); break;
 			default: pbd_World_Step(w); break;
 			}
-			ENSURE(AllFinite(w));
+			ENSURE(TestAllFinite(w));
 		}
 		pbd_DestroyWorld(w);
 	}

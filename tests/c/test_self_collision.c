@@ -56,23 +56,6 @@ static int AddCloth(pbdWorldId w, int n, float ox, float oy, float oz, const flo
 	return pbd_World_AddCloth(w, &def);
 }
 
-static float Dist(const float* x, int a, int b)
-{
-	float dx = x[4 * a] - x[4 * b], dy = x[4 * a + 1] - x[4 * b + 1], dz = x[4 * a + 2] - x[4 * b + 2];
-	return sqrtf(dx * dx + dy * dy + dz * dz);
-}
-
-static int AllFinite(pbdWorldId w)
-{
-	int n = pbd_World_GetParticleCount(w);
-	const float* x = Pos(w);
-	const float* v = (const float*)pbd_World_GetBuffer(w, pbdBuffer_velocities, NULL);
-	for (int i = 0; i < 4 * n; ++i) {
-		if (!isfinite(x[i]) || !isfinite(v[i])) return 0;
-	}
-	return 1;
-}
-
 /* ---------------------------------------------------------------- grid */
 
 /* Every particle appears exactly once in cellEntries, inside the range of its own bucket,
@@ -307,7 +290,7 @@ void Test_SelfCollisionPairOverflowFinite(void)
 	ENSURE(pbd_HashGrid_DroppedPairs(pbd_GetWorld(w)) == total - 32);
 	for (int s = 0; s < 120; ++s) {
 		pbd_World_Step(w);
-		ENSURE(AllFinite(w));
+		ENSURE(TestAllFinite(w));
 	}
 	pbd_DestroyWorld(w);
 }
@@ -336,7 +319,7 @@ void Test_SelfCollisionMassWeightedSplit(void)
 	pbd_World_SetParam(w, pbdParam_stiffnessChain, 0.0f); /* only the contact acts */
 	pbd_World_Step(w);
 	const float* x = Pos(w);
-	ENSURE_NEAR(Dist(x, 0, 2), t, 1e-6);
+	ENSURE_NEAR(TestDistance(x, 0, 2), t, 1e-6);
 	ENSURE_NEAR(x[0], 0.3f - 0.8f * 0.5f * t, 1e-6);
 	ENSURE_NEAR(x[8], 0.3f + 0.5f * t + 0.2f * 0.5f * t, 1e-6);
 	ENSURE(x[1] == 1.0f && x[9] == 1.0f && x[2] == 0.0f && x[10] == 0.0f);
@@ -347,7 +330,7 @@ void Test_SelfCollisionMassWeightedSplit(void)
 	float pinX = x[0];
 	pbd_World_Step(w);
 	ENSURE(Pos(w)[0] == pinX);
-	ENSURE_NEAR(Dist(Pos(w), 0, 2), t, 1e-6);
+	ENSURE_NEAR(TestDistance(Pos(w), 0, 2), t, 1e-6);
 	pbd_DestroyWorld(w);
 }
 
@@ -410,8 +393,8 @@ void Test_SelfCollisionCoincidentFinite(void)
 	ENSURE(AddChain(w, 0, 1, 0, 0.5f, 1, 0, 1) == 2); /* the same place */
 	pbd_World_Step(w);
 	const float* x = Pos(w);
-	ENSURE(AllFinite(w));
-	ENSURE_NEAR(Dist(x, 0, 2), t, 1e-6);
+	ENSURE(TestAllFinite(w));
+	ENSURE_NEAR(TestDistance(x, 0, 2), t, 1e-6);
 	ENSURE_NEAR(x[1] - x[9], t, 1e-6); /* particle 0 (the lower index) up, 2 down */
 	ENSURE(x[0] == x[8] && x[2] == x[10]);
 	/* a whole cloth collapsed onto one point */
@@ -424,10 +407,10 @@ void Test_SelfCollisionCoincidentFinite(void)
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
 	for (int s = 0; s < 120; ++s) {
 		pbd_World_Step(w);
-		ENSURE(AllFinite(w));
+		ENSURE(TestAllFinite(w));
 	}
 	/* it unfolded: the rest-pose corners are apart again */
-	ENSURE(Dist(Pos(w), first, first + 143) > 0.05f);
+	ENSURE(TestDistance(Pos(w), first, first + 143) > 0.05f);
 	pbd_DestroyWorld(w);
 }
 
@@ -502,7 +485,7 @@ static float RunTwoLayers(int selfCollision, int pinCorners, int steps, float* g
 		pbd_World_Step(sc.w);
 		float d = MinCrossDistance(&sc);
 		if (d < worst) worst = d;
-		if (!AllFinite(sc.w)) worst = -1.0f;
+		if (!TestAllFinite(sc.w)) worst = -1.0f;
 	}
 	*gap = MeanY(&sc, sc.upper) - MeanY(&sc, sc.lower);
 	pbd_DestroyWorld(sc.w);
@@ -592,7 +575,7 @@ static float FoldTowel(int selfCollision, int* folded)
 				if (d2 < worst) worst = d2;
 			}
 		}
-		if (!AllFinite(w)) worst = -1.0f;
+		if (!TestAllFinite(w)) worst = -1.0f;
 	}
 	worst = worst < 0.0f ? worst : sqrtf(worst);
 	*folded = 0;
