@@ -353,21 +353,27 @@ export class Renderer {
     gl.disable(gl.BLEND);
   }
 
+  // The lighting shared by the lit programs (cloth and colliders): one place to change it.
+  _useLit(p, camera, eye) {
+    const gl = this.gl;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+    gl.uniform3fv(p.uniforms.u_eye, eye);
+    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
+    gl.uniform3fv(p.uniforms.u_fillDir, FILL_DIR);
+    gl.uniform3fv(p.uniforms.u_skyColor, this.colors.ambientSky);
+    gl.uniform3fv(p.uniforms.u_groundColor, this.colors.ambientGround);
+  }
+
   // Both faces, all cloth objects in one draw; the vertex shader finds each vertex's object grid for the
   // fabric pattern from the particle ranges (tearing re-packs the triangle ranges, not the particles).
   _drawCloth({ camera, eye, view }) {
     const gl = this.gl;
     const p = this.progs.cloth;
     const C = this.colors;
-    gl.useProgram(p.program);
-    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
-    gl.uniform3fv(p.uniforms.u_eye, eye);
-    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
-    gl.uniform3fv(p.uniforms.u_fillDir, FILL_DIR);
+    this._useLit(p, camera, eye);
     gl.uniform3fv(p.uniforms.u_frontColor, C.clothFront);
     gl.uniform3fv(p.uniforms.u_backColor, C.clothBack);
-    gl.uniform3fv(p.uniforms.u_skyColor, C.ambientSky);
-    gl.uniform3fv(p.uniforms.u_groundColor, C.ambientGround);
     gl.uniform1i(p.uniforms.u_clothCount, this.clothRanges.count);
     gl.uniform4iv(p.uniforms.u_cloth, this.clothRanges.data);
     gl.uniform1i(p.uniforms.u_heatMap, view?.heatMap ? 1 : 0);
@@ -380,15 +386,9 @@ export class Renderer {
     const gl = this.gl;
     const p = this.progs.collider;
     const C = this.colors;
-    gl.useProgram(p.program);
-    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
-    gl.uniform3fv(p.uniforms.u_eye, eye);
-    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
-    gl.uniform3fv(p.uniforms.u_fillDir, FILL_DIR);
+    this._useLit(p, camera, eye);
     gl.uniform3fv(p.uniforms.u_color, C.collider);
     gl.uniform3fv(p.uniforms.u_heldTint, C.colliderHeld);
-    gl.uniform3fv(p.uniforms.u_skyColor, C.ambientSky);
-    gl.uniform3fv(p.uniforms.u_groundColor, C.ambientGround);
     gl.uniform1f(p.uniforms.u_groundHeight, view.groundEnabled ? view.groundHeight : -1e9);
     for (const c of colliders) {
       gl.uniform1f(p.uniforms.u_held, c.held ? 1 : 0);
