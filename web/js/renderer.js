@@ -9,16 +9,34 @@
 // colliders: that loop is the only per-object JS in a frame). Shader locations
 // are looked up once per GL context. On context loss we stop drawing; on restore every GL resource is
 // rebuilt from the cached shader sources and the current world (the simulation itself is untouched).
+//
+// Velocity arrows (view.velocityArrows, off by default): while on, world.velocities is uploaded with one more
+// bufferSubData, and one instanced draw (arrow.vert) builds an arrow per particle from the position and
+// velocity buffers; no JS touches a particle. See arrowStride for the cap on very large worlds.
 
 import { fetchShaderSources, createProgram, linearRGB, srgbRGB } from './glutil.js';
 
 export const SHADER_FILES = [
   'sky.vert', 'sky.frag', 'floor.vert', 'floor.frag', 'cloth.vert', 'cloth.frag',
   'shadow.vert', 'shadow.frag', 'line.vert', 'line.frag', 'point.vert', 'point.frag',
-  'collider.vert', 'collider.frag', 'collider_shadow.vert',
+  'collider.vert', 'collider.frag', 'collider_shadow.vert', 'arrow.vert', 'arrow.frag',
 ];
 
 const MAX_CLOTHS = 16; // cloth objects the fabric pattern knows (cloth.vert); more still draw, plain
+
+// Velocity arrows: length 0.05 s x |v|, at most 0.5 m; coloured blue (still) through cyan, green, yellow to
+// red at 5 m/s or more.
+export const ARROWS = { seconds: 0.05, maxLength: 0.5, hotSpeed: 5, max: 20000 };
+const ARROW_VERTICES = 18; // per arrow: outline (shaft quad + head) then the coloured arrow, see arrow.vert
+
+/**
+ * Particles per drawn arrow: 1 up to ARROWS.max particles, otherwise every k-th particle so that at most about
+ * ARROWS.max arrows are drawn. The skip is the attribute stride (16 bytes x k), which WebGL caps at 255 bytes,
+ * so k is at most 15 (262,144 particles, the scene limit, give k = 14 and 18,725 arrows).
+ */
+export function arrowStride(particles) {
+  return Math.min(15, Math.max(1, Math.ceil(particles / ARROWS.max)));
+}
 
 // Palette (sRGB hex). Sky/floor are written as-is; lit surfaces are converted to linear first.
 export const PALETTE = {
@@ -102,10 +120,12 @@ export class Renderer {
       point: createProgram(gl, S, 'point.vert', 'point.frag'),
       collider: createProgram(gl, S, 'collider.vert', 'collider.frag'),
       colliderShadow: createProgram(gl, S, 'collider_shadow.vert', 'shadow.frag'),
+      arrow: createProgram(gl, S, 'arrow.vert', 'arrow.frag'),
     };
     this.posBuffer = gl.createBuffer();
     this.normalBuffer = gl.createBuffer();
     this.errorBuffer = gl.createBuffer(); // per-particle relative error (world.errors), for the heat map
+    this.velocityBuffer = gl.createBuffer(); // world.velocities, uploaded only while the arrows are on
     this.triBuffer = gl.createBuffer();
     this.lineBuffer = gl.createBuffer();
     this.floorBuffer = gl.createBuffer();
@@ -146,6 +166,14 @@ export class Renderer {
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
+
+    // Arrows: position and velocity per instance (divisor 1); the stride is set per world (arrowStride).
+    this.vaoArrows = gl.createVertexArray();
+    gl.bindVertexArray(this.vaoArrows);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribDivisor(0, 1);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribDivisor(1, 1);
     gl.bindVertexArray(null);
 
     // Collider meshes: generated once; per collider only a few uniforms change.
@@ -188,6 +216,19 @@ export class Renderer {
     gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
     gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes / 4, gl.DYNAMIC_DRAW); // zeros: no heat until uploaded
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.velocityBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW); // zeros: no arrows until uploaded
+
+    const particles = world.positions.length / 4;
+    const k = arrowStride(particles);
+    this.arrowStride = k;
+    this.arrowCount = Math.ceil(particles / k);
+    gl.bindVertexArray(this.vaoArrows);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
+    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16 * k, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.velocityBuffer);
+    gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16 * k, 0);
+    gl.bindVertexArray(null);
   }
 
   _uploadTopology(world) {
@@ -206,7 +247,7 @@ export class Renderer {
 
   /**
    * Draw one frame. `view` = { showParticles, groundEnabled, groundHeight, held: [particle indices],
-   * heldColliders: [collider indices] }.
+   * heldColliders: [collider indices], heatMap, velocityArrows } (the last two optional, off by default).
    * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
    */
   draw(camera, view) {
@@ -217,7 +258,8 @@ export class Renderer {
     const h = gl.drawingBufferHeight;
     gl.viewport(0, 0, w, h);
 
-    // --- per-frame uploads: one for positions, one for normals (cloth only) ---
+    // --- per-frame uploads: one for positions, one for normals (cloth only), and one each for the errors and
+    // the velocities while the heat map / the arrows are on ---
     if (world.positions.byteLength !== this.bufferBytes) this.setWorld(world, this.scene);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.positions);
@@ -233,6 +275,11 @@ export class Renderer {
         gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
         gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.errors);
       }
+    }
+    const arrows = Boolean(view.velocityArrows) && this.arrowCount > 0;
+    if (arrows) {
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.velocityBuffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.velocities);
     }
 
     const frame = {
@@ -265,6 +312,7 @@ export class Renderer {
     if (hasCloth) this._drawCloth(frame);
     if (this.lineIndexCount > 0) this._drawLines(frame);
     this._drawPoints(frame);
+    if (arrows) this._drawArrows(frame);
     gl.bindVertexArray(null);
     this.framesDrawn++;
     return true;
@@ -437,6 +485,23 @@ export class Renderer {
       gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
       gl.drawArrays(gl.POINTS, o.firstParticle, o.particleCount);
     }
+  }
+
+  // Velocity arrows over everything drawn so far (depth-tested, pulled a little toward the eye): one
+  // instanced draw, the arrows built in arrow.vert from the position and velocity buffers.
+  _drawArrows({ camera }) {
+    const gl = this.gl;
+    const p = this.progs.arrow;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+    gl.uniform1f(p.uniforms.u_projZ, camera.proj[14]);
+    gl.uniform2f(p.uniforms.u_viewport, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    gl.uniform1f(p.uniforms.u_pixelRatio, Math.max(1, globalThis.devicePixelRatio || 1));
+    gl.uniform1f(p.uniforms.u_seconds, ARROWS.seconds);
+    gl.uniform1f(p.uniforms.u_maxLength, ARROWS.maxLength);
+    gl.uniform1f(p.uniforms.u_hotSpeed, ARROWS.hotSpeed);
+    gl.bindVertexArray(this.vaoArrows);
+    gl.drawArraysInstanced(gl.TRIANGLES, 0, ARROW_VERTICES, this.arrowCount);
   }
 }
 
