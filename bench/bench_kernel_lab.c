@@ -15,6 +15,13 @@
                  work in flight for the sqrt/div chain)
      soa-gather  positions as separate x, y, z, w arrays (SoA), lanes filled by scalar
                  loads through the index arrays: no transposes
+     bcast       what src/solver.c now does (Project4): no transposes of positions; d = a - b
+                 per constraint as a float4, one transpose of d*d for the 4 lengths, s * share
+                 broadcast back per lane; the mass split w_a / (w_a + w_b) precomputed
+     bcast-splat / bcast-full / bcast-reload   variants of the broadcast and of the length
+                 sum (the full 4-row transpose is what V8 compiles to plain unpacks)
+     bcast-runs  bcast-full on regular batches (a0 + j s, + o): addresses from 3 numbers
+                 instead of 8 loaded indices, as the engine does for ~98% of a grid
      soa-grid    SoA and the grid's structure instead of index arrays: a colour is a set of
                  rows, the 4 lanes are 4 neighbouring constraints of a row, so each side's
                  lanes are 4 consecutive particles (1 vector load per component; the
@@ -60,6 +67,10 @@ typedef struct Lab {
 	float *x, *y, *z, *w; /* SoA, 4 floats of padding */
 	int32_t *ca, *cb;
 	float* rest;
+	float *ra, *rb; /* per-constraint mass split w_a / (w_a + w_b), w_b / (w_a + w_b) (bcast) */
+	int32_t *runA, *runSa, *runOff, *runC; /* bcast-runs: per regular batch, a0, a stride, b - a, first constraint (all in floats) */
+	int32_t *irrC;                         /* first constraint of each irregular batch */
+	int colourRuns[64], colourIrr[64];     /* end of each colour's runs / irregular batches */
 	Colour colours[64];
 	int colourCount;
 } Lab;
@@ -128,6 +139,7 @@ static void BuildLab(Lab* L, int res)
 	L->x = Alloc(((size_t)L->n + 8) * 4), L->y = Alloc(((size_t)L->n + 8) * 4);
 	L->z = Alloc(((size_t)L->n + 8) * 4), L->w = Alloc(((size_t)L->n + 8) * 4);
 	L->ca = Alloc((size_t)cap * 4), L->cb = Alloc((size_t)cap * 4), L->rest = Alloc((size_t)cap * 4);
+	L->ra = Alloc((size_t)cap * 4), L->rb = Alloc((size_t)cap * 4);
 	float h = 2.0f / (float)(res - 1);
 	for (int j = 0; j < res; ++j) {
 		for (int i = 0; i < res; ++i) {
@@ -138,27 +150,45 @@ static void BuildLab(Lab* L, int res)
 	L->p[3] = 0.0f, L->p[4 * (res - 1) + 3] = 0.0f;
 #define IDX(i, j) ((j) * res + (i))
 	int g0 = L->m;
+	/* Build order chosen so that greedy colouring gives regular batches (a_j = a0 + j s, b_j = a_j + off):
+	   along each row the even edges, then the odd ones; then the columns, row by row. */
 	for (int j = 0; j < res; ++j)
-		for (int i = 0; i < res; ++i) {
-			if (i + 1 < res) Add(L, IDX(i, j), IDX(i + 1, j));
-			if (j + 1 < res) Add(L, IDX(i, j), IDX(i, j + 1));
-		}
+		for (int par = 0; par < 2; ++par)
+			for (int i = par; i + 1 < res; i += 2) Add(L, IDX(i, j), IDX(i + 1, j));
+	for (int j = 0; j + 1 < res; ++j)
+		for (int i = 0; i < res; ++i) Add(L, IDX(i, j), IDX(i, j + 1));
 	int g1 = L->m;
 	for (int j = 0; j + 1 < res; ++j)
-		for (int i = 0; i + 1 < res; ++i) {
-			Add(L, IDX(i, j), IDX(i + 1, j + 1));
-			Add(L, IDX(i + 1, j), IDX(i, j + 1));
-		}
+		for (int i = 0; i + 1 < res; ++i) Add(L, IDX(i, j), IDX(i + 1, j + 1));
+	for (int j = 0; j + 1 < res; ++j)
+		for (int i = 0; i + 1 < res; ++i) Add(L, IDX(i + 1, j), IDX(i, j + 1));
 	int g2 = L->m;
 	for (int j = 0; j < res; ++j)
-		for (int i = 0; i < res; ++i) {
-			if (i + 2 < res) Add(L, IDX(i, j), IDX(i + 2, j));
-			if (j + 2 < res) Add(L, IDX(i, j), IDX(i, j + 2));
-		}
+		for (int par = 0; par < 4; ++par)
+			for (int i = (par & 1) * 2 + (par >> 1); i + 2 < res; i += 4) Add(L, IDX(i, j), IDX(i + 2, j));
+	for (int j = 0; j + 2 < res; ++j)
+		for (int i = 0; i < res; ++i) Add(L, IDX(i, j), IDX(i, j + 2));
 #undef IDX
 	ColourGroup(L, g0, g1);
 	ColourGroup(L, g1, g2);
 	ColourGroup(L, g2, L->m);
+	L->runA = Alloc((size_t)cap * 4), L->runSa = Alloc((size_t)cap * 4), L->runOff = Alloc((size_t)cap * 4), L->runC = Alloc((size_t)cap * 4);
+	L->irrC = Alloc((size_t)cap * 4);
+	int nr = 0, ni = 0;
+	for (int k = 0; k < L->colourCount; ++k) {
+		for (int c = L->colours[k].first; c + 4 <= L->colours[k].end; c += 4) {
+			int sa = L->ca[c + 1] - L->ca[c], off = L->cb[c] - L->ca[c], regular = 1;
+			for (int j = 0; j < 4; ++j) regular &= L->ca[c + j] == L->ca[c] + j * sa && L->cb[c + j] - L->ca[c + j] == off;
+			if (regular) L->runA[nr] = 4 * L->ca[c], L->runSa[nr] = 4 * sa, L->runOff[nr] = 4 * off, L->runC[nr++] = c;
+			else L->irrC[ni++] = c;
+		}
+		L->colourRuns[k] = nr, L->colourIrr[k] = ni;
+	}
+	printf("bcast-runs: %d regular batches, %d irregular\n", nr, ni);
+	for (int c = 0; c < L->m; ++c) {
+		float wa = L->p[4 * L->ca[c] + 3], wb = L->p[4 * L->cb[c] + 3], ws = wa + wb;
+		L->ra[c] = ws > 0.0f ? wa / ws : 0.0f, L->rb[c] = ws > 0.0f ? wb / ws : 0.0f;
+	}
 }
 
 /* A stretched state (y scaled by 1.02, a ripple in z) so every constraint has work to do. */
@@ -286,6 +316,189 @@ static void KernelUnroll2(Lab* L, int from, int end, float k)
 		}
 	}
 	if (c + 4 <= end) KernelEngine(L, c, end, k);
+}
+
+/* bcast: no transposes of positions. d = a - b per constraint as a float4 (w lane unused),
+   the squares transposed once to sum x2 + y2 + z2 for 4 lanes, s computed 4 wide, then
+   each lane's s broadcast back as (s, s, s, 0) to move its own particles. The mass split
+   w_a / (w_a + w_b) is precomputed per constraint (it changes only when a mass does). */
+static void KernelBcast(Lab* L, int from, int end, float k)
+{
+	float* p = L->p;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	KERNEL_CONSTANTS(k);
+	for (int c = from; c + 4 <= end; c += 4) {
+		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
+		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
+		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+		pbdF4 d0 = pbdF4_Sub(A0, B0), d1 = pbdF4_Sub(A1, B1), d2 = pbdF4_Sub(A2, B2), d3 = pbdF4_Sub(A3, B3);
+		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
+		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+#define LANE(v, i) PBD_SHUFFLE(v, zero, i, i, i, 4)
+		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(LANE(s1, 0), d0)));
+		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(LANE(s1, 1), d1)));
+		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(LANE(s1, 2), d2)));
+		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(LANE(s1, 3), d3)));
+		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(LANE(s2, 0), d0)));
+		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(LANE(s2, 1), d1)));
+		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(LANE(s2, 2), d2)));
+		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(LANE(s2, 3), d3)));
+#undef LANE
+	}
+}
+
+static void KernelBcastSplat(Lab* L, int from, int end, float k)
+{
+	float* p = L->p;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	KERNEL_CONSTANTS(k);
+	for (int c = from; c + 4 <= end; c += 4) {
+		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
+		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
+		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+		const pbdI4 xyz = { -1, -1, -1, 0 };
+		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1)), d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
+		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
+		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+#define LANE(v, i) PBD_SHUFFLE(v, v, i, i, i, i)
+		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(LANE(s1, 0), d0)));
+		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(LANE(s1, 1), d1)));
+		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(LANE(s1, 2), d2)));
+		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(LANE(s1, 3), d3)));
+		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(LANE(s2, 0), d0)));
+		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(LANE(s2, 1), d1)));
+		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(LANE(s2, 2), d2)));
+		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(LANE(s2, 3), d3)));
+#undef LANE
+	}
+}
+
+static void KernelBcastFull(Lab* L, int from, int end, float k)
+{
+	float* p = L->p;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	KERNEL_CONSTANTS(k);
+	for (int c = from; c + 4 <= end; c += 4) {
+		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
+		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
+		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+		const pbdI4 xyz = { -1, -1, -1, 0 };
+		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1)), d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
+		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3)); /* q3 = w lane = +0 */
+		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+#define LANE(v, i) PBD_SHUFFLE(v, v, i, i, i, i)
+		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(LANE(s1, 0), d0)));
+		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(LANE(s1, 1), d1)));
+		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(LANE(s1, 2), d2)));
+		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(LANE(s1, 3), d3)));
+		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(LANE(s2, 0), d0)));
+		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(LANE(s2, 1), d1)));
+		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(LANE(s2, 2), d2)));
+		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(LANE(s2, 3), d3)));
+#undef LANE
+	}
+}
+
+/* bcast-full with short live ranges: the particles are loaded once for the squared lengths
+   and again (L1 hits) for the update, so V8's allocator need not spill 12 vectors across the sqrt. */
+static void KernelBcastReload(Lab* L, int from, int end, float k)
+{
+	float* p = L->p;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	KERNEL_CONSTANTS(k);
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	for (int c = from; c + 4 <= end; c += 4) {
+		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
+		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
+#define D(a, b) ((pbdF4)(xyz & (pbdI4)pbdF4_Sub(pbdF4_Load(a), pbdF4_Load(b))))
+		pbdF4 q0 = D(a0, b0), q1 = D(a1, b1), q2 = D(a2, b2), q3 = D(a3, b3);
+		q0 = pbdF4_Mul(q0, q0), q1 = pbdF4_Mul(q1, q1), q2 = pbdF4_Mul(q2, q2), q3 = pbdF4_Mul(q3, q3);
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3)); /* q3 = w lane = +0 */
+		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+#define MOVE(a, b, i)                                                                                                  \
+	do {                                                                                                               \
+		pbdF4 A = pbdF4_Load(a), B = pbdF4_Load(b);                                                                    \
+		pbdF4 d = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A, B));                                                               \
+		pbdF4_Store(a, pbdF4_Sub(A, pbdF4_Mul(PBD_SHUFFLE(s1, s1, i, i, i, i), d)));                                   \
+		pbdF4_Store(b, pbdF4_Add(B, pbdF4_Mul(PBD_SHUFFLE(s2, s2, i, i, i, i), d)));                                   \
+	} while (0)
+		MOVE(a0, b0, 0);
+		MOVE(a1, b1, 1);
+		MOVE(a2, b2, 2);
+		MOVE(a3, b3, 3);
+#undef MOVE
+#undef D
+	}
+}
+
+/* bcast-full on the grid's regularity: where a batch's four constraints are (a0 + j sa, a0 + j sa + off),
+   their addresses come from three numbers instead of eight loaded indices. */
+#define BCAST_BODY(A0P, A1P, A2P, A3P, B0P, B1P, B2P, B3P, C)                                                           \
+	do {                                                                                                               \
+		float *a0 = (A0P), *a1 = (A1P), *a2 = (A2P), *a3 = (A3P), *b0 = (B0P), *b1 = (B1P), *b2 = (B2P), *b3 = (B3P);   \
+		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);                     \
+		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);                     \
+		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1));             \
+		pbdF4 d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));             \
+		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);         \
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);                                                                           \
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3));                                       \
+		pbdMask4 ok = pbdF4_GreaterEq(len, eps);                                                                       \
+		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + (C)))), len), zero);      \
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + (C))), s2 = pbdF4_Mul(s, pbdF4_Load(rb + (C)));                       \
+		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));                               \
+		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));                               \
+		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));                               \
+		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));                               \
+		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));                               \
+		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));                               \
+		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));                               \
+		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));                               \
+	} while (0)
+
+static int s_runColour;
+static void KernelBcastRuns(Lab* L, int from, int end, float k)
+{
+	(void)from, (void)end;
+	float* p = L->p;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	KERNEL_CONSTANTS(k);
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	int col = s_runColour;
+	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
+		BCAST_BODY(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c);
+	}
+	const int32_t *ca = L->ca, *cb = L->cb;
+	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
+		const int c = L->irrC[r];
+		BCAST_BODY(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+				   p + 4 * cb[c + 2], p + 4 * cb[c + 3], c);
+	}
+	s_runColour = (col + 1) % L->colourCount;
 }
 
 static void KernelSoaGather(Lab* L, int from, int end, float k)
@@ -463,6 +676,11 @@ int main(int argc, char** argv)
 		{ "mask-once", KernelMaskOnce },
 		{ "unroll2", KernelUnroll2 },
 		{ "soa-gather", KernelSoaGather },
+		{ "bcast", KernelBcast },
+		{ "bcast-splat", KernelBcastSplat },
+		{ "bcast-full", KernelBcastFull },
+		{ "bcast-reload", KernelBcastReload },
+		{ "bcast-runs", KernelBcastRuns },
 	};
 	double base = 0.0;
 	for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {

@@ -34,6 +34,12 @@ typedef struct pbdGroup {
 	float stiffness; ///< k in [0, 1]; the solver turns it into k' for the pass count
 	int32_t colourCount; ///< 0: not coloured, solved in order
 	int32_t colourEnd[PBD_MAX_COLOURS];
+	/// Each colour starts with its regular batches: four constraints (a0 + j s, a0 + j s + o),
+	/// j = 0..3, whose addresses the solver computes from (a0, s, o) instead of loading eight
+	/// indices (a grid's rows and columns; see pbd_ColourGroup). They end at colourRegularEnd[c];
+	/// their descriptors are world->batch*[colourFirstBatch[c] + (constraint - colour start) / 4].
+	int32_t colourRegularEnd[PBD_MAX_COLOURS];
+	int32_t colourFirstBatch[PBD_MAX_COLOURS];
 } pbdGroup;
 
 typedef struct pbdAttachment {
@@ -88,6 +94,19 @@ typedef struct pbdWorld {
 	int32_t* ca;
 	int32_t* cb;
 	float* rest;
+	/* Each end's share of a correction, w_a / (w_a + w_b) and w_b / (w_a + w_b) (seed 000 (2.2)
+	   with grad C = +-n), kept per constraint so the solver multiplies instead of loading both
+	   weights and dividing; 0 for a torn constraint or two pins. Recomputed at the next step
+	   whenever a mass changes (sharesDirty). */
+	float* shareA;
+	float* shareB;
+	int32_t sharesDirty;
+	/* Regular batches of coloured groups (pbdGroup.colourRegularEnd): first a particle, particle
+	   stride and b - a, all in floats (4 x particle index) so they add straight to a pointer. */
+	int32_t* batchA;
+	int32_t* batchStride;
+	int32_t* batchOffset;
+	int32_t batchCount, maxBatches;
 
 	uint32_t* triangles;
 	uint32_t* lines;
@@ -146,6 +165,9 @@ static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COOR
 	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
 void pbd_Solver_Step(pbdWorld* world);
+
+/// Recomputes every constraint's shareA/shareB from the current weights (world.c).
+void pbd_UpdateShares(pbdWorld* world);
 
 /// Mean |length - rest| / rest over the live distance constraints, from predicted positions.
 float pbd_MeanRelativeError(const pbdWorld* world);

@@ -55,6 +55,16 @@ static inline pbdMask4 pbdF4_Greater(pbdF4 a, pbdF4 b) { return a > b; }
 static inline pbdMask4 pbdF4_GreaterEq(pbdF4 a, pbdF4 b) { return a >= b; }
 static inline pbdMask4 pbdMask4_And(pbdMask4 a, pbdMask4 b) { return a & b; }
 static inline pbdF4 pbdF4_Select(pbdMask4 m, pbdF4 a, pbdF4 b) { return (pbdF4)((m & (pbdI4)a) | (~m & (pbdI4)b)); }
+/* m ? a : +0, one AND */
+static inline pbdF4 pbdF4_Keep(pbdMask4 m, pbdF4 a) { return (pbdF4)(m & (pbdI4)a); }
+/* (x, y, z, +0): a float4 particle difference without its w lane */
+static inline pbdF4 pbdF4_ZeroW(pbdF4 a)
+{
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	return (pbdF4)(xyz & (pbdI4)a);
+}
+/* (a[i], a[i], a[i], a[i]) for a constant i: one pshufd / i32x4.shuffle */
+#define pbdF4_SplatLane(a, i) PBD_SHUFFLE(a, a, i, i, i, i)
 
 /* Rows to columns: four particles (x, y, z, w) become x4, y4, z4, w4. */
 static inline void pbdF4_Transpose(pbdF4* r0, pbdF4* r1, pbdF4* r2, pbdF4* r3)
@@ -116,6 +126,18 @@ static inline pbdF4 pbdF4_Select(pbdMask4 m, pbdF4 a, pbdF4 b)
 	for (int i = 0; i < 4; ++i) r.v[i] = m.v[i] ? a.v[i] : b.v[i];
 	return r;
 }
+static inline pbdF4 pbdF4_Keep(pbdMask4 m, pbdF4 a)
+{
+	pbdF4 r;
+	for (int i = 0; i < 4; ++i) r.v[i] = m.v[i] ? a.v[i] : 0.0f;
+	return r;
+}
+static inline pbdF4 pbdF4_ZeroW(pbdF4 a)
+{
+	a.v[3] = 0.0f;
+	return a;
+}
+static inline pbdF4 pbdF4_SplatLane(pbdF4 a, int i) { return pbdF4_Splat(a.v[i]); }
 static inline void pbdF4_Transpose(pbdF4* r0, pbdF4* r1, pbdF4* r2, pbdF4* r3)
 {
 	pbdF4* r[4] = { r0, r1, r2, r3 };

@@ -70,7 +70,11 @@ static void Stage_Contacts(pbdWorld* w, const pbdStepContext* ctx)
 /* ---------------------------------------------------------------- solve */
 
 /* Distance constraint C = |p1 - p2| - d, grad C = +-n (seed 000 section 3):
-   dp1 = -w1/(w1+w2) C n, dp2 = +w2/(w1+w2) C n, scaled by k'. One at a time, in order. */
+   dp1 = -w1/(w1+w2) C n, dp2 = +w2/(w1+w2) C n, scaled by k'. With n = d / |d| that is
+   dp1 = -shareA s d, dp2 = +shareB s d for s = k' (|d| - rest) / |d|, where the shares
+   w1/(w1+w2), w2/(w1+w2) are kept per constraint (pbd_UpdateShares), 0 when both ends are
+   pinned or the constraint is torn. Coincident ends (|d| < 1e-9) have no gradient: s = 0.
+   Every path below does exactly this arithmetic, in this order, so all agree to the bit. */
 static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
 {
 	float* p = w->p;
@@ -80,14 +84,10 @@ static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
 	for (int c = from; c < end; ++c) {
 		float* p1 = p + 4 * ca[c];
 		float* p2 = p + 4 * cb[c];
-		float w1 = p1[3], w2 = p2[3];
-		float wsum = w1 + w2;
-		if (wsum <= 0.0f) continue; /* both pinned */
 		float dx = p1[0] - p2[0], dy = p1[1] - p2[1], dz = p1[2] - p2[2];
-		float len = sqrtf(dx * dx + dy * dy + dz * dz);
-		if (len < 1e-9f) continue; /* coincident: the gradient is undefined, so no direction to push */
-		float s = k * (len - rest[c]) / (wsum * len);
-		float s1 = s * w1, s2 = s * w2;
+		float len = sqrtf(dx * dx + dy * dy + dz * dz); /* the 4-wide paths add a +0 w lane: same bits */
+		float s = len >= 1e-9f ? k * (len - rest[c]) / len : 0.0f;
+		float s1 = s * w->shareA[c], s2 = s * w->shareB[c];
 		p1[0] -= s1 * dx;
 		p1[1] -= s1 * dy;
 		p1[2] -= s1 * dz;
@@ -97,54 +97,68 @@ static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
 	}
 }
 
-/* The same projection four constraints at a time. Within a colour no two constraints
-   share a particle, so the four lanes are independent: gather the eight particles
-   (x, y, z, w each), transpose to x4 y4 z4 w4, run the scalar arithmetic per lane,
-   transpose back, scatter. Where the scalar loop would `continue` (both ends pinned,
-   coincident ends) the lane's s is 0, so p -+ 0 d leaves it as it was (one select
-   instead of six; the only visible difference from skipping is that a -0 coordinate may
-   come back as +0). The pbdF4 operations are element-wise IEEE, so wasm SIMD, SSE and
-   the scalar fallback give the same bits. */
+/* The projection of four constraints of one colour (no shared particle, so the lanes are
+   independent) given their eight particle addresses. Particles stay float4 (x, y, z, w):
+   d = a - b per constraint with its w lane zeroed, the four squared lengths from one 4x4
+   transpose of d*d, s computed 4 wide, then each lane's s * share broadcast back onto its
+   own d. Only 8 shuffles for the transpose and 8 broadcasts, against 32 for transposing
+   both ends in and out; the w lanes come back unchanged (w - s * 0). The pbdF4 operations
+   are element-wise IEEE, so wasm SIMD, SSE and the scalar fallback give the same bits. */
+static inline void Project4(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3,
+							pbdF4 restv, pbdF4 shareA, pbdF4 shareB, pbdF4 kv)
+{
+	const pbdF4 eps = pbdF4_Splat(1e-9f);
+	pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+	pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+	pbdF4 d0 = pbdF4_ZeroW(pbdF4_Sub(A0, B0)), d1 = pbdF4_ZeroW(pbdF4_Sub(A1, B1));
+	pbdF4 d2 = pbdF4_ZeroW(pbdF4_Sub(A2, B2)), d3 = pbdF4_ZeroW(pbdF4_Sub(A3, B3));
+	pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+	pbdF4_Transpose(&q0, &q1, &q2, &q3);
+	/* ((x2 + y2) + z2) + 0: the full transpose (all four rows used) compiles to the plain unpack
+	   shuffles that V8 maps to single instructions; a 3-row one did not. */
+	pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3));
+	pbdF4 s = pbdF4_Keep(pbdF4_GreaterEq(len, eps), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, restv)), len));
+	pbdF4 s1 = pbdF4_Mul(s, shareA), s2 = pbdF4_Mul(s, shareB);
+	pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(pbdF4_SplatLane(s1, 0), d0)));
+	pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(pbdF4_SplatLane(s1, 1), d1)));
+	pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(pbdF4_SplatLane(s1, 2), d2)));
+	pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(pbdF4_SplatLane(s1, 3), d3)));
+	pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(pbdF4_SplatLane(s2, 0), d0)));
+	pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(pbdF4_SplatLane(s2, 1), d1)));
+	pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(pbdF4_SplatLane(s2, 2), d2)));
+	pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(pbdF4_SplatLane(s2, 3), d3)));
+}
+
+/* A colour's regular batches (pbdGroup.colourRegularEnd): the addresses are a0 + j s and
+   a0 + j s + o, so no index is loaded. On a grid cloth these are ~98% of the constraints. */
+static void SolveDistanceRuns(pbdWorld* w, int from, int end, int firstBatch, float k)
+{
+	float* p = w->p;
+	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
+	const int32_t *batchA = w->batchA, *batchStride = w->batchStride, *batchOffset = w->batchOffset;
+	const pbdF4 kv = pbdF4_Splat(k);
+	for (int c = from, b = firstBatch; c < end; c += 4, ++b) {
+		float* a = p + batchA[b];
+		const int32_t st = batchStride[b], o = batchOffset[b];
+		Project4(a, a + st, a + 2 * st, a + 3 * st, a + o, a + st + o, a + 2 * st + o, a + 3 * st + o, pbdF4_Load(rest + c),
+				 pbdF4_Load(shareA + c), pbdF4_Load(shareB + c), kv);
+	}
+}
+
+/* The rest of a colour: four at a time through the index arrays, the last 0..3 one by one. */
 static void SolveDistanceColour4(pbdWorld* w, int from, int end, float k)
 {
 	float* p = w->p;
 	const int32_t* ca = w->ca;
 	const int32_t* cb = w->cb;
-	const float* rest = w->rest;
-	const pbdF4 kv = pbdF4_Splat(k), zero = pbdF4_Splat(0.0f), eps = pbdF4_Splat(1e-9f);
+	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
+	const pbdF4 kv = pbdF4_Splat(k);
 	int c = from;
 	for (; c + 4 <= end; c += 4) {
-		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
-		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
-		pbdF4 ax = pbdF4_Load(a0), ay = pbdF4_Load(a1), az = pbdF4_Load(a2), aw = pbdF4_Load(a3);
-		pbdF4 bx = pbdF4_Load(b0), by = pbdF4_Load(b1), bz = pbdF4_Load(b2), bw = pbdF4_Load(b3);
-		pbdF4_Transpose(&ax, &ay, &az, &aw);
-		pbdF4_Transpose(&bx, &by, &bz, &bw);
-		pbdF4 wsum = pbdF4_Add(aw, bw);
-		pbdF4 dx = pbdF4_Sub(ax, bx), dy = pbdF4_Sub(ay, by), dz = pbdF4_Sub(az, bz);
-		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
-		pbdMask4 ok = pbdMask4_And(pbdF4_Greater(wsum, zero), pbdF4_GreaterEq(len, eps));
-		/* where the scalar loop would skip, s = 0 and the update below leaves p as it is */
-		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), pbdF4_Mul(wsum, len)), zero);
-		pbdF4 s1 = pbdF4_Mul(s, aw), s2 = pbdF4_Mul(s, bw);
-		ax = pbdF4_Sub(ax, pbdF4_Mul(s1, dx));
-		ay = pbdF4_Sub(ay, pbdF4_Mul(s1, dy));
-		az = pbdF4_Sub(az, pbdF4_Mul(s1, dz));
-		bx = pbdF4_Add(bx, pbdF4_Mul(s2, dx));
-		by = pbdF4_Add(by, pbdF4_Mul(s2, dy));
-		bz = pbdF4_Add(bz, pbdF4_Mul(s2, dz));
-		pbdF4_Transpose(&ax, &ay, &az, &aw);
-		pbdF4_Transpose(&bx, &by, &bz, &bw);
-		pbdF4_Store(a0, ax);
-		pbdF4_Store(a1, ay);
-		pbdF4_Store(a2, az);
-		pbdF4_Store(a3, aw);
-		pbdF4_Store(b0, bx);
-		pbdF4_Store(b1, by);
-		pbdF4_Store(b2, bz);
-		pbdF4_Store(b3, bw);
+		Project4(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+				 p + 4 * cb[c + 2], p + 4 * cb[c + 3], pbdF4_Load(rest + c), pbdF4_Load(shareA + c), pbdF4_Load(shareB + c), kv);
 	}
-	SolveDistanceRange(w, c, end, k); /* the last 0..3 */
+	SolveDistanceRange(w, c, end, k);
 }
 
 static void SolveDistanceGroup(pbdWorld* w, const pbdGroup* group, float k)
@@ -156,7 +170,9 @@ static void SolveDistanceGroup(pbdWorld* w, const pbdGroup* group, float k)
 	}
 	int from = group->first;
 	for (int colour = 0; colour < group->colourCount; ++colour) {
-		SolveDistanceColour4(w, from, group->colourEnd[colour], k);
+		const int regularEnd = group->colourRegularEnd[colour];
+		SolveDistanceRuns(w, from, regularEnd, group->colourFirstBatch[colour], k);
+		SolveDistanceColour4(w, regularEnd, group->colourEnd[colour], k);
 		from = group->colourEnd[colour];
 	}
 	SolveDistanceRange(w, from, end, k); /* overflow set, if any */
@@ -343,6 +359,7 @@ void pbd_Solver_Step(pbdWorld* w)
 	ctx.recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
 	w->convergenceCount = 0;
 
+	if (w->sharesDirty) pbd_UpdateShares(w);
 	if (w->colliderCount > 0) pbd_Colliders_BeginStep(w);
 	for (int s = 0; s < substeps; ++s) {
 		ctx.substep = s;

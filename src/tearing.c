@@ -64,6 +64,7 @@ int pbd_Tearing_Apply(pbdWorld* w)
 			float len = sqrtf(dx * dx + dy * dy + dz * dz);
 			if (!(len > w->rest[c] * limit)) continue;
 			w->cb[c] = a;
+			w->shareA[c] = w->shareB[c] = 0.0f; /* a regular batch still addresses the old ends: move them by 0 */
 			info->tornConstraints += 1;
 			broken += 1;
 			if (group->kind != pbdKind_bend) trianglesRemoved += RemoveTrianglesWithEdge(w, info, (uint32_t)a, (uint32_t)b);

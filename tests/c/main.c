@@ -34,6 +34,8 @@ int g_testFailed = 0;
 	X(NormalsUnitLength)          \
 	X(RayPickNearest)             \
 	X(ColouringSharesNoParticle)  \
+	X(RegularBatchesMatchConstraints) \
+	X(ColouredSolveMatchesTextbook) \
 	X(ErrorBufferRelative)        \
 	X(ConvergenceCurveClosedForm) \
 	X(DeterminismHash)

@@ -64,3 +64,124 @@ void Test_ColouringSharesNoParticle(void)
 		pbd_DestroyWorld(id);
 	}
 }
+
+/* The regular batches (pbdGroup.colourRegularEnd) address exactly the constraints they stand
+   for, and on a grid they carry nearly all of them. */
+void Test_RegularBatchesMatchConstraints(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 20000;
+	def.maxConstraints = 120000;
+	pbdWorldId id = pbd_CreateWorld(&def);
+	pbdClothDef cloth = pbd_DefaultClothDef();
+	cloth.resolutionU = 100;
+	cloth.resolutionV = 57;
+	ENSURE(pbd_World_AddCloth(id, &cloth) >= 0);
+	pbdWorld* w = pbd_GetWorld(id);
+	int regular = 0, coloured = 0;
+	for (int g = 0; g < w->groupCount; ++g) {
+		const pbdGroup* group = &w->groups[g];
+		int from = group->first;
+		for (int k = 0; k < group->colourCount; ++k) {
+			ENSURE(group->colourRegularEnd[k] >= from && group->colourRegularEnd[k] <= group->colourEnd[k]);
+			ENSURE((group->colourRegularEnd[k] - from) % 4 == 0);
+			int b = group->colourFirstBatch[k];
+			for (int c = from; c < group->colourRegularEnd[k]; c += 4, ++b) {
+				for (int j = 0; j < 4; ++j) {
+					int a = (w->batchA[b] + j * w->batchStride[b]) / 4;
+					ENSURE(w->ca[c + j] == a && w->cb[c + j] == a + w->batchOffset[b] / 4);
+				}
+			}
+			regular += group->colourRegularEnd[k] - from;
+			coloured += group->colourEnd[k] - from;
+			from = group->colourEnd[k];
+		}
+	}
+	printf("  %d of %d coloured constraints in regular batches\n", regular, coloured);
+	ENSURE(coloured == w->constraintCount);
+	ENSURE(regular >= 0.95 * coloured);
+	pbd_DestroyWorld(id);
+}
+
+static float Lcg(uint32_t* seed)
+{
+	*seed = *seed * 1664525u + 1013904223u;
+	return (float)(*seed >> 8) / 16777216.0f;
+}
+
+/* One pass of the coloured 4-wide solver (regular batches, gathered batches, scalar tails)
+   equals the textbook projection of seed 000 (2.2), dp1 = -k w1/(w1+w2) C n,
+   dp2 = +k w2/(w1+w2) C n, applied to the same constraints one by one in the same order, on
+   a cloth whose masses and pins were all changed after it was built (the shares must follow),
+   and with some constraints torn (they must move nothing). */
+void Test_ColouredSolveMatchesTextbook(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 2000;
+	def.maxConstraints = 12000;
+	def.maxTriangles = 4000;
+	pbdWorldId id = pbd_CreateWorld(&def);
+	pbdClothDef cloth = pbd_DefaultClothDef();
+	cloth.resolutionU = 23; /* odd sizes: irregular batches and 1..3 leftovers in some colours */
+	cloth.resolutionV = 17;
+	ENSURE(pbd_World_AddCloth(id, &cloth) == 0);
+	pbdWorld* w = pbd_GetWorld(id);
+	const int n = w->particleCount, m = w->constraintCount;
+	pbd_World_SetParam(id, pbdParam_gravityY, 0.0f);
+	pbd_World_SetParam(id, pbdParam_groundEnabled, 0.0f);
+	pbd_World_SetParam(id, pbdParam_iterations, 1.0f);
+	pbd_World_SetParam(id, pbdParam_substeps, 1.0f);
+	pbd_World_SetParam(id, pbdParam_tethers, 0.0f);
+	pbd_World_SetParam(id, pbdParam_stiffnessBend, 0.37f);
+	ENSURE(pbd_World_Step(id) == PBD_OK); /* at rest: moves nothing, but computes the shares once */
+	uint32_t seed = 12345u;
+#define NEXT() Lcg(&seed)
+	for (int i = 0; i < n; ++i) {
+		float r = NEXT();
+		if (r < 0.05f) pbd_World_SetInvMass(id, i, 0.0f); /* a pin */
+		else pbd_World_SetMass(id, i, 0.1f + 5.0f * NEXT());
+		const float* x = w->x + 4 * i;
+		float jx = 0.02f * (NEXT() - 0.5f), jy = 0.02f * (NEXT() - 0.5f), jz = 0.02f * (NEXT() - 0.5f);
+		pbd_World_SetPosition(id, i, x[0] + jx, x[1] + jy, x[2] + jz);
+	}
+#undef NEXT
+	/* tear every 7th constraint (as tearing.c does: a tombstone, ca == cb) */
+	for (int c = 0; c < m; c += 7) {
+		w->cb[c] = w->ca[c];
+		w->shareA[c] = w->shareB[c] = 0.0f;
+	}
+	float* ref = malloc((size_t)n * 4 * sizeof(float));
+	memcpy(ref, w->x, (size_t)n * 4 * sizeof(float));
+	for (int g = 0; g < w->groupCount; ++g) {
+		const pbdGroup* group = &w->groups[g];
+		float k = pbd_PassStiffness(group->stiffness, 1);
+		for (int c = group->first; c < group->first + group->count; ++c) {
+			float *p1 = ref + 4 * w->ca[c], *p2 = ref + 4 * w->cb[c];
+			float w1 = p1[3], w2 = p2[3];
+			if (w->ca[c] == w->cb[c] || w1 + w2 == 0.0f) continue;
+			float d[3] = { p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2] };
+			float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+			float C = len - w->rest[c];
+			for (int a = 0; a < 3; ++a) {
+				p1[a] -= k * w1 / (w1 + w2) * C * d[a] / len;
+				p2[a] += k * w2 / (w1 + w2) * C * d[a] / len;
+			}
+		}
+	}
+	ENSURE(pbd_World_Step(id) == PBD_OK);
+	float worst = 0.0f, moved = 0.0f;
+	for (int i = 0; i < n; ++i) {
+		for (int a = 0; a < 3; ++a) {
+			float e = fabsf(w->x[4 * i + a] - ref[4 * i + a]);
+			worst = e > worst ? e : worst;
+		}
+		if (ref[4 * i + 3] == 0.0f) ENSURE(memcmp(w->x + 4 * i, ref + 4 * i, 16) == 0); /* pins: bit for bit where they were set */
+		float dm = fabsf(w->rest0[4 * i] - w->x[4 * i]);
+		moved = dm > moved ? dm : moved;
+	}
+	printf("  largest difference from the textbook projection %.2g m\n", (double)worst);
+	ENSURE(worst < 2e-6f);
+	ENSURE(moved > 1e-3f); /* the projection did move particles */
+	free(ref);
+	pbd_DestroyWorld(id);
+}
