@@ -26,7 +26,11 @@ WEB_JS := $(wildcard web/js/*.js web/js/*.d.ts)
 WEB_FILES := $(wildcard web/*.html web/css/*.css)
 WEB_HTML := $(wildcard web/*.html)
 SHADERS := $(wildcard shaders/*)
+# The page's panel library, lil-gui, comes from npm (pinned in package-lock.json): `make setup` installs it
+# (npm ci, again whenever the lockfile changes), and so does the rule below when it is missing.
 LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
+LIB_CSS := node_modules/lil-gui/dist/lil-gui.min.css
+LIB_LICENSE := node_modules/lil-gui/LICENSE.md
 
 .PHONY: all dist setup test test-c test-node test-browser serve bench clean
 all: dist
@@ -39,12 +43,22 @@ build/minipbd.wasm: $(WASM_SRC) $(HDRS) Makefile
 	@echo "emcc -> $@"
 	@emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
 
-dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS)
-	@mkdir -p dist/js dist/css dist/shaders
+node_modules/lil-gui/package.json:
+	npm ci --no-audit --no-fund
+$(LIB_JS) $(LIB_CSS) $(LIB_LICENSE): node_modules/lil-gui/package.json
+
+dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
+	@mkdir -p dist/js/vendor dist/css/vendor dist/shaders
 	cp build/minipbd.wasm dist/minipbd.wasm
 	cp $(WEB_JS) dist/js/
+	cp $(LIB_JS) dist/js/vendor/
+	cp $(LIB_LICENSE) dist/js/vendor/lil-gui.LICENSE.md
 	cp $(WEB_HTML) dist/
 	cp web/css/*.css dist/css/
+	@# lil-gui's stylesheet without its @font-face: a data: URL font, which the page's policy (font-src falls
+	@# back to default-src 'self') refuses; app.css draws the same arrows and tick in the page's font.
+	sed -E 's/@font-face\{[^}]*\}//g' $(LIB_CSS) > dist/css/vendor/lil-gui.min.css
+	@! grep -q 'font-face' dist/css/vendor/lil-gui.min.css || { echo "lil-gui.min.css still has an @font-face" >&2; exit 1; }
 	cp $(SHADERS) dist/shaders/
 	@echo "dist/ ready"
 

@@ -5,22 +5,26 @@
      node tools/minipbd-run.mjs builtin:cloth --steps 120
      node tools/minipbd-run.mjs scene.json --steps 600 --every 60 --set iterations=20
      node tools/minipbd-run.mjs 'http://host/#s=1.…' --positions
+     node tools/minipbd-run.mjs 'http://host/#s=2.…'            (a link with a recording: replayed)
 
    The scene argument is a JSON file, a link (a whole URL or just its fragment, with or
-   without '#'), or builtin:NAME. Bad input exits with status 2 and a message naming
-   what is wrong on stderr. */
+   without '#'), or builtin:NAME. A link that carries a recording (link version 2) is
+   replayed exactly as the page replays it: by default for the steps it covers, and the
+   output's "replay" says whether the state matches the one recorded. Bad input exits
+   with status 2 and a message naming what is wrong on stderr. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { builtinScenes } from '../web/js/scene.js';
-import { decodeLink } from '../web/js/link.js';
+import { decodeRun } from '../web/js/link.js';
+import { Replayer } from '../web/js/recorder.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAX_SCENE_FILE = 1 << 20;
 
 const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
-  --steps N        steps to run (default 60, at most 1000000)
+  --steps N        steps to run (default 60, or the steps a link's recording covers; at most 1000000)
   --every K        also record statistics every K steps ("series")
   --set name=value set a parameter before running (repeatable), e.g. --set iterations=20
   --positions      include final positions [[x, y, z], ...]
@@ -30,7 +34,7 @@ built-in scenes: ${Object.keys(builtinScenes).join(', ')}`;
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-	const opts = { steps: 60, every: 0, sets: [], positions: false, wasm: path.join(here, '..', 'dist', 'minipbd.wasm'), scene: null };
+	const opts = { steps: null, every: 0, sets: [], positions: false, wasm: path.join(here, '..', 'dist', 'minipbd.wasm'), scene: null };
 	const wholeNumber = (flag, v, max) => {
 		if (!/^\d+$/.test(v ?? '') || Number(v) > max) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${JSON.stringify(v ?? '')}`);
 		return Number(v);
@@ -56,14 +60,18 @@ function parseArgs(argv) {
 	return opts;
 }
 
+/** The scene to run and the recording to replay on it (null unless a link carries one). */
 async function readScene(arg) {
 	if (arg.startsWith('builtin:')) {
 		const name = arg.slice('builtin:'.length);
 		if (!Object.hasOwn(builtinScenes, name)) throw new UsageError(`no built-in scene "${name}"; there are: ${Object.keys(builtinScenes).join(', ')}`);
-		return builtinScenes[name];
+		return { scene: builtinScenes[name], replay: null };
 	}
 	const hash = arg.indexOf('#');
-	if (hash >= 0 || arg.startsWith('s=')) return decodeLink(hash >= 0 ? arg.slice(hash) : arg);
+	if (hash >= 0 || arg.startsWith('s=')) {
+		const { scene, replay } = await decodeRun(hash >= 0 ? arg.slice(hash) : arg);
+		return { scene, replay };
+	}
 	const stat = fs.statSync(arg, { throwIfNoEntry: false });
 	if (!stat) throw new UsageError(`no such scene file: ${arg}`);
 	if (stat.size > MAX_SCENE_FILE) throw new UsageError(`scene file ${arg} is ${stat.size} bytes; the limit is ${MAX_SCENE_FILE}`);
@@ -73,7 +81,7 @@ async function readScene(arg) {
 	} catch (err) {
 		throw new UsageError(`scene file ${arg} is not valid JSON: ${err.message}`);
 	}
-	return json;
+	return { scene: json, replay: null };
 }
 
 function snapshot(world) {
@@ -83,10 +91,12 @@ function snapshot(world) {
 
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
-	const scene = await readScene(opts.scene);
+	const { scene, replay } = await readScene(opts.scene);
+	opts.steps ??= replay ? replay.steps : 60;
 	const pbd = await loadMiniPBD(fs.readFileSync(opts.wasm));
 	const world = pbd.createWorld(scene);
 	for (const [name, value] of opts.sets) world.setParam(name, value);
+	const player = replay ? new Replayer(world, replay) : null;
 	const series = [];
 	const t0 = performance.now();
 	if (opts.every > 0) {
@@ -112,6 +122,12 @@ async function main() {
 		stats: { ...stats, stepMs: opts.steps > 0 ? ms / opts.steps : 0 },
 		hash: world.hash(),
 	};
+	if (player) {
+		// result: set once the run reached the end of the recording (hash and exact are those at its last step)
+		const r = player.result;
+		out.replay = { steps: replay.steps, events: replay.events.length, recordedHash: replay.hash ?? null,
+			hashAtEnd: r?.hash ?? null, exact: r ? r.exact : null };
+	}
 	if (series.length) out.series = series;
 	if (opts.positions) {
 		const x = world.positions;

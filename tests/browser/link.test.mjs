@@ -9,12 +9,12 @@ let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
-// Set a range input with real keyboard events (Home/End, then arrow steps), as a user would.
+// Set a number field (the panel's spinbuttons) with real keyboard events (Home/End, then arrow steps), as a user would.
 async function setSlider(page, selector, { from = 'Home', steps = 0 }) {
   const slider = page.locator(selector);
   await slider.focus();
   await page.keyboard.press(from);
-  const key = from === 'Home' ? 'ArrowRight' : 'ArrowLeft';
+  const key = from === 'Home' ? 'ArrowUp' : 'ArrowDown';
   for (let k = 0; k < steps; k++) await page.keyboard.press(key);
 }
 
@@ -47,7 +47,7 @@ test('the copied link opens the same scene with the same settings in a new page'
     assert.equal(set.substeps, 3);
     assert.ok(Math.abs(set.stretch - 0.35) < 1e-6, `stretch stiffness ${set.stretch}`);
     assert.ok(Math.abs(set.bend - 0.04) < 1e-6, `bend stiffness ${set.bend}`);
-    assert.equal(await page.locator('#param-iterations-out').textContent(), '47');
+    assert.equal(await page.locator('#param-iterations').inputValue(), '47');
 
     await page.click('#copy-link');
     await page.waitForFunction(() => document.getElementById('link-field').value.includes('#s=1.'), null, { timeout: READY_TIMEOUT });

@@ -1,5 +1,7 @@
-// panel.test.mjs — the Cloth and Wind sections of the panel: every control is labelled and reachable with
-// the keyboard, changes the engine parameter it names, and the copied link carries the change.
+// panel.test.mjs — the lil-gui panel: every parameter control changes the engine parameter it names (and the
+// loop, the renderer's view and the scene description follow), masses per object, the velocity-arrows
+// switch; the Cloth and Wind sections are labelled, reachable with the keyboard and shown only for scenes
+// with cloth; the copied link carries the changes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +26,138 @@ async function copyLink(page) {
 
 const close = (a, b, eps = 1e-4) => Math.abs(a - b) < eps;
 
+test('every solver, stiffness and contact control reaches the world, the loop, the view and the scene', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'cloth');
+    // Passes with the keyboard (the field is a spinbutton): the world, its description and the field agree.
+    await press(page, '#param-iterations', 'ArrowUp', 'ArrowUp', 'ArrowUp');
+    let r = await page.evaluate(() => ({
+      engine: window.minipbd.world.getParam('iterations'),
+      described: window.minipbd.world.describe().solver.iterations,
+      scene: window.minipbd.scene.solver.iterations,
+      field: document.getElementById('param-iterations').value,
+      now: document.getElementById('param-iterations').getAttribute('aria-valuenow'),
+    }));
+    assert.deepEqual(r, { engine: 4, described: 4, scene: 4, field: '4', now: '4' });
+
+    // Each number field, from its Home end: [id, key presses, engine name, expected engine value].
+    const cases = [
+      ['#param-substeps', ['Home', 'ArrowUp'], 'substeps', 2],
+      ['#param-damping', ['Home', 'ArrowUp', 'ArrowUp'], 'damping', 0.1],
+      ['#param-gravityX', ['Home', 'PageUp'], 'gravityX', -19],
+      ['#param-gravityZ', ['End', 'PageDown'], 'gravityZ', 19],
+      ['#param-stiffness-shear', ['Home', 'ArrowUp'], 'stiffness.shear', 0.01],
+      ['#param-groundHeight', ['Home', 'PageUp'], 'groundHeight', -0.5],
+      ['#param-restitution', ['End'], 'restitution', 1],
+      ['#param-staticFriction', ['Home', 'ArrowUp'], 'staticFriction', 0.05],
+      ['#param-kineticFriction', ['End'], 'kineticFriction', 2],
+      ['#param-thickness', ['Home'], 'thickness', 0.002],
+    ];
+    for (const [id, keys, name, want] of cases) {
+      await press(page, id, ...keys);
+      const got = (await getParams(page, [name]))[name];
+      assert.ok(close(got, want), `${id} sets ${name} to ${want} (got ${got})`);
+    }
+    const scene = await page.evaluate(() => window.minipbd.scene);
+    assert.deepEqual([scene.solver.substeps, scene.solver.gravity[0], scene.solver.gravity[2], scene.ground.height], [2, -19, 19, -0.5]);
+    assert.ok(close(scene.ground.kineticFriction, 2) && close(scene.solver.thickness, 0.002), 'the scene description follows');
+
+    // The time step: the engine's dt, and the loop's step length (so the page keeps real time).
+    await press(page, '#param-dt', 'Home', 'PageUp'); // 1 ms + 10 x 0.5 ms
+    r = await page.evaluate(() => ({ dt: window.minipbd.world.getParam('dt'), loop: window.minipbd.app.state.dt, scene: window.minipbd.scene.solver.dt }));
+    assert.ok(close(r.dt, 0.006, 1e-7) && close(r.loop, 0.006, 1e-7) && close(r.scene, 0.006, 1e-9), `dt 6 ms: ${JSON.stringify(r)}`);
+    await waitSteps(page, 5);
+
+    // Gravity y with the mouse on the slider: its left end is -20 m/s^2.
+    const track = page.locator('[data-param="gravityY"] .lil-slider');
+    const box = await track.boundingBox();
+    await page.mouse.click(box.x + 1, box.y + box.height / 2);
+    assert.ok((await getParams(page, ['gravityY'])).gravityY < -19, 'a click at the slider\'s left end sets about -20');
+    assert.equal(await page.locator('#param-gravityY').inputValue(), (await page.evaluate(() => window.minipbd.scene.solver.gravity[1])).toFixed(2));
+
+    // The ground: off in the engine and for the renderer, and its settings wait for it.
+    await press(page, '#param-ground', 'Space');
+    r = await page.evaluate(() => ({ engine: window.minipbd.world.getParam('groundEnabled'), view: window.minipbd.app.state.view.groundEnabled, scene: window.minipbd.scene.ground.enabled }));
+    assert.deepEqual(r, { engine: 0, view: false, scene: false });
+    assert.equal(await page.locator('#param-restitution').isDisabled(), true);
+    assert.equal(await page.locator('#param-thickness').isDisabled(), false, 'thickness is for colliders and particles too');
+    await press(page, '#param-ground', 'Space');
+    assert.equal(await page.evaluate(() => window.minipbd.app.state.view.groundHeight), -0.5, 'the floor is drawn at the new height');
+
+    // All of it survives Reset and travels with the link.
+    await page.click('#reset');
+    assert.equal((await getParams(page, ['iterations'])).iterations, 4);
+    const url = await copyLink(page);
+    const { page: page2, problems: problems2 } = await openPage(env.browser, url, { context });
+    const got = await getParams(page2, ['iterations', 'substeps', 'damping', 'gravityX', 'gravityZ', 'groundHeight', 'restitution', 'kineticFriction', 'thickness', 'dt']);
+    assert.deepEqual([got.iterations, got.substeps, got.gravityX, got.gravityZ, got.groundHeight, got.restitution, got.kineticFriction], [4, 2, -19, 19, -0.5, 1, 2]);
+    assert.ok(close(got.damping, 0.1) && close(got.thickness, 0.002) && close(got.dt, 0.006, 1e-7), JSON.stringify(got));
+    assert.equal(await page2.locator('#param-dt').inputValue(), '6.00', 'the fields show the linked settings');
+    assert.deepEqual([...problems, ...problems2], []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('masses per object: free particles take the new mass, pins and mass ranges keep theirs, links carry it', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'mass-split');
+    const objects = await page.evaluate(() => window.minipbd.scene.objects.map((o) => ({ name: o.name, mass: o.mass })));
+    const fields = await page.evaluate(() => [...document.querySelectorAll('input[id^="mass-"]')].map((el) => ({ id: el.id, value: el.value })));
+    assert.equal(fields.length, objects.length, 'one mass field per object');
+    assert.deepEqual(fields.map((f) => Number(f.value)), objects.map((o) => o.mass * 1000), 'grams per particle');
+
+    // Object 0: a 24 x 24 cloth pinned at (0,0) and (23,0), left half (i <= 11) 0.5 kg, the rest 0.01 kg.
+    await press(page, '#mass-0', 'End'); // the top of its range: 10x
+    const w = await page.evaluate(() => {
+      const { world } = window.minipbd;
+      const first = world.objects[0].firstParticle;
+      const W = (i, j) => world.positions[4 * (first + j * 24 + i) + 3];
+      return { right: W(20, 10), left: W(5, 10), pin: W(0, 0), pin2: W(23, 0), scene: window.minipbd.scene.objects[0].mass, chain: world.positions[4 * world.objects[1].firstParticle + 7] };
+    });
+    assert.ok(close(w.right, 1 / 0.1, 1e-3), `a right-half particle weighs 100 g now (w = ${w.right})`);
+    assert.ok(close(w.left, 1 / 0.5, 1e-4), `the heavy half keeps 0.5 kg (w = ${w.left})`);
+    assert.deepEqual([w.pin, w.pin2], [0, 0], 'pins stay pinned');
+    assert.ok(close(w.scene, 0.1, 1e-9), 'the scene description follows');
+    assert.ok(close(w.chain, 1 / 0.02, 1e-2), 'the other objects are untouched');
+
+    // Another parameter change keeps the mass in the description; the link carries it.
+    await press(page, '#param-iterations', 'ArrowUp');
+    assert.ok(close(await page.evaluate(() => window.minipbd.scene.objects[0].mass), 0.1, 1e-9));
+    await waitSteps(page, 5);
+    const url = await copyLink(page);
+    const { page: page2, problems: problems2 } = await openPage(env.browser, url, { context });
+    const w2 = await page2.evaluate(() => {
+      const { world } = window.minipbd;
+      return world.positions[4 * (world.objects[0].firstParticle + 10 * 24 + 20) + 3];
+    });
+    assert.ok(close(w2, 10, 1e-3), `the linked scene has the 100 g particles (w = ${w2})`);
+    assert.equal(await page2.locator('#mass-0').inputValue(), '100');
+    assert.deepEqual([...problems, ...problems2], []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the Velocity arrows switch sets view.velocityArrows (off by default)', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    const flag = () => page.evaluate(() => window.minipbd.app.state.view.velocityArrows);
+    assert.equal(await flag(), false);
+    assert.equal(await page.locator('#velocity-arrows').isChecked(), false);
+    await page.check('#velocity-arrows');
+    assert.equal(await flag(), true);
+    await waitSteps(page, 5);
+    await page.uncheck('#velocity-arrows');
+    assert.equal(await flag(), false);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('Cloth and Wind controls are labelled, reachable with Tab, and only shown for scenes with cloth', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
@@ -32,26 +166,27 @@ test('Cloth and Wind controls are labelled, reachable with Tab, and only shown f
       'param-wind', 'param-windSpeed', 'param-windDirection', 'param-drag', 'param-lift'];
     const labels = await page.evaluate((ids) => ids.map((id) => {
       const el = document.getElementById(id);
-      return el ? [...el.labels].map((l) => l.textContent.trim()).join(' ') : null;
+      const by = el?.getAttribute('aria-labelledby');
+      return by ? by.split(' ').map((x) => document.getElementById(x).textContent.trim()).join(' ') : null;
     }), ids);
     ids.forEach((id, k) => assert.ok(labels[k], `#${id} exists and has a label (${labels[k]})`));
+    assert.equal(labels[ids.indexOf('param-windSpeed')], 'Speed (m/s)');
 
     // Tab from the scene picker through the whole panel reaches every one of them (all enabled in the flag scene).
     await page.locator('#scene-select').focus();
     const reached = new Set();
-    for (let k = 0; k < 40; k++) {
+    for (let k = 0; k < 80; k++) {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement?.id));
     }
     for (const id of ids) assert.ok(reached.has(id), `Tab reaches #${id}`);
 
-    // A chain has no cloth: the two sections are hidden, headings too.
+    // A chain has no cloth: the two sections are hidden, titles too.
+    const shown = () => page.evaluate(() => ['folder-cloth', 'folder-wind', 'folder-contacts'].map((id) => document.getElementById(id).checkVisibility()));
     await chooseScene(page, 'chain');
-    const hidden = await page.evaluate(() => ['cloth-controls', 'wind-controls'].map((id) => document.getElementById(id).closest('section').hidden));
-    assert.deepEqual(hidden, [true, true]);
+    assert.deepEqual(await shown(), [false, false, true]);
     await chooseScene(page, 'cloth');
-    const shown = await page.evaluate(() => ['cloth-controls', 'wind-controls'].map((id) => document.getElementById(id).closest('section').hidden));
-    assert.deepEqual(shown, [false, false]);
+    assert.deepEqual(await shown(), [true, true, true]);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
@@ -67,7 +202,7 @@ test('toggling the wind sets airDensity; speed and direction set the wind; the l
     assert.ok(flag.density > 0, 'the flag scene starts with wind');
     assert.equal(await page.locator('#param-wind').isChecked(), true, 'the Wind box reads the scene');
     const speed0 = Math.hypot(flag.velocity[0], flag.velocity[2]);
-    assert.equal(await page.locator('#param-windSpeed-out').textContent(), `${speed0.toFixed(1)} m/s`);
+    assert.equal(await page.locator('#param-windSpeed').inputValue(), speed0.toFixed(1));
 
     await press(page, '#param-wind', 'Space');
     assert.equal((await getParams(page, ['airDensity'])).airDensity, 0, 'off: no air');
@@ -85,10 +220,10 @@ test('toggling the wind sets airDensity; speed and direction set the wind; the l
     await press(page, '#param-windDirection', 'Home');
     w = await getParams(page, ['windX', 'windZ']);
     assert.ok(close(w.windX, 20) && close(w.windZ, 0), `direction 0: ${JSON.stringify(w)}`);
-    await press(page, '#param-windDirection', 'ArrowRight', 'ArrowRight', 'ArrowRight'); // 15 deg
+    await press(page, '#param-windDirection', 'ArrowUp', 'ArrowUp', 'ArrowUp'); // 15 deg
     w = await getParams(page, ['windX', 'windZ']);
     assert.ok(close(w.windX, 20 * Math.cos(Math.PI / 12), 1e-3) && close(w.windZ, 20 * Math.sin(Math.PI / 12), 1e-3), `direction 15: ${JSON.stringify(w)}`);
-    await press(page, '#param-drag', 'Home', 'ArrowRight', 'ArrowRight'); // 0.10
+    await press(page, '#param-drag', 'Home', 'ArrowUp', 'ArrowUp'); // 0.10
     assert.ok(close((await getParams(page, ['drag'])).drag, 0.1));
     await press(page, '#param-wind', 'Space'); // off for the link
     await waitSteps(page, 5);
@@ -100,7 +235,7 @@ test('toggling the wind sets airDensity; speed and direction set the wind; the l
     assert.ok(close(got.windX, w.windX, 1e-3) && close(got.windZ, w.windZ, 1e-3), `and its velocity: ${JSON.stringify(got)}`);
     assert.ok(close(got.drag, 0.1));
     assert.equal(await page2.locator('#param-wind').isChecked(), false, 'the Wind box shows it');
-    assert.equal(await page2.locator('#param-windSpeed').inputValue(), '20');
+    assert.equal(await page2.locator('#param-windSpeed').inputValue(), '20.0');
     assert.equal(await page2.locator('#param-windDirection').inputValue(), '15');
     await press(page2, '#param-wind', 'Space');
     assert.ok(close((await getParams(page2, ['airDensity'])).airDensity, 1.2), 'turned on, the air is back at 1.2 kg/m3');
@@ -129,14 +264,14 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
     let p = await getParams(page, names);
     assert.equal(p.tethers, 0);
     assert.ok(close(p.tearStretch, 0.35), `tearing on at the threshold shown (${p.tearStretch})`);
-    await press(page, '#param-tearStretch', 'ArrowRight'); // 40 %
+    await press(page, '#param-tearStretch', 'ArrowUp'); // 40 %
     await press(page, '#param-selfCollision', 'Space');
     await press(page, '#param-thickness', 'End'); // 10 cm
     p = await getParams(page, names);
     assert.ok(close(p.tearStretch, 0.4), `threshold ${p.tearStretch}`);
     assert.equal(p.selfCollision, 1);
     assert.ok(close(p.thickness, 0.1), `thickness ${p.thickness}`);
-    assert.equal(await page.locator('#param-thickness-out').textContent(), '10.0 cm');
+    assert.equal(await page.locator('#param-thickness').inputValue(), '10');
     const solver = await page.evaluate(() => window.minipbd.scene.solver);
     assert.deepEqual([solver.tethers, solver.selfCollision], [0, true], 'the scene follows');
     await waitSteps(page, 10);
@@ -151,6 +286,7 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
     const boxes = await page2.evaluate(() => ['param-tethers', 'param-tearing', 'param-selfCollision'].map((id) => document.getElementById(id).checked));
     assert.deepEqual(boxes, [false, true, true], 'the boxes show the linked settings');
     assert.equal(await page2.locator('#param-tearStretch').inputValue(), '40');
+    assert.equal(await page2.locator('#param-thickness').inputValue(), '10.0');
     await press(page2, '#param-tethers', 'Space');
     assert.equal((await getParams(page2, ['tethers'])).tethers, 1, 'tethers back on at full strength');
     await press(page2, '#param-tearing', 'Space');

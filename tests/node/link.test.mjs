@@ -4,8 +4,8 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import {
-  encodeLink, decodeLink, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
-  base64urlEncode, base64urlDecode,
+  encodeLink, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
+  LINK_VERSION, LINK_MIN_VERSION, base64urlEncode, base64urlDecode,
 } from '../../web/js/link.js';
 import { builtinScenes, validateScene } from '../../web/js/scene.js';
 
@@ -37,6 +37,9 @@ async function reasonOf(fragment) {
 test('constants', () => {
   assert.equal(LINK_WARN_LENGTH, 2000);
   assert.equal(LINK_MAX_PAYLOAD, 16384);
+  assert.equal(LINK_MAX_FRAGMENT, 17408);
+  assert.equal(LINK_VERSION, 2);
+  assert.equal(LINK_MIN_VERSION, 1);
 });
 
 test('every built-in round-trips exactly and encodes to fewer than 2000 characters', async (t) => {
@@ -123,11 +126,14 @@ const BAD = [
   ['only other params', '#lang=zh', 'no-scene'],
   ['empty s', 's=', 'no-scene'],
   ['not a string', null, 'no-scene'],
-  ['wrong version', 's=2.xxx', 'bad-version'],
-  ['version 7 with a good payload', `s=7.${good.slice(4)}`, 'bad-version'],
+  ['newer version', 's=3.xxx', 'too-new'],
+  ['version 7 with a good payload', `s=7.${good.slice(4)}`, 'too-new'],
+  ['version 0 with a good payload', `s=0.${good.slice(4)}`, 'too-old'],
+  ['a 30-digit version', `s=${'9'.repeat(30)}.${good.slice(4)}`, 'too-new'],
   ['non-numeric version', 's=abc.xxx', 'bad-version'],
+  ['negative version', 's=-1.xxx', 'bad-version'],
   ['version 01', `s=01.${good.slice(4)}`, 'bad-version'],
-  ['version checked before base64', 's=2.<script>', 'bad-version'],
+  ['version checked before base64', 's=3.<script>', 'too-new'],
   ['missing payload, no dot', 's=1', 'no-payload'],
   ['missing payload after dot', '#s=1.&lang=zh', 'no-payload'],
   ['script in payload', 's=1.<script>alert(1)</script>', 'bad-base64'],
@@ -168,9 +174,16 @@ test(`a table of ${BAD.length} bad links, each refused with the expected reason`
 });
 
 test('message details', async () => {
-  assert.equal((await reasonOf('s=abc.xxx')).message, 'link version "abc" is not a number (this page reads version 1)');
+  assert.equal((await reasonOf('s=abc.xxx')).message, 'link version "abc" is not a number (this page reads versions 1 to 2)');
   const v7 = await reasonOf(`s=7.${good.slice(4)}`);
-  assert.equal(v7.message, 'link version 7 is not supported (this page reads version 1)');
+  assert.equal(v7.message, 'link version 7 is newer than this page, which reads versions 1 to 2; reload the page to get the newest one');
+  const v0 = await reasonOf(`s=0.${good.slice(4)}`);
+  assert.equal(v0.message, 'link version 0 is too old: this page reads versions 1 to 2');
+  // No message carries markup, even when it quotes the link.
+  const tag = await reasonOf('s=<b>x</b>.abc');
+  assert.equal(tag.reason, 'bad-version');
+  assert.doesNotMatch(tag.message, /[<>]/);
+  assert.match(tag.message, /\\u003cb\\u003ex/);
   const huge = await reasonOf(linkOfText(JSON.stringify({ ...minimal(), objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1e9 }] })));
   assert.equal(huge.path, 'objects[0].segments');
   assert.match(huge.message, /^objects\[0\]\.segments must be an integer in 1\.\.10000, got 1000000000$/);
@@ -201,4 +214,68 @@ test('exactly 262144 bytes of JSON inflate (the cap is inclusive), one more do n
   const text = '[1]' + ' '.repeat(262144 - 3);
   assert.equal((await reasonOf(linkOfText(text))).reason, 'invalid-scene');
   assert.equal((await reasonOf(linkOfText(text + ' '))).reason, 'too-large');
+});
+
+// ---------------------------------------------------------------- versions: 1 (a bare scene) and 2 ({scene, replay})
+
+test('version 1 links (a bare scene) still load, and links without a replay are still written as version 1', async () => {
+  // Made the way version-1 pages made them: deflate-raw of the scene JSON, no container.
+  const v1 = linkOfText(JSON.stringify(builtinScenes.flag));
+  assert.deepEqual(await decodeLink(v1), builtinScenes.flag);
+  assert.deepEqual(await decodeRun(v1), { version: 1, scene: builtinScenes.flag, replay: null });
+  const written = await encodeLink(builtinScenes.flag);
+  assert.match(written, /^s=1\./);
+  assert.equal(written, v1, 'the same bytes as before replays existed');
+});
+
+test('version 2 carries {scene, replay}; decodeLink gives its scene, decodeRun both', async () => {
+  const replay = { v: 1, steps: 30, q: 1000, hash: 12345, events: [[2, 'g', 3, 500, 2000, 0], [1, 'm', 0, 10, -5, 0], [5, 'r', 0]] };
+  const link = await encodeLink(minimal(), { replay });
+  assert.match(link, /^s=2\.[A-Za-z0-9_-]+$/);
+  const run = await decodeRun(link);
+  assert.equal(run.version, 2);
+  assert.deepEqual(run.scene, validateScene(minimal()));
+  assert.deepEqual(run.replay, replay);
+  assert.deepEqual(await decodeLink(`#${link}&lang=zh`), validateScene(minimal()));
+  // The payload is the container, as documented.
+  const { inflateRawSync } = await import('node:zlib');
+  const json = JSON.parse(inflateRawSync(Buffer.from(link.slice(4), 'base64url')).toString('utf8'));
+  assert.deepEqual(Object.keys(json), ['scene', 'replay']);
+  // A version-2 container without a replay is read too (the writer never makes one, but it is well formed).
+  assert.deepEqual(await decodeRun(`s=2.${b64(deflateRawSync(Buffer.from(JSON.stringify({ scene: minimal() }))))}`),
+    { version: 2, scene: validateScene(minimal()), replay: null });
+});
+
+test('version 2 containers that are not {scene, replay} are refused by name', async () => {
+  const v2 = (value) => `s=2.${b64(deflateRawSync(Buffer.from(typeof value === 'string' ? value : JSON.stringify(value))))}`;
+  const cases = [
+    [minimal(), 'invalid-scene', /unknown key "format"/], // a version-1 payload under version 2
+    [{ replay: { v: 1, steps: 0, q: 1000, events: [] } }, 'invalid-scene', /no "scene"/],
+    [[minimal()], 'invalid-scene', /must be an object/],
+    [{ scene: minimal(), extra: 1 }, 'invalid-scene', /unknown key "extra"/],
+    ['{"__proto__":{"polluted":1},"scene":{}}', 'invalid-scene', /unknown key "__proto__"/],
+    [{ scene: minimal(), replay: { v: 1, steps: 10, q: 1000, events: [[0, 'g', 99, 0, 0, 0]] } }, 'invalid-replay', /^replay\.events\[0\]\[2\] must be an integer in 0\.\.4, got 99$/],
+    [{ scene: minimal(), replay: null }, 'invalid-replay', /^replay must be an object/],
+  ];
+  for (const [value, reason, message] of cases) {
+    const e = await reasonOf(v2(value));
+    assert.ok(e, `accepted: ${JSON.stringify(value).slice(0, 80)}`);
+    assert.equal(e.reason, reason, e.message);
+    assert.match(e.message, message);
+  }
+  assert.equal(({}).polluted, undefined);
+});
+
+test('making a link: a replay is validated against the scene, and an over-long link is refused naming its length and the cap', async () => {
+  await assert.rejects(encodeLink(minimal(), { replay: { v: 1, steps: 5, q: 1000, events: [[9, 'r', 0]] } }),
+    (e) => e instanceof LinkError && e.reason === 'invalid-replay' && /replay\.events\[0\]\[0\] puts the event at step 9/.test(e.message));
+  // Incompressible moves: far more data than a link holds.
+  let seed = 7;
+  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const events = [[0, 'g', 2, 0, 2000, 0]];
+  for (let i = 0; i < 6000; i++) events.push([1, 'm', 0, Math.round((rand() - 0.5) * 2000), Math.round((rand() - 0.5) * 2000), Math.round((rand() - 0.5) * 2000)]);
+  const e = await encodeLink(minimal(), { replay: { v: 1, steps: 6001, q: 1000, events } }).catch((err) => err);
+  assert.ok(e instanceof LinkError, `not refused: ${e}`);
+  assert.equal(e.reason, 'too-long');
+  assert.match(e.message, /^the link would be [\d,]+ characters long \([\d,]+ of data\); links hold at most 16,384 characters of data$/);
 });

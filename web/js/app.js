@@ -9,11 +9,13 @@
 
 import { loadMiniPBD } from './minipbd.js';
 import { builtinScenes, defaultScene } from './scene.js';
-import { encodeLink, decodeLink, LINK_WARN_LENGTH } from './link.js';
+import { encodeLink, decodeRun, LINK_WARN_LENGTH } from './link.js';
+import { installRecorder } from './recorder.js';
 import { OrbitCamera } from './camera.js';
 import { createRenderer } from './renderer.js';
 import { PointerInput } from './input.js';
-import { createUI, shortName } from './ui.js';
+import { createUI, shortName, paramLabel } from './ui.js';
+import { t, detectLanguage } from './i18n.js';
 import { Plots } from './plots.js';
 
 const MAX_STEPS_PER_FRAME = 4;
@@ -43,6 +45,22 @@ function errorText(err) {
   return err && typeof err.message === 'string' && err.message ? err.message : String(err);
 }
 
+/** Local indices of the particles of a scene object whose mass the object's `mass` does not set: pins, mass ranges. */
+function particlesWithOwnMass(object) {
+  const keep = new Set();
+  if (object.type === 'chain') {
+    for (const i of object.pins) keep.add(i);
+    for (const m of object.masses) for (let i = m.from; i <= m.to; i++) keep.add(i);
+  } else {
+    const nu = object.resolution[0];
+    for (const [i, j] of object.pins) keep.add(j * nu + i);
+    for (const m of object.masses) {
+      for (let j = m.from[1]; j <= m.to[1]; j++) for (let i = m.from[0]; i <= m.to[0]; i++) keep.add(j * nu + i);
+    }
+  }
+  return keep;
+}
+
 async function main() {
   const canvas = document.getElementById('view');
   const state = {
@@ -56,7 +74,7 @@ async function main() {
     dt: 1 / 60,
     stepMs: NaN,
     stepMsAvg: 0, // smoothed cost of one step, for the per-frame step budget
-    view: { showParticles: true, heatMap: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
+    view: { showParticles: true, heatMap: false, velocityArrows: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
@@ -64,7 +82,9 @@ async function main() {
   const camera = new OrbitCamera();
   let renderer = null;
   let input = null;
+  let recorder = null; // recorder.js: the Record button; replays links that carry a recording
 
+  // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
   const ui = createUI(document, {
     onSceneChange(key) {
       if (!state.pbd) return;
@@ -77,14 +97,38 @@ async function main() {
       try {
         for (const [name, value] of pairs) state.world.setParam(name, value);
       } catch (err) {
-        ui.showError(`${param.label} could not be set: ${errorText(err)}`);
+        ui.showError(t('error.param', { label: paramLabel(param), error: errorText(err) }));
       }
+      // What the loop and the renderer keep of the parameters follows them.
+      state.dt = state.world.getParam('dt');
+      state.view.groundEnabled = Boolean(state.world.getParam('groundEnabled'));
+      state.view.groundHeight = state.world.getParam('groundHeight');
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
       // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back.
+      // Masses set from the panel live in our description (the world's knows only its particles').
       const scene = state.world.describe();
       scene.colliders = state.scene.colliders;
+      scene.objects.forEach((o, i) => { o.mass = state.scene.objects[i]?.mass ?? o.mass; });
       state.scene = scene;
       exposed.scene = scene;
+      ui.clearLink();
+    },
+    /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
+    onMass(index, kg) {
+      const world = state.world;
+      const object = state.scene?.objects[index];
+      if (!world || !object) return;
+      try {
+        const { firstParticle, particleCount } = world.objects[index];
+        const keep = particlesWithOwnMass(object);
+        for (let k = 0; k < particleCount; k++) if (!keep.has(k)) world.setMass(firstParticle + k, kg);
+        const scene = structuredClone(state.scene);
+        scene.objects[index].mass = kg;
+        state.scene = scene;
+        exposed.scene = scene;
+      } catch (err) {
+        ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
+      }
       ui.clearLink();
     },
     onTogglePause() {
@@ -92,6 +136,7 @@ async function main() {
       state.accumulator = 0;
       if (input) input.paused = state.paused;
       ui.setPaused(state.paused);
+      updateReadout(performance.now(), true);
     },
     onStep() {
       if (state.world && state.paused) stepWorld(1);
@@ -111,17 +156,36 @@ async function main() {
     onShowParticles(show) {
       state.view.showParticles = show;
     },
-  });
+    onVelocityArrows(on) {
+      state.view.velocityArrows = on; // drawn by renderer.js
+    },
+    onLanguage(lang) {
+      // Keep the choice in the query (a reload or a copied link opens in it); the fragment stays the link's.
+      const url = new URL(location.href);
+      url.searchParams.set('lang', lang);
+      history.replaceState(history.state, '', url);
+    },
+  }, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
   ui.setPaused(false);
 
   const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, get renderer() { return renderer; }, get input() { return input; } };
   exposed.app = app;
+  // Deterministic control for tools and tests: exactly n steps now, through the loop's own path (replays and
+  // recordings see them like any other steps), and pause/resume without the panel.
+  app.stepN = (n) => { if (state.world && n > 0) stepWorld(n); };
+  app.setPaused = (paused) => {
+    state.paused = Boolean(paused);
+    state.accumulator = 0;
+    if (input) input.paused = state.paused;
+    ui.setPaused(state.paused);
+  };
 
   /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
   function loadScene(scene, key = null, { keepCamera = false } = {}) {
     const world = state.pbd.createWorld(scene);
     const old = state.world;
     input?.reset();
+    recorder?.worldChanged(world);
     state.world = world;
     state.scene = world.describe(); // normalised, with every default filled in
     state.sceneKey = key;
@@ -148,7 +212,7 @@ async function main() {
       loadScene(scene, key, opts);
       return true;
     } catch (err) {
-      ui.showError(`The scene could not be started: ${errorText(err)}`);
+      ui.showError(t('error.scene', { error: errorText(err) }));
       if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
       return false;
     }
@@ -160,31 +224,32 @@ async function main() {
    */
   async function openLink(hash, { fallback }) {
     const seq = ++state.linkSeq;
-    let scene;
     try {
-      scene = await decodeLink(hash.replace(/^#/, ''));
+      const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
       loadScene(scene, builtinKeyFor(scene));
+      if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
       ui.clearError();
       return;
     } catch (err) {
       if (seq !== state.linkSeq) return;
-      ui.showError(`This link could not be opened: ${errorText(err)}`);
+      ui.showError(t('error.link', { error: errorText(err) }));
     }
     if (fallback) loadScene(defaultScene(), builtinKeyFor(defaultScene()));
   }
 
-  async function copyLink() {
-    if (!state.scene) return;
+  /** Makes the link (with `replay` and its scene: a recording's link) and shows it; resolves to the fragment or null. */
+  async function copyLink({ scene: recorded = null, replay = null } = {}) {
+    if (!state.scene) return null;
     // The link carries the scene with the current settings and the current view.
-    const scene = structuredClone(state.scene);
-    scene.camera = camera.toJSON();
+    const scene = structuredClone(recorded ?? state.scene);
+    if (!recorded) scene.camera = camera.toJSON();
     let fragment;
     try {
-      fragment = await encodeLink(scene);
+      fragment = await encodeLink(scene, { replay });
     } catch (err) {
-      ui.showError(`A link could not be made for this scene: ${errorText(err)}`);
-      return;
+      ui.showError(t('error.makeLink', { error: errorText(err) }));
+      return null;
     }
     state.ownHash = `#${fragment}`;
     location.hash = fragment;
@@ -197,11 +262,8 @@ async function main() {
     } catch {
       // Clipboard access needs permission/focus; the URL is in the field to copy by hand.
     }
-    ui.setLink(
-      url,
-      (copied ? 'Copied to the clipboard.' : 'Select the link above to copy it.') +
-        (long ? ` It is ${url.length} characters long; some sites may cut it.` : ''),
-    );
+    ui.setLink(url, t(copied ? 'share.copied' : 'share.selectToCopy') + (long ? t('share.long', { n: url.length }) : ''));
+    return fragment;
   }
 
   // Timed here rather than read from world.stats(): stats() also measures errors and energies over the
@@ -231,7 +293,14 @@ async function main() {
     state.lastReadout = now;
     const s = state.world.stats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.stepMs;
-    ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs });
+    ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs, steps: s.steps });
+    ui.setDescription({
+      particles: s.particles,
+      constraints: s.constraints,
+      paused: state.paused,
+      heldParticles: input?.heldParticles.length ?? 0,
+      heldColliders: (input?.heldColliders ?? []).map((i) => state.scene?.colliders[i]?.name ?? `#${i + 1}`),
+    });
     state.plots?.update(state.world, s);
   }
 
@@ -291,13 +360,13 @@ async function main() {
       state.paused = true;
       if (input) input.paused = true;
       ui.setPaused(true);
-      ui.showError(`The simulation stopped: ${errorText(err)}`);
+      ui.showError(t('error.stopped', { error: errorText(err) }));
     }
   }
 
   // --- start up ---
   ui.setScenes(
-    Object.keys(builtinScenes).map((key) => ({ key, label: shortName(builtin(key).name) || key })),
+    Object.keys(builtinScenes).map((key) => ({ key, name: builtin(key).name, label: shortName(builtin(key).name) || key })),
   );
   try {
     [state.pbd, renderer] = await Promise.all([
@@ -305,15 +374,16 @@ async function main() {
       createRenderer(canvas),
     ]);
   } catch (err) {
-    ui.showError(`The demo could not start: ${errorText(err)}`);
+    ui.showError(t('error.start', { error: errorText(err) }));
     console.error(err);
     return;
   }
   renderer.onContextChange = (what) => {
-    if (what === 'lost') ui.showNotice('Graphics were reset by the browser; the simulation keeps running.', { sticky: true });
+    if (what === 'lost') ui.showNotice(t('notice.contextLost'), { sticky: true });
     else ui.clearNotice();
   };
   input = new PointerInput(canvas, camera, () => state.world);
+  recorder = installRecorder(app);
 
   if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
   else loadScene(defaultScene(), builtinKeyFor(defaultScene()));
@@ -330,7 +400,7 @@ main().catch((err) => {
   console.error(err);
   const el = document.getElementById('message-text');
   if (el) {
-    el.textContent = `The demo could not start: ${errorText(err)}`;
+    el.textContent = t('error.start', { error: errorText(err) });
     document.getElementById('message').hidden = false;
   }
 });

@@ -5,10 +5,11 @@
 //   <minipbd-scene scene="flag" style="width: 480px; height: 300px"></minipbd-scene>
 //   <minipbd-scene src="#s=1.…"></minipbd-scene>          (a link fragment, or a whole URL with one)
 //
-// Attributes: `src` (link fragment 's=1.…' or a URL carrying one), `scene` (a built-in name: cloth, chain,
-// flag, …; used when there is no src; default cloth), `wasm` (URL of minipbd.wasm; default ../minipbd.wasm
-// next to this module), `autoplay` ("false"/"off"/"0" to start paused; on by default, but never when the
-// user prefers reduced motion: the element then waits for its play button).
+// Attributes: `src` (link fragment 's=1.…' or a URL carrying one; a link carrying a recording, 's=2.…', is
+// replayed from its start, again after reset(), and element.replayResult is set when the replay ends), `scene`
+// (a built-in name: cloth, chain, flag, …; used when there is no src; default cloth), `wasm` (URL of
+// minipbd.wasm; default ../minipbd.wasm next to this module), `autoplay` ("false"/"off"/"0" to start paused;
+// on by default, but never when the user prefers reduced motion: the element then waits for its play button).
 // Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {message}) when the link is
 // refused or the engine/graphics cannot start. Methods: play(), pause(), reset() (rebuilds the world from the
 // scene, so element.world is a new World afterwards; 'load' does not fire again). element.world is the
@@ -31,7 +32,8 @@
 
 import { loadMiniPBD } from './minipbd.js';
 import { builtinScenes } from './scene.js';
-import { decodeLink, parseFragment } from './link.js';
+import { decodeRun, parseFragment } from './link.js';
+import { Replayer } from './recorder.js';
 import { OrbitCamera } from './camera.js';
 import { Renderer, SHADER_FILES } from './renderer.js';
 import { fetchShaderSources } from './glutil.js';
@@ -194,6 +196,8 @@ export class MiniPBDSceneElement extends HTMLElement {
 
     this._world = null;
     this._scene = null; // the normalised scene the world was built from (reset() rebuilds it)
+    this._replay = null; // the recording the link carries (replayed on load and reset), or null
+    this._replayer = null;
     this._engine = null;
     this._renderer = null;
     this._input = null;
@@ -279,6 +283,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     const world = this._engine.createWorld(this._scene);
     const old = this._world;
     this._adopt(world);
+    this._startReplay();
     old.destroy();
   }
 
@@ -303,14 +308,23 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   _running() { return this._active() && this._playing === true && !this._failed; }
 
+  /** { scene, replay }: replay is the recording a link carries (validated against its scene), or null. */
   async _resolveScene() {
     const src = this.getAttribute('src');
-    if (src !== null && src.trim() !== '') return decodeLink(fragmentOf(src));
+    if (src !== null && src.trim() !== '') return decodeRun(fragmentOf(src));
     const name = (this.getAttribute('scene') ?? 'cloth').trim();
     if (!Object.hasOwn(builtinScenes, name)) {
       throw new Error(`there is no built-in scene "${name.slice(0, 40)}" (known: ${Object.keys(builtinScenes).join(', ')})`);
     }
-    return structuredClone(builtinScenes[name]);
+    return { scene: structuredClone(builtinScenes[name]), replay: null };
+  }
+
+  /** The result of the link's replay once it has ended ({ steps, hash, expected, exact }), else null. */
+  get replayResult() { return this._replayer?.result ?? null; }
+
+  /** Replays the link's recording, if any, on the world just built (load and reset). */
+  _startReplay() {
+    this._replayer = this._replay ? new Replayer(this._world, this._replay) : null;
   }
 
   async _load() {
@@ -321,7 +335,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     let world = null;
     try {
       const wasm = this.getAttribute('wasm');
-      const [scene, engine] = await Promise.all([
+      const [{ scene, replay }, engine] = await Promise.all([
         this._resolveScene(),
         sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL),
         shaderSources(),
@@ -330,6 +344,8 @@ export class MiniPBDSceneElement extends HTMLElement {
       world = engine.createWorld(scene);
       this._engine = engine;
       this._adopt(world);
+      this._replay = replay;
+      this._startReplay();
       if (this._visible) this._ensureContext(true);
     } catch (err) {
       if (gen !== this._gen) return;
@@ -378,6 +394,8 @@ export class MiniPBDSceneElement extends HTMLElement {
       this._world.destroy();
       this._world = null;
     }
+    this._replay = null;
+    this._replayer = null;
     this._hideStatus();
     this._button.hidden = true;
   }
@@ -434,6 +452,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._canvas = canvas;
     this._renderer = renderer;
     this._input = new PointerInput(canvas, this._camera, () => this._world);
+    this._input.canGrab = () => !this._replayer?.active; // a replay is not pulled about while it plays
     this._input.paused = this._playing !== true;
     live.add(this);
     this._dirty = true;

@@ -40,6 +40,8 @@ export class PointerInput {
     this.getWorld = getWorld;
     this.pointers = new Map(); // pointerId -> { mode: 'grab' | 'collider' | 'orbit', x, y, ... }
     this.enabled = true;
+    /** Hook: whether a press may take hold of particles and colliders now (false: it orbits instead). */
+    this.canGrab = () => true;
     this.paused = false; // while the simulation is paused, collider moves apply at once (nothing to spread)
 
     const on = (type, fn, opts) => canvas.addEventListener(type, fn.bind(this), opts);
@@ -166,7 +168,7 @@ export class PointerInput {
     this.canvas.focus({ preventScroll: true });
     this.canvas.setPointerCapture?.(e.pointerId);
     const { x, y } = this._local(e);
-    const hit = e.button === 0 ? this._pick(e) : null;
+    const hit = e.button === 0 && this.canGrab() ? this._pick(e) : null;
     const world = this.getWorld();
     const normal = this.camera.forward; // drag plane faces the camera
     if (hit?.kind === 'particle' && world) {
@@ -245,7 +247,7 @@ export class PointerInput {
 
   _hover(e) {
     if (e.pointerType !== 'mouse' || !this.enabled) return;
-    this.canvas.classList.toggle('can-grab', this._pick(e) !== null);
+    this.canvas.classList.toggle('can-grab', this.canGrab() && this._pick(e) !== null);
   }
 
   _wheel(e) {

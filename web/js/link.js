@@ -1,22 +1,34 @@
-// link.js — share a MiniPBD scene in a URL fragment: `#s=1.<base64url(deflate-raw(UTF-8 JSON))>`.
+// link.js — share a MiniPBD scene, and optionally a recording of what was done to it, in a URL fragment:
+// `#s=<version>.<base64url(deflate-raw(UTF-8 JSON))>`.
+//   version 1: the JSON is the scene itself (scene.js). Written for links without a replay, so pages that
+//              predate replays still open them.
+//   version 2: the JSON is {"scene": <scene>, "replay": <replay>} ("replay" optional; format in scene.js,
+//              readReplay). Written for links that carry a recording.
 //
 // Usage (Node 20 or browser; needs CompressionStream/DecompressionStream, TextEncoder/TextDecoder):
-//   import { encodeLink, decodeLink, parseFragment, LinkError, LINK_WARN_LENGTH } from './link.js';
+//   import { encodeLink, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH } from './link.js';
 //   location.hash = await encodeLink(scene);                  // "s=1.…" (no '#'); throws LinkError
+//   location.hash = await encodeLink(scene, { replay });      // "s=2.…": the scene and a recording
 //   try { scene = await decodeLink(location.hash); }          // '#' optional; other &key=value params ignored
 //   catch (e) { if (e instanceof LinkError) showText(e.message); else throw e; }   // e.reason: short code
+//   const { scene, replay } = await decodeRun(location.hash); // replay: validated against the scene, or null
 //
-// A link is untrusted input, so decodeLink checks in order of cost and stops at the first failure:
+// A link is untrusted input, so decodeRun checks in order of cost and stops at the first failure:
 //   length caps (before any decoding) -> version -> base64url charset -> inflate, stopping once the output
 //   passes LINK_MAX_JSON bytes (decompression bombs) -> strict UTF-8 -> bracket depth scan (before JSON.parse,
-//   whose recursion depth we do not control) -> JSON.parse -> validateScene.
-// Reason codes: 'too-long' 'no-scene' 'bad-version' 'no-payload' 'bad-base64' 'bad-deflate' 'too-large'
-//   'bad-utf8' 'too-deep' 'bad-json' 'invalid-scene'.
+//   whose recursion depth we do not control) -> JSON.parse -> validateScene -> validateReplay.
+// Reason codes: 'too-long' 'no-scene' 'bad-version' 'too-old' 'too-new' 'no-payload' 'bad-base64' 'bad-deflate'
+//   'too-large' 'bad-utf8' 'too-deep' 'bad-json' 'invalid-scene' 'invalid-replay'.
+// Messages never contain '<' or '>' (they are written \u003c, \u003e), so no text from a link can become
+// markup, even if a message were ever put into HTML.
 // base64url is implemented here (no Buffer/atob), so the module runs unchanged in browsers.
 
-import { validateScene, SceneError } from './scene.js';
+import { validateScene, readReplay, SceneError } from './scene.js';
 
-export const LINK_VERSION = 1;
+/** The newest link version this page writes and reads. */
+export const LINK_VERSION = 2;
+/** The oldest link version this page still reads. */
+export const LINK_MIN_VERSION = 1;
 /** Links longer than this (the whole fragment) still work but are awkward to paste; the UI should warn. */
 export const LINK_WARN_LENGTH = 2000;
 /** Maximum base64url payload length, in characters. */
@@ -33,7 +45,7 @@ const INFLATE_TIMEOUT_MS = 5000;
 /** A refused link. `.reason` is a short stable code, the message is for people. */
 export class LinkError extends Error {
   constructor(reason, message, options) {
-    super(message, options);
+    super(String(message).replace(/</g, '\\u003c').replace(/>/g, '\\u003e'), options);
     this.name = 'LinkError';
     this.reason = reason;
   }
@@ -176,56 +188,87 @@ function jsonDepthExceeds(text, max) {
 // ---------------------------------------------------------------- encode / decode
 
 /** Wraps a SceneError keeping its message (it already names the bad path) and its .path. */
-function invalidScene(e) {
-  const err = new LinkError('invalid-scene', e.message, { cause: e });
+function invalidScene(e, reason = 'invalid-scene') {
+  const err = new LinkError(reason, e.message, { cause: e });
   err.path = e.path;
   return err;
 }
 
-/**
- * Encodes a scene as a fragment "s=1.<payload>" (no '#'). The scene is validated and normalised first, so
- * decodeLink(encodeLink(x)) deep-equals validateScene(x).
- * @throws {LinkError} 'invalid-scene' | 'too-large' | 'too-long' when the result could not be decoded again.
- */
-export async function encodeLink(scene) {
-  let normalised;
-  try { normalised = validateScene(scene); } catch (e) {
-    if (e instanceof SceneError) throw invalidScene(e);
+function validated(read, reason) {
+  try { return read(); } catch (e) {
+    if (e instanceof SceneError) throw invalidScene(e, reason);
     throw e;
   }
-  const json = new TextEncoder().encode(JSON.stringify(normalised));
+}
+
+const fmt = (n) => n.toLocaleString('en-US');
+
+/**
+ * Encodes a scene as a fragment "s=1.<payload>" (no '#'), or with `replay` (scene.js, readReplay) scene and
+ * replay as "s=2.<payload>". Both are validated and normalised first, so decodeRun(encodeLink(x, {replay}))
+ * deep-equals { scene: validateScene(x), replay: validateReplay(replay, that scene) }.
+ * @throws {LinkError} 'invalid-scene' | 'invalid-replay' | 'too-large' | 'too-long' when the result could not
+ *   be decoded again (the message names the length and the limit).
+ */
+export async function encodeLink(scene, { replay = null } = {}) {
+  const normalised = validated(() => validateScene(scene), 'invalid-scene');
+  let value = normalised, version = 1;
+  if (replay !== null && replay !== undefined) {
+    value = { scene: normalised, replay: validated(() => readReplay(replay, normalised).replay, 'invalid-replay') };
+    version = 2;
+  }
+  const json = new TextEncoder().encode(JSON.stringify(value));
   if (json.byteLength > LINK_MAX_JSON) {
-    throw new LinkError('too-large', `scene JSON is ${json.byteLength} bytes; links hold at most ${LINK_MAX_JSON}`);
+    throw new LinkError('too-large', `the link's JSON would be ${fmt(json.byteLength)} bytes; links hold at most ${fmt(LINK_MAX_JSON)}`);
   }
   const deflated = await transform(new CompressionStream('deflate-raw'), json, Infinity, INFLATE_TIMEOUT_MS);
   const payload = base64urlEncode(deflated);
   if (payload.length > LINK_MAX_PAYLOAD) {
-    throw new LinkError('too-long', `scene link payload would be ${payload.length} characters; links hold at most ${LINK_MAX_PAYLOAD}`);
+    throw new LinkError('too-long', `the link would be ${fmt(payload.length + 4)} characters long (${fmt(payload.length)} of data); links hold at most ${fmt(LINK_MAX_PAYLOAD)} characters of data`);
   }
-  return `s=${LINK_VERSION}.${payload}`;
+  return `s=${version}.${payload}`;
 }
 
 /**
- * Decodes a fragment ("#s=1.…" or "s=1.…", other &key=value params ignored) into a validated scene.
+ * Decodes a fragment ("#s=1.…" or "s=1.…", other &key=value params ignored) into a validated scene. A link
+ * carrying a replay gives its scene (the replay is checked too: a link with a bad replay is refused).
  * @throws {LinkError} with .reason (see the top of this file); never hangs on truncated or hostile data.
  */
 export async function decodeLink(fragment) {
+  return (await decodeRun(fragment)).scene;
+}
+
+const VERSIONS = `versions ${LINK_MIN_VERSION} to ${LINK_VERSION}`;
+
+/**
+ * Decodes a fragment into { version, scene, replay }: `scene` validated, `replay` validated against it (the
+ * normalised wire form, see scene.js readReplay) or null when the link has none.
+ * @throws {LinkError} with .reason (see the top of this file); never hangs on truncated or hostile data.
+ */
+export async function decodeRun(fragment) {
   if (typeof fragment !== 'string') throw new LinkError('no-scene', 'link fragment must be a string');
   // Length first: nothing below may run on megabytes of attacker text.
   if (fragment.length > LINK_MAX_FRAGMENT) {
-    throw new LinkError('too-long', `link is ${fragment.length} characters; at most ${LINK_MAX_FRAGMENT} are read`);
+    throw new LinkError('too-long', `link is ${fmt(fragment.length)} characters long; at most ${fmt(LINK_MAX_FRAGMENT)} are read`);
   }
   const { version, payload } = parseFragment(fragment);
   if (payload !== null && payload.length > LINK_MAX_PAYLOAD) {
-    throw new LinkError('too-long', `link scene data is ${payload.length} characters; at most ${LINK_MAX_PAYLOAD} are read`);
+    throw new LinkError('too-long', `link data is ${fmt(payload.length)} characters long; at most ${fmt(LINK_MAX_PAYLOAD)} are read`);
   }
   if (version === null || version === '') throw new LinkError('no-scene', 'link has no scene (expected "s=1.<data>")');
   const shown = version.length > 20 ? version.slice(0, 20) + '…' : version;
   if (!/^[0-9]+$/.test(version)) {
-    throw new LinkError('bad-version', `link version "${shown}" is not a number (this page reads version ${LINK_VERSION})`);
+    throw new LinkError('bad-version', `link version "${shown}" is not a number (this page reads ${VERSIONS})`);
   }
-  if (version !== String(LINK_VERSION)) {
-    throw new LinkError('bad-version', `link version ${shown} is not supported (this page reads version ${LINK_VERSION})`);
+  if (version.length > 1 && version[0] === '0') {
+    throw new LinkError('bad-version', `link version "${shown}" is not written as this page writes versions (it reads ${VERSIONS})`);
+  }
+  const number = version.length > 9 ? Infinity : Number(version);
+  if (number < LINK_MIN_VERSION) {
+    throw new LinkError('too-old', `link version ${shown} is too old: this page reads ${VERSIONS}`);
+  }
+  if (number > LINK_VERSION) {
+    throw new LinkError('too-new', `link version ${shown} is newer than this page, which reads ${VERSIONS}; reload the page to get the newest one`);
   }
   if (payload === null || payload === '') throw new LinkError('no-payload', 'link has a version but no scene data after it');
 
@@ -251,8 +294,19 @@ export async function decodeLink(fragment) {
   try { value = JSON.parse(text); } catch (e) {
     throw new LinkError('bad-json', `link scene data is not valid JSON: ${e.message}`, { cause: e });
   }
-  try { return validateScene(value); } catch (e) {
-    if (e instanceof SceneError) throw invalidScene(e);
-    throw e;
+  if (number === 1) return { version: 1, scene: validated(() => validateScene(value), 'invalid-scene'), replay: null };
+  // Version 2: {"scene": …, "replay": …}.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new LinkError('invalid-scene', 'link data must be an object {"scene": …, "replay": …} (link version 2)');
   }
+  for (const key of Reflect.ownKeys(value)) {
+    if (key !== 'scene' && key !== 'replay') {
+      const k = String(key).slice(0, 40);
+      throw new LinkError('invalid-scene', `link data has an unknown key ${JSON.stringify(k)} (allowed: scene, replay)`);
+    }
+  }
+  if (!Object.hasOwn(value, 'scene')) throw new LinkError('invalid-scene', 'link data has no "scene" (link version 2)');
+  const scene = validated(() => validateScene(value.scene), 'invalid-scene');
+  const replay = Object.hasOwn(value, 'replay') ? validated(() => readReplay(value.replay, scene).replay, 'invalid-replay') : null;
+  return { version: 2, scene, replay };
 }

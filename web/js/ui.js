@@ -1,94 +1,106 @@
-// ui.js — the control panel: scene picker, solver/stiffness sliders, cloth options (tethers, tearing,
-// self-collision, thickness), wind, pause/step/reset, copy link, readout and message area. It only touches
-// the DOM and reports user intent through handlers; the app decides what happens. Every text that may
-// come from a link (scene names, error messages) is written with textContent, never as HTML.
+// ui.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout, every solver
+// parameter (time step, substeps, passes, damping, gravity), stiffness, masses per object, cloth options,
+// ground and contacts, wind, view switches, the share link, keyboard shortcuts and the language picker;
+// also the message area, the hint and a text description of the view for screen readers.
+//
+// It only touches the DOM and reports user intent through handlers; the app decides what happens. Every
+// text that may come from a link (scene, object and collider names, error messages) and every translated
+// string is written with textContent or setAttribute, never as HTML (lil-gui's name() and title() use
+// textContent too). lil-gui is created with injectStyles: false: the page's policy allows no inline
+// <style>, so its stylesheet is linked from index.html (css/vendor/lil-gui.min.css).
+
+import { GUI } from './vendor/lil-gui.esm.min.js';
+import { t, plural, formatNumber, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from './i18n.js';
 
 /**
  * The tunable parameters: engine name, slider range, and how to read the value from a scene description
- * (the engine's World.setParam keeps its own description in step, so links carry changes).
+ * (the engine's World.setParam keeps its own description in step, so links carry changes). Labels and
+ * help texts are i18n keys `param.<name>` and `param.<name>.help`.
  *
  * A control is a slider (kind 'range', the default) or a checkbox (kind 'toggle'). `name` is the engine
  * parameter it sets, unless it has `write(value, ctx) -> [[param, value], ...]` (a control that sets
  * several parameters, or maps its value first); ctx.value(name) reads another control's exact value and
  * ctx.remembered(param, fallback) the last non-zero value a parameter had (what a toggle turns back on).
  * `enabledBy` names a toggle that must be on for the control to apply (it is disabled otherwise);
- * `objectType` hides the control when the scene has no object of that type.
+ * `objectType` hides the control when the scene has no object of that type. `decimals` is how many the
+ * number field shows (default: as many as `step` has). Ranges stay inside what scene.js accepts, so a
+ * link always carries what the panel set.
  */
 export const PARAMS = [
+  // --- Solver ---
   {
-    name: 'iterations', label: 'Passes', group: 'solver', min: 1, max: 50, step: 1,
-    help: 'Constraint solver passes per substep',
-    read: (s) => s.solver?.iterations ?? 10,
+    name: 'dt', group: 'solver', min: 1, max: 50, step: 0.5, decimals: 2,
+    read: (s) => (s.solver?.dt ?? 1 / 60) * 1000,
+    write: (v) => [['dt', v / 1000]],
   },
+  { name: 'substeps', group: 'solver', min: 1, max: 16, step: 1, read: (s) => s.solver?.substeps ?? 1 },
+  { name: 'iterations', group: 'solver', min: 1, max: 50, step: 1, read: (s) => s.solver?.iterations ?? 10 },
+  { name: 'damping', group: 'solver', min: 0, max: 5, step: 0.05, read: (s) => s.solver?.damping ?? 0 },
+  gravity('gravityX', 0, 0),
+  gravity('gravityY', 1, -9.81),
+  gravity('gravityZ', 2, 0),
+
+  // --- Stiffness ---
+  clothStiffness('stretch', 1),
+  clothStiffness('shear', 1),
+  clothStiffness('bend', 0.1),
   {
-    name: 'substeps', label: 'Substeps', group: 'solver', min: 1, max: 16, step: 1,
-    help: 'Substeps per time step',
-    read: (s) => s.solver?.substeps ?? 1,
-  },
-  {
-    name: 'damping', label: 'Damping', group: 'solver', min: 0, max: 5, step: 0.05, unit: '/s',
-    help: 'Velocity damping per second',
-    read: (s) => s.solver?.damping ?? 0,
-  },
-  clothStiffness('stretch', 'Stretch', 1),
-  clothStiffness('shear', 'Shear', 1),
-  clothStiffness('bend', 'Bend', 0.1),
-  {
-    name: 'stiffness.chain', label: 'Chain', group: 'stiffness', objectType: 'chain', min: 0, max: 1, step: 0.01,
-    help: 'Chain link stiffness',
+    name: 'stiffness.chain', group: 'stiffness', objectType: 'chain', min: 0, max: 1, step: 0.01,
     read: (s) => s.objects.find((o) => o.type === 'chain')?.stiffness ?? 1,
   },
 
   // --- Cloth ---
   {
-    name: 'tethers', label: 'Tethers', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    help: 'Long-range attachments to the pins: a hanging cloth does not stretch under its own weight',
+    name: 'tethers', kind: 'toggle', group: 'cloth', objectType: 'cloth',
     read: (s) => (s.solver?.tethers ?? 1) > 0,
     // On restores the scene's tether stiffness (or full strength).
     write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
   },
   {
-    name: 'tearing', label: 'Tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    help: 'Cloth links break when stretched past the threshold below',
+    name: 'tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
     read: (s) => (s.solver?.tearStretch ?? 0) > 0,
     write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
   },
   {
-    name: 'tearStretch', label: 'Tear past', group: 'cloth', objectType: 'cloth', enabledBy: 'tearing',
-    min: 5, max: 200, step: 5, unit: '% stretch', fallback: 35,
-    help: 'A link breaks when stretched this far past its rest length',
+    name: 'tearStretch', group: 'cloth', objectType: 'cloth', enabledBy: 'tearing', min: 5, max: 200, step: 5, fallback: 35,
     read: (s) => ((s.solver?.tearStretch ?? 0) > 0 ? s.solver.tearStretch * 100 : undefined),
     write: (v) => [['tearStretch', v / 100]],
   },
   {
-    name: 'selfCollision', label: 'Self-collision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    help: 'Particles (cloth and ropes) keep the thickness apart from each other, so folds do not pass through',
+    name: 'selfCollision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
     read: (s) => Boolean(s.solver?.selfCollision),
     write: (on) => [['selfCollision', on ? 1 : 0]],
   },
+
+  // --- Ground and contacts ---
   {
-    name: 'thickness', label: 'Thickness', group: 'cloth', objectType: 'cloth', min: 0.2, max: 10, step: 0.1, unit: 'cm',
-    help: 'Particle thickness: the distance kept from colliders, the ground and (with self-collision) other particles',
+    name: 'ground', kind: 'toggle', group: 'contacts',
+    read: (s) => s.ground?.enabled ?? true,
+    write: (on) => [['groundEnabled', on ? 1 : 0]],
+  },
+  { name: 'groundHeight', group: 'contacts', enabledBy: 'ground', min: -1, max: 2, step: 0.05, read: (s) => s.ground?.height ?? 0 },
+  { name: 'restitution', group: 'contacts', enabledBy: 'ground', min: 0, max: 1, step: 0.05, read: (s) => s.ground?.restitution ?? 0.2 },
+  { name: 'staticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.staticFriction ?? 0.4 },
+  { name: 'kineticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.kineticFriction ?? 0.3 },
+  {
+    name: 'thickness', group: 'contacts', min: 0.2, max: 10, step: 0.1,
     read: (s) => (s.solver?.thickness ?? 0.01) * 100,
     write: (v) => [['thickness', v / 100]],
   },
 
   // --- Wind ---
   {
-    name: 'wind', label: 'Wind and air', kind: 'toggle', group: 'wind', objectType: 'cloth',
-    help: 'Aerodynamic drag and lift on the cloth (air density 1.2 kg/m³); off = no air at all',
+    name: 'wind', kind: 'toggle', group: 'wind', objectType: 'cloth',
     read: (s) => (s.wind?.density ?? 0) > 0,
     write: (on, ctx) => [['airDensity', on ? ctx.remembered('airDensity', AIR_DENSITY) : 0]],
   },
   {
-    name: 'windSpeed', label: 'Speed', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 20, step: 0.5, unit: 'm/s',
-    help: 'Horizontal wind speed',
+    name: 'windSpeed', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 20, step: 0.5, decimals: 1,
     read: (s) => Math.hypot(s.wind?.velocity?.[0] ?? 0, s.wind?.velocity?.[2] ?? 0),
     write: (v, ctx) => windVelocity(v, ctx.value('windDirection')),
   },
   {
-    name: 'windDirection', label: 'Direction', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 355, step: 5, unit: '°',
-    help: 'Where the wind blows toward, as an angle around the vertical axis (0° = +x, 90° = +z)',
+    name: 'windDirection', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 355, step: 5,
     read: (s) => {
       const [x, , z] = s.wind?.velocity ?? [0, 0, 0];
       if (Math.hypot(x, z) === 0) return undefined; // no direction: keep what the slider shows
@@ -97,19 +109,17 @@ export const PARAMS = [
     fallback: 0,
     write: (v, ctx) => windVelocity(ctx.value('windSpeed'), v),
   },
-  {
-    name: 'drag', label: 'Drag', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 3, step: 0.05,
-    help: 'Drag coefficient: how hard the air pushes on the cloth face',
-    read: (s) => s.wind?.drag ?? 1,
-  },
-  {
-    name: 'lift', label: 'Lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05,
-    help: 'Lift coefficient: the sideways push across the flow that makes a flag flutter',
-    read: (s) => s.wind?.lift ?? 0.3,
-  },
+  { name: 'drag', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 3, step: 0.05, read: (s) => s.wind?.drag ?? 1 },
+  { name: 'lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05, read: (s) => s.wind?.lift ?? 0.3 },
 ];
 
+const GROUPS = ['solver', 'stiffness', 'mass', 'cloth', 'contacts', 'wind'];
 const AIR_DENSITY = 1.2; // kg/m^3, air at sea level
+const LINK_OPTION = '__link';
+
+function gravity(name, axis, fallback) {
+  return { name, group: 'solver', min: -20, max: 20, step: 0.1, decimals: 2, read: (s) => s.solver?.gravity?.[axis] ?? fallback };
+}
 
 function windVelocity(speed, degrees) {
   const a = (degrees * Math.PI) / 180;
@@ -117,12 +127,16 @@ function windVelocity(speed, degrees) {
   return [['windX', r(speed * Math.cos(a))], ['windZ', r(speed * Math.sin(a))]];
 }
 
-function clothStiffness(key, label, fallback) {
+function clothStiffness(key, fallback) {
   return {
-    name: `stiffness.${key}`, label, group: 'stiffness', objectType: 'cloth', min: 0, max: 1, step: 0.01,
-    help: `Cloth ${key} stiffness`,
+    name: `stiffness.${key}`, group: 'stiffness', objectType: 'cloth', min: 0, max: 1, step: 0.01,
     read: (s) => s.objects.find((o) => o.type === 'cloth')?.stiffness?.[key] ?? fallback,
   };
+}
+
+/** The label of a parameter in the current language. */
+export function paramLabel(param) {
+  return t(`param.${param.name}`);
 }
 
 /** 'Hanging cloth: 2 m x 2 m, …' -> 'Hanging cloth' for the picker; the full name is the page's subtitle. */
@@ -136,92 +150,218 @@ function decimals(step) {
   return s.includes('.') ? s.length - s.indexOf('.') - 1 : 0;
 }
 
-const LINK_OPTION = '__link';
+/** 1, 2 or 5 times a power of ten, the largest not above x (a slider step that reads well). */
+function niceStep(x) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  const m = x / p;
+  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
+}
+
+/** Round away float noise (0.1 + 0.2) without changing real values. */
+function clean(v) {
+  return parseFloat(v.toPrecision(12));
+}
+
+/** Where keys are for typing or for the focused control itself, the page's shortcuts stay out of the way. */
+function ownsKeys(el) {
+  return Boolean(el?.closest?.('input, select, textarea, button, a[href], summary, [contenteditable]:not([contenteditable="false"]), [role="textbox"]'));
+}
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
- * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool), onPlots(bool).
+ * onMass(objectIndex, kg), onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool),
+ * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
+ * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
  */
-export function createUI(doc, handlers) {
+export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const $ = (id) => {
     const el = doc.getElementById(id);
     if (!el) throw new Error(`page is missing #${id}`);
     return el;
   };
   const els = {
-    select: $('scene-select'),
+    panel: $('panel'),
     title: $('scene-title'),
-    pause: $('pause'),
-    step: $('step'),
-    reset: $('reset'),
-    copy: $('copy-link'),
-    link: $('link-field'),
-    linkStatus: $('link-status'),
-    particles: $('show-particles'),
-    heatMap: $('heat-map'),
-    plots: $('plots'),
+    readoutBlock: $('readout'),
     plotArea: $('plot-area'),
+    shareNote: $('share-note'),
+    linkStatus: $('link-status'),
+    shortcuts: $('shortcuts'),
+    footer: $('panel-footer'),
+    helpTexts: $('help-texts'),
+    description: $('view-description'),
     message: $('message'),
     messageText: $('message-text'),
     messageClose: $('message-close'),
     notice: $('notice'),
     readout: {
+      steps: $('readout-steps'),
       particles: $('readout-particles'),
       constraints: $('readout-constraints'),
       stepMs: $('readout-step'),
     },
   };
 
-  // Exact current value of every control (a slider snaps what it shows to its step; the engine keeps the
-  // scene's own value until the user moves that slider), and the last "on" value of toggled parameters.
-  const values = new Map();
+  setLanguage(lang);
+  // Texts that follow the language: each entry re-applies one (run once now, again on a language change).
+  const texts = [];
+  const tr = (fn) => { texts.push(fn); fn(); };
+
+  // Every number field is also an ARIA spinbutton: arrows (lil-gui's own), Page Up/Down (10 steps) and
+  // Home/End (the ends of the range); its accessible name comes from the row's label (aria-labelledby),
+  // its description from the help text.
+  function numberField(c, { id, min, max, step, places, describedBy }) {
+    c.decimals(places);
+    const input = c.$input;
+    input.id = id;
+    input.setAttribute('role', 'spinbutton');
+    input.setAttribute('aria-valuemin', String(min));
+    input.setAttribute('aria-valuemax', String(max));
+    input.setAttribute('inputmode', 'decimal');
+    input.setAttribute('autocomplete', 'off');
+    if (describedBy) input.setAttribute('aria-describedby', describedBy);
+    const update = c.updateDisplay.bind(c);
+    c.updateDisplay = () => {
+      update();
+      const v = c.getValue();
+      if (Number.isFinite(v)) {
+        input.setAttribute('aria-valuenow', String(clean(v)));
+        input.setAttribute('aria-valuetext', v.toFixed(places));
+      }
+      return c;
+    };
+    c.updateDisplay();
+    input.addEventListener('keydown', (e) => {
+      const v = c.getValue();
+      const to = { Home: min, End: max, PageUp: v + 10 * step, PageDown: v - 10 * step }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      const target = Math.min(max, Math.max(min, e.key === 'Home' || e.key === 'End' ? to : clean(min + Math.round((to - min) / step) * step)));
+      c.setValue(target);
+      input.value = String(target); // lil-gui leaves a focused field's text alone; show the new value
+    });
+    return c;
+  }
+
+  // Help texts: the row's tooltip (mouse) and its accessible description (screen readers).
+  function help(c, key, id) {
+    const span = doc.createElement('span');
+    span.id = id;
+    els.helpTexts.append(span);
+    tr(() => {
+      span.textContent = t(key);
+      c.domElement.title = t(key);
+    });
+    return id;
+  }
+
+  // ---------- the GUI ----------
+  // touchStyles off: app.css sizes the controls for touch itself (larger than lil-gui's 28 px).
+  const gui = new GUI({ container: els.panel, injectStyles: false, touchStyles: false, title: t('panel.title') });
+  gui.domElement.id = 'gui';
+  tr(() => gui.title(t('panel.title')));
+
+  // Scene picker, Pause / Step / Reset, readout.
+  const run = {
+    scene: '',
+    pause: () => handlers.onTogglePause(),
+    step: () => handlers.onStep(),
+    reset: () => handlers.onReset(),
+  };
+  let sceneEntries = []; // [{ key, name, label }]
+  let linkLabel = null; // the picker's "From link: …" entry, when the scene came from a link
+  const sceneCtrl = gui.add(run, 'scene', []);
+  sceneCtrl.$select.id = 'scene-select';
+  tr(() => sceneCtrl.name(t('scene')));
+  sceneCtrl.onChange((key) => {
+    if (key !== LINK_OPTION) handlers.onSceneChange(key);
+  });
+
+  function sceneLabel({ key, label }) {
+    return hasOwnString(`scene.${key}`) ? t(`scene.${key}`) : label;
+  }
+
+  function renderSceneOptions() {
+    const entries = sceneEntries.map((e) => ({ value: e.key, label: sceneLabel(e) }));
+    if (linkLabel !== null) entries.push({ value: LINK_OPTION, label: t('scene.fromLink', { name: linkLabel || t('scene.untitled') }) });
+    // lil-gui keys options by label: make labels unique, then give every <option> its key as value so the
+    // picker reads (and tests select) by key.
+    const seen = new Set();
+    const map = {};
+    for (const e of entries) {
+      let label = e.label;
+      while (seen.has(label)) label += ' ';
+      seen.add(label);
+      map[label] = e.value;
+    }
+    sceneCtrl.options(map);
+    [...sceneCtrl.$select.options].forEach((o, i) => { o.value = entries[i].value; });
+    sceneCtrl.updateDisplay();
+  }
+  texts.push(renderSceneOptions);
+
+  const pauseCtrl = gui.add(run, 'pause');
+  const stepCtrl = gui.add(run, 'step');
+  const resetCtrl = gui.add(run, 'reset');
+  const runRow = doc.createElement('div');
+  runRow.className = 'run-buttons';
+  for (const [c, id, keys] of [[pauseCtrl, 'pause', 'Space'], [stepCtrl, 'step', '.'], [resetCtrl, 'reset', 'R']]) {
+    c.$button.id = id;
+    c.$button.setAttribute('aria-keyshortcuts', keys);
+    runRow.append(c.domElement);
+  }
+  gui.$children.append(runRow, els.readoutBlock);
+  let paused = false;
+  tr(() => {
+    stepCtrl.name(t('step'));
+    resetCtrl.name(t('reset'));
+    pauseCtrl.name(t(paused ? 'resume' : 'pause'));
+  });
+
+  // Folders for the parameters.
+  const folders = {};
+  for (const group of GROUPS) {
+    const f = gui.addFolder('');
+    f.domElement.id = `folder-${group}`;
+    f.$title.id = `folder-${group}-title`;
+    tr(() => f.title(t(`folder.${group}`)));
+    folders[group] = f;
+  }
+
+  // Exact current value of every control (a field shows its value rounded; the engine keeps the scene's own
+  // value until the user moves that control), and the last "on" value of toggled parameters.
+  const values = {};
   const remembered = new Map();
   const ctx = {
-    value: (name) => values.get(name),
+    value: (name) => values[name],
     remembered: (param, fallback) => remembered.get(param) ?? fallback,
   };
 
-  // Build one labelled row per parameter: a slider with its value, or a checkbox.
   const rows = new Map();
   for (const param of PARAMS) {
-    const container = $(`${param.group}-controls`);
-    const row = doc.createElement('div');
+    const folder = folders[param.group];
     const id = `param-${param.name.replace('.', '-')}`;
-    const label = doc.createElement('label');
-    const input = doc.createElement('input');
-    input.id = id;
-    input.dataset.param = param.name;
-    input.title = param.help;
-    let output = null;
+    let c;
     if (param.kind === 'toggle') {
-      row.className = 'control toggle';
-      input.type = 'checkbox';
-      label.className = 'check';
-      label.append(input, ` ${param.label}`);
-      row.append(label);
-      input.addEventListener('change', () => changed(param, input.checked));
+      values[param.name] = false;
+      c = folder.add(values, param.name);
+      c.$input.id = id;
+      c.$input.setAttribute('aria-describedby', help(c, `param.${param.name}.help`, `${id}-help`));
     } else {
-      row.className = 'control';
-      label.htmlFor = id;
-      label.textContent = param.label;
-      output = doc.createElement('output');
-      output.htmlFor = id;
-      output.id = `${id}-out`;
-      Object.assign(input, { type: 'range', min: param.min, max: param.max, step: param.step });
-      input.setAttribute('aria-describedby', `${id}-out`);
-      input.addEventListener('input', () => {
-        const v = Number(input.value);
-        output.textContent = format(param, v);
-        changed(param, v);
+      values[param.name] = param.fallback ?? param.min;
+      c = folder.add(values, param.name, param.min, param.max, param.step);
+      numberField(c, {
+        id, min: param.min, max: param.max, step: param.step, places: param.decimals ?? decimals(param.step),
+        describedBy: help(c, `param.${param.name}.help`, `${id}-help`),
       });
-      row.append(label, output, input);
     }
-    container.append(row);
-    rows.set(param.name, { row, input, output, param });
+    c.domElement.dataset.param = param.name;
+    tr(() => c.name(t(`param.${param.name}`)));
+    c.onChange((v) => changed(param, v));
+    rows.set(param.name, { c, param });
   }
 
   function changed(param, value) {
-    values.set(param.name, value);
     const pairs = param.write ? param.write(value, ctx) : [[param.name, value]];
     for (const [name, v] of pairs) if (v !== 0) remembered.set(name, v);
     if (param.kind === 'toggle') updateEnabled();
@@ -229,104 +369,207 @@ export function createUI(doc, handlers) {
   }
 
   function updateEnabled() {
-    for (const { input, row, param } of rows.values()) {
-      if (!param.enabledBy) continue;
-      const on = Boolean(values.get(param.enabledBy));
-      input.disabled = !on;
-      row.classList.toggle('disabled', !on);
+    for (const { c, param } of rows.values()) {
+      if (param.enabledBy) c.disable(!values[param.enabledBy]);
     }
   }
 
-  els.select.addEventListener('change', () => {
-    if (els.select.value !== LINK_OPTION) handlers.onSceneChange(els.select.value);
+  // Masses: one field per object (grams per particle), rebuilt for each scene.
+  const masses = {};
+  let massCtrls = [];
+  const massRanges = new Map(); // `${scene name}|${index}` -> { min, max, step }: a range stays put while you play
+  const massHelp = help({ domElement: folders.mass.domElement }, 'mass.help', 'mass-help');
+
+  function showMasses(scene) {
+    for (const c of massCtrls) c.destroy();
+    massCtrls = scene.objects.map((o, index) => {
+      const grams = clean(o.mass * 1000);
+      const rangeKey = `${scene.name}|${index}|${o.name}`;
+      let range = massRanges.get(rangeKey);
+      if (!range) {
+        const step = niceStep(grams / 10);
+        range = { min: step, max: clean(Math.ceil((grams * 10) / step) * step), step };
+        massRanges.set(rangeKey, range);
+      }
+      masses[index] = grams;
+      const c = folders.mass.add(masses, String(index), range.min, range.max, range.step);
+      c.name(o.name);
+      c.$name.title = o.name;
+      numberField(c, { id: `mass-${index}`, ...range, places: Math.max(0, decimals(clean(range.step))), describedBy: massHelp });
+      // Named "Mass per particle (g) <object name>": the folder title says what the number is.
+      c.$input.setAttribute('aria-labelledby', `${folders.mass.$title.id} ${c.$name.id}`);
+      c.domElement.dataset.object = String(index);
+      c.onChange((g) => handlers.onMass?.(index, g / 1000));
+      return c;
+    });
+  }
+
+  // View switches.
+  const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false };
+  const viewFolder = gui.addFolder('');
+  viewFolder.domElement.id = 'folder-view';
+  tr(() => viewFolder.title(t('folder.view')));
+  const viewCtrls = [
+    ['showParticles', 'show-particles', 'view.particles', (on) => handlers.onShowParticles(on)],
+    ['heatMap', 'heat-map', 'view.heatMap', (on) => handlers.onHeatMap?.(on)],
+    ['plots', 'plots', 'view.plots', (on) => {
+      els.plotArea.hidden = !on;
+      handlers.onPlots?.(on);
+    }],
+    ['velocityArrows', 'velocity-arrows', 'view.velocityArrows', (on) => handlers.onVelocityArrows?.(on)],
+  ].map(([prop, id, key, fn]) => {
+    const c = viewFolder.add(view, prop).onChange(fn);
+    c.$input.id = id;
+    tr(() => c.name(t(key)));
+    return c;
   });
-  els.pause.addEventListener('click', () => handlers.onTogglePause());
-  els.step.addEventListener('click', () => handlers.onStep());
-  els.reset.addEventListener('click', () => handlers.onReset());
-  els.copy.addEventListener('click', () => handlers.onCopyLink());
-  els.particles.addEventListener('change', () => handlers.onShowParticles(els.particles.checked));
-  els.heatMap.addEventListener('change', () => handlers.onHeatMap?.(els.heatMap.checked));
-  els.plots.addEventListener('change', () => {
-    els.plotArea.hidden = !els.plots.checked;
-    handlers.onPlots?.(els.plots.checked);
+  viewCtrls[2].domElement.after(els.plotArea);
+
+  // Share.
+  const share = { copy: () => handlers.onCopyLink(), link: '' };
+  const shareFolder = gui.addFolder('');
+  shareFolder.domElement.id = 'folder-share';
+  tr(() => shareFolder.title(t('folder.share')));
+  shareFolder.$children.append(els.shareNote);
+  const copyCtrl = shareFolder.add(share, 'copy');
+  copyCtrl.$button.id = 'copy-link';
+  copyCtrl.domElement.classList.add('primary');
+  tr(() => copyCtrl.name(t('share.copy')));
+  const linkCtrl = shareFolder.add(share, 'link');
+  const linkField = linkCtrl.$input;
+  linkField.id = 'link-field';
+  linkField.readOnly = true;
+  linkField.addEventListener('focus', () => linkField.select());
+  tr(() => {
+    linkCtrl.name(t('share.field'));
+    linkField.placeholder = t('share.placeholder');
   });
+  shareFolder.$children.append(els.linkStatus);
+
+  // Keyboard shortcuts (the list is in index.html, translated like the rest of the static text).
+  const keysFolder = gui.addFolder('');
+  keysFolder.domElement.id = 'folder-keys';
+  tr(() => keysFolder.title(t('folder.keys')));
+  keysFolder.$children.append(els.shortcuts);
+
+  // Language.
+  const language = { lang: getLanguage() };
+  const langCtrl = gui.add(language, 'lang', Object.fromEntries(LANGUAGES.map((l) => [LANGUAGE_NAMES[l], l])));
+  langCtrl.$select.id = 'language-select';
+  [...langCtrl.$select.options].forEach((o, i) => {
+    o.value = LANGUAGES[i];
+    o.lang = HTML_LANG[LANGUAGES[i]];
+  });
+  tr(() => langCtrl.name(t('language')));
+  langCtrl.onChange((l) => {
+    ui.setLanguage(l);
+    handlers.onLanguage?.(l);
+  });
+  gui.$children.append(els.footer);
+
+  // Static text in index.html: data-i18n (text), data-i18n-aria-label, data-i18n-content (meta).
+  tr(() => {
+    for (const el of doc.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+    for (const el of doc.querySelectorAll('[data-i18n-aria-label]')) el.setAttribute('aria-label', t(el.dataset.i18nAriaLabel));
+    for (const el of doc.querySelectorAll('[data-i18n-content]')) el.setAttribute('content', t(el.dataset.i18nContent));
+    doc.title = t('page.title');
+    doc.documentElement.lang = HTML_LANG[getLanguage()];
+  });
+
+  // ---------- keyboard shortcuts: Space pause/resume, period one step (paused), R reset ----------
+  doc.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
+    if (ownsKeys(e.target)) return; // typing in a field, or Space on a button/checkbox: that control's own key
+    if (e.key === ' ') {
+      e.preventDefault(); // no page scroll
+      if (!e.repeat) handlers.onTogglePause();
+    } else if (e.key === '.') {
+      e.preventDefault();
+      if (paused) handlers.onStep(); // held down, it keeps stepping
+      else if (!e.repeat) ui.showNotice(t('notice.pauseToStep'));
+    } else if (e.key === 'r' || e.key === 'R') {
+      e.preventDefault();
+      if (!e.repeat) handlers.onReset();
+    }
+  });
+
   els.messageClose.addEventListener('click', () => ui.clearError());
-  els.link.addEventListener('focus', () => els.link.select());
 
   let noticeTimer = 0;
+  let shown = null; // { scene, key }: the scene the panel shows (re-titled on a language change)
+  let description = null; // what setDescription was last given
   const ui = {
     els,
+    gui,
 
-    /** entries: [{ key, label }] for the built-in scenes. */
+    /** entries: [{ key, name, label }] for the built-in scenes (name: the scene's full name). */
     setScenes(entries) {
-      els.select.replaceChildren(
-        ...entries.map(({ key, label }) => {
-          const o = doc.createElement('option');
-          o.value = key;
-          o.textContent = label;
-          return o;
-        }),
-      );
+      sceneEntries = entries.map(({ key, name, label }) => ({ key, name, label }));
+      renderSceneOptions();
     },
 
-    /** Reflect a freshly loaded scene: picker, title, slider values, which stiffness rows apply. */
+    /** Reflect a freshly loaded scene: picker, title, control values, which controls apply, masses. */
     showScene(scene, key) {
-      els.select.querySelector(`option[value="${LINK_OPTION}"]`)?.remove();
-      if (key) {
-        els.select.value = key;
-      } else {
-        const o = doc.createElement('option');
-        o.value = LINK_OPTION;
-        o.textContent = `From link: ${shortName(scene.name) || 'untitled scene'}`;
-        els.select.append(o);
-        els.select.value = LINK_OPTION;
-      }
-      els.title.textContent = scene.name || 'Untitled scene';
+      shown = { scene, key };
+      linkLabel = key ? null : shortName(scene.name);
+      run.scene = key || LINK_OPTION;
+      renderSceneOptions();
+      delete els.title.dataset.i18n; // no longer "Loading…"
+      renderTitle();
       const types = new Set(scene.objects.map((o) => o.type));
       remembered.clear();
       if (scene.solver?.tethers > 0) remembered.set('tethers', scene.solver.tethers);
       if (scene.wind?.density > 0) remembered.set('airDensity', scene.wind.density);
-      for (const { row, input, output, param } of rows.values()) {
-        row.hidden = Boolean(param.objectType) && !types.has(param.objectType);
+      const visibleGroups = new Set(['mass']);
+      for (const { c, param } of rows.values()) {
+        const visible = !param.objectType || types.has(param.objectType);
+        c.show(visible);
+        if (visible) visibleGroups.add(param.group);
         // undefined: the scene has no value for it (tearing off, no wind): keep the last one shown.
-        const v = param.read(scene) ?? values.get(param.name) ?? param.fallback;
-        values.set(param.name, v);
-        if (param.kind === 'toggle') {
-          input.checked = v;
-        } else {
-          input.value = String(v);
-          output.textContent = format(param, v);
-        }
+        values[param.name] = param.read(scene) ?? values[param.name] ?? param.fallback;
+        c.updateDisplay();
       }
-      // A group whose controls are all hidden (no cloth in the scene) is hidden with its heading.
-      for (const group of new Set(PARAMS.map((p) => p.group))) {
-        const section = $(`${group}-controls`).closest('section');
-        if (section) section.hidden = [...rows.values()].every((r) => r.param.group !== group || r.row.hidden);
-      }
+      showMasses(scene);
+      // A folder whose controls are all hidden (no cloth in the scene) is hidden with its title.
+      for (const group of GROUPS) folders[group].show(visibleGroups.has(group));
       updateEnabled();
       ui.clearLink();
     },
 
-    setPaused(paused) {
-      els.pause.textContent = paused ? 'Resume' : 'Pause';
-      els.pause.setAttribute('aria-pressed', String(paused));
-      els.step.disabled = !paused;
+    setPaused(p) {
+      paused = p;
+      pauseCtrl.name(t(paused ? 'resume' : 'pause'));
+      pauseCtrl.$button.setAttribute('aria-pressed', String(paused));
+      stepCtrl.disable(!paused);
     },
 
-    setReadout({ particles, constraints, stepMs }) {
-      els.readout.particles.textContent = particles.toLocaleString('en-US');
-      els.readout.constraints.textContent = constraints.toLocaleString('en-US');
+    setReadout({ particles, constraints, stepMs, steps }) {
+      els.readout.particles.textContent = formatNumber(particles);
+      els.readout.constraints.textContent = formatNumber(constraints);
+      els.readout.steps.textContent = Number.isFinite(steps) ? formatNumber(steps) : '–';
       els.readout.stepMs.textContent = !Number.isFinite(stepMs) ? '–' : stepMs < 0.1 ? stepMs.toFixed(3) : stepMs.toFixed(2);
     },
 
+    /**
+     * The canvas's text alternative (aria-describedby, a polite live region): scene, counts, running or
+     * paused, what is held. info: { particles, constraints, paused, heldParticles, heldColliders: [names] }.
+     * Written only when the text changes, and the app calls it with the readout (a few times a second).
+     */
+    setDescription(info) {
+      description = info;
+      renderDescription();
+    },
+
     setLink(url, note = '') {
-      els.link.value = url;
+      share.link = url;
+      linkCtrl.updateDisplay();
       els.linkStatus.textContent = note;
     },
 
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
     clearLink() {
-      els.link.value = '';
+      share.link = '';
+      linkCtrl.updateDisplay();
       els.linkStatus.textContent = '';
     },
 
@@ -352,11 +595,45 @@ export function createUI(doc, handlers) {
       clearTimeout(noticeTimer);
       els.notice.textContent = '';
     },
-  };
-  return ui;
-}
 
-function format(param, v) {
-  const unit = !param.unit ? '' : param.unit === '°' ? '°' : ` ${param.unit}`;
-  return v.toFixed(decimals(param.step)) + unit;
+    /** Switch every text on the page to `lang` ('en' or 'zh'). */
+    setLanguage(l) {
+      setLanguage(l);
+      language.lang = getLanguage();
+      langCtrl.updateDisplay();
+      for (const fn of texts) fn();
+      renderTitle();
+      renderDescription();
+    },
+  };
+
+  // A built-in scene's name is translated, also when it comes back from a link with other settings.
+  function sceneTitle(scene, key, short) {
+    key ??= sceneEntries.find((e) => e.name === scene.name)?.key;
+    if (key && hasOwnString(`scene.${key}${short ? '' : '.title'}`)) return t(`scene.${key}${short ? '' : '.title'}`);
+    const name = short ? shortName(scene.name) : scene.name;
+    return name || t('scene.untitled');
+  }
+
+  function renderTitle() {
+    if (shown) els.title.textContent = sceneTitle(shown.scene, shown.key, false);
+  }
+
+  function renderDescription() {
+    if (!description || !shown) return;
+    const d = description;
+    const held = [];
+    if (d.heldParticles > 0) held.push(plural('desc.particles', d.heldParticles));
+    for (const name of d.heldColliders ?? []) held.push(String(name));
+    const text = t('desc.text', {
+      scene: sceneTitle(shown.scene, shown.key, true),
+      particles: formatNumber(d.particles),
+      constraints: formatNumber(d.constraints),
+      state: t(d.paused ? 'desc.paused' : 'desc.running'),
+      held: held.length ? t('desc.held', { list: held.join(t('desc.listSeparator')) }) : t('desc.nothingHeld'),
+    });
+    if (els.description.textContent !== text) els.description.textContent = text;
+  }
+
+  return ui;
 }

@@ -1,0 +1,377 @@
+// i18n.js — the page's words in English and Simplified Chinese: one table per language and t(key, vars).
+//
+// The language comes from the URL query (?lang=en or ?lang=zh, which wins) or else from the browser's
+// preferred languages (navigator.languages), else English. Strings are plain text: callers put them in
+// the page with textContent or setAttribute, never as HTML, and so are the values filled into {slots}
+// (which may come from links: scene and object names, error messages).
+//
+// No DOM here, so Node can import it (tests/browser/i18n.test.mjs checks the tables).
+
+/** The languages the page speaks; the first is the fallback. */
+export const LANGUAGES = ['en', 'zh'];
+
+/** Each language's name in itself, for the language picker. */
+export const LANGUAGE_NAMES = { en: 'English', zh: '简体中文' };
+
+/** The BCP 47 tag for <html lang> and number formatting. */
+export const HTML_LANG = { en: 'en', zh: 'zh-CN' };
+
+const en = {
+  'page.title': 'MiniPBD — Position Based Dynamics in the browser',
+  'page.description': 'MiniPBD: cloth and ropes simulated with Position Based Dynamics in WebAssembly. Drag the cloth, tune the solver, share a link.',
+  'page.loading': 'Loading…',
+  'view.label': 'Simulation view. Drag the cloth or rope to pull it, drag a ball, pole or table to move it, drag empty space to orbit, scroll or pinch to zoom, arrow keys orbit. Space pauses or resumes, period steps once while paused, R resets.',
+  'hint': 'Drag cloth or rope to pull it · drag a collider to move it · drag the background to orbit · scroll or pinch to zoom · Space pause · . step · R reset',
+  'message.dismiss': 'Dismiss message',
+
+  'panel.label': 'Simulation controls',
+  'panel.title': 'Controls',
+  'scene': 'Scene',
+  'scene.fromLink': 'From link: {name}',
+  'scene.untitled': 'Untitled scene',
+  'pause': 'Pause',
+  'resume': 'Resume',
+  'step': 'Step',
+  'reset': 'Reset',
+  'language': 'Language',
+
+  'readout.label': 'Simulation statistics',
+  'readout.steps': 'Steps',
+  'readout.particles': 'Particles',
+  'readout.constraints': 'Constraints',
+  'readout.stepTime': 'Step time',
+  'readout.ms': 'ms',
+
+  'folder.solver': 'Solver',
+  'folder.stiffness': 'Stiffness',
+  'folder.mass': 'Mass per particle (g)',
+  'folder.cloth': 'Cloth',
+  'folder.contacts': 'Ground and contacts',
+  'folder.wind': 'Wind',
+  'folder.view': 'View',
+  'folder.share': 'Share',
+  'folder.keys': 'Keyboard shortcuts',
+
+  'param.dt': 'Time step (ms)',
+  'param.dt.help': 'Simulated time per step; the page takes as many steps as real time needs',
+  'param.substeps': 'Substeps',
+  'param.substeps.help': 'Substeps per time step',
+  'param.iterations': 'Passes',
+  'param.iterations.help': 'Constraint solver passes per substep',
+  'param.damping': 'Damping (/s)',
+  'param.damping.help': 'Velocity damping per second',
+  'param.gravityX': 'Gravity x (m/s²)',
+  'param.gravityX.help': 'Gravity along x (sideways)',
+  'param.gravityY': 'Gravity y (m/s²)',
+  'param.gravityY.help': 'Gravity along y (up); Earth is −9.81',
+  'param.gravityZ': 'Gravity z (m/s²)',
+  'param.gravityZ.help': 'Gravity along z (toward the viewer)',
+  'param.stiffness.stretch': 'Stretch',
+  'param.stiffness.stretch.help': 'Cloth stretch stiffness (grid neighbours)',
+  'param.stiffness.shear': 'Shear',
+  'param.stiffness.shear.help': 'Cloth shear stiffness (grid diagonals)',
+  'param.stiffness.bend': 'Bend',
+  'param.stiffness.bend.help': 'Cloth bending stiffness (particles two apart)',
+  'param.stiffness.chain': 'Chain',
+  'param.stiffness.chain.help': 'Chain link stiffness',
+  'param.tethers': 'Tethers',
+  'param.tethers.help': 'Long-range attachments to the pins: a hanging cloth does not stretch under its own weight',
+  'param.tearing': 'Tearing',
+  'param.tearing.help': 'Cloth links break when stretched past the threshold below',
+  'param.tearStretch': 'Tear past (% stretch)',
+  'param.tearStretch.help': 'A link breaks when stretched this far past its rest length',
+  'param.selfCollision': 'Self-collision',
+  'param.selfCollision.help': 'Particles (cloth and ropes) keep the thickness apart from each other, so folds do not pass through',
+  'param.ground': 'Ground',
+  'param.ground.help': 'A floor that particles rest on',
+  'param.groundHeight': 'Ground height (m)',
+  'param.groundHeight.help': 'Height of the floor',
+  'param.restitution': 'Ground bounce',
+  'param.restitution.help': 'Restitution: the share of the approach speed a particle keeps when it bounces off the ground',
+  'param.staticFriction': 'Static friction',
+  'param.staticFriction.help': 'Ground friction that holds a resting particle in place',
+  'param.kineticFriction': 'Kinetic friction',
+  'param.kineticFriction.help': 'Ground friction that slows a sliding particle',
+  'param.thickness': 'Thickness (cm)',
+  'param.thickness.help': 'Particle thickness: the distance kept from colliders, the ground and (with self-collision) other particles',
+  'param.wind': 'Wind and air',
+  'param.wind.help': 'Aerodynamic drag and lift on the cloth (air density 1.2 kg/m³); off = no air at all',
+  'param.windSpeed': 'Speed (m/s)',
+  'param.windSpeed.help': 'Horizontal wind speed',
+  'param.windDirection': 'Direction (°)',
+  'param.windDirection.help': 'Where the wind blows toward, as an angle around the vertical axis (0° = +x, 90° = +z)',
+  'param.drag': 'Drag',
+  'param.drag.help': 'Drag coefficient: how hard the air pushes on the cloth face',
+  'param.lift': 'Lift',
+  'param.lift.help': 'Lift coefficient: the sideways push across the flow that makes a flag flutter',
+  'mass.help': 'Mass of each particle of this object in grams; pinned particles and the scene’s mass ranges keep theirs',
+
+  'view.particles': 'Show particles',
+  'view.heatMap': 'Error heat map (blue 0, red ≥ 10%)',
+  'view.plots': 'Convergence and energy plots',
+  'view.velocityArrows': 'Velocity arrows',
+  'plot.convergence': 'Mean constraint error after each solver pass of the last step',
+  'plot.energy': 'Kinetic and potential energy over the last 30 seconds',
+
+  'share.note': 'The link holds the scene, these settings and the camera view.',
+  'share.copy': 'Copy link',
+  'share.field': 'Link',
+  'share.placeholder': 'Press Copy link to make a link',
+  'share.copied': 'Copied to the clipboard.',
+  'share.selectToCopy': 'Select the link above to copy it.',
+  'share.long': ' It is {n} characters long; some sites may cut it.',
+
+  'keys.space': 'Space',
+  'keys.pause': 'Pause or resume',
+  'keys.period': '.',
+  'keys.step': 'One step (while paused)',
+  'keys.r': 'R',
+  'keys.reset': 'Reset the scene',
+  'keys.arrows': '← ↑ → ↓',
+  'keys.orbit': 'Orbit (on the view)',
+  'keys.plusMinus': '+ −',
+  'keys.zoom': 'Zoom (on the view)',
+  'keys.note': 'Shortcuts wait while you type in a field.',
+
+  'footer': 'Position Based Dynamics in C, compiled to WebAssembly with SIMD; drawn with WebGL2.',
+
+  'desc.running': 'Running',
+  'desc.paused': 'Paused',
+  'desc.text': '{scene}. {particles} particles, {constraints} constraints. {state}. {held}',
+  'desc.nothingHeld': 'Nothing is held.',
+  'desc.held': 'Held: {list}.',
+  'desc.particles.one': '1 particle',
+  'desc.particles.other': '{n} particles',
+  'desc.listSeparator': ', ',
+
+  'notice.pauseToStep': 'Pause first (Space), then step one at a time with the period key.',
+  'notice.contextLost': 'Graphics were reset by the browser; the simulation keeps running.',
+  'error.param': '{label} could not be set: {error}',
+  'error.mass': 'The mass of {name} could not be set: {error}',
+  'error.scene': 'The scene could not be started: {error}',
+  'error.link': 'This link could not be opened: {error}',
+  'error.makeLink': 'A link could not be made for this scene: {error}',
+  'error.stopped': 'The simulation stopped: {error}',
+  'error.start': 'The demo could not start: {error}',
+};
+
+const zh = {
+  'page.title': 'MiniPBD — 浏览器中的基于位置的动力学',
+  'page.description': 'MiniPBD：用 WebAssembly 中的基于位置的动力学模拟布料和绳索。拖动布料，调节求解器，分享链接。',
+  'page.loading': '加载中…',
+  'view.label': '模拟视图。拖动布料或绳索来拉它，拖动球、杆或桌子来移动它，拖动空白处旋转视角，滚动或双指缩放，方向键旋转视角。空格键暂停或继续，暂停时句点键前进一步，R 键重置。',
+  'hint': '拖动布料或绳索来拉它 · 拖动碰撞体来移动它 · 拖动背景旋转视角 · 滚动或双指缩放 · 空格 暂停 · . 单步 · R 重置',
+  'message.dismiss': '关闭消息',
+
+  'panel.label': '模拟控制',
+  'panel.title': '控制面板',
+  'scene': '场景',
+  'scene.fromLink': '来自链接：{name}',
+  'scene.untitled': '未命名场景',
+  'pause': '暂停',
+  'resume': '继续',
+  'step': '单步',
+  'reset': '重置',
+  'language': '语言',
+
+  'readout.label': '模拟统计',
+  'readout.steps': '步数',
+  'readout.particles': '粒子',
+  'readout.constraints': '约束',
+  'readout.stepTime': '每步耗时',
+  'readout.ms': '毫秒',
+
+  'folder.solver': '求解器',
+  'folder.stiffness': '刚度',
+  'folder.mass': '每个粒子的质量（克）',
+  'folder.cloth': '布料',
+  'folder.contacts': '地面与接触',
+  'folder.wind': '风',
+  'folder.view': '显示',
+  'folder.share': '分享',
+  'folder.keys': '键盘快捷键',
+
+  'param.dt': '时间步长（毫秒）',
+  'param.dt.help': '每一步模拟的时间；页面按真实时间所需的步数前进',
+  'param.substeps': '子步数',
+  'param.substeps.help': '每个时间步的子步数',
+  'param.iterations': '迭代次数',
+  'param.iterations.help': '每个子步中约束求解的迭代次数',
+  'param.damping': '阻尼（每秒）',
+  'param.damping.help': '每秒的速度阻尼',
+  'param.gravityX': '重力 x（m/s²）',
+  'param.gravityX.help': '沿 x 轴（横向）的重力',
+  'param.gravityY': '重力 y（m/s²）',
+  'param.gravityY.help': '沿 y 轴（向上）的重力；地球为 −9.81',
+  'param.gravityZ': '重力 z（m/s²）',
+  'param.gravityZ.help': '沿 z 轴（朝向观察者）的重力',
+  'param.stiffness.stretch': '拉伸',
+  'param.stiffness.stretch.help': '布料的拉伸刚度（网格相邻粒子）',
+  'param.stiffness.shear': '剪切',
+  'param.stiffness.shear.help': '布料的剪切刚度（网格对角线）',
+  'param.stiffness.bend': '弯曲',
+  'param.stiffness.bend.help': '布料的弯曲刚度（相隔两个的粒子）',
+  'param.stiffness.chain': '链条',
+  'param.stiffness.chain.help': '链条连接的刚度',
+  'param.tethers': '系绳约束',
+  'param.tethers.help': '连到固定点的长程约束：悬挂的布料不会被自身重量拉长',
+  'param.tearing': '撕裂',
+  'param.tearing.help': '布料连接被拉伸超过下面的阈值时断开',
+  'param.tearStretch': '撕裂阈值（% 拉伸）',
+  'param.tearStretch.help': '连接被拉伸超过静止长度这么多时断开',
+  'param.selfCollision': '自碰撞',
+  'param.selfCollision.help': '粒子（布料和绳索）彼此保持厚度的距离，折叠处不会互相穿过',
+  'param.ground': '地面',
+  'param.ground.help': '粒子可以停在上面的地板',
+  'param.groundHeight': '地面高度（米）',
+  'param.groundHeight.help': '地板的高度',
+  'param.restitution': '地面弹性',
+  'param.restitution.help': '恢复系数：粒子从地面弹起时保留的接近速度的比例',
+  'param.staticFriction': '静摩擦',
+  'param.staticFriction.help': '使静止粒子保持不动的地面摩擦',
+  'param.kineticFriction': '动摩擦',
+  'param.kineticFriction.help': '使滑动粒子减速的地面摩擦',
+  'param.thickness': '厚度（厘米）',
+  'param.thickness.help': '粒子厚度：与碰撞体、地面以及（开启自碰撞时）其他粒子保持的距离',
+  'param.wind': '风与空气',
+  'param.wind.help': '布料上的气动阻力和升力（空气密度 1.2 kg/m³）；关闭 = 完全没有空气',
+  'param.windSpeed': '风速（米/秒）',
+  'param.windSpeed.help': '水平风速',
+  'param.windDirection': '风向（°）',
+  'param.windDirection.help': '风吹向的方向，绕竖直轴的角度（0° = +x，90° = +z）',
+  'param.drag': '阻力系数',
+  'param.drag.help': '阻力系数：空气推动布料表面的力度',
+  'param.lift': '升力系数',
+  'param.lift.help': '升力系数：垂直于气流的侧向推力，使旗帜飘动',
+  'mass.help': '该物体每个粒子的质量（克）；固定的粒子和场景中单独设定质量的区域保持不变',
+
+  'view.particles': '显示粒子',
+  'view.heatMap': '误差热图（蓝 0，红 ≥ 10%）',
+  'view.plots': '收敛与能量曲线',
+  'view.velocityArrows': '速度箭头',
+  'plot.convergence': '上一步中每次求解迭代后的平均约束误差',
+  'plot.energy': '最近 30 秒的动能和势能',
+
+  'share.note': '链接包含场景、这些设置和相机视角。',
+  'share.copy': '复制链接',
+  'share.field': '链接',
+  'share.placeholder': '按“复制链接”生成链接',
+  'share.copied': '已复制到剪贴板。',
+  'share.selectToCopy': '请选中上面的链接来复制。',
+  'share.long': '链接长 {n} 个字符，有些网站可能会截断它。',
+
+  'keys.space': '空格',
+  'keys.pause': '暂停或继续',
+  'keys.period': '.',
+  'keys.step': '前进一步（暂停时）',
+  'keys.r': 'R',
+  'keys.reset': '重置场景',
+  'keys.arrows': '← ↑ → ↓',
+  'keys.orbit': '旋转视角（在视图上）',
+  'keys.plusMinus': '+ −',
+  'keys.zoom': '缩放（在视图上）',
+  'keys.note': '在输入框中输入时快捷键不起作用。',
+
+  'footer': '用 C 编写的基于位置的动力学，以 SIMD 编译为 WebAssembly，用 WebGL2 绘制。',
+
+  'desc.running': '运行中',
+  'desc.paused': '已暂停',
+  'desc.text': '{scene}。{particles} 个粒子，{constraints} 个约束。{state}。{held}',
+  'desc.nothingHeld': '没有抓住任何物体。',
+  'desc.held': '抓住了：{list}。',
+  'desc.particles.one': '1 个粒子',
+  'desc.particles.other': '{n} 个粒子',
+  'desc.listSeparator': '、',
+
+  'notice.pauseToStep': '请先暂停（空格键），再用句点键一步一步前进。',
+  'notice.contextLost': '浏览器重置了图形；模拟仍在运行。',
+  'error.param': '无法设置{label}：{error}',
+  'error.mass': '无法设置 {name} 的质量：{error}',
+  'error.scene': '无法启动场景：{error}',
+  'error.link': '无法打开此链接：{error}',
+  'error.makeLink': '无法为此场景生成链接：{error}',
+  'error.stopped': '模拟已停止：{error}',
+  'error.start': '演示无法启动：{error}',
+
+  // The built-in scenes (scene.js keeps their English names): short names for the picker, full titles.
+  'scene.chain': '摆链',
+  'scene.chain.title': '摆链：25 节，一端固定，从水平位置释放',
+  'scene.cloth': '悬挂的布料',
+  'scene.cloth.title': '悬挂的布料：2 米 × 2 米，40 × 40，固定在上方两角',
+  'scene.mass-split': '质量分配',
+  'scene.mass-split.title': '质量分配：一半重的布料，轻链配重摆锤，重链配轻摆锤',
+  'scene.cloth-sphere': '球上的布料',
+  'scene.cloth-sphere.title': '球上的布料：64 × 64 的布落在球上（可以拖动球）',
+  'scene.table': '从桌上滑落的布',
+  'scene.table.title': '从桌上滑落的布：光滑的桌布垂在桌子一边',
+  'scene.flag': '风中撕裂的旗帜',
+  'scene.flag.title': '风中撕裂的旗帜：用力拉就会撕开',
+  'scene.fold': '自我折叠的布条',
+  'scene.fold.title': '自我折叠的布条：长布条落下并堆叠（自碰撞）',
+  'scene.cloth-100k': '大块布料',
+  'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘',
+};
+
+/** The tables, by language. English is complete; a key missing from another table falls back to English. */
+export const STRINGS = { en, zh };
+
+let current = LANGUAGES[0];
+
+/** 'zh-CN', 'zh_Hans', 'ZH' -> 'zh'; 'en-GB' -> 'en'; anything else -> null. */
+export function normalizeLanguage(tag) {
+  if (typeof tag !== 'string') return null;
+  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
+  return LANGUAGES.includes(primary) ? primary : null;
+}
+
+/**
+ * The language to show: the `lang` query parameter if it names one we have (?lang=zh), else the first of
+ * the browser's preferred languages we have, else English.
+ * @param {{ search?: string, languages?: readonly string[] }} where  location.search and navigator.languages
+ */
+export function detectLanguage({ search = '', languages = [] } = {}) {
+  let fromQuery = null;
+  try {
+    fromQuery = normalizeLanguage(new URLSearchParams(search).get('lang'));
+  } catch {
+    fromQuery = null;
+  }
+  if (fromQuery) return fromQuery;
+  for (const tag of languages ?? []) {
+    const lang = normalizeLanguage(tag);
+    if (lang) return lang;
+  }
+  return LANGUAGES[0];
+}
+
+export function setLanguage(lang) {
+  current = normalizeLanguage(lang) ?? LANGUAGES[0];
+  return current;
+}
+
+export function getLanguage() {
+  return current;
+}
+
+/** True when the current language (not the English fallback) has `key`. */
+export function hasOwnString(key) {
+  return Object.hasOwn(STRINGS[current], key);
+}
+
+/** The text for `key` in the current language, with {name} slots filled from `vars` (as plain text). */
+export function t(key, vars) {
+  const table = STRINGS[current];
+  let s = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(en, key) ? en[key] : key;
+  if (vars) s = s.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
+  return s;
+}
+
+/** t() for a count: `${base}.one` for 1, `${base}.other` otherwise, with {n} formatted. */
+export function plural(base, n) {
+  return t(`${base}.${n === 1 ? 'one' : 'other'}`, { n: formatNumber(n) });
+}
+
+/** A whole number with the current language's digit grouping (1,600 in both English and Chinese). */
+export function formatNumber(n) {
+  return Number(n).toLocaleString(HTML_LANG[current]);
+}
