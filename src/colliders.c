@@ -1043,6 +1043,24 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 	return PBD_OK;
 }
 
+int pbd_World_SetColliderMaterial(pbdWorldId id, int collider, float staticFriction, float kineticFriction, float restitution)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (collider < 0 || collider >= w->colliderCount) {
+		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
+	}
+	/* all three checked before any is set: a refused call changes nothing */
+	int err;
+	if ((err = CheckRange(staticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "staticFriction")) != PBD_OK) return err;
+	if ((err = CheckRange(kineticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "kineticFriction")) != PBD_OK) return err;
+	if ((err = CheckRange(restitution, 0.0f, 1.0f, 0, "restitution")) != PBD_OK) return err;
+	pbdColliderInfo* s = &w->colliders[collider].shape;
+	s->staticFriction = staticFriction;
+	s->kineticFriction = kineticFriction;
+	s->restitution = restitution;
+	return PBD_OK;
+}
+
 int pbd_World_GetColliderCount(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);

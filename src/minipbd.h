@@ -294,6 +294,10 @@ PBD_API int pbd_World_AddCollider(pbdWorldId world, const pbdColliderDef* def);
 /// from where it was, so particles in its path are pushed along, not jumped over.
 PBD_API int pbd_World_SetColliderTransform(pbdWorldId world, int collider, float px, float py, float pz, float qx, float qy,
 										   float qz, float qw);
+/// Friction (static, kinetic: each in [0, 10]) and restitution ([0, 1]) of a collider, as in
+/// pbdColliderDef; all three are checked before any is set.
+PBD_API int pbd_World_SetColliderMaterial(pbdWorldId world, int collider, float staticFriction, float kineticFriction,
+										  float restitution);
 PBD_API int pbd_World_GetColliderCount(pbdWorldId world);
 PBD_API int pbd_World_GetColliderInfo(pbdWorldId world, int collider, pbdColliderInfo* info);
 /// Signed distance from a point to a collider's surface (negative inside); NAN for a bad index.

@@ -1076,3 +1076,37 @@ void Test_ColliderDeterminismHash(void)
 	ENSURE(hash == PBD_COLLIDER_DETERMINISM_HASH);
 	pbd_DestroyWorld(w);
 }
+
+/* pbd_World_SetColliderMaterial: a live change reaches the next contact (the bounce follows
+   the new restitution, e u), and refused values change nothing. */
+void Test_ColliderMaterialSetLive(void)
+{
+	pbdWorldId w = MakeWorld(8, 8);
+	pbdColliderDef def = pbd_DefaultColliderDef();
+	def.radius = 0.5f;
+	def.position[1] = -0.5f; /* top at y = 0 */
+	ENSURE(pbd_World_AddCollider(w, &def) == 0);
+	int p = AddParticle(w, 0.0f, Radius(w) + 0.001f, 0.0f);
+	pbdColliderInfo before, after;
+	ENSURE(pbd_World_GetColliderInfo(w, 0, &before) == PBD_OK);
+	uint32_t hash = pbd_World_Hash(w);
+	ENSURE(pbd_World_SetColliderMaterial(w, 1, 0.5f, 0.4f, 0.5f) == PBD_ERR_INVALID_COLLIDER);
+	ENSURE(pbd_World_SetColliderMaterial(w, -1, 0.5f, 0.4f, 0.5f) == PBD_ERR_INVALID_COLLIDER);
+	ENSURE(pbd_World_SetColliderMaterial(w, 0, 0.5f, 0.4f, 1.5f) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(strstr(pbd_GetLastErrorMessage(), "restitution") != NULL);
+	ENSURE(pbd_World_SetColliderMaterial(w, 0, NAN, 0.4f, 0.5f) == PBD_ERR_NOT_FINITE);
+	ENSURE(pbd_World_SetColliderMaterial(w, 0, 0.5f, -0.1f, 0.5f) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(strstr(pbd_GetLastErrorMessage(), "kineticFriction") != NULL);
+	ENSURE(pbd_World_SetColliderMaterial(w, 0, 11.0f, 0.4f, 0.5f) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(pbd_World_GetColliderInfo(w, 0, &after) == PBD_OK);
+	ENSURE(memcmp(&before, &after, sizeof before) == 0 && pbd_World_Hash(w) == hash);
+
+	ENSURE(pbd_World_SetColliderMaterial(w, 0, 0.7f, 0.6f, 0.8f) == PBD_OK);
+	ENSURE(pbd_World_GetColliderInfo(w, 0, &after) == PBD_OK);
+	ENSURE(after.staticFriction == 0.7f && after.kineticFriction == 0.6f && after.restitution == 0.8f);
+	pbd_World_SetVelocity(w, p, 0.0f, -4.0f, 0.0f);
+	pbd_World_Step(w);
+	float impact = 4.0f + 9.81f / 60.0f;
+	ENSURE_NEAR(V(w)[4 * p + 1], 0.8f * impact, 0.01 * impact);
+	pbd_DestroyWorld(w);
+}

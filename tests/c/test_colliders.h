@@ -13,6 +13,7 @@
 	X(ColliderKineticFrictionClosedForm)\
 	X(ColliderFrictionCarries)          \
 	X(ColliderRestitution)              \
+	X(ColliderMaterialSetLive)          \
 	X(ColliderRestitutionMovingPaddle)  \
 	X(ThinBoxNoTunnelling)              \
 	X(BoxEdgesAreRounded)               \

@@ -287,3 +287,35 @@ test('instruments: the error buffer and the convergence curve through the JS API
 	assert.ok(Math.abs(curve[3] - 0.25) < 1e-5, `ends at (1 - k) C0 / rest, got ${curve[3]}`);
 	world.destroy();
 });
+
+test('setColliderMaterial: a live restitution change sets the bounce; refused values change nothing', () => {
+	const scene = {
+		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 4 }, ground: { enabled: false },
+		objects: [{ type: 'chain', start: [0, 0.2, 0], end: [0, 0.21, 0], segments: 1, mass: 1 }],
+		colliders: [{ type: 'sphere', name: 'ball', position: [0, -0.5, 0], radius: 0.5 }],
+	};
+	const world = pbd.createWorld(scene);
+	const hash = world.hash();
+	for (const bad of [{ restitution: 1.5 }, { staticFriction: NaN }, { kineticFriction: -1 }, { restitution: '0.5' }]) {
+		assert.throws(() => world.setColliderMaterial(0, bad), (e) => e instanceof MiniPBDError && /restitution|Friction/.test(e.message));
+	}
+	assert.throws(() => world.setColliderMaterial(3, { restitution: 0.5 }), /collider 3/);
+	assert.equal(world.hash(), hash);
+	assert.equal(world.describe().colliders[0].restitution, 0);
+	world.setColliderMaterial(0, { restitution: 0.8 });
+	assert.deepEqual(
+		(({ staticFriction, kineticFriction, restitution }) => ({ staticFriction, kineticFriction, restitution }))(world.describe().colliders[0]),
+		{ staticFriction: 0.5, kineticFriction: 0.4, restitution: 0.8 },
+	);
+	// both particles fall onto the sphere's top (y = 0 plus the particle radius); the upward speed after the
+	// impact is e times the impact speed (the chain's one link keeps them together)
+	let vyAfter = -Infinity;
+	for (let s = 0; s < 30 && !(vyAfter > 0); s++) {
+		world.step(1);
+		vyAfter = world.velocities[1];
+	}
+	assert.ok(vyAfter > 0, 'it bounced');
+	const fallen = 0.2 - world.getParam('thickness') / 2;
+	const impact = Math.sqrt(2 * 9.81 * fallen);
+	assert.ok(Math.abs(vyAfter - 0.8 * impact) < 0.15 * impact, `bounce ${vyAfter} vs 0.8 x ${impact}`);
+});

@@ -100,6 +100,8 @@ export class World {
   readonly colliders: Collider[];
   /** Moves collider i; particles feel the motion through contact and friction. */
   setColliderTransform(index: number, position: Vec3, rotation?: [number, number, number, number]): void;
+  /** Friction and restitution of a collider; omitted fields keep their value. Refused values change nothing. */
+  setColliderMaterial(index: number, material: { staticFriction?: number; kineticFriction?: number; restitution?: number }): void;
   /** Nearest collider hit by the ray, or null. */
   pickCollider(origin: Vec3, dir: Vec3): { index: number; t: number } | null;
   stats(): Stats;

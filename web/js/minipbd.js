@@ -467,6 +467,29 @@ export class World {
 		}
 	}
 
+	/**
+	 * Sets a collider's friction and restitution (pbd_World_SetColliderMaterial): any of
+	 * { staticFriction, kineticFriction, restitution }, the others kept. Out-of-range or non-finite values are
+	 * refused with a MiniPBDError naming the field, and nothing changes. The description (describe()) follows.
+	 */
+	setColliderMaterial(index, material) {
+		this.alive();
+		const c = this.scene.colliders[index];
+		if (!Number.isInteger(index) || !c) throw new MiniPBDError('argument', `collider ${index} of ${this.scene.colliders.length}`);
+		if (material === null || typeof material !== 'object') throw new MiniPBDError('argument', 'collider material must be an object');
+		const next = {};
+		for (const key of ['staticFriction', 'kineticFriction', 'restitution']) {
+			const v = material[key] ?? c[key];
+			if (typeof v !== 'number') throw new MiniPBDError('argument', `collider ${key} must be a number`);
+			next[key] = v;
+		}
+		this.engine.check(
+			this.engine.exports.pbd_World_SetColliderMaterial(this.id, index, next.staticFriction, next.kineticFriction, next.restitution),
+			'argument',
+		);
+		Object.assign(c, next);
+	}
+
 	/** Nearest collider hit by the ray: { index, t } or null. */
 	pickCollider(origin, dir) {
 		this.alive();
