@@ -18,8 +18,9 @@
      native-portable  gcc -O2, any x86-64 (build/bench_native_portable)
      native-clang     clang -O3 -march=native (build/bench_native_clang, when clang is
                       installed): emcc's compiler natively; often the fastest native build
-     native-scalar    gcc -O3 -march=native -DPBD_SCALAR=1 (build/bench_native_scalar):
-                      src/simd.h's plain-struct pbdF4, same bits, for the SIMD speed-up
+     native-scalar    gcc -O3 -march=native -DPBD_SCALAR=1 (build/bench_native_scalar): no
+                      SIMD; the distance solve is solver.c's plain loop over the same colour
+                      order (same bits), for the SIMD speed-up against good scalar code
      wasm             emcc -O3 -msimd128 in this Node (dist/minipbd.wasm)
      js, ammo         the peers (bench/peers.mjs says exactly what they do)
 

@@ -164,7 +164,11 @@ static void SolveDistanceColour4(pbdWorld* w, int from, int end, float k)
 static void SolveDistanceGroup(pbdWorld* w, const pbdGroup* group, float k)
 {
 	const int end = group->first + group->count;
-	if (group->colourCount == 0) {
+	/* Without SIMD (-DPBD_SCALAR=1) the plain loop is the fallback: the colours lie in array
+	   order and a colour's own order changes no result, so it gives the same bits as the
+	   4-wide paths below (the scalar test build checks it), at a plain loop's speed rather
+	   than that of Project4 emulated lane by lane. */
+	if (group->colourCount == 0 || !PBD_SIMD) {
 		SolveDistanceRange(w, group->first, end, k);
 		return;
 	}
