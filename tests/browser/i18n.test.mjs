@@ -1,6 +1,7 @@
 // i18n.test.mjs — English and Simplified Chinese: the string tables (checked in Node), the language choice
 // (?lang=zh|en wins over the browser's languages, which win over English), <html lang>, every text the page
-// shows in the chosen language, switching live from the panel, and translated text written as text only.
+// shows in the chosen language (the panel, the Record button and its status lines, the plots' names and
+// captions), switching live from the panel, and translated text written as text only.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -93,6 +94,9 @@ test('?lang=zh: the whole page in Chinese, <html lang="zh-CN">, whatever the bro
     assert.equal(await page.locator('#scene-title').textContent(), '风中撕裂的旗帜：用力拉就会撕开');
     assert.equal(await page.locator('#scene-select option:checked').textContent(), '风中撕裂的旗帜');
     assert.equal(await page.locator('#folder-wind-title').textContent(), '风');
+    assert.equal(await page.locator('#folder-colliders-title').textContent(), '碰撞体');
+    assert.equal(await page.locator('#collider-0-restitution').evaluate((el) => el.getAttribute('aria-labelledby').split(' ').map((id) => document.getElementById(id).textContent).join(' ')), 'pole 弹性');
+    assert.equal(await page.locator('#param-maxSpeed').evaluate((el) => document.getElementById(el.getAttribute('aria-labelledby')).textContent), '速度上限（米/秒）');
     assert.equal(await page.locator('#param-iterations').evaluate((el) => document.getElementById(el.getAttribute('aria-labelledby')).textContent), '迭代次数');
     assert.match(await page.locator('#view').getAttribute('aria-label'), /^模拟视图/);
     await page.waitForFunction(() => /^风中撕裂的旗帜。[\d,]+ 个粒子/.test(document.getElementById('view-description').textContent), null, { timeout: READY_TIMEOUT });
@@ -102,7 +106,9 @@ test('?lang=zh: the whole page in Chinese, <html lang="zh-CN">, whatever the bro
     const english = new Set(Object.values(STRINGS.en));
     const leftovers = (await visibleTexts(page)).filter(([, s]) => english.has(s) && !/^[.R+−←↑→↓ ]+$/.test(s));
     assert.deepEqual(leftovers, [], 'no English left');
-    const latin = (await visibleTexts(page)).filter(([, s]) => !/[\u4e00-\u9fff]/.test(s) && !/^[\d,.\s–+−←↑→↓R]*$/.test(s) && s !== 'flag');
+    const sceneNames = await page.evaluate(() => [...window.minipbd.scene.objects, ...window.minipbd.scene.colliders].map((o) => o.name));
+    assert.deepEqual(sceneNames, ['flag', 'pole']);
+    const latin = (await visibleTexts(page)).filter(([, s]) => !/[\u4e00-\u9fff]/.test(s) && !/^[\d,.\s–+−←↑→↓R]*$/.test(s) && !sceneNames.includes(s));
     assert.deepEqual(latin, [], 'every label has Chinese text');
 
     // Messages too (a bad link), and the keyboard still works the same.
@@ -186,5 +192,81 @@ test('switching language in the panel: live, kept in ?lang (the link fragment un
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+/** The Record button's label and tooltip, its status line, the plots' accessible names and their drawn captions. */
+const recorderAndPlots = (page) => page.evaluate(() => ({
+  record: document.getElementById('record').textContent,
+  recordTitle: document.getElementById('record').title,
+  status: document.getElementById('record-status').textContent,
+  convergence: document.getElementById('convergence-plot').getAttribute('aria-label'),
+  energy: document.getElementById('energy-plot').getAttribute('aria-label'),
+  captions: window.minipbd.app.state.plots?.captions.flat().filter(Boolean) ?? null,
+}));
+
+test('the Record button, its status lines and the plots speak Chinese with ?lang=zh and English with ?lang=en, and switch live', { timeout: TEST_TIMEOUT }, async () => {
+  const cjk = /[\u4e00-\u9fff]/;
+  for (const lang of ['zh', 'en']) {
+    const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 }, locale: lang === 'zh' ? 'en-US' : 'zh-CN' });
+    const { page, problems } = await openPage(env.browser, `${env.url}?lang=${lang}`, { context });
+    try {
+      await page.check('#plots');
+      await waitSteps(page, 10);
+      await page.waitForFunction(() => window.minipbd.app.state.plots?.captions, null, { timeout: READY_TIMEOUT });
+      let r = await recorderAndPlots(page);
+      if (lang === 'zh') {
+        assert.equal(r.record, '录制');
+        assert.match(r.recordTitle, cjk);
+        assert.equal(r.convergence, '上一步中每次求解迭代后的平均约束误差');
+        assert.equal(r.energy, '最近 30 秒的动能和势能');
+        assert.ok(r.captions.length >= 2 && r.captions.every((c) => cjk.test(c)), `captions: ${r.captions}`);
+      } else {
+        assert.equal(r.record, 'Record');
+        assert.equal(r.convergence, 'Mean constraint error after each solver pass of the last step');
+        assert.equal(r.energy, 'Kinetic and potential energy over the last 30 seconds');
+        assert.match(r.captions[0], /^mean error per pass \(log\), [\d,]+ passes$/);
+        assert.equal(r.captions.at(-1), 'kinetic (red), potential (blue), J');
+      }
+
+      // Recording: the button becomes Stop, the status says what it does.
+      await page.click('#record');
+      await page.waitForFunction(() => window.minipbd.app.recorder.recording, null, { timeout: READY_TIMEOUT });
+      r = await recorderAndPlots(page);
+      if (lang === 'zh') {
+        assert.equal(r.record, '停止并生成链接');
+        assert.equal(r.status, '正在从场景开头录制：拖动布料或碰撞体，然后按“停止”。');
+      } else {
+        assert.equal(r.record, 'Stop and make link');
+        assert.equal(r.status, 'Recording from the start of the scene: drag the cloth or a collider, then press Stop.');
+      }
+      assert.equal(cjk.test(r.record + r.status + r.recordTitle), lang === 'zh');
+
+      // Switched live, mid-recording: the button, its tooltip and the status line follow; so do the captions.
+      const other = lang === 'zh' ? 'en' : 'zh';
+      await page.selectOption('#language-select', other);
+      await page.waitForFunction((zh) => window.minipbd.app.state.plots.captions.flat().filter(Boolean).every((c) => /[\u4e00-\u9fff]/.test(c) === zh), other === 'zh', { timeout: READY_TIMEOUT });
+      r = await recorderAndPlots(page);
+      assert.equal(r.record, other === 'zh' ? '停止并生成链接' : 'Stop and make link');
+      assert.equal(cjk.test(r.status), other === 'zh');
+      assert.equal(cjk.test(r.recordTitle), other === 'zh');
+      assert.equal(cjk.test(r.convergence), other === 'zh');
+
+      // Stopped: the result line, in the language now shown.
+      await waitSteps(page, 10);
+      const fragment = await page.evaluate(() => window.minipbd.app.stopRecording());
+      assert.match(fragment, /^s=2\./);
+      r = await recorderAndPlots(page);
+      if (other === 'zh') {
+        assert.equal(r.record, '录制');
+        assert.match(r.status, /^已录制 \d+ 步（[\d.]+ 秒，抓取 0 次）：链接会回放它们。$/);
+      } else {
+        assert.equal(r.record, 'Record');
+        assert.match(r.status, /^Recorded \d+ steps \([\d.]+ s, 0 grabs\): the link replays them\.$/);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
   }
 });

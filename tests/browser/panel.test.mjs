@@ -1,11 +1,17 @@
 // panel.test.mjs — the lil-gui panel: every parameter control changes the engine parameter it names (and the
-// loop, the renderer's view and the scene description follow), masses per object, the velocity-arrows
-// switch; the Cloth and Wind sections are labelled, reachable with the keyboard and shown only for scenes
-// with cloth; the copied link carries the changes.
+// loop, the renderer's view and the scene description follow), masses per object, each collider's friction and
+// bounce, the speed limit, tether slack and self-friction, the velocity-arrows switch; the Cloth, Colliders and
+// Wind sections are labelled, reachable with the keyboard and shown only for scenes they apply to; Reset and
+// the copied link carry the changes.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitSteps, chooseScene, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openBrowser, openPage, waitSteps, chooseScene, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+
+// The link codec the page is served, run here to read what a copied link carries.
+const { decodeLink } = await import(pathToFileURL(path.join(DIST, 'js', 'link.js')).href);
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -158,11 +164,12 @@ test('the Velocity arrows switch sets view.velocityArrows (off by default)', { t
   }
 });
 
-test('Cloth and Wind controls are labelled, reachable with Tab, and only shown for scenes with cloth', { timeout: TEST_TIMEOUT }, async () => {
+test('Cloth, Colliders and Wind controls are labelled, reachable with Tab, and only shown for scenes with cloth', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
     await chooseScene(page, 'flag');
-    const ids = ['param-tethers', 'param-tearing', 'param-tearStretch', 'param-selfCollision', 'param-thickness',
+    const ids = ['param-maxSpeed', 'param-tethers', 'param-tetherSlack', 'param-tearing', 'param-tearStretch', 'param-selfCollision',
+      'param-thickness', 'collider-0-staticFriction', 'collider-0-kineticFriction', 'collider-0-restitution',
       'param-wind', 'param-windSpeed', 'param-windDirection', 'param-drag', 'param-lift'];
     const labels = await page.evaluate((ids) => ids.map((id) => {
       const el = document.getElementById(id);
@@ -171,11 +178,12 @@ test('Cloth and Wind controls are labelled, reachable with Tab, and only shown f
     }), ids);
     ids.forEach((id, k) => assert.ok(labels[k], `#${id} exists and has a label (${labels[k]})`));
     assert.equal(labels[ids.indexOf('param-windSpeed')], 'Speed (m/s)');
+    assert.equal(labels[ids.indexOf('collider-0-kineticFriction')], 'pole Kinetic friction');
 
     // Tab from the scene picker through the whole panel reaches every one of them (all enabled in the flag scene).
     await page.locator('#scene-select').focus();
     const reached = new Set();
-    for (let k = 0; k < 80; k++) {
+    for (let k = 0; k < 110; k++) {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => document.activeElement?.id));
     }
@@ -292,6 +300,130 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
     await press(page2, '#param-tearing', 'Space');
     assert.equal((await getParams(page2, ['tearStretch'])).tearStretch, 0, 'tearing off');
     await waitSteps(page2, 5);
+    assert.deepEqual([...problems, ...problems2], []);
+  } finally {
+    await context.close();
+  }
+});
+
+const material = (c) => ({ staticFriction: c.staticFriction, kineticFriction: c.kineticFriction, restitution: c.restitution });
+
+test('collider friction and bounce: per collider, into the engine, the description, Reset and the link; hidden without colliders', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  const { page, problems } = await openPage(env.browser, env.url, { context });
+  try {
+    // The cloth has no collider: no Colliders folder.
+    await chooseScene(page, 'cloth');
+    assert.equal(await page.evaluate(() => document.getElementById('folder-colliders').checkVisibility()), false);
+    assert.equal(await page.locator('[id^="collider-0"]').count(), 0);
+
+    // The table: one sub-folder per collider, named by the scene, fields showing the scene's values.
+    await chooseScene(page, 'table');
+    const table = await page.evaluate(() => ({
+      shown: document.getElementById('folder-colliders').checkVisibility(),
+      titles: [...document.querySelectorAll('#folder-colliders [id$="-title"][id^="collider-"]')].map((el) => el.textContent),
+      names: window.minipbd.scene.colliders.map((c) => c.name),
+      top: ['staticFriction', 'kineticFriction', 'restitution'].map((k) => document.getElementById(`collider-0-${k}`).value),
+    }));
+    assert.equal(table.shown, true);
+    assert.deepEqual(table.titles, table.names);
+    assert.deepEqual(table.top, ['0.10', '0.08', '0.00'], 'the table top\'s slippery cloth');
+
+    // The ball: its bounce with the keyboard (End, then one step down), its static friction from its Home end.
+    await chooseScene(page, 'cloth-sphere');
+    const label = await page.locator('#collider-0-restitution').evaluate((el) => el.getAttribute('aria-labelledby').split(' ').map((id) => document.getElementById(id).textContent).join(' '));
+    assert.equal(label, 'ball Bounce', 'named by the collider and the field');
+    await press(page, '#collider-0-restitution', 'End', 'ArrowDown');
+    await press(page, '#collider-0-staticFriction', 'Home', 'PageUp');
+    const state = () => page.evaluate(() => ({
+      described: window.minipbd.world.describe().colliders[0],
+      engine: window.minipbd.world.colliders[0],
+      scene: window.minipbd.scene.colliders[0],
+      fields: ['staticFriction', 'kineticFriction', 'restitution'].map((k) => document.getElementById(`collider-0-${k}`).value),
+    }));
+    let r = await state();
+    assert.ok(close(r.described.restitution, 0.95, 1e-9) && close(r.described.staticFriction, 0.5, 1e-9), JSON.stringify(material(r.described)));
+    assert.deepEqual(material(r.scene), material(r.described), 'the app\'s description has it');
+    assert.ok(close(r.engine.restitution, 0.95, 1e-6) && close(r.engine.staticFriction, 0.5, 1e-6) && close(r.engine.kineticFriction, 0.5, 1e-6), 'the engine has it');
+    const set = material(r.scene);
+
+    // Another setting changed afterwards keeps it (onParam keeps the description's colliders); so does Reset.
+    await press(page, '#param-iterations', 'ArrowUp');
+    assert.deepEqual(material(await page.evaluate(() => window.minipbd.scene.colliders[0])), set);
+    await waitSteps(page, 5);
+    await page.click('#reset');
+    await page.waitForFunction(() => window.minipbd.world.stats().steps < 3, null, { timeout: READY_TIMEOUT });
+    r = await state();
+    assert.deepEqual(material(r.described), set, 'Reset rebuilds with it');
+    assert.ok(close(r.engine.restitution, 0.95, 1e-6), 'in the engine too');
+    assert.deepEqual(r.fields, ['0.50', '0.50', '0.95'], 'and the fields show it');
+
+    // The copied link carries it: decoded here, exactly; opened, the engine has it.
+    const url = await copyLink(page);
+    const linked = await decodeLink(new URL(url).hash);
+    assert.deepEqual(material(linked.colliders[0]), set, 'the link\'s scene has the collider\'s material, bit for bit');
+    const { page: page2, problems: problems2 } = await openPage(env.browser, url, { context });
+    const r2 = await page2.evaluate(() => ({ engine: window.minipbd.world.colliders[0], field: document.getElementById('collider-0-restitution').value }));
+    assert.ok(close(r2.engine.restitution, 0.95, 1e-6) && close(r2.engine.staticFriction, 0.5, 1e-6));
+    assert.equal(r2.field, '0.95');
+
+    // A chain has none: the folder goes.
+    await chooseScene(page2, 'chain');
+    assert.equal(await page2.evaluate(() => document.getElementById('folder-colliders').checkVisibility()), false);
+    assert.deepEqual([...problems, ...problems2], []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('speed limit, tether slack and self-friction: in the panel, the engine, the scene, Reset and the link', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  const { page, problems } = await openPage(env.browser, env.url, { context });
+  try {
+    await chooseScene(page, 'cloth');
+    const names = ['maxSpeed', 'tetherSlack', 'selfFriction'];
+    const start = await getParams(page, names);
+    assert.deepEqual(start, { maxSpeed: 100, tetherSlack: 0, selfFriction: Math.fround(0.2) }, 'the engine\'s defaults');
+    assert.deepEqual(await page.evaluate(() => ['param-maxSpeed', 'param-tetherSlack', 'param-selfFriction'].map((id) => document.getElementById(id).value)),
+      ['100.0', '0', '0.20']);
+    // Slack waits for tethers, self-friction for self-collision.
+    assert.equal(await page.locator('#param-tetherSlack').isDisabled(), false);
+    assert.equal(await page.locator('#param-selfFriction').isDisabled(), true);
+    await press(page, '#param-tethers', 'Space');
+    assert.equal(await page.locator('#param-tetherSlack').isDisabled(), true);
+    await press(page, '#param-tethers', 'Space');
+    await press(page, '#param-selfCollision', 'Space');
+    assert.equal(await page.locator('#param-selfFriction').isDisabled(), false);
+
+    await press(page, '#param-maxSpeed', 'Home', 'PageUp'); // 0.5 + 10 x 0.5 m/s
+    await press(page, '#param-tetherSlack', 'Home', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp', 'ArrowUp'); // 5 %
+    await press(page, '#param-selfFriction', 'End', 'ArrowDown', 'ArrowDown'); // 0.9
+    const p = await getParams(page, names);
+    assert.ok(close(p.maxSpeed, 5.5) && close(p.tetherSlack, 0.05) && close(p.selfFriction, 0.9), JSON.stringify(p));
+    const solver = await page.evaluate(() => window.minipbd.scene.solver);
+    assert.ok(close(solver.maxSpeed, 5.5, 1e-12) && close(solver.tetherSlack, 0.05, 1e-12) && close(solver.selfFriction, 0.9, 1e-12), 'the scene follows');
+    // The limit holds: no particle of the falling cloth moves faster than 5.5 m/s.
+    await waitSteps(page, 30);
+    const fastest = await page.evaluate(() => {
+      const v = window.minipbd.world.velocities;
+      let m = 0;
+      for (let i = 0; i < v.length; i += 4) m = Math.max(m, Math.hypot(v[i], v[i + 1], v[i + 2]));
+      return m;
+    });
+    assert.ok(fastest <= 5.5 * (1 + 1e-5), `fastest particle ${fastest} m/s`);
+
+    await page.click('#reset');
+    assert.deepEqual(await getParams(page, names), p, 'Reset keeps them');
+    const url = await copyLink(page);
+    const linked = await decodeLink(new URL(url).hash);
+    assert.deepEqual([linked.solver.maxSpeed, linked.solver.tetherSlack, linked.solver.selfFriction], [solver.maxSpeed, solver.tetherSlack, solver.selfFriction], 'the link carries them exactly');
+    const { page: page2, problems: problems2 } = await openPage(env.browser, url, { context });
+    assert.deepEqual(await getParams(page2, names), p);
+    assert.deepEqual(await page2.evaluate(() => ['param-maxSpeed', 'param-tetherSlack', 'param-selfFriction'].map((id) => document.getElementById(id).value)),
+      ['5.5', '5', '0.90'], 'the fields show the linked settings');
+    // A chain has no cloth: slack and self-friction are hidden with the Cloth folder; the speed limit stays.
+    await chooseScene(page2, 'chain');
+    assert.deepEqual(await page2.evaluate(() => ['param-maxSpeed', 'param-tetherSlack', 'param-selfFriction'].map((id) => document.getElementById(id).checkVisibility())), [true, false, false]);
     assert.deepEqual([...problems, ...problems2], []);
   } finally {
     await context.close();

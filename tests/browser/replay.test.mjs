@@ -1,7 +1,8 @@
 // replay.test.mjs — links that replay a run, in the page, checked against Node on the same wasm:
 //   - a plain link, N steps: the page's own run and an exact N-step run give the Node hashes;
 //   - a real mouse drag recorded on the page (Record, drag, Stop) opens in a new page and replays to the same
-//     bits as the first page had when the recording stopped, and so does Node; a collider drag too;
+//     bits as the first page had when the recording stopped, and so does Node; a collider drag too, and a
+//     collider's bounce and the speed limit changed from the panel (a mass change ends the recording, saying so);
 //   - links above 2,000 characters warn; above the cap they are refused naming the length and the cap, when
 //     making one and when opening one, and the running world goes on;
 //   - hostile replays and links of unknown versions are refused by name while the scene keeps running;
@@ -280,6 +281,64 @@ test('a recorded drag of the ball (a collider) replays in a new page to the same
   }
 });
 
+test('a collider\'s bounce and the speed limit changed in the panel while recording replay to the same bits; a mass change ends the recording', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  const { page, problems } = await openPage(env.browser, env.url, { context });
+  const press = async (selector, ...keys) => {
+    await page.locator(selector).focus();
+    for (const k of keys) await page.keyboard.press(k);
+  };
+  try {
+    await chooseScene(page, 'cloth-sphere');
+    await page.evaluate(() => {
+      window.minipbd.app.setPaused(true);
+      window.minipbd.app.startRecording();
+      window.minipbd.app.stepN(20);
+    });
+    // A slider moved between two steps: three changes, one event with the last.
+    await press('#collider-0-restitution', 'End', 'ArrowDown', 'ArrowDown');
+    await page.evaluate(() => window.minipbd.app.stepN(30));
+    await press('#param-maxSpeed', 'Home', 'PageUp');
+    await page.evaluate(() => window.minipbd.app.stepN(40));
+    const set = await page.evaluate(() => ({ scene: window.minipbd.scene.colliders[0], recording: window.minipbd.app.recorder.recording }));
+    assert.equal(set.recording, true, 'a material change does not end the recording');
+    const fragment = await page.evaluate(() => window.minipbd.app.stopRecording());
+    assert.match(fragment, /^s=2\./);
+    const rec = await lastRecording(page);
+    assert.equal(rec.reason, 'stopped');
+    assert.deepEqual(rec.replay.events, [
+      [20, 'f', 0, set.scene.staticFriction, set.scene.kineticFriction, set.scene.restitution],
+      [30, 'p', 'maxSpeed', 0.5], // Home, then PageUp: parameters are recorded call by call
+      [0, 'p', 'maxSpeed', 5.5],
+    ]);
+    assert.ok(Math.abs(set.scene.restitution - 0.9) < 1e-9, `bounce ${set.scene.restitution}`);
+    const { scene, replay } = await decodeRun(fragment);
+    assert.equal(scene.colliders[0].restitution, 0, 'the link\'s scene is the one the recording started from');
+    const node = nodeRun(scene, replay.steps, replay);
+    assert.equal(node.hash, rec.replay.hash, 'Node replays the panel\'s changes to the same bits');
+    assert.equal(node.ended.exact, true);
+    const second = await replayInNewPage(context, `${env.url}#${fragment}`, rec.replay);
+    assert.equal(second.stepped.positions, node.positions);
+
+    // Masses cannot be recorded: changing one ends the recording at the step before, and the status says so.
+    await page.evaluate(() => window.minipbd.app.setPaused(false));
+    await chooseScene(page, 'cloth-sphere');
+    await page.evaluate(() => {
+      window.minipbd.app.setPaused(true);
+      window.minipbd.app.startRecording();
+      window.minipbd.app.stepN(12);
+    });
+    await press('#mass-0', 'ArrowUp');
+    await page.waitForFunction(() => window.minipbd.app.recorder.last?.fragment, null, { timeout: READY_TIMEOUT });
+    const ended = await lastRecording(page);
+    assert.equal(ended.replay.steps, 12);
+    assert.match(ended.status, /^Recorded 12 steps \([\d.]+ s, 0 grabs\): the link replays them\. It stopped because changing masses cannot be recorded\.$/);
+    assert.deepEqual([...problems, ...second.problems], []);
+  } finally {
+    await context.close();
+  }
+});
+
 /** In the page: a scripted recording on the chain: a grab moved to pseudo-random targets for `steps` steps. */
 const scriptedRecording = (page, steps, spread) => page.evaluate(async ({ steps, spread }) => {
   const { app } = window.minipbd;
@@ -378,7 +437,7 @@ test('hostile replays and unknown link versions are refused by name; the running
       [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, 'g', 1600, 0, 0, 0]] } }), /replay\.events\[0\]\[2\] must be an integer in 0\.\.1599, got 1600/],
       [v2({ scene: cloth, replay: { v: 1, steps: 1e9, q: 1000, events: [] } }), /replay\.steps must be an integer in 0\.\.36000, got 1000000000/],
       [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, 'm', 0, 1, 1, 1]] } }), /replay\.events\[0\]\[2\] must be a grab that is held at this step \(none is held\)/],
-      [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, '<img src=x onerror="window.__pwned=1">', 0]] } }), /replay\.events\[0\]\[1\] must be "g", "m", "r", "c" or "p", got "\\u003cimg/],
+      [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, '<img src=x onerror="window.__pwned=1">', 0]] } }), /replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f" or "p", got "\\u003cimg/],
       [v2({ scene: cloth, replay: { v: 2, steps: 50, q: 1000, events: [] } }), /replay\.v must be 1 \(the only replay version this page reads\), got 2/],
       ['#s=3.AAAA', /link version 3 is newer than this page, which reads versions 1 to 2/],
       ['#s=0.AAAA', /link version 0 is too old: this page reads versions 1 to 2/],

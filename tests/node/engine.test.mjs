@@ -153,6 +153,44 @@ test('setParam changes the world and the scene description; bad values are refus
 	again.destroy();
 });
 
+test('maxSpeed, tetherSlack and selfFriction: the scene defaults are the engine\'s, a scene sets them, setParam is described, links carry them', async () => {
+	// A bare engine world (no scene applied) has the C defaults; an older scene without the fields builds the same.
+	const e = pbd.exports;
+	const raw = e.pbdjs_CreateWorld(1, 1, 1, 1, 1, 1, 1);
+	assert.ok(raw > 0);
+	const names = ['maxSpeed', 'tetherSlack', 'selfFriction'];
+	const engineDefaults = names.map((n) => e.pbd_World_GetParam(raw, pbd.paramIds.get(n)));
+	e.pbd_DestroyWorld(raw);
+	const old = pbd.createWorld(pairScene());
+	assert.deepEqual(names.map((n) => old.getParam(n)), engineDefaults);
+	assert.deepEqual(names.map((n) => Math.fround(old.describe().solver[n])), engineDefaults, 'the described defaults are the engine\'s');
+	old.destroy();
+
+	const scene = { ...pairScene({ gravity: [0, -9.81, 0] }), solver: { substeps: 1, iterations: 1, maxSpeed: 2, tetherSlack: 0.5, selfFriction: 0.6 } };
+	const world = pbd.createWorld(scene);
+	assert.deepEqual(names.map((n) => world.getParam(n)), [2, 0.5, 0.6].map(Math.fround), 'built from the scene');
+	// the speed limit holds for a free fall
+	let fastest = 0;
+	for (let s = 0; s < 60; s++) {
+		world.step(1);
+		for (let i = 0; i < world.particleCount; i++) fastest = Math.max(fastest, Math.hypot(...world.velocities.subarray(4 * i, 4 * i + 3)));
+	}
+	assert.ok(fastest <= 2 * (1 + 1e-5) && fastest > 1.9, `falls at most 2 m/s (${fastest})`);
+	world.setParam('maxSpeed', 7.5);
+	world.setParam('tetherSlack', 0.05);
+	world.setParam('selfFriction', 0);
+	const d = world.describe().solver;
+	assert.deepEqual([d.maxSpeed, d.tetherSlack, d.selfFriction], [7.5, 0.05, 0]);
+	for (const [n, v] of [['maxSpeed', 0], ['maxSpeed', 2e4], ['tetherSlack', 1.5], ['selfFriction', -0.1]]) {
+		assert.throws(() => world.setParam(n, v), MiniPBDError, `${n} = ${v}`);
+	}
+	assert.deepEqual([world.describe().solver.maxSpeed, world.getParam('maxSpeed')], [7.5, 7.5], 'a refusal changes nothing');
+	const again = pbd.createWorld(await decodeLink(await encodeLink(world.describe())));
+	assert.deepEqual(names.map((n) => again.getParam(n)), names.map((n) => world.getParam(n)));
+	world.destroy();
+	again.destroy();
+});
+
 test('a refused scene throws with its path and leaves the running world untouched', () => {
 	const world = pbd.createWorld(builtinScenes.chain);
 	const control = pbd.createWorld(builtinScenes.chain);

@@ -185,6 +185,9 @@ function randomReplay(r, scene) {
 			const e = [d, 'c', Math.floor(r() * colliders), small(), small(), small()];
 			if (r() < 0.3) e.push(r() - 0.5, r() - 0.5, r() - 0.5, 0.5 + r());
 			events.push(e);
+		} else if (colliders && x < 0.74) {
+			// a collider's material: friction 0..10, restitution 0..1 (the scene's collider ranges)
+			events.push([d, 'f', Math.floor(r() * colliders), r() * 10, r() * 10, r()]);
 		} else if (x < 0.78) {
 			const name = params[Math.floor(r() * params.length)];
 			const range = REPLAY_PARAMS[name];
@@ -220,6 +223,10 @@ function* replayFragments() {
 	yield run({ v: 1, steps: 10, q: 1000, events: [[0, 'g', -1, 0, 0, 0]] });
 	yield run({ v: 1, steps: 10, q: 1000, events: [[0, 'm', 0, 0, 0, 0]] });
 	yield run({ v: 1, steps: 10, q: 1000, events: [[0, 'c', 0, 0, 0, 0]] });
+	yield run({ v: 1, steps: 10, q: 1000, events: [[0, 'f', 0, 0.5, 0.4, 0]] }); // the chain has no colliders
+	yield enc2({ scene: REPLAY_SCENES[1], replay: { v: 1, steps: 10, q: 1000, events: [[0, 'f', 1, 1e308, 0.4, 0]] } });
+	yield enc2({ scene: REPLAY_SCENES[1], replay: { v: 1, steps: 10, q: 1000, events: [[0, 'f', 1, 0.5, 0.4, '<b>']] } });
+	yield enc2(`{"scene":${JSON.stringify(REPLAY_SCENES[1])},"replay":{"v":1,"steps":10,"q":1000,"events":[[0,"f",0,NaN,0,0]]}}`);
 	yield run({ v: 1, steps: 10, q: 1000, events: [[0, 'p', '<img src=x onerror=alert(1)>', 1]] });
 	yield run({ v: 1, steps: 10, q: 1000, events: [[0, '<script>alert(1)</script>', 1, 0, 0, 0]] });
 	yield enc2(`{"scene":${JSON.stringify(scene)},"replay":${'['.repeat(20)}${']'.repeat(20)}}`);
@@ -261,7 +268,7 @@ function* replayFragments() {
 
 test('4,000 random and hostile replays in links: refused by name or loaded valid and replayable, never a stray throw, a hang or markup', async () => {
 	const pbd = await loadMiniPBD(fs.readFileSync(new URL('../../dist/minipbd.wasm', import.meta.url)));
-	let count = 0, refused = 0, loaded = 0, withReplay = 0, replayed = 0;
+	let count = 0, refused = 0, loaded = 0, withReplay = 0, replayed = 0, withMaterial = 0;
 	const reasons = new Map();
 	for (const fragment of replayFragments()) {
 		count += 1;
@@ -286,6 +293,7 @@ test('4,000 random and hostile replays in links: refused by name or loaded valid
 		if (!run.replay) continue;
 		withReplay += 1;
 		const replay = run.replay;
+		if (replay.events.some((e) => e[1] === 'f')) withMaterial += 1;
 		assert.deepEqual(validateReplay(replay, run.scene), replay);
 		assert.ok(replay.steps <= REPLAY_LIMITS.maxSteps && replay.events.length <= REPLAY_LIMITS.maxEvents);
 		assert.deepEqual(await decodeRun(await encodeLink(run.scene, { replay })), run);
@@ -306,4 +314,5 @@ test('4,000 random and hostile replays in links: refused by name or loaded valid
 	assert.ok(count >= 4000);
 	assert.ok(reasons.get('invalid-replay') > 300, 'the fuzz reaches the replay validator');
 	assert.ok(withReplay > 700 && replayed > 150, 'and valid replays');
+	assert.ok(withMaterial > 50, `and valid collider materials (${withMaterial})`);
 });

@@ -279,3 +279,49 @@ test('making a link: a replay is validated against the scene, and an over-long l
   assert.equal(e.reason, 'too-long');
   assert.match(e.message, /^the link would be [\d,]+ characters long \([\d,]+ of data\); links hold at most 16,384 characters of data$/);
 });
+
+test('solver.maxSpeed, tetherSlack and selfFriction: exact round trip in both versions; out of range refused naming the field; older links get the defaults', async () => {
+  // Values a slider or a hand makes, including ones with float noise: they come back bit for bit.
+  const values = [
+    { maxSpeed: 12.5, tetherSlack: 0.07, selfFriction: 0.35000000000000003 },
+    { maxSpeed: 0.001, tetherSlack: 1, selfFriction: 0 },
+    { maxSpeed: 1e4, tetherSlack: 0.1 + 0.2, selfFriction: 1 },
+  ];
+  for (const v of values) {
+    const scene = validateScene({ ...minimal(), solver: v });
+    for (const replay of [null, { v: 1, steps: 3, q: 1000, events: [[1, 'p', 'maxSpeed', v.maxSpeed], [0, 'p', 'tetherSlack', v.tetherSlack], [1, 'p', 'selfFriction', v.selfFriction]] }]) {
+      const link = await encodeLink(scene, { replay });
+      const run = await decodeRun(link);
+      assert.deepEqual(run.scene, scene);
+      for (const key of Object.keys(v)) assert.ok(Object.is(run.scene.solver[key], v[key]), `${key} ${v[key]} exact`);
+      assert.deepEqual(run.replay, replay);
+    }
+  }
+  // Out of range in a link: refused as an invalid scene whose message names the field.
+  const cases = [
+    [{ maxSpeed: 0 }, 'solver.maxSpeed', /^solver\.maxSpeed must be a number in \[0\.001, 10000\], got 0$/],
+    [{ maxSpeed: 2e4 }, 'solver.maxSpeed', /^solver\.maxSpeed must be a number in \[0\.001, 10000\], got 20000$/],
+    [{ tetherSlack: 1.01 }, 'solver.tetherSlack', /^solver\.tetherSlack must be a number in \[0, 1\], got 1\.01$/],
+    [{ tetherSlack: -0.5 }, 'solver.tetherSlack', /^solver\.tetherSlack must be a number in \[0, 1\], got -0\.5$/],
+    [{ selfFriction: 3 }, 'solver.selfFriction', /^solver\.selfFriction must be a number in \[0, 1\], got 3$/],
+    [{ selfFriction: '0.2' }, 'solver.selfFriction', /^solver\.selfFriction must be a number in \[0, 1\], got "0\.2"$/],
+  ];
+  for (const [solver, path, message] of cases) {
+    const e = await reasonOf(linkOfText(JSON.stringify({ ...minimal(), solver })));
+    assert.ok(e, `accepted ${JSON.stringify(solver)}`);
+    assert.equal(e.reason, 'invalid-scene');
+    assert.equal(e.path, path);
+    assert.match(e.message, message);
+    await assert.rejects(encodeLink({ ...minimal(), solver }), (err) => err.reason === 'invalid-scene' && err.path === path);
+  }
+  // In a replay: the same ranges, by name.
+  const bad = { v: 1, steps: 3, q: 1000, events: [[0, 'p', 'maxSpeed', 0]] };
+  await assert.rejects(encodeLink(minimal(), { replay: bad }),
+    (e) => e.reason === 'invalid-replay' && /^replay\.events\[0\]\[3\] must be a number in \[0\.001, 10000\], got 0$/.test(e.message));
+  // A link made before these existed (its solver has none of them) opens with the engine's defaults.
+  const before = { ...minimal(), solver: { dt: 0.01, substeps: 4, iterations: 2, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 1, selfCollision: true, tearStretch: 0 } };
+  const opened = await decodeLink(linkOfText(JSON.stringify(before)));
+  assert.deepEqual([opened.solver.maxSpeed, opened.solver.tetherSlack, opened.solver.selfFriction], [100, 0, 0.2]);
+  assert.deepEqual({ ...opened.solver, maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined },
+    { ...before.solver, maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined }, 'the rest as it was');
+});

@@ -191,6 +191,57 @@ test('collider drags with rotations and several moves between steps replay bit f
   await replayAndCompare(recorded);
 });
 
+test('collider materials and the speed limit, tether slack and self-friction changed while recording replay bit for bit', async () => {
+  const scene = colliderScene();
+  scene.solver.selfCollision = true;
+  const recorded = record(scene, 180, (w, s) => {
+    // a slider dragged between two steps: several changes, only the last acts and is recorded
+    if (s === 15) for (const e of [0.1, 0.35000000000000003, 0.9]) w.setColliderMaterial(0, { restitution: e });
+    if (s === 40) w.setColliderMaterial(1, { staticFriction: 1.2, kineticFriction: 0.05 });
+    if (s === 60) w.setColliderMaterial(0, { staticFriction: 0, kineticFriction: 0, restitution: 0 });
+    if (s === 70) w.setColliderTransform(0, [0.1, 0.65, 0], [0, 0, 0, 1]);
+    if (s === 80) w.setParam('maxSpeed', 1.5);
+    if (s === 90) w.setParam('tetherSlack', 0.2);
+    if (s === 100) w.setParam('selfFriction', 0.9);
+    if (s === 120) w.setParam('maxSpeed', 100);
+  });
+  const { replay } = recorded;
+  const f = replay.events.filter((e) => e[1] === 'f');
+  assert.deepEqual(f.map((e) => e.slice(2)), [[0, 0.5, 0.4, 0.9], [1, 1.2, 0.05, 0], [0, 0, 0, 0]],
+    'one event per collider and step, carrying the whole material as applied');
+  assert.deepEqual(replay.events.filter((e) => e[1] === 'p').map((e) => e.slice(2)),
+    [['maxSpeed', 1.5], ['tetherSlack', 0.2], ['selfFriction', 0.9], ['maxSpeed', 100]]);
+  assert.equal(recorded.recorder.stopReason, 'stopped', 'nothing ended it early');
+  // the world's description followed every change
+  assert.deepEqual((({ staticFriction, kineticFriction, restitution }) => [staticFriction, kineticFriction, restitution])(recorded.world.describe().colliders[1]), [1.2, 0.05, 0]);
+  const { world } = await replayAndCompare(recorded);
+  const c = world.describe().colliders;
+  assert.deepEqual([c[0].restitution, c[1].staticFriction, c[1].kineticFriction], [0, 1.2, 0.05], 'the replay set them through setColliderMaterial');
+  // without the material events the run differs (they do act)
+  const without = { ...replay, events: replay.events.filter((e) => e[1] !== 'f') };
+  const other = pbd.createWorld(scene);
+  let ended = null;
+  new Replayer(other, without, { onEnd: (r) => { ended = r; } });
+  other.step(replay.steps);
+  assert.equal(ended.exact, false);
+});
+
+test('a material change under a running replay ends it first, with its cause', () => {
+  const scene = colliderScene();
+  const replay = { v: 1, steps: 40, q: 1000, events: [[2, 'f', 0, 0.2, 0.1, 0.7]] };
+  const a = pbd.createWorld(scene);
+  let result = null;
+  new Replayer(a, replay, { onEnd: (r) => { result = r; } });
+  a.step(10);
+  assert.equal(a.describe().colliders[0].restitution, 0.7, 'the replay set it');
+  assert.equal(result, null);
+  a.setColliderMaterial(1, { restitution: 0.3 });
+  assert.deepEqual({ steps: result.steps, stopped: result.stopped, reason: result.reason, cause: result.cause, exact: result.exact },
+    { steps: 10, stopped: true, reason: 'a collider was changed', cause: 'collider', exact: null });
+  assert.equal(a.describe().colliders[1].restitution, 0.3, 'and the change is applied');
+  assert.equal(Object.hasOwn(a, 'setColliderMaterial'), false, 'the world is plain again');
+});
+
 test('the recorder applies live exactly what it records (quantised targets), and nothing else differs', () => {
   const scene = tunedCloth();
   const a = pbd.createWorld(scene);
@@ -229,6 +280,7 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     const hash30 = a.hash();
     a.setMass(10, 0.5);
     assert.equal(reason, 'changing masses cannot be recorded');
+    assert.deepEqual(rec.stopCause, { key: 'mass' });
     assert.equal(rec.active, false);
     assert.equal(Object.hasOwn(a, 'step'), false, 'the world is plain again');
     a.moveAttachment(id, [0, 1.2, 0.2]); // the held grab goes on working, unrecorded
@@ -241,15 +293,27 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     b.step(30);
     assert.equal(b.hash(), hash30);
   }
-  // a parameter outside the replay's list (maxSpeed), and one out of the replay's range (the engine takes it)
-  for (const [name, value] of [['maxSpeed', 50], ['damping', 500]]) {
+  // parameters out of the replay's range (the scene format's) that the engine takes
+  for (const [name, value] of [['dt', 0.5], ['damping', 500]]) {
     const a = pbd.createWorld(scene);
     const rec = new Recorder(a);
     a.step(3);
     a.setParam(name, value);
     assert.equal(rec.active, false, name);
     assert.match(rec.stopReason, new RegExp(`parameter ${name} cannot be recorded`));
+    assert.deepEqual(rec.stopCause, { key: 'param', vars: { name, value: String(value) } }, 'a code the page words in its language');
     assert.equal(rec.toReplay().steps, 3);
+  }
+  // a collider material the world refuses changes nothing, and the recording goes on
+  {
+    const a = pbd.createWorld(colliderScene());
+    const rec = new Recorder(a);
+    a.step(2);
+    assert.throws(() => a.setColliderMaterial(0, { restitution: 1.5 }), /restitution/);
+    assert.throws(() => a.setColliderMaterial(5, { restitution: 0.5 }), /collider 5/);
+    assert.equal(rec.active, true);
+    a.step(2);
+    assert.deepEqual(rec.stop().events, []);
   }
   // the step limit: the recording stops at it and the world runs on
   {
@@ -312,7 +376,7 @@ test('hostile replays are refused naming the bad value, and the world they were 
     ['sparse events', edit((r) => { r.events = new Array(3); }), /^replay\.events\[0\] must be present/],
     ['event is not an array', edit((r) => { r.events[1] = { step: 1 }; }), /^replay\.events\[1\] must be an event/],
     ['event nested deeper', edit((r) => { r.events[0] = [[[5]], 'g', 10, 0, 0, 0]; }), /^replay\.events\[0\]\[0\] must be an integer/],
-    ['unknown kind', edit((r) => { r.events[0][1] = 'x'; }), /^replay\.events\[0\]\[1\] must be "g", "m", "r", "c" or "p", got "x"$/],
+    ['unknown kind', edit((r) => { r.events[0][1] = 'x'; }), /^replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f" or "p", got "x"$/],
     ['markup as a kind', edit((r) => { r.events[0][1] = '<img src=x onerror=alert(1)>'; }), /^replay\.events\[0\]\[1\] must be/],
     ['too few items', edit((r) => { r.events[0] = [5, 'g', 10]; }), /^replay\.events\[0\] must have 6 or 7 items for kind "g"/],
     ['negative step delta (out of order)', edit((r) => { r.events[1][0] = -1; }), /^replay\.events\[1\]\[0\] must be an integer in 0\.\.36000, got -1$/],
@@ -330,7 +394,10 @@ test('hostile replays are refused naming the bad value, and the world they were 
     ['releasing twice', edit((r) => { r.events.push([1, 'r', 0]); }), /^replay\.events\[3\]\[2\] must be a grab that is held at this step \(none is held\), got 0$/],
     ['17 grabs held at once', edit((r) => { r.events = Array.from({ length: 17 }, (_, i) => [0, 'g', i, 0, 0, 0]); }), /^replay\.events\[16\] would hold more than 16 grabs at once/],
     ['a collider in a scene without one', edit((r) => { r.events[0] = [5, 'c', 0, 0, 0, 0]; }), /^replay\.events\[0\]\[2\] must be a collider index, but the scene has no colliders, got 0$/],
-    ['a parameter a replay may not set', edit((r) => { r.events[0] = [5, 'p', 'maxSpeed', 50]; }), /^replay\.events\[0\]\[2\] must name a parameter a replay may set/],
+    ['a parameter a replay may not set', edit((r) => { r.events[0] = [5, 'p', 'recordConvergence', 1]; }), /^replay\.events\[0\]\[2\] must name a parameter a replay may set/],
+    ['a speed limit out of range', edit((r) => { r.events[0] = [5, 'p', 'maxSpeed', 0]; }), /^replay\.events\[0\]\[3\] must be a number in \[0\.001, 10000\], got 0$/],
+    ['a tether slack out of range', edit((r) => { r.events[0] = [5, 'p', 'tetherSlack', 2]; }), /^replay\.events\[0\]\[3\] must be a number in \[0, 1\], got 2$/],
+    ['a material in a scene without colliders', edit((r) => { r.events[0] = [5, 'f', 0, 0.5, 0.4, 0]; }), /^replay\.events\[0\]\[2\] must be a collider index, but the scene has no colliders, got 0$/],
     ['a parameter out of range', edit((r) => { r.events[0] = [5, 'p', 'iterations', 0]; }), /^replay\.events\[0\]\[3\] must be an integer in 1\.\.200, got 0$/],
     ['__proto__ as a parameter', edit((r) => { r.events[0] = [5, 'p', '__proto__', 1]; }), /^replay\.events\[0\]\[2\] must name a parameter/],
   ];
@@ -339,6 +406,15 @@ test('hostile replays are refused naming the bad value, and the world they were 
     ['zero quaternion', { v: 1, steps: 10, q: 1000, events: [[0, 'c', 1, 0, 0, 0, 0, 0, 0, 0]] }, /^replay\.events\[0\]\[6\] must start a non-zero quaternion/],
     ['rotation with 3 numbers', { v: 1, steps: 10, q: 1000, events: [[0, 'c', 1, 0, 0, 0, 0, 0, 1]] }, /must have 6 or 10 items for kind "c"/],
     ['huge rotation', { v: 1, steps: 10, q: 1000, events: [[0, 'c', 1, 0, 0, 0, 0, 0, 0, 1e300]] }, /^replay\.events\[0\]\[9\] must be a number in \[-10000, 10000\]/],
+    // materials: the ranges of a scene's colliders (friction 0..10, restitution 0..1), all three, finite
+    ['material of a collider past the end', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 2, 0.5, 0.4, 0]] }, /^replay\.events\[0\]\[2\] must be an integer in 0\.\.1, got 2$/],
+    ['static friction above 10', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 0, 10.5, 0.4, 0]] }, /^replay\.events\[0\]\[3\] must be a number in \[0, 10\], got 10\.5$/],
+    ['negative kinetic friction', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 0, 0.5, -0.1, 0]] }, /^replay\.events\[0\]\[4\] must be a number in \[0, 10\], got -0\.1$/],
+    ['restitution above 1', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 1, 0.5, 0.4, 1.5]] }, /^replay\.events\[0\]\[5\] must be a number in \[0, 1\], got 1\.5$/],
+    ['restitution as a string', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 1, 0.5, 0.4, '1']] }, /^replay\.events\[0\]\[5\] must be a number in \[0, 1\], got "1"$/],
+    ['restitution null (NaN in JSON)', JSON.parse('{"v":1,"steps":10,"q":1000,"events":[[0,"f",1,0.5,0.4,null]]}'), /^replay\.events\[0\]\[5\] must be a number in \[0, 1\], got null$/],
+    ['a material without restitution', { v: 1, steps: 10, q: 1000, events: [[0, 'f', 1, 0.5, 0.4]] }, /^replay\.events\[0\] must have 6 items for kind "f"/],
+    ['a material at the last step', { v: 1, steps: 10, q: 1000, events: [[10, 'f', 1, 0.5, 0.4, 0]] }, /^replay\.events\[0\]\[0\] puts the event at step 10, not before replay\.steps \(10\)/],
   ];
   assert.ok(BAD.length + COLLIDER_BAD.length >= 35);
   const world = pbd.createWorld(scene);
@@ -423,6 +499,7 @@ test('a setting changed under a running replay ends it first (the change is appl
   a.setParam('iterations', 9);
   assert.deepEqual({ steps: result.steps, stopped: result.stopped, reason: result.reason, exact: result.exact },
     { steps: 10, stopped: true, reason: 'a setting was changed', exact: null });
+  assert.equal(result.cause, 'setting');
   assert.equal(a.getParam('iterations'), 9);
   assert.equal(a.attachmentCount, 0);
   assert.equal(Object.hasOwn(a, 'setParam'), false);

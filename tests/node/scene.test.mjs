@@ -18,8 +18,8 @@ const minimalChain = () => ({
 // A valid scene with one of each object type, every field given; bad cases below each break one thing.
 const full = () => ({
   format: 'minipbd-scene', version: 1, name: 'base',
-  solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 0.5,
-    selfCollision: true, tearStretch: 0.8 },
+  solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1, maxSpeed: 40, thickness: 0.02,
+    tethers: 0.5, tetherSlack: 0.05, selfCollision: true, selfFriction: 0.35, tearStretch: 0.8 },
   ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
   camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
   wind: { velocity: [3, 0, 1], density: 1.2, drag: 0.9, lift: 0.2 },
@@ -42,8 +42,8 @@ const full = () => ({
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
     format: 'minipbd-scene', version: 1, name: 'Untitled scene',
-    solver: { dt: 0.016666666666666666, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
-      tethers: 1, selfCollision: false, tearStretch: 0 },
+    solver: { dt: 0.016666666666666666, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+      thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
     wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
@@ -62,8 +62,8 @@ test('minimal cloth object and partial sections: defaults merged field by field'
       { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
     ],
   });
-  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, thickness: 0.01,
-    tethers: 1, selfCollision: false, tearStretch: 0 });
+  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+    thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
   assert.deepEqual(s.objects[1], {
@@ -71,6 +71,26 @@ test('minimal cloth object and partial sections: defaults merged field by field'
     stiffness: { stretch: 1, shear: 1, bend: 0.5 }, pins: [], masses: [],
   });
   assert.equal(sceneParticleCount(s), 2 + 6);
+});
+
+test('maxSpeed, tetherSlack and selfFriction: kept when given, the engine\'s defaults when absent (older scenes)', () => {
+  // A scene written before these were part of the format (every built-in's solver as it was then) gets the
+  // engine's own defaults (src/minipbd.h PBD_PARAMS: maxSpeed 100, tetherSlack 0, selfFriction 0.2).
+  const old = { format: 'minipbd-scene', version: 1,
+    solver: { dt: 0.01, substeps: 2, iterations: 3, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 0.5, selfCollision: true, tearStretch: 0 },
+    objects: minimalChain().objects };
+  const s = validateScene(old);
+  assert.deepEqual([s.solver.maxSpeed, s.solver.tetherSlack, s.solver.selfFriction], [100, 0, 0.2]);
+  assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'maxSpeed', 'thickness', 'tethers',
+    'tetherSlack', 'selfCollision', 'selfFriction', 'tearStretch'], 'each beside what it belongs to');
+  const given = validateScene({ ...old, solver: { ...old.solver, maxSpeed: 12.5, tetherSlack: 0.25, selfFriction: 0.7 } });
+  assert.deepEqual([given.solver.maxSpeed, given.solver.tetherSlack, given.solver.selfFriction], [12.5, 0.25, 0.7]);
+  assert.deepEqual(validateScene(given), given, 'normalised once, the same again');
+  for (const scene of Object.values(builtinScenes)) {
+    assert.deepEqual([scene.solver.maxSpeed, scene.solver.tetherSlack, scene.solver.selfFriction], [100, 0, 0.2], scene.name);
+  }
+  assert.deepEqual([SCENE_LIMITS.maxSpeed, SCENE_LIMITS.tetherSlack, SCENE_LIMITS.selfFriction],
+    [{ min: 0.001, max: 1e4 }, { min: 0, max: 1 }, { min: 0, max: 1 }], 'the engine\'s ranges');
 });
 
 test('ground: null means the default ground', () => {
@@ -98,7 +118,8 @@ test('-0 is normalised to 0 (JSON cannot carry -0, so link round trips stay exac
 
 test('boundaries that are allowed', () => {
   const s = full();
-  Object.assign(s.solver, { dt: 0.1, substeps: 64, iterations: 200, gravity: [1000, -1000, 0], damping: 100 });
+  Object.assign(s.solver, { dt: 0.1, substeps: 64, iterations: 200, gravity: [1000, -1000, 0], damping: 100, maxSpeed: 0.001,
+    tetherSlack: 1, selfFriction: 0 });
   Object.assign(s.camera, { pitch: 1.549, distance: 0.05, fov: 120 });
   s.name = 'x'.repeat(80);
   s.objects[0].pins = [0, 25];
@@ -107,6 +128,8 @@ test('boundaries that are allowed', () => {
   s.objects[1].pins = [[1, 1023]];
   s.objects[1].masses = [{ from: [0, 0], to: [1, 1023], mass: 1e6 }];
   s.objects[1].plane = 'xz';
+  assert.doesNotThrow(() => validateScene(s));
+  Object.assign(s.solver, { maxSpeed: 1e4, tetherSlack: 0, selfFriction: 1 });
   assert.doesNotThrow(() => validateScene(s));
   // Exactly the particle cap: 512*512 = 262144.
   assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 1,
@@ -202,6 +225,13 @@ const BAD = [
   ['solver.tethers 2', withScene((s) => { s.solver.tethers = 2; }), 'solver.tethers'],
   ['solver.selfCollision 1', withScene((s) => { s.solver.selfCollision = 1; }), 'solver.selfCollision'],
   ['solver.tearStretch negative', withScene((s) => { s.solver.tearStretch = -0.1; }), 'solver.tearStretch'],
+  ['solver.maxSpeed 0', withScene((s) => { s.solver.maxSpeed = 0; }), 'solver.maxSpeed'],
+  ['solver.maxSpeed above 1e4', withScene((s) => { s.solver.maxSpeed = 10001; }), 'solver.maxSpeed'],
+  ['solver.maxSpeed string', withScene((s) => { s.solver.maxSpeed = '100'; }), 'solver.maxSpeed'],
+  ['solver.tetherSlack 1.5', withScene((s) => { s.solver.tetherSlack = 1.5; }), 'solver.tetherSlack'],
+  ['solver.tetherSlack negative', withScene((s) => { s.solver.tetherSlack = -0.01; }), 'solver.tetherSlack'],
+  ['solver.selfFriction 2', withScene((s) => { s.solver.selfFriction = 2; }), 'solver.selfFriction'],
+  ['solver.selfFriction NaN', withScene((s) => { s.solver.selfFriction = NaN; }), 'solver.selfFriction'],
   ['wind not an object', withScene((s) => { s.wind = 3; }), 'wind'],
   ['wind.velocity NaN', withScene((s) => { s.wind.velocity = [NaN, 0, 0]; }), 'wind.velocity[0]'],
   ['wind.velocity too fast', withScene((s) => { s.wind.velocity = [0, 0, 2000]; }), 'wind.velocity[2]'],
@@ -304,6 +334,9 @@ test('messages quote the rule and a bounded preview of the value', () => {
   const cases = [
     [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in (0.0001, 0.1], got "abc"'],
     [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in (0.0001, 0.1], got NaN'],
+    [(s) => { s.solver.maxSpeed = 0; }, 'solver.maxSpeed must be a number in [0.001, 10000], got 0'],
+    [(s) => { s.solver.tetherSlack = 2; }, 'solver.tetherSlack must be a number in [0, 1], got 2'],
+    [(s) => { s.solver.selfFriction = -1; }, 'solver.selfFriction must be a number in [0, 1], got -1'],
     [(s) => { s.objects[1].resolution = [2, Infinity]; }, 'objects[1].resolution[1] must be an integer in 2..1024, got Infinity'],
     [(s) => { s.foo = 1; }, 'unknown key foo'],
     [(s) => { s.objects[1].foo = 1; }, 'unknown key objects[1].foo'],

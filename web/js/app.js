@@ -104,7 +104,8 @@ async function main() {
       state.view.groundEnabled = Boolean(state.world.getParam('groundEnabled'));
       state.view.groundHeight = state.world.getParam('groundHeight');
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
-      // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back.
+      // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
+      // materials set from the panel are in our description already: onColliderMaterial).
       // Masses set from the panel live in our description (the world's knows only its particles').
       const scene = state.world.describe();
       scene.colliders = state.scene.colliders;
@@ -128,6 +129,27 @@ async function main() {
         exposed.scene = scene;
       } catch (err) {
         ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    /**
+     * Collider `index` gets `material` ({ staticFriction, kineticFriction, restitution }). It goes into our
+     * description's collider (the colliders onParam keeps), so Reset and links carry it; while recording, the
+     * recorder records it (a "f" event), and a replay that is playing ends first.
+     */
+    onColliderMaterial(index, material) {
+      const world = state.world;
+      const collider = state.scene?.colliders[index];
+      if (!world || !collider) return;
+      try {
+        world.setColliderMaterial(index, material);
+        const scene = structuredClone(state.scene);
+        const { staticFriction, kineticFriction, restitution } = material;
+        Object.assign(scene.colliders[index], { staticFriction, kineticFriction, restitution });
+        state.scene = scene;
+        exposed.scene = scene;
+      } catch (err) {
+        ui.showError(t('error.collider', { name: collider.name, error: errorText(err) }));
       }
       ui.clearLink();
     },

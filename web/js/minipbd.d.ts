@@ -4,7 +4,9 @@ export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
 export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
-  thickness: number; tethers: number; selfCollision: boolean; tearStretch: number;
+  /** m/s, 0.001..1e4 (100) */ maxSpeed: number;
+  thickness: number; tethers: number; /** 0..1 (0) */ tetherSlack: number;
+  selfCollision: boolean; /** 0..1 (0.2) */ selfFriction: number; tearStretch: number;
 }
 export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
 export interface ColliderDescription {

@@ -1,6 +1,10 @@
 // plots.js — two small line plots for the panel (seed 001 section 4.4): the convergence curve (mean
 // relative constraint error after each solver pass of the last step, recorded in C) and the kinetic and
 // potential energy over the last seconds. Both draw a handful of numbers per readout, never per particle.
+// Their captions (drawn in the canvas) are in i18n.js and follow the page's language at the next readout; the
+// canvases' accessible names are index.html's data-i18n-aria-label.
+
+import { t, formatNumber } from './i18n.js';
 
 const HISTORY = 120; // energy samples kept (at 4 readouts a second: 30 s)
 
@@ -31,7 +35,7 @@ function drawLines(canvas, series, { logScale = false, labels = [] } = {}) {
   }
   ctx.fillStyle = '#5b6472';
   ctx.font = `${11 * dpr}px system-ui, sans-serif`;
-  labels.forEach((t, i) => ctx.fillText(t, pad, pad + (12 + 13 * i) * dpr));
+  labels.forEach((text, i) => ctx.fillText(text, pad, pad + (12 + 13 * i) * dpr));
 }
 
 export class Plots {
@@ -51,12 +55,11 @@ export class Plots {
     if (this.kinetic.length > HISTORY) { this.kinetic.shift(); this.potential.shift(); }
     const curve = Array.from(world.convergence);
     const last = curve.length ? curve[curve.length - 1] : NaN;
-    drawLines(this.convergenceCanvas, [{ data: curve, color: '#d9542f' }], {
-      logScale: true,
-      labels: [`mean error per pass (log), ${curve.length} passes`, Number.isFinite(last) ? `last ${(100 * last).toFixed(3)}%` : ''],
-    });
-    drawLines(this.energyCanvas, [{ data: this.kinetic, color: '#d9542f' }, { data: this.potential, color: '#2f6fd9' }], {
-      labels: ['kinetic (red), potential (blue), J'],
-    });
+    const convergence = [t('plot.convergenceLabel', { n: formatNumber(curve.length) }), Number.isFinite(last) ? t('plot.last', { value: (100 * last).toFixed(3) }) : ''];
+    const energy = [t('plot.energyLabel')];
+    drawLines(this.convergenceCanvas, [{ data: curve, color: '#d9542f' }], { logScale: true, labels: convergence });
+    drawLines(this.energyCanvas, [{ data: this.kinetic, color: '#d9542f' }, { data: this.potential, color: '#2f6fd9' }], { labels: energy });
+    /** The captions drawn last, [convergence lines, energy lines] (the canvas itself has no text to read). */
+    this.captions = [convergence, energy];
   }
 }

@@ -6,8 +6,8 @@
 //   import { Recorder, Replayer } from './recorder.js';
 //   const world = pbd.createWorld(scene);                  // recording starts from a freshly built world
 //   const rec = new Recorder(world);                       // wraps the world's methods on this instance
-//   …input drives world.addAttachment / moveAttachment / removeAttachment / setColliderTransform / setParam,
-//    the app calls world.step…
+//   …input drives world.addAttachment / moveAttachment / removeAttachment / setColliderTransform /
+//    setColliderMaterial / setParam, the app calls world.step…
 //   const replay = rec.stop();                             // { v, steps, q, hash, events }; the world is plain again
 //   const link = await encodeLink(rec.scene, { replay });
 //
@@ -20,22 +20,32 @@
 // doubles it passes: positions are quantised first (integers n in units of 1/q m; the world gets n / q both live
 // and in the replay, the same double in every JS engine), other numbers are recorded as they are (JSON carries
 // a double exactly; -0 is made 0 before use, since JSON cannot tell them apart). Several calls between two steps
-// that only set a target (moves of one grab, moves of one collider) keep only the last, which is all the next
-// step sees. Calls a replay cannot carry (setPosition, setVelocity, setMass, setInvMass, a parameter outside
-// REPLAY_PARAMS) end the recording at the step before them, so what was recorded stays exact.
+// that only set a target or a value (moves of one grab, moves of one collider, materials of one collider) keep
+// only the last, which is all the next step sees. Calls a replay cannot carry (setPosition, setVelocity, setMass,
+// setInvMass, a parameter outside REPLAY_PARAMS or its range) end the recording at the step before them, so what
+// was recorded stays exact.
 //
 // In the page, installRecorder(app) adds a Record button beside "Copy link" and exposes
-// window.minipbd.app.startRecording() / stopRecording() (stop resolves to the link fragment, or null).
+// window.minipbd.app.startRecording() / stopRecording() (stop resolves to the link fragment, or null). Its label
+// and status lines are in i18n.js (English and Chinese); the classes' own messages (stopReason, result.reason,
+// thrown errors) stay English, with a code beside them (stopCause, result.cause) that the page translates.
 
 import { readReplay, replayParamValue, REPLAY_LIMITS, REPLAY_VERSION, SCENE_LIMITS } from './scene.js';
+import { t, plural, formatNumber } from './i18n.js';
 
-const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setParam',
-  'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
+const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
+  'setParam', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
 /** Parameters that change nothing in the motion (they only record data), so they are not recorded. */
 const UNRECORDED_PARAMS = new Set(['recordConvergence']);
 /** World calls that change the motion outside a replay's events: they end a replay. */
-const INTERFERING = ['setParam', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
+const INTERFERING = ['setParam', 'setColliderMaterial', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
 const MAX_COORD = SCENE_LIMITS.maxCoord;
+/** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
+const MATERIAL = [
+  ['staticFriction', SCENE_LIMITS.friction],
+  ['kineticFriction', SCENE_LIMITS.friction],
+  ['restitution', SCENE_LIMITS.restitution],
+];
 
 /** The position quantum for a scene: the coarsest q whose step (1/q m) is at most 1/1000 of its largest object. */
 export function chooseQuantum(scene) {
@@ -94,14 +104,19 @@ export class Recorder {
     this.onStop = onStop;
     /** Steps recorded so far. */
     this.steps = 0;
-    this.events = []; // { step, kind: 'g' | 'm' | 'r' | 'c' | 'p', ... } with absolute integer positions
+    this.events = []; // { step, kind: 'g' | 'm' | 'r' | 'c' | 'f' | 'p', ... } with absolute integer positions
     this.grabs = 0;
     this.slotOf = new Map(); // attachment id -> slot (the n-th grab)
-    this.lastOf = new Map(); // 'g3' / 'c0' -> the latest event of that grab or collider (for coalescing)
+    this.lastOf = new Map(); // 'g3' / 'c0' / 'f0' -> the latest event of that grab or collider (for coalescing)
+    // Each collider's material as it is now (the world's description keeps it too, but describe() copies the scene).
+    this.materials = this.scene.colliders.map((c) => Object.fromEntries(MATERIAL.map(([key]) => [key, c[key]])));
     this.active = true;
     this.failed = null;
     /** Why the recording ended: 'stopped' (stop()), 'steps' / 'events' (a limit), 'destroyed', or a sentence. */
     this.stopReason = null;
+    /** When a call the recording cannot carry ended it: { key: 'position' | 'velocity' | 'mass' | 'param' | 'call',
+     *  vars } (the page words it in its language; stopReason is the English sentence). */
+    this.stopCause = null;
     this.hash = null;
     const { original, restore } = wrap(world, WRAPPED, (name) => (...args) => this[`_${name}`](...args));
     this.original = original;
@@ -147,6 +162,8 @@ export class Recorder {
           colliderRot[e.collider] = e.rot;
         }
         events.push(ev);
+      } else if (e.kind === 'f') {
+        events.push([d, 'f', e.collider, e.staticFriction, e.kineticFriction, e.restitution]);
       } else {
         events.push([d, 'p', e.name, e.value]);
       }
@@ -175,9 +192,10 @@ export class Recorder {
 
   /** A call the recording cannot carry: run it; if the world took it, the recording ends before it (a refused
    *  call changed nothing, so the recording goes on). */
-  _unrecorded(name, args, why) {
+  _unrecorded(name, args, why, cause = { key: 'call', vars: { name } }) {
     const hash = this.world.hash(); // the state the recording ends in: before the call (setMass changes w)
     const result = this.original[name](...args);
+    this.stopCause = cause;
     this._stop(why ?? `${name} was called with values a replay cannot carry`, hash);
     return result;
   }
@@ -271,23 +289,49 @@ export class Recorder {
     }
   }
 
+  /** A material change: the full material (fields not given keep their value) is what is applied and recorded. */
+  _setColliderMaterial(index, material) {
+    const current = Number.isInteger(index) ? this.materials[index] : undefined;
+    let next = null;
+    if (current && material !== null && typeof material === 'object') {
+      next = {};
+      for (const [key, range] of MATERIAL) {
+        const v = material[key] ?? current[key];
+        if (!isNum(v) || v < range.min || v > range.max) { next = null; break; }
+        next[key] = v + 0;
+      }
+    }
+    // Values the world refuses too (it throws and nothing changes, so the recording goes on).
+    if (!next) return this._unrecorded('setColliderMaterial', [index, material]);
+    const key = `f${index}`;
+    const same = this._sameStep(key);
+    if (!same && this._full()) return this.world.setColliderMaterial(index, material);
+    this.original.setColliderMaterial(index, next);
+    this.materials[index] = next;
+    // Set, not accumulated: the last material before a step is what the step sees.
+    if (same) Object.assign(same, next);
+    else this._push({ kind: 'f', collider: index, ...next }, key);
+  }
+
   _setParam(name, value) {
     if (UNRECORDED_PARAMS.has(name)) return this.original.setParam(name, value);
     let v;
     try {
       v = replayParamValue(name, value);
     } catch {
-      return this._unrecorded('setParam', [name, value], `the parameter ${String(name).slice(0, 40)} cannot be recorded with the value ${String(value).slice(0, 20)}`);
+      const shown = { name: String(name).slice(0, 40), value: String(value).slice(0, 20) };
+      return this._unrecorded('setParam', [name, value], `the parameter ${shown.name} cannot be recorded with the value ${shown.value}`,
+        { key: 'param', vars: shown });
     }
     if (this._full()) return this.world.setParam(name, value);
     this.original.setParam(name, v);
     this._push({ kind: 'p', name, value: v });
   }
 
-  _setPosition(...args) { return this._unrecorded('setPosition', args, 'setting a particle position cannot be recorded'); }
-  _setVelocity(...args) { return this._unrecorded('setVelocity', args, 'setting a particle velocity cannot be recorded'); }
-  _setMass(...args) { return this._unrecorded('setMass', args, 'changing masses cannot be recorded'); }
-  _setInvMass(...args) { return this._unrecorded('setInvMass', args, 'changing masses cannot be recorded'); }
+  _setPosition(...args) { return this._unrecorded('setPosition', args, 'setting a particle position cannot be recorded', { key: 'position' }); }
+  _setVelocity(...args) { return this._unrecorded('setVelocity', args, 'setting a particle velocity cannot be recorded', { key: 'velocity' }); }
+  _setMass(...args) { return this._unrecorded('setMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }
+  _setInvMass(...args) { return this._unrecorded('setInvMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }
 
   _destroy() {
     this._stop('destroyed');
@@ -302,8 +346,9 @@ export class Replayer {
    * each event just before its step, whatever chunks world.step is called with. After replay.steps steps the
    * grabs still held are released and onEnd({ steps, hash, expected, exact }) is called (exact: the hash
    * equals the one recorded, null when the replay has none). The world then runs on as usual. A call that
-   * would change the run under the replay (setParam, setPosition, setVelocity, setMass, setInvMass) ends it
-   * first ({ stopped: true, reason }). onParam(name, value) follows each parameter the replay sets.
+   * would change the run under the replay (setParam, setColliderMaterial, setPosition, setVelocity, setMass,
+   * setInvMass) ends it first ({ stopped: true, reason, cause: 'setting' | 'collider' | 'particle' }).
+   * onParam(name, value) follows each parameter the replay sets.
    */
   constructor(world, replay, { onEnd = null, onParam = null } = {}) {
     freshness(world, 'a replay');
@@ -332,7 +377,8 @@ export class Replayer {
 
   _interfere(name, args) {
     if (this.active && !(name === 'setParam' && UNRECORDED_PARAMS.has(args[0]))) {
-      this._finish(null, { stopped: true, reason: name === 'setParam' ? 'a setting was changed' : 'a particle was changed' });
+      const cause = name === 'setParam' ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
+      this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
     }
     return this.original[name](...args);
   }
@@ -376,7 +422,10 @@ export class Replayer {
           w.removeAttachment(this.ids.get(e.slot));
           this.ids.delete(e.slot);
         } else if (e.kind === 'collider') w.setColliderTransform(e.collider, e.position, e.rotation);
-        else {
+        else if (e.kind === 'material') {
+          const { staticFriction, kineticFriction, restitution } = e;
+          this.original.setColliderMaterial(e.collider, { staticFriction, kineticFriction, restitution });
+        } else {
           this.original.setParam(e.name, e.value); // the same World method; the wrapper guards against others
           this.onParam?.(e.name, e.value);
         }
@@ -453,21 +502,38 @@ export function installRecorder(app, { doc = document } = {}) {
   };
   place();
 
-  const say = (text) => { status.textContent = text; };
+  // The status line is kept as a function of the language (a switch rewrites it, like the rest of the page).
+  let statusText = () => '';
+  const say = (text) => {
+    statusText = text;
+    status.textContent = text();
+  };
   const seconds = (steps) => (steps * (app.state.dt || 1 / 60)).toFixed(1);
   const update = () => {
     if (!box.isConnected) place(); // the panel may have been rebuilt
-    if (recorder) {
-      label.textContent = 'Stop and make link';
-      button.title = 'Stop recording and make a link that replays what was recorded';
-    } else if (replayer) {
-      label.textContent = 'End replay';
-      button.title = 'Stop replaying the recording and take over';
-    } else {
-      label.textContent = 'Record';
-      button.title = 'Restart the scene and record what you do to it; the link made at the end replays it';
-    }
+    const key = recorder ? 'record.stop' : replayer ? 'record.endReplay' : 'record.start';
+    label.textContent = t(key);
+    button.title = t(`${key}.help`);
     if (app.input) app.input.canGrab = () => replayer === null; // a replay is not pulled about while it plays
+  };
+  /** Why a recording ended early, in the current language ('' when it was stopped by the user). */
+  const whyStopped = (rec, reason) => {
+    if (reason === 'stopped') return '';
+    if (reason === 'steps') return t('record.limitSteps', { n: formatNumber(rec.maxSteps) });
+    if (reason === 'events') return t('record.limitEvents', { n: formatNumber(rec.maxEvents) });
+    const cause = rec.stopCause;
+    return t('record.because', { reason: cause ? t(`record.cause.${cause.key}`, cause.vars) : reason });
+  };
+  const replayCount = (result) => ({ done: String(result.steps), total: String(result.total) });
+  const replayText = (result) => {
+    if (result.error) return t('replay.failed', { ...replayCount(result), error: result.error });
+    if (result.stopped) {
+      return result.cause ? t('replay.stoppedBecause', { ...replayCount(result), cause: t(`replay.cause.${result.cause}`) })
+        : t('replay.stopped', replayCount(result));
+    }
+    if (result.exact === true) return t('replay.exact', { steps: String(result.steps) });
+    if (result.exact === false) return t('replay.differs', { steps: String(result.steps) });
+    return t('replay.finished', { steps: String(result.steps) });
   };
 
   async function finish(rec, reason) {
@@ -475,26 +541,24 @@ export function installRecorder(app, { doc = document } = {}) {
     update();
     if (reason === 'destroyed') {
       controller.last = null;
-      say('Recording discarded: the scene was replaced.');
+      say(() => t('record.discarded'));
       return null;
     }
     let replay;
     try {
       replay = rec.toReplay();
     } catch (err) {
-      say(`The recording could not be used: ${err.message}`);
+      say(() => t('record.unusable', { error: err.message }));
       return null;
     }
     const grabs = replay.events.filter((e) => e[1] === 'g').length;
-    const why = reason === 'stopped' ? '' : reason === 'steps'
-      ? ` It stopped at the limit of ${rec.maxSteps.toLocaleString('en-US')} steps.`
-      : reason === 'events' ? ` It stopped at the limit of ${rec.maxEvents.toLocaleString('en-US')} events.` : ` It stopped because ${reason}.`;
     controller.last = { scene, replay, fragment: null, reason };
     const fragment = await app.copyLink({ scene, replay });
     controller.last.fragment = fragment ?? null;
+    const steps = String(replay.steps);
     say(fragment
-      ? `Recorded ${replay.steps} steps (${seconds(replay.steps)} s, ${grabs} grab${grabs === 1 ? '' : 's'}): the link replays them.${why}`
-      : `Recorded ${replay.steps} steps, but no link could be made (see the message).${why}`);
+      ? () => t('record.done', { steps, seconds: seconds(replay.steps), grabs: plural('record.grabs', grabs) }) + whyStopped(rec, reason)
+      : () => t('record.noLink', { steps }) + whyStopped(rec, reason));
     return fragment ?? null;
   }
 
@@ -520,12 +584,12 @@ export function installRecorder(app, { doc = document } = {}) {
         scene = structuredClone(state.scene);
         recorder = new Recorder(state.world, { onStop: (rec, reason) => { controller.pending = finish(rec, reason); } });
       } catch (err) {
-        app.ui.showError(`The recording could not start: ${err?.message ?? err}`);
+        app.ui.showError(t('error.record', { error: err?.message ?? String(err) }));
         return false;
       }
       controller.last = null;
       app.ui.clearLink?.();
-      say('Recording from the start of the scene: drag the cloth or a collider, then press Stop.');
+      say(() => t('record.recording'));
       update();
       return true;
     },
@@ -553,22 +617,15 @@ export function installRecorder(app, { doc = document } = {}) {
           controller.lastReplay = result;
           update();
           if (result.destroyed) return;
-          const steps = `${result.steps} of ${result.total} steps`;
-          let text;
-          if (result.error) text = `The replay stopped after ${steps}: ${result.error}`;
-          else if (result.stopped) text = `Replay ended after ${steps}${result.reason ? ` (${result.reason})` : ''}; the simulation goes on without it.`;
-          else if (result.exact === true) text = `Replay finished after ${result.steps} steps, in exactly the state that was recorded.`;
-          else if (result.exact === false) text = `Replay finished after ${result.steps} steps, but not in the state that was recorded (the link was probably made with another version of the engine).`;
-          else text = `Replay finished after ${result.steps} steps.`;
-          say(text);
-          app.ui.showNotice?.(text);
+          say(() => replayText(result));
+          app.ui.showNotice?.(replayText(result));
         },
       });
       replayer = player.active ? player : null; // a replay of 0 steps has already ended
       if (replayer) {
-        const text = `Replaying a recording of ${replay.steps} steps (${seconds(replay.steps)} s).`;
+        const text = () => t('replay.playing', { steps: String(replay.steps), seconds: seconds(replay.steps) });
         say(text);
-        app.ui.showNotice?.(text);
+        app.ui.showNotice?.(text());
       }
       update();
     },
@@ -583,7 +640,7 @@ export function installRecorder(app, { doc = document } = {}) {
         const r = replayer;
         replayer = null;
         r._finish(null, { stopped: true, destroyed: true });
-        say('');
+        say(() => '');
       }
       update();
     },
@@ -598,6 +655,12 @@ export function installRecorder(app, { doc = document } = {}) {
   app.stopRecording = () => controller.stop();
   app.endReplay = () => controller.endReplay();
   app.recorder = controller;
-  update();
+  // A language switch rewrites the button and the status line (ui.js calls this back with its own texts).
+  const translate = () => {
+    update();
+    status.textContent = statusText();
+  };
+  if (app.ui?.translated) app.ui.translated(translate);
+  else update();
   return controller;
 }

@@ -27,6 +27,7 @@ export const SCENE_LIMITS = deepFreeze({
   iterations: { min: 1, max: 200 },
   maxGravity: 1000,            // per component
   damping: { min: 0, max: 100 },
+  maxSpeed: { min: 0.001, max: 1e4 }, // m/s: no particle moves faster (the engine's pbdParam_maxSpeed range)
   maxGroundHeight: 1e4,
   restitution: { min: 0, max: 1 },
   friction: { min: 0, max: 10 },
@@ -42,6 +43,8 @@ export const SCENE_LIMITS = deepFreeze({
   maxMassRanges: 1000,         // entries per object
   thickness: { min: 0.0001, max: 1 },
   tearStretch: { min: 0, max: 100 }, // 0 = no tearing
+  tetherSlack: { min: 0, max: 1 },   // a tether lets a particle go (1 + slack) x its rest distance from the pin
+  selfFriction: { min: 0, max: 1 },  // friction between particles in contact (self-collision)
   maxWindSpeed: 1000,          // per component, m/s
   airDensity: { min: 0, max: 100 },  // kg/m^3; 0 = no aerodynamics
   aeroCoefficient: { min: 0, max: 10 },
@@ -184,7 +187,8 @@ function name(value, path) {
 // ---------------------------------------------------------------- schema
 
 const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
-const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'thickness', 'tethers', 'selfCollision', 'tearStretch'];
+const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'maxSpeed', 'thickness', 'tethers', 'tetherSlack',
+  'selfCollision', 'selfFriction', 'tearStretch'];
 const WIND_KEYS = ['velocity', 'density', 'drag', 'lift'];
 const COLLIDER_KEYS = {
   sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
@@ -200,9 +204,11 @@ const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
 
 // 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch per
 // millisecond (tools/split-curve.mjs; README "Substeps or passes").
+// maxSpeed, tetherSlack and selfFriction default to the engine's own defaults (src/minipbd.h, PBD_PARAMS), so
+// scenes written before they were part of the format build the same world.
 const DEFAULT_SOLVER = {
-  dt: 1 / 60, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0,
-  thickness: 0.01, tethers: 1, selfCollision: false, tearStretch: 0,
+  dt: 1 / 60, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+  thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0,
 };
 const DEFAULT_WIND = { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 };
 const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
@@ -223,9 +229,12 @@ function solver(value, path) {
     iterations: optional(get('iterations'), d.iterations, (v) => integer(v, join(path, 'iterations'), L.iterations.min, L.iterations.max)),
     gravity: optional(get('gravity'), [...d.gravity], (v) => vec(v, join(path, 'gravity'), 3, -L.maxGravity, L.maxGravity)),
     damping: optional(get('damping'), d.damping, (v) => number(v, join(path, 'damping'), L.damping.min, L.damping.max)),
+    maxSpeed: optional(get('maxSpeed'), d.maxSpeed, (v) => number(v, join(path, 'maxSpeed'), L.maxSpeed.min, L.maxSpeed.max)),
     thickness: optional(get('thickness'), d.thickness, (v) => number(v, join(path, 'thickness'), L.thickness.min, L.thickness.max)),
     tethers: optional(get('tethers'), d.tethers, (v) => number(v, join(path, 'tethers'), L.stiffness.min, L.stiffness.max)),
+    tetherSlack: optional(get('tetherSlack'), d.tetherSlack, (v) => number(v, join(path, 'tetherSlack'), L.tetherSlack.min, L.tetherSlack.max)),
     selfCollision: optional(get('selfCollision'), d.selfCollision, (v) => boolean(v, join(path, 'selfCollision'))),
+    selfFriction: optional(get('selfFriction'), d.selfFriction, (v) => number(v, join(path, 'selfFriction'), L.selfFriction.min, L.selfFriction.max)),
     tearStretch: optional(get('tearStretch'), d.tearStretch, (v) => number(v, join(path, 'tearStretch'), L.tearStretch.min, L.tearStretch.max)),
   };
 }
@@ -456,10 +465,12 @@ export function sceneParticleCount(scene) {
 //   [d, "c", collider, dx, dy, dz, qx, qy, qz, qw]   ... and set its rotation (an exact quaternion); without
 //                                        one, the rotation the previous event of that collider set (at first the
 //                                        scene's) is passed again
+//   [d, "f", collider, staticFriction, kineticFriction, restitution]   set a collider's material (friction and
+//                                        bounce), within the ranges of a scene's colliders
 //   [d, "p", name, value]                set a solver parameter (names and ranges: REPLAY_PARAMS)
 // validateReplay checks all of it against the scene before anything runs (indices in range, grabs held when
-// moved, positions within the scene's coordinate limit, parameters in range), so a replay that starts never
-// fails half-way.
+// moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
+// starts never fails half-way.
 
 export const REPLAY_VERSION = 1;
 export const REPLAY_LIMITS = deepFreeze({
@@ -484,13 +495,16 @@ export const REPLAY_PARAMS = deepFreeze({
   restitution: rangeOf(L.restitution.min, L.restitution.max),
   staticFriction: rangeOf(L.friction.min, L.friction.max),
   kineticFriction: rangeOf(L.friction.min, L.friction.max),
+  maxSpeed: rangeOf(L.maxSpeed.min, L.maxSpeed.max),
   'stiffness.stretch': rangeOf(L.stiffness.min, L.stiffness.max),
   'stiffness.shear': rangeOf(L.stiffness.min, L.stiffness.max),
   'stiffness.bend': rangeOf(L.stiffness.min, L.stiffness.max),
   'stiffness.chain': rangeOf(L.stiffness.min, L.stiffness.max),
   thickness: rangeOf(L.thickness.min, L.thickness.max),
   tethers: rangeOf(L.stiffness.min, L.stiffness.max),
+  tetherSlack: rangeOf(L.tetherSlack.min, L.tetherSlack.max),
   selfCollision: rangeOf(0, 1, true),
+  selfFriction: rangeOf(L.selfFriction.min, L.selfFriction.max),
   tearStretch: rangeOf(L.tearStretch.min, L.tearStretch.max),
   windX: rangeOf(-L.maxWindSpeed, L.maxWindSpeed),
   windY: rangeOf(-L.maxWindSpeed, L.maxWindSpeed),
@@ -501,7 +515,7 @@ export const REPLAY_PARAMS = deepFreeze({
 });
 
 const REPLAY_KEYS = ['v', 'steps', 'q', 'hash', 'events'];
-const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], p: [4] };
+const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4] };
 
 /** Checks one replay parameter value (also used by the recorder before it records one). Returns the value or throws. */
 export function replayParamValue(name, value, path = 'value', namePath = path) {
@@ -549,6 +563,10 @@ export function readReplay(input, scene, path = 'replay') {
     }
     return value + 0;
   };
+  const colliderIndex = (value, p) => {
+    if (colliders.length === 0) fail(p, 'must be a collider index, but the scene has no colliders', value);
+    return integer(value, p, 0, colliders.length - 1);
+  };
   const moved = (from, items, at, p) => from.map((x, k) => {
     const n = x + delta(items[at + k], join(p, at + k));
     if (Math.abs(n) > maxN) fail(join(p, at + k), `moves coordinate ${k} to ${n / q}, outside ±${L.maxCoord}`, items[at + k]);
@@ -561,7 +579,7 @@ export function readReplay(input, scene, path = 'replay') {
     step += d;
     if (step >= steps) fail(join(p, 0), `puts the event at step ${step}, not before replay.steps (${steps})`, d);
     const kind = items[1];
-    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c" or "p"', kind);
+    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c", "f" or "p"', kind);
     const lengths = EVENT_LENGTHS[kind];
     if (!lengths.includes(items.length)) fail(p, `must have ${lengths.join(' or ')} items for kind "${kind}"`, list[i]);
     const out = [d + 0, kind];
@@ -586,9 +604,15 @@ export function readReplay(input, scene, path = 'replay') {
       held.delete(slot);
       events.push({ step, kind: 'release', slot });
       out.push(slot);
+    } else if (kind === 'f') {
+      const index = colliderIndex(items[2], join(p, 2));
+      const staticFriction = number(items[3], join(p, 3), L.friction.min, L.friction.max);
+      const kineticFriction = number(items[4], join(p, 4), L.friction.min, L.friction.max);
+      const restitution = number(items[5], join(p, 5), L.restitution.min, L.restitution.max);
+      events.push({ step, kind: 'material', collider: index, staticFriction, kineticFriction, restitution });
+      out.push(index, staticFriction, kineticFriction, restitution);
     } else if (kind === 'c') {
-      if (colliders.length === 0) fail(join(p, 2), 'must be a collider index, but the scene has no colliders', items[2]);
-      const index = integer(items[2], join(p, 2), 0, colliders.length - 1);
+      const index = colliderIndex(items[2], join(p, 2));
       const n = moved(colliderAt[index], items, 3, p);
       colliderAt[index] = n;
       out.push(index, items[3] + 0, items[4] + 0, items[5] + 0);

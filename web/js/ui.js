@@ -1,7 +1,8 @@
 // ui.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout, every solver
-// parameter (time step, substeps, passes, damping, gravity), stiffness, masses per object, cloth options,
-// ground and contacts, wind, view switches, the share link, keyboard shortcuts and the language picker;
-// also the message area, the hint and a text description of the view for screen readers.
+// parameter (time step, substeps, passes, damping, speed limit, gravity), stiffness, masses per object, cloth
+// options, ground and contacts, each collider's friction and bounce, wind, view switches, the share link,
+// keyboard shortcuts and the language picker; also the message area, the hint and a text description of the
+// view for screen readers.
 //
 // It only touches the DOM and reports user intent through handlers; the app decides what happens. Every
 // text that may come from a link (scene, object and collider names, error messages) and every translated
@@ -36,6 +37,7 @@ export const PARAMS = [
   { name: 'substeps', group: 'solver', min: 1, max: 16, step: 1, read: (s) => s.solver?.substeps ?? 1 },
   { name: 'iterations', group: 'solver', min: 1, max: 50, step: 1, read: (s) => s.solver?.iterations ?? 10 },
   { name: 'damping', group: 'solver', min: 0, max: 5, step: 0.05, read: (s) => s.solver?.damping ?? 0 },
+  { name: 'maxSpeed', group: 'solver', min: 0.5, max: 200, step: 0.5, decimals: 1, read: (s) => s.solver?.maxSpeed ?? 100 },
   gravity('gravityX', 0, 0),
   gravity('gravityY', 1, -9.81),
   gravity('gravityZ', 2, 0),
@@ -57,6 +59,11 @@ export const PARAMS = [
     write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
   },
   {
+    name: 'tetherSlack', group: 'cloth', objectType: 'cloth', enabledBy: 'tethers', min: 0, max: 100, step: 1,
+    read: (s) => (s.solver?.tetherSlack ?? 0) * 100,
+    write: (v) => [['tetherSlack', v / 100]],
+  },
+  {
     name: 'tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
     read: (s) => (s.solver?.tearStretch ?? 0) > 0,
     write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
@@ -70,6 +77,10 @@ export const PARAMS = [
     name: 'selfCollision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
     read: (s) => Boolean(s.solver?.selfCollision),
     write: (on) => [['selfCollision', on ? 1 : 0]],
+  },
+  {
+    name: 'selfFriction', group: 'cloth', objectType: 'cloth', enabledBy: 'selfCollision', min: 0, max: 1, step: 0.05,
+    read: (s) => s.solver?.selfFriction ?? 0.2,
   },
 
   // --- Ground and contacts ---
@@ -113,7 +124,17 @@ export const PARAMS = [
   { name: 'lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05, read: (s) => s.wind?.lift ?? 0.3 },
 ];
 
-const GROUPS = ['solver', 'stiffness', 'mass', 'cloth', 'contacts', 'wind'];
+const GROUPS = ['solver', 'stiffness', 'mass', 'cloth', 'contacts', 'colliders', 'wind'];
+/**
+ * Each collider's material, one sub-folder per collider (named by the scene) in the Colliders folder. Ranges
+ * stay inside what scene.js accepts (friction 0..10, restitution 0..1); labels and help are i18n keys
+ * `collider.<key>` and `collider.<key>.help`.
+ */
+export const COLLIDER_FIELDS = [
+  { key: 'staticFriction', min: 0, max: 2, step: 0.05 },
+  { key: 'kineticFriction', min: 0, max: 2, step: 0.05 },
+  { key: 'restitution', min: 0, max: 1, step: 0.05 },
+];
 const AIR_DENSITY = 1.2; // kg/m^3, air at sea level
 const LINK_OPTION = '__link';
 
@@ -169,8 +190,9 @@ function ownsKeys(el) {
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
- * onMass(objectIndex, kg), onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool),
- * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
+ * onMass(objectIndex, kg), onColliderMaterial(colliderIndex, { staticFriction, kineticFriction, restitution }),
+ * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool), onPlots(bool),
+ * onVelocityArrows(bool), onLanguage(lang).
  * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
  */
 export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
@@ -404,6 +426,52 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     });
   }
 
+  // Colliders: one sub-folder per collider of the scene (its name from the scene, as text), with its static and
+  // kinetic friction and its bounce; rebuilt for each scene, hidden when the scene has none. A field is named
+  // "<collider> <field>" (the sub-folder's title and the row's label) and described by the field's help text.
+  let colliderFolders = [];
+  let colliderCtrls = []; // [{ c, field }]
+  const colliderHelp = Object.fromEntries(COLLIDER_FIELDS.map(({ key }) => {
+    const span = doc.createElement('span');
+    span.id = `collider-${key}-help`;
+    els.helpTexts.append(span);
+    tr(() => { span.textContent = t(`collider.${key}.help`); });
+    return [key, span.id];
+  }));
+
+  function showColliders(scene) {
+    for (const f of colliderFolders) f.destroy();
+    colliderCtrls = [];
+    colliderFolders = scene.colliders.map((collider, index) => {
+      const f = folders.colliders.addFolder(collider.name);
+      f.domElement.id = `collider-${index}`;
+      f.domElement.dataset.collider = String(index);
+      f.$title.id = `collider-${index}-title`;
+      const material = Object.fromEntries(COLLIDER_FIELDS.map(({ key }) => [key, collider[key]]));
+      for (const field of COLLIDER_FIELDS) {
+        const c = f.add(material, field.key, field.min, field.max, field.step);
+        numberField(c, {
+          id: `collider-${index}-${field.key}`, min: field.min, max: field.max, step: field.step,
+          places: decimals(field.step), describedBy: colliderHelp[field.key],
+        });
+        c.$input.setAttribute('aria-labelledby', `${f.$title.id} ${c.$name.id}`);
+        c.domElement.dataset.colliderField = field.key;
+        c.onChange(() => handlers.onColliderMaterial?.(index, { ...material }));
+        colliderCtrls.push({ c, field });
+      }
+      return f;
+    });
+    renderColliderTexts();
+  }
+
+  function renderColliderTexts() {
+    for (const { c, field } of colliderCtrls) {
+      c.name(t(`collider.${field.key}`));
+      c.domElement.title = t(`collider.${field.key}.help`);
+    }
+  }
+  texts.push(renderColliderTexts);
+
   // View switches.
   const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false };
   const viewFolder = gui.addFolder('');
@@ -530,6 +598,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
         c.updateDisplay();
       }
       showMasses(scene);
+      showColliders(scene);
+      if (scene.colliders.length > 0) visibleGroups.add('colliders');
       // A folder whose controls are all hidden (no cloth in the scene) is hidden with its title.
       for (const group of GROUPS) folders[group].show(visibleGroups.has(group));
       updateEnabled();
@@ -594,6 +664,12 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     clearNotice() {
       clearTimeout(noticeTimer);
       els.notice.textContent = '';
+    },
+
+    /** Runs `fn` now and again whenever the language changes (for texts other modules add to the page). */
+    translated(fn) {
+      texts.push(fn);
+      fn();
     },
 
     /** Switch every text on the page to `lang` ('en' or 'zh'). */
