@@ -559,6 +559,97 @@ static void KernelSoaRuns(Lab* L, int from, int end, float k)
 	s_runColour = (col + 1) % L->colourCount;
 }
 
+/* Experiments on the arithmetic of bcast-runs (regular batches only, timing, not for the engine):
+   newton  1/|d| from an integer-trick estimate and 3 Newton steps (mul/sub only, no divider),
+           s = k (1 - rest / |d|) = k - k rest y;
+   nodiv   sqrt and div replaced by multiplies: what the kernel costs without the divider;
+   scalar  the plain scalar loop over the same constraints in the same order (the engine's
+           -DPBD_SCALAR=1 fallback) and scalar-newton, the same with Newton. */
+static inline pbdF4 RsqrtNewton(pbdF4 x2)
+{
+	const pbdI4 magic = { 0x5f375a86, 0x5f375a86, 0x5f375a86, 0x5f375a86 };
+	pbdF4 y = (pbdF4)(magic - ((pbdI4)x2 >> 1));
+	const pbdF4 half = pbdF4_Splat(0.5f), threeHalves = pbdF4_Splat(1.5f);
+	pbdF4 hx = pbdF4_Mul(half, x2);
+	for (int i = 0; i < 3; ++i) y = pbdF4_Mul(y, pbdF4_Sub(threeHalves, pbdF4_Mul(hx, pbdF4_Mul(y, y))));
+	return y;
+}
+#define MATH_VARIANT(MODE)                                                                                             \
+	pbdF4 len2 = pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3);                                                      \
+	pbdF4 s;                                                                                                           \
+	if (MODE == 1) {                                                                                                   \
+		pbdF4 y = RsqrtNewton(len2);                                                                                   \
+		s = pbdF4_Keep(pbdF4_GreaterEq(len2, eps), pbdF4_Sub(kv, pbdF4_Mul(kv, pbdF4_Mul(pbdF4_Load(rest + c), y))));   \
+	} else {                                                                                                           \
+		pbdF4 len = pbdF4_Mul(len2, len2);                                                                             \
+		s = pbdF4_Keep(pbdF4_GreaterEq(len, eps), pbdF4_Mul(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len)); \
+	}
+static inline void BodyVariant(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,
+							   const float* rest, const float* ra, const float* rb, pbdF4 kv, pbdF4 eps, int mode)
+{
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+	pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+	pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1));
+	pbdF4 d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
+	pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+	pbdF4_Transpose(&q0, &q1, &q2, &q3);
+	MATH_VARIANT(mode);
+	pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+	pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));
+	pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));
+	pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));
+	pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));
+	pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));
+	pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));
+	pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));
+	pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
+}
+static void RunsVariant(Lab* L, float k, int mode)
+{
+	float* p = L->p;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	const pbdF4 kv = pbdF4_Splat(k), eps = pbdF4_Splat(mode == 1 ? 1e-18f : 1e-9f);
+	int col = s_runColour;
+	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
+		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, eps, mode);
+	}
+	s_runColour = (col + 1) % L->colourCount;
+}
+static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, 1); }
+static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, 2); }
+static void ScalarVariant(Lab* L, int from, int end, float k, int newton)
+{
+	float* p = L->p;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	for (int c = from; c < end; ++c) {
+		float *p1 = p + 4 * ca[c], *p2 = p + 4 * cb[c];
+		float dx = p1[0] - p2[0], dy = p1[1] - p2[1], dz = p1[2] - p2[2];
+		float len2 = dx * dx + dy * dy + dz * dz, s;
+		if (newton) {
+			int32_t bits;
+			memcpy(&bits, &len2, 4);
+			bits = 0x5f375a86 - (bits >> 1);
+			float y;
+			memcpy(&y, &bits, 4);
+			float hx = 0.5f * len2;
+			for (int i = 0; i < 3; ++i) y = y * (1.5f - hx * (y * y));
+			s = len2 >= 1e-18f ? k - k * (rest[c] * y) : 0.0f;
+		} else {
+			float len = sqrtf(len2);
+			s = len >= 1e-9f ? k * (len - rest[c]) / len : 0.0f;
+		}
+		float s1 = s * ra[c], s2 = s * rb[c];
+		p1[0] -= s1 * dx, p1[1] -= s1 * dy, p1[2] -= s1 * dz;
+		p2[0] += s2 * dx, p2[1] += s2 * dy, p2[2] += s2 * dz;
+	}
+}
+static void KernelScalar(Lab* L, int from, int end, float k) { ScalarVariant(L, from, end, k, 0); }
+static void KernelScalarNewton(Lab* L, int from, int end, float k) { ScalarVariant(L, from, end, k, 1); }
+
 static void KernelSoaGather(Lab* L, int from, int end, float k)
 {
 	float *X = L->x, *Y = L->y, *Z = L->z, *W = L->w;
@@ -740,6 +831,10 @@ int main(int argc, char** argv)
 		{ "bcast-reload", KernelBcastReload },
 		{ "bcast-runs", KernelBcastRuns },
 		{ "soa-runs", KernelSoaRuns },
+		{ "runs-newton", KernelRunsNewton },
+		{ "runs-nodiv", KernelRunsNoDiv },
+		{ "scalar", KernelScalar },
+		{ "scalar-newt", KernelScalarNewton },
 	};
 	double base = 0.0;
 	for (size_t v = 0; v < sizeof variants / sizeof variants[0]; ++v) {
