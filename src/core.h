@@ -144,6 +144,12 @@ typedef struct pbdWorld {
 	int32_t* cellEntries;  ///< maxParticles particle indices sorted by bucket
 	int32_t* pairs;        ///< 2 * maxContacts particle indices
 	int32_t maxContacts, pairCount;
+	/* Pair-list reuse across substeps (hash_grid.c, pbd_SelfCollision_Prepare): the list is
+	   kept while no particle has moved 0.1 thickness from pairOrigin (float4 each: p when it
+	   was searched). */
+	float* pairOrigin;
+	int32_t pairsReusable; ///< cleared by anything that could make a kept list miss a pair
+	int32_t pairSearches;  ///< searches done (tests, benchmark)
 
 	/* Scratch reserved at creation: colouring and tethers while building, the hash grid's
 	   sorted arrays in the contacts stage. No later call allocates. */
@@ -187,7 +193,8 @@ void pbd_Colliders_Solve(pbdWorld* world, float alpha);             ///< each pa
 void pbd_Colliders_Velocities(pbdWorld* world, float h);            ///< restitution, after v = (p - x)/h
 void pbd_Colliders_EndStep(pbdWorld* world);                       ///< prev = current
 /* hash_grid.c: called by the solver. */
-void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< contacts stage, from predicted positions
+void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< from predicted positions, radius SearchRadius
+void pbd_SelfCollision_Prepare(pbdWorld* world);                   ///< contacts stage: keep the pair list or search again
 void pbd_SelfCollision_Solve(pbdWorld* world);                     ///< each pass
 /// Scratch bytes the hash grid needs during the step (sorted particle data).
 size_t pbd_HashGridScratchBytes(int32_t maxParticles);

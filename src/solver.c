@@ -63,8 +63,8 @@ static void Stage_Contacts(pbdWorld* w, const pbdStepContext* ctx)
 {
 	memset(w->contact, 0, (size_t)w->particleCount);
 	if (w->tethersDirty) pbd_Tethers_Build(w);
-	if (ctx->selfCollision) pbd_HashGrid_FindPairs(w);
-	else w->pairCount = 0;
+	if (ctx->selfCollision) pbd_SelfCollision_Prepare(w);
+	else w->pairCount = 0, w->pairsReusable = 0;
 }
 
 /* ---------------------------------------------------------------- solve */

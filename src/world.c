@@ -123,6 +123,7 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 							(double)value);
 	}
 	w->params[param] = value;
+	w->pairsReusable = 0; /* thickness, self-collision: search afresh */
 	int kind = KindOfParam(param);
 	if (kind >= 0) {
 		/* The world-wide stiffness of a kind sets every object's group of that kind. */
@@ -268,6 +269,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	bytes += pbd_PoolBytes(P, sizeof(float)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
 	size_t B = C / 4 + 1; /* regular batches: at most one per 4 constraints */
 	bytes += 2 * pbd_PoolBytes(C, sizeof(float)) + 3 * pbd_PoolBytes(B, sizeof(int32_t));
+	bytes += pbd_PoolBytes(P, 4 * sizeof(float)); /* pairOrigin */
 	size_t bounceBytes = pbd_ColliderBounceBytes(maxParticles, maxColliders);
 	bytes += bounceBytes;
 	bytes += 2 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(float)) +
@@ -312,6 +314,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->batchStride = pbd_PoolAlloc(&w->pool, B, sizeof(int32_t));
 	w->batchOffset = pbd_PoolAlloc(&w->pool, B, sizeof(int32_t));
 	w->maxBatches = (int32_t)B;
+	w->pairOrigin = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->triangles = pbd_PoolAlloc(&w->pool, (size_t)maxTriangles, 3 * sizeof(uint32_t));
 	w->lines = pbd_PoolAlloc(&w->pool, (size_t)maxLines, 2 * sizeof(uint32_t));
 	w->groups = pbd_PoolAlloc(&w->pool, (size_t)maxGroups, sizeof(pbdGroup));
@@ -421,6 +424,7 @@ static void AddParticle(pbdWorld* w, float x, float y, float z, float invMass)
 	w->tetherAnchor[w->particleCount] = -1;
 	memset(w->v + 4 * w->particleCount, 0, 4 * sizeof(float));
 	w->particleCount += 1;
+	w->pairsReusable = 0;
 }
 
 static float Distance(const float* a, const float* b)
@@ -673,6 +677,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	w->x[4 * particle + 3] = invMass;
 	w->p[4 * particle + 3] = invMass;
 	w->sharesDirty = 1;
+	w->pairsReusable = 0; /* a pair of two pins was left out of the list */
 	if (invMass == 0.0f) {
 		/* A pin has no velocity, so prediction leaves it where it is: pins never move. */
 		memset(w->v + 4 * particle, 0, 3 * sizeof(float));

@@ -615,9 +615,121 @@ void Test_SelfCollisionClothFoldsOntoItself(void)
 	ENSURE(control < 0.5f * kT);
 }
 
+/* BruteForcePairs at the thickness instead of the search radius: the pairs in contact. */
+static int ContactPairs(pbdWorldId id, int64_t* out)
+{
+	pbdWorld* w = pbd_GetWorld(id);
+	const float saved = w->params[pbdParam_thickness];
+	/* BruteForcePairs searches within 1.2 x thickness and filters rest neighbours at the
+	   thickness; scale both so that it lists pairs closer than `saved`, filtered as the grid does */
+	int count = 0;
+	const int n = w->particleCount;
+	const float t2 = saved * saved;
+	for (int i = 0; i < n; ++i) {
+		const float* a = w->p + 4 * i;
+		for (int j = i + 1; j < n; ++j) {
+			const float* b = w->p + 4 * j;
+			float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+			if (dx * dx + dy * dy + dz * dz >= t2) continue;
+			if (a[3] == 0.0f && b[3] == 0.0f) continue;
+			if (ObjectOf(id, i) == ObjectOf(id, j)) {
+				const float* ra = w->rest0 + 4 * i;
+				const float* rb = w->rest0 + 4 * j;
+				float ex = ra[0] - rb[0], ey = ra[1] - rb[1], ez = ra[2] - rb[2];
+				if (ex * ex + ey * ey + ez * ez < t2) continue;
+			}
+			out[count++] = (int64_t)i * n + j;
+		}
+	}
+	qsort(out, (size_t)count, sizeof *out, CompareKeys);
+	return count;
+}
+
+/* Pair-list reuse (pbd_SelfCollision_Prepare): while every particle is within 0.1 thickness
+   of where it was at the search, the kept list holds every pair the brute force finds in
+   contact now; a larger move, or a parameter or mass change, searches again. */
+void Test_SelfCollisionPairReuse(void)
+{
+	Scene sc = TwoLayers(1, 0);
+	for (int s = 0; s < 40; ++s) pbd_World_Step(sc.w);
+	pbdWorld* w = pbd_GetWorld(sc.w);
+	const int n = w->particleCount;
+	pbd_SelfCollision_Prepare(w);
+	ENSURE(w->pairsReusable);
+	const float m = 0.1f * kT; /* each particle's reach */
+	int64_t* expected = malloc(sizeof(int64_t) * ((size_t)n * (size_t)n / 2 + 1));
+	int64_t* got = malloc(sizeof(int64_t) * ((size_t)w->maxContacts + 1));
+	uint32_t seed = 99u;
+	int reused = 0, checked = 0;
+	for (int trial = 0; trial < 20; ++trial) {
+		/* every particle jittered by up to 0.9 m from the search positions */
+		for (int i = 0; i < n; ++i) {
+			for (int k = 0; k < 3; ++k) {
+				seed = seed * 1664525u + 1013904223u;
+				float u = (float)(seed >> 8) / 16777216.0f - 0.5f; /* [-0.5, 0.5) */
+				w->p[4 * i + k] = w->pairOrigin[4 * i + k] + 0.9f * m * u * 1.1547f; /* |d| < 0.9 m */
+			}
+		}
+		int before = w->pairSearches;
+		pbd_SelfCollision_Prepare(w);
+		reused += w->pairSearches == before;
+		int count = ContactPairs(sc.w, expected);
+		for (int k = 0; k < w->pairCount; ++k) got[k] = (int64_t)w->pairs[2 * k] * n + w->pairs[2 * k + 1];
+		qsort(got, (size_t)w->pairCount, sizeof *got, CompareKeys);
+		for (int e = 0, g = 0; e < count; ++e) { /* every expected pair is in the list */
+			while (g < w->pairCount && got[g] < expected[e]) ++g;
+			if (!(g < w->pairCount && got[g] == expected[e])) {
+				printf("  FAILED: pair (%d, %d) within reach but not in the kept list\n", (int)(expected[e] / n), (int)(expected[e] % n));
+				g_testFailed = 1;
+				break;
+			}
+			checked += 1;
+		}
+		if (g_testFailed) break;
+	}
+	free(expected);
+	free(got);
+	printf("  %d of 20 jitters kept the list; %d pairs in contact checked present\n", reused, checked);
+	ENSURE(reused == 20 && checked > 100);
+	/* one particle past its reach: searched again */
+	int before = w->pairSearches;
+	w->p[4 * 7 + 1] = w->pairOrigin[4 * 7 + 1] + 1.01f * m;
+	pbd_SelfCollision_Prepare(w);
+	ENSURE(w->pairSearches == before + 1);
+	/* a parameter change: searched again even without motion */
+	before = w->pairSearches;
+	pbd_World_SetParam(sc.w, pbdParam_thickness, kT);
+	pbd_SelfCollision_Prepare(w);
+	ENSURE(w->pairSearches == before + 1);
+	/* a mass change too (pairs of two pins were left out of the list) */
+	before = w->pairSearches;
+	pbd_World_SetMass(sc.w, 3, 0.01f);
+	pbd_SelfCollision_Prepare(w);
+	ENSURE(w->pairSearches == before + 1);
+	pbd_DestroyWorld(sc.w);
+}
+
+/* A towel folded and left to settle, 5 substeps: searched every substep while the edge is
+   carried over, far less once it rests; the layers stay apart either way (the fold test). */
+void Test_SelfCollisionSearchesLessAtRest(void)
+{
+	Scene sc = TwoLayers(1, 0);
+	pbdWorld* w = pbd_GetWorld(sc.w);
+	for (int s = 0; s < 30; ++s) pbd_World_Step(sc.w); /* falling onto the lower layer */
+	int falling = w->pairSearches;
+	for (int s = 0; s < 120; ++s) pbd_World_Step(sc.w);
+	int settling = w->pairSearches - falling;
+	for (int s = 0; s < 60; ++s) pbd_World_Step(sc.w);
+	int resting = w->pairSearches - falling - settling;
+	printf("  searches per step: %.2f falling, %.2f settling, %.2f resting (5 substeps)\n", (double)falling / 30.0,
+		   (double)settling / 120.0, (double)resting / 60.0);
+	ENSURE(resting <= 60); /* at most one per step at rest, instead of five */
+	pbd_DestroyWorld(sc.w);
+}
+
 /* Self-collision scenes give the same bits in every build (native, scalar, sanitizers,
    wasm): the pairs' order is a function of the positions only. */
-#define PBD_SELF_COLLISION_HASH 0x469f567au
+#define PBD_SELF_COLLISION_HASH 0xc423502au
 void Test_SelfCollisionDeterminismHash(void)
 {
 	Scene sc = TwoLayers(1, 1);

@@ -9,4 +9,6 @@
 	X(SelfCollisionTwoLayersOnGround)        \
 	X(SelfCollisionTwoLayersPinnedCorners)   \
 	X(SelfCollisionClothFoldsOntoItself)     \
+	X(SelfCollisionPairReuse)                \
+	X(SelfCollisionSearchesLessAtRest)       \
 	X(SelfCollisionDeterminismHash)
