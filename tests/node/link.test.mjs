@@ -4,7 +4,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import {
-  encodeLink, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
+  encodeLink, withoutDefaults, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
   LINK_VERSION, LINK_MIN_VERSION, base64urlEncode, base64urlDecode,
 } from '../../web/js/link.js';
 import { builtinScenes, validateScene } from '../../web/js/scene.js';
@@ -55,13 +55,32 @@ test('every built-in round-trips exactly and encodes to fewer than 2000 characte
   }
 });
 
-test('encodeLink normalises first; the payload is deflate-raw of the normalised JSON', async () => {
+test('encodeLink normalises first and leaves out what is at its default; the payload decodes to exactly the normalised scene', async () => {
+  const { inflateRawSync } = await import('node:zlib');
+  const payloadOf = (link) => JSON.parse(inflateRawSync(Buffer.from(link.slice(4), 'base64url')).toString('utf8'));
   const link = await encodeLink(minimal());
   const expected = validateScene(minimal());
   assert.deepEqual(await decodeLink(link), expected);
-  const { inflateRawSync } = await import('node:zlib');
-  const json = inflateRawSync(Buffer.from(link.slice(4), 'base64url')).toString('utf8');
-  assert.equal(json, JSON.stringify(expected));
+  const json = payloadOf(link);
+  // the minimal scene is all defaults but its one object: nothing else is written
+  assert.deepEqual(Object.keys(json).sort(), ['format', 'objects', 'version']);
+  assert.ok(JSON.stringify(json).length < JSON.stringify(expected).length / 2);
+  // a value that differs from its default is kept, a default one is not, at every depth
+  const scene = validateScene(builtinScenes.flag);
+  const written = payloadOf(await encodeLink(scene));
+  assert.equal(written.solver.tearStretch, 0.35);
+  assert.equal('maxSpeed' in written.solver, false);
+  assert.equal(written.colliders[0].type, 'capsule');
+  assert.equal('restitution' in written.colliders[0], false);
+  assert.deepEqual(validateScene(written), scene);
+  // every built-in scene: exact round trip, and shorter than the normalised JSON
+  for (const [id, s0] of Object.entries(builtinScenes)) {
+    const n = validateScene(s0);
+    const l = await encodeLink(n);
+    assert.deepEqual(await decodeLink(l), n, id);
+    assert.deepEqual(validateScene(withoutDefaults(n)), n, id);
+    assert.ok(JSON.stringify(payloadOf(l)).length < JSON.stringify(n).length, id);
+  }
 });
 
 test('encodeLink refuses scenes that could not be decoded again', async () => {
@@ -225,7 +244,11 @@ test('version 1 links (a bare scene) still load, and links without a replay are 
   assert.deepEqual(await decodeRun(v1), { version: 1, scene: builtinScenes.flag, replay: null });
   const written = await encodeLink(builtinScenes.flag);
   assert.match(written, /^s=1\./);
-  assert.equal(written, v1, 'the same bytes as before replays existed');
+  // the same container as version-1 pages wrote (a bare scene), now without its default-valued fields
+  const { inflateRawSync } = await import('node:zlib');
+  const bare = JSON.parse(inflateRawSync(Buffer.from(written.slice(4), 'base64url')).toString('utf8'));
+  assert.equal(bare.format, 'minipbd-scene');
+  assert.deepEqual(validateScene(bare), builtinScenes.flag);
 });
 
 test('version 2 carries {scene, replay}; decodeLink gives its scene, decodeRun both', async () => {

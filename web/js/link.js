@@ -212,9 +212,10 @@ const fmt = (n) => n.toLocaleString('en-US');
  */
 export async function encodeLink(scene, { replay = null } = {}) {
   const normalised = validated(() => validateScene(scene), 'invalid-scene');
-  let value = normalised, version = 1;
+  const written = withoutDefaults(normalised);
+  let value = written, version = 1;
   if (replay !== null && replay !== undefined) {
-    value = { scene: normalised, replay: validated(() => readReplay(replay, normalised).replay, 'invalid-replay') };
+    value = { scene: written, replay: validated(() => readReplay(replay, normalised).replay, 'invalid-replay') };
     version = 2;
   }
   const json = new TextEncoder().encode(JSON.stringify(value));
@@ -228,6 +229,41 @@ export async function encodeLink(scene, { replay = null } = {}) {
   }
   return `s=${version}.${payload}`;
 }
+
+/**
+ * The scene with every field left out that validateScene would fill in with the same value: the link
+ * decodes to exactly `normalised`, is shorter, and a page that predates a newer field (added with a default)
+ * still opens links that leave it at its default. The validator itself is the oracle (no second copy of the
+ * defaults): a key is dropped only if validating without it gives the same normalised scene, so the round
+ * trip is exact by construction. Arrays (pins, positions) are kept or dropped whole; objects in arrays
+ * (objects, colliders, mass ranges) are trimmed key by key.
+ */
+export function withoutDefaults(normalised) {
+  const target = JSON.stringify(normalised);
+  const out = JSON.parse(target);
+  const same = () => {
+    try { return JSON.stringify(validateScene(out)) === target; } catch { return false; }
+  };
+  const trim = (holder, keep) => {
+    for (const key of Object.keys(holder)) {
+      if (keep.has(key)) continue;
+      const saved = holder[key];
+      delete holder[key];
+      if (same()) continue;
+      holder[key] = saved;
+      if (Array.isArray(saved)) {
+        for (const item of saved) if (item && typeof item === 'object' && !Array.isArray(item)) trim(item, TYPE_KEY);
+      } else if (saved && typeof saved === 'object') {
+        trim(saved, NO_KEY);
+      }
+    }
+  };
+  trim(out, TOP_KEYS);
+  return out;
+}
+const TOP_KEYS = new Set(['format', 'version']);
+const TYPE_KEY = new Set(['type']);
+const NO_KEY = new Set();
 
 /**
  * Decodes a fragment ("#s=1.…" or "s=1.…", other &key=value params ignored) into a validated scene. A link
