@@ -64,9 +64,9 @@ typedef enum pbdStage {
 	pbdStage_contacts,       ///< hash grid and particle pairs (self-collision), tethers when pins changed
 	pbdStage_solve,          ///< Gauss-Seidel passes: constraint groups, tethers, attachments, pairs, colliders, ground
 	pbdStage_tear,           ///< break over-stretched cloth constraints; the render topology follows
-	pbdStage_velocities,     ///< v = (p - x) / dt
-	pbdStage_velocityPasses, ///< restitution, damping, speed bound: after v is recomputed, so they last
-	pbdStage_commit,         ///< x = p
+	pbdStage_velocities,     ///< v = (p - x) / dt, restitution (ground, colliders)
+	pbdStage_commit,         ///< velocity passes (damping, speed bound: after v is recomputed, so they
+	                         ///< last), world bound, x = p: one sweep
 	pbdStage_count
 } pbdStage;
 

@@ -121,23 +121,7 @@ int32_t pbd_HashGrid_Bucket(const pbdWorld* w, const float* p)
 }
 
 /* Bit k set when lane k of a is below lane k of b (the same comparison in every build). */
-static inline uint32_t LessBits(pbdF4 a, pbdF4 b)
-{
-#if PBD_SIMD
-	const pbdI4 m = a < b;
-#if defined(__wasm_simd128__)
-	return (uint32_t)wasm_i32x4_bitmask((v128_t)m);
-#elif defined(__SSE2__)
-	return (uint32_t)_mm_movemask_ps((__m128)m);
-#else
-	return (uint32_t)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8));
-#endif
-#else
-	uint32_t bits = 0;
-	for (int k = 0; k < 4; ++k) bits |= (uint32_t)(pbdF4_Get(a, k) < pbdF4_Get(b, k)) << k;
-	return bits;
-#endif
-}
+static inline uint32_t LessBits(pbdF4 a, pbdF4 b) { return pbdF4_LessBits(a, b); }
 
 static inline uint32_t EqualBits(const int32_t* v, int32_t o)
 {

@@ -65,6 +65,24 @@ static inline pbdF4 pbdF4_ZeroW(pbdF4 a)
 }
 /* (a[i], a[i], a[i], a[i]) for a constant i: one pshufd / i32x4.shuffle */
 #define pbdF4_SplatLane(a, i) PBD_SHUFFLE(a, a, i, i, i, i)
+/* |a| lane by lane (clears the sign bits) */
+static inline pbdF4 pbdF4_Abs(pbdF4 a)
+{
+	const pbdI4 bits = { 0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff };
+	return (pbdF4)(bits & (pbdI4)a);
+}
+/* bit k set where a[k] < b[k] (NaN: not set): one movemask / i32x4.bitmask */
+static inline uint32_t pbdF4_LessBits(pbdF4 a, pbdF4 b)
+{
+	const pbdI4 m = a < b;
+#if defined(__wasm_simd128__)
+	return (uint32_t)wasm_i32x4_bitmask((v128_t)m);
+#elif defined(__SSE2__)
+	return (uint32_t)_mm_movemask_ps((__m128)m);
+#else
+	return (uint32_t)((m[0] & 1) | (m[1] & 2) | (m[2] & 4) | (m[3] & 8));
+#endif
+}
 
 /* Rows to columns: four particles (x, y, z, w) become x4, y4, z4, w4. */
 static inline void pbdF4_Transpose(pbdF4* r0, pbdF4* r1, pbdF4* r2, pbdF4* r3)
@@ -138,6 +156,13 @@ static inline pbdF4 pbdF4_ZeroW(pbdF4 a)
 	return a;
 }
 static inline pbdF4 pbdF4_SplatLane(pbdF4 a, int i) { return pbdF4_Splat(a.v[i]); }
+static inline pbdF4 pbdF4_Abs(pbdF4 a) { return pbdF4_Set(fabsf(a.v[0]), fabsf(a.v[1]), fabsf(a.v[2]), fabsf(a.v[3])); }
+static inline uint32_t pbdF4_LessBits(pbdF4 a, pbdF4 b)
+{
+	uint32_t bits = 0;
+	for (int k = 0; k < 4; ++k) bits |= (uint32_t)(a.v[k] < b.v[k]) << k;
+	return bits;
+}
 static inline void pbdF4_Transpose(pbdF4* r0, pbdF4* r1, pbdF4* r2, pbdF4* r3)
 {
 	pbdF4* r[4] = { r0, r1, r2, r3 };

