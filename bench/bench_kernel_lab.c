@@ -18,8 +18,9 @@
      bcast       what src/solver.c now does (Project4): no transposes of positions; d = a - b
                  per constraint as a float4, one transpose of d*d for the 4 lengths, s * share
                  broadcast back per lane; the mass split w_a / (w_a + w_b) precomputed
-     bcast-splat / bcast-full / bcast-reload   variants of the broadcast and of the length
-                 sum (the full 4-row transpose is what V8 compiles to plain unpacks)
+     bcast-full  bcast with the w lane of d zeroed and all four transposed rows summed: the
+                 full 4-row transpose is what V8 compiles to plain unpacks (a 3-row one became
+                 pshufb with constants; a splat-with-zero broadcast likewise)
      bcast-runs  bcast-full on regular batches (a0 + j s, + o): addresses from 3 numbers
                  instead of 8 loaded indices, as the engine does for ~98% of a grid
      soa-runs    SoA positions on the same regular batches, shares precomputed: stride 1 plain
@@ -357,37 +358,6 @@ static void KernelBcast(Lab* L, int from, int end, float k)
 	}
 }
 
-static void KernelBcastSplat(Lab* L, int from, int end, float k)
-{
-	float* p = L->p;
-	const int32_t *ca = L->ca, *cb = L->cb;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	KERNEL_CONSTANTS(k);
-	for (int c = from; c + 4 <= end; c += 4) {
-		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
-		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
-		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
-		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
-		const pbdI4 xyz = { -1, -1, -1, 0 };
-		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1)), d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
-		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
-		pbdF4_Transpose(&q0, &q1, &q2, &q3);
-		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
-		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
-		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
-		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
-#define LANE(v, i) PBD_SHUFFLE(v, v, i, i, i, i)
-		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(LANE(s1, 0), d0)));
-		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(LANE(s1, 1), d1)));
-		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(LANE(s1, 2), d2)));
-		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(LANE(s1, 3), d3)));
-		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(LANE(s2, 0), d0)));
-		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(LANE(s2, 1), d1)));
-		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(LANE(s2, 2), d2)));
-		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(LANE(s2, 3), d3)));
-#undef LANE
-	}
-}
 
 static void KernelBcastFull(Lab* L, int from, int end, float k)
 {
@@ -421,41 +391,6 @@ static void KernelBcastFull(Lab* L, int from, int end, float k)
 	}
 }
 
-/* bcast-full with short live ranges: the particles are loaded once for the squared lengths
-   and again (L1 hits) for the update, so V8's allocator need not spill 12 vectors across the sqrt. */
-static void KernelBcastReload(Lab* L, int from, int end, float k)
-{
-	float* p = L->p;
-	const int32_t *ca = L->ca, *cb = L->cb;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	KERNEL_CONSTANTS(k);
-	const pbdI4 xyz = { -1, -1, -1, 0 };
-	for (int c = from; c + 4 <= end; c += 4) {
-		float *a0 = p + 4 * ca[c], *a1 = p + 4 * ca[c + 1], *a2 = p + 4 * ca[c + 2], *a3 = p + 4 * ca[c + 3];
-		float *b0 = p + 4 * cb[c], *b1 = p + 4 * cb[c + 1], *b2 = p + 4 * cb[c + 2], *b3 = p + 4 * cb[c + 3];
-#define D(a, b) ((pbdF4)(xyz & (pbdI4)pbdF4_Sub(pbdF4_Load(a), pbdF4_Load(b))))
-		pbdF4 q0 = D(a0, b0), q1 = D(a1, b1), q2 = D(a2, b2), q3 = D(a3, b3);
-		q0 = pbdF4_Mul(q0, q0), q1 = pbdF4_Mul(q1, q1), q2 = pbdF4_Mul(q2, q2), q3 = pbdF4_Mul(q3, q3);
-		pbdF4_Transpose(&q0, &q1, &q2, &q3);
-		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3)); /* q3 = w lane = +0 */
-		pbdMask4 ok = pbdF4_GreaterEq(len, eps);
-		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len), zero);
-		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
-#define MOVE(a, b, i)                                                                                                  \
-	do {                                                                                                               \
-		pbdF4 A = pbdF4_Load(a), B = pbdF4_Load(b);                                                                    \
-		pbdF4 d = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A, B));                                                               \
-		pbdF4_Store(a, pbdF4_Sub(A, pbdF4_Mul(PBD_SHUFFLE(s1, s1, i, i, i, i), d)));                                   \
-		pbdF4_Store(b, pbdF4_Add(B, pbdF4_Mul(PBD_SHUFFLE(s2, s2, i, i, i, i), d)));                                   \
-	} while (0)
-		MOVE(a0, b0, 0);
-		MOVE(a1, b1, 1);
-		MOVE(a2, b2, 2);
-		MOVE(a3, b3, 3);
-#undef MOVE
-#undef D
-	}
-}
 
 /* bcast-full on the grid's regularity: where a batch's four constraints are (a0 + j sa, a0 + j sa + off),
    their addresses come from three numbers instead of eight loaded indices. */
@@ -826,9 +761,7 @@ int main(int argc, char** argv)
 		{ "unroll2", KernelUnroll2 },
 		{ "soa-gather", KernelSoaGather },
 		{ "bcast", KernelBcast },
-		{ "bcast-splat", KernelBcastSplat },
 		{ "bcast-full", KernelBcastFull },
-		{ "bcast-reload", KernelBcastReload },
 		{ "bcast-runs", KernelBcastRuns },
 		{ "soa-runs", KernelSoaRuns },
 		{ "runs-newton", KernelRunsNewton },

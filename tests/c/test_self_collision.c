@@ -143,13 +143,13 @@ static int ObjectOf(pbdWorldId id, int particle)
 	return -1;
 }
 
-/* O(n^2) reference: pairs closer than the search radius, not both pinned, not rest-pose
+/* O(n^2) reference: pairs closer than r, not both pinned, not rest-pose
    neighbours of one object. Returns the count; keys (i * n + j, i < j) sorted into out. */
-static int BruteForcePairs(pbdWorldId id, int64_t* out)
+static int PairsWithin(pbdWorldId id, float r, int64_t* out)
 {
 	const pbdWorld* w = pbd_GetWorld(id);
 	const int n = w->particleCount;
-	const float r = pbd_HashGrid_SearchRadius(w), t = w->params[pbdParam_thickness];
+	const float t = w->params[pbdParam_thickness];
 	const float r2 = r * r, t2 = t * t;
 	int* object = malloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; ++i) object[i] = ObjectOf(id, i);
@@ -175,6 +175,8 @@ static int BruteForcePairs(pbdWorldId id, int64_t* out)
 	if (out) qsort(out, (size_t)count, sizeof *out, CompareKeys);
 	return count;
 }
+
+static int BruteForcePairs(pbdWorldId id, int64_t* out) { return PairsWithin(id, pbd_HashGrid_SearchRadius(pbd_GetWorld(id)), out); }
 
 /* The grid's pairs are exactly the brute force's: same set, each pair once, i < j. */
 static void CheckPairsAgainstBruteForce(pbdWorldId id, int minExpected)
@@ -615,35 +617,8 @@ void Test_SelfCollisionClothFoldsOntoItself(void)
 	ENSURE(control < 0.5f * kT);
 }
 
-/* BruteForcePairs at the thickness instead of the search radius: the pairs in contact. */
-static int ContactPairs(pbdWorldId id, int64_t* out)
-{
-	pbdWorld* w = pbd_GetWorld(id);
-	const float saved = w->params[pbdParam_thickness];
-	/* BruteForcePairs searches within 1.2 x thickness and filters rest neighbours at the
-	   thickness; scale both so that it lists pairs closer than `saved`, filtered as the grid does */
-	int count = 0;
-	const int n = w->particleCount;
-	const float t2 = saved * saved;
-	for (int i = 0; i < n; ++i) {
-		const float* a = w->p + 4 * i;
-		for (int j = i + 1; j < n; ++j) {
-			const float* b = w->p + 4 * j;
-			float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-			if (dx * dx + dy * dy + dz * dz >= t2) continue;
-			if (a[3] == 0.0f && b[3] == 0.0f) continue;
-			if (ObjectOf(id, i) == ObjectOf(id, j)) {
-				const float* ra = w->rest0 + 4 * i;
-				const float* rb = w->rest0 + 4 * j;
-				float ex = ra[0] - rb[0], ey = ra[1] - rb[1], ez = ra[2] - rb[2];
-				if (ex * ex + ey * ey + ez * ez < t2) continue;
-			}
-			out[count++] = (int64_t)i * n + j;
-		}
-	}
-	qsort(out, (size_t)count, sizeof *out, CompareKeys);
-	return count;
-}
+/* The pairs in contact: BruteForcePairs at the thickness instead of the search radius. */
+static int ContactPairs(pbdWorldId id, int64_t* out) { return PairsWithin(id, pbd_GetWorld(id)->params[pbdParam_thickness], out); }
 
 /* Pair-list reuse (pbd_SelfCollision_Prepare): while every particle is within 0.1 thickness
    of where it was at the search, the kept list holds every pair the brute force finds in
