@@ -1,12 +1,13 @@
 /* bench_kernel_lab.c -- what limits the cloth solve? A lab, not part of `make bench`.
 
-   Replays the solver's distance-constraint projection (src/solver.c SolveDistanceColour4)
-   on a RES x RES cloth grid of its own (the same stretch, shear and bend constraints,
-   greedy-coloured in build order as src/colouring.c does) and times variants of the
+   Replays the solver's distance-constraint projection (src/solver.c Project4) on a
+   RES x RES cloth grid of its own (the same stretch, shear and bend constraints, built in
+   src/world.c's order and greedy-coloured as src/colouring.c does) and times variants of the
    kernel, in ns per projection, so that a change to src/ can be judged before it is made:
 
-     engine      the engine's kernel as it is: float4 particles (AoS), ca/cb/rest arrays,
-                 four 16-byte gathers + a 4x4 transpose per side, the same arithmetic
+     engine      the engine's kernel before bcast-runs replaced it (the baseline of the ratios):
+                 float4 particles (AoS), ca/cb/rest arrays, four 16-byte gathers + a 4x4
+                 transpose per side and back, weights from the w lanes
      no-math     the same loads, transposes and stores with the arithmetic replaced by one
                  add: the cost of moving the data alone (the gather/transpose/scatter floor)
      mask-once   the engine's kernel with the skip mask applied once, to the correction
@@ -15,14 +16,16 @@
                  work in flight for the sqrt/div chain)
      soa-gather  positions as separate x, y, z, w arrays (SoA), lanes filled by scalar
                  loads through the index arrays: no transposes
-     bcast       what src/solver.c now does (Project4): no transposes of positions; d = a - b
+     bcast       no transposes of positions; d = a - b
                  per constraint as a float4, one transpose of d*d for the 4 lengths, s * share
                  broadcast back per lane; the mass split w_a / (w_a + w_b) precomputed
      bcast-full  bcast with the w lane of d zeroed and all four transposed rows summed: the
                  full 4-row transpose is what V8 compiles to plain unpacks (a 3-row one became
                  pshufb with constants; a splat-with-zero broadcast likewise)
-     bcast-runs  bcast-full on regular batches (a0 + j s, + o): addresses from 3 numbers
-                 instead of 8 loaded indices, as the engine does for ~98% of a grid
+     bcast-runs  what src/solver.c does now: bcast-full on regular batches (a0 + j s, + o),
+                 addresses from 3 numbers instead of 8 loaded indices (~97% of a grid)
+     runs-newton, runs-nodiv, scalar, scalar-newt   experiments on its arithmetic and the
+                 scalar loop it is compared with (see their comment)
      soa-runs    SoA positions on the same regular batches, shares precomputed: stride 1 plain
                  loads, stride 2 (rows) one shufps-shaped split per component, the rest gathered
                  lane by lane; measured at ~0.9x bcast-runs natively and ~0.95x in wasm, so the
@@ -392,53 +395,7 @@ static void KernelBcastFull(Lab* L, int from, int end, float k)
 }
 
 
-/* bcast-full on the grid's regularity: where a batch's four constraints are (a0 + j sa, a0 + j sa + off),
-   their addresses come from three numbers instead of eight loaded indices. */
-#define BCAST_BODY(A0P, A1P, A2P, A3P, B0P, B1P, B2P, B3P, C)                                                           \
-	do {                                                                                                               \
-		float *a0 = (A0P), *a1 = (A1P), *a2 = (A2P), *a3 = (A3P), *b0 = (B0P), *b1 = (B1P), *b2 = (B2P), *b3 = (B3P);   \
-		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);                     \
-		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);                     \
-		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1));             \
-		pbdF4 d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));             \
-		pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);         \
-		pbdF4_Transpose(&q0, &q1, &q2, &q3);                                                                           \
-		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3));                                       \
-		pbdMask4 ok = pbdF4_GreaterEq(len, eps);                                                                       \
-		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + (C)))), len), zero);      \
-		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + (C))), s2 = pbdF4_Mul(s, pbdF4_Load(rb + (C)));                       \
-		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));                               \
-		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));                               \
-		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));                               \
-		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));                               \
-		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));                               \
-		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));                               \
-		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));                               \
-		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));                               \
-	} while (0)
-
 static int s_runColour;
-static void KernelBcastRuns(Lab* L, int from, int end, float k)
-{
-	(void)from, (void)end;
-	float* p = L->p;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	KERNEL_CONSTANTS(k);
-	const pbdI4 xyz = { -1, -1, -1, 0 };
-	int col = s_runColour;
-	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
-		float* a = p + L->runA[r];
-		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		BCAST_BODY(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c);
-	}
-	const int32_t *ca = L->ca, *cb = L->cb;
-	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
-		const int c = L->irrC[r];
-		BCAST_BODY(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-				   p + 4 * cb[c + 2], p + 4 * cb[c + 3], c);
-	}
-	s_runColour = (col + 1) % L->colourCount;
-}
 
 /* soa-runs: positions as x, y, z arrays, the regular batches of bcast-runs, shares precomputed.
    stride 1: plain vector loads; stride 2, offset 1 (along a row): 8 consecutive values split
@@ -494,12 +451,17 @@ static void KernelSoaRuns(Lab* L, int from, int end, float k)
 	s_runColour = (col + 1) % L->colourCount;
 }
 
-/* Experiments on the arithmetic of bcast-runs (regular batches only, timing, not for the engine):
-   newton  1/|d| from an integer-trick estimate and 3 Newton steps (mul/sub only, no divider),
-           s = k (1 - rest / |d|) = k - k rest y;
-   nodiv   sqrt and div replaced by multiplies: what the kernel costs without the divider;
-   scalar  the plain scalar loop over the same constraints in the same order (the engine's
-           -DPBD_SCALAR=1 fallback) and scalar-newton, the same with Newton. */
+/* bcast-runs: bcast-full on the grid's regularity (what src/solver.c does): where a batch's four
+   constraints are (a0 + j sa, a0 + j sa + off), their addresses come from three numbers instead
+   of eight loaded indices; the other batches go through the index arrays. Two experiments on its
+   arithmetic (timing only, not for the engine):
+   runs-newton  1/|d| from an integer-trick estimate and 3 Newton steps (mul/sub only, no
+                divider), s = k (1 - rest / |d|) = k - k rest y;
+   runs-nodiv   sqrt and div replaced by multiplies: what the kernel costs without the divider;
+   and two scalar loops over the same constraints in the same order: scalar (the engine's
+   -DPBD_SCALAR=1 fallback) and scalar-newt (the same with Newton). */
+enum { MATH_EXACT, MATH_NEWTON, MATH_NODIV };
+
 static inline pbdF4 RsqrtNewton(pbdF4 x2)
 {
 	const pbdI4 magic = { 0x5f375a86, 0x5f375a86, 0x5f375a86, 0x5f375a86 };
@@ -509,18 +471,9 @@ static inline pbdF4 RsqrtNewton(pbdF4 x2)
 	for (int i = 0; i < 3; ++i) y = pbdF4_Mul(y, pbdF4_Sub(threeHalves, pbdF4_Mul(hx, pbdF4_Mul(y, y))));
 	return y;
 }
-#define MATH_VARIANT(MODE)                                                                                             \
-	pbdF4 len2 = pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3);                                                      \
-	pbdF4 s;                                                                                                           \
-	if (MODE == 1) {                                                                                                   \
-		pbdF4 y = RsqrtNewton(len2);                                                                                   \
-		s = pbdF4_Keep(pbdF4_GreaterEq(len2, eps), pbdF4_Sub(kv, pbdF4_Mul(kv, pbdF4_Mul(pbdF4_Load(rest + c), y))));   \
-	} else {                                                                                                           \
-		pbdF4 len = pbdF4_Mul(len2, len2);                                                                             \
-		s = pbdF4_Keep(pbdF4_GreaterEq(len, eps), pbdF4_Mul(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len)); \
-	}
+
 static inline void BodyVariant(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,
-							   const float* rest, const float* ra, const float* rb, pbdF4 kv, pbdF4 eps, int mode)
+							   const float* rest, const float* ra, const float* rb, pbdF4 kv, int mode)
 {
 	const pbdI4 xyz = { -1, -1, -1, 0 };
 	pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
@@ -529,7 +482,15 @@ static inline void BodyVariant(float* a0, float* a1, float* a2, float* a3, float
 	pbdF4 d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
 	pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
 	pbdF4_Transpose(&q0, &q1, &q2, &q3);
-	MATH_VARIANT(mode);
+	pbdF4 len2 = pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3), s;
+	if (mode == MATH_NEWTON) {
+		pbdF4 y = RsqrtNewton(len2);
+		s = pbdF4_Keep(pbdF4_GreaterEq(len2, pbdF4_Splat(1e-18f)), pbdF4_Sub(kv, pbdF4_Mul(kv, pbdF4_Mul(pbdF4_Load(rest + c), y))));
+	} else {
+		pbdF4 len = mode == MATH_NODIV ? pbdF4_Mul(len2, len2) : pbdF4_Sqrt(len2);
+		pbdF4 num = pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c)));
+		s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), mode == MATH_NODIV ? pbdF4_Mul(num, len) : pbdF4_Div(num, len));
+	}
 	pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
 	pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));
 	pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));
@@ -540,21 +501,31 @@ static inline void BodyVariant(float* a0, float* a1, float* a2, float* a3, float
 	pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));
 	pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
 }
+
+/* One colour per call (the driver calls colours in order): its regular batches, then the rest. */
 static void RunsVariant(Lab* L, float k, int mode)
 {
 	float* p = L->p;
 	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	const pbdF4 kv = pbdF4_Splat(k), eps = pbdF4_Splat(mode == 1 ? 1e-18f : 1e-9f);
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const pbdF4 kv = pbdF4_Splat(k);
 	int col = s_runColour;
 	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
 		float* a = p + L->runA[r];
 		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, eps, mode);
+		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, mode);
+	}
+	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
+		const int c = L->irrC[r];
+		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, mode);
 	}
 	s_runColour = (col + 1) % L->colourCount;
 }
-static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, 1); }
-static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, 2); }
+static void KernelBcastRuns(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_EXACT); }
+static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NEWTON); }
+static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NODIV); }
+
 static void ScalarVariant(Lab* L, int from, int end, float k, int newton)
 {
 	float* p = L->p;
