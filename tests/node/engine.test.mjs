@@ -357,3 +357,32 @@ test('setColliderMaterial: a live restitution change sets the bounce; refused va
 	const impact = Math.sqrt(2 * 9.81 * fallen);
 	assert.ok(Math.abs(vyAfter - 0.8 * impact) < 0.15 * impact, `bounce ${vyAfter} vs 0.8 x ${impact}`);
 });
+
+test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep theirs, the description follows; a refused mass changes nothing', () => {
+	const scene = {
+		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 2 }, ground: { enabled: false },
+		objects: [
+			{ type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 3], plane: 'xy', mass: 0.01, pins: [[0, 0]],
+				masses: [{ from: [3, 2], to: [3, 2], mass: 0.5 }] },
+			{ type: 'chain', start: [2, 1, 0], end: [3, 1, 0], segments: 2, mass: 0.05, pins: [0] },
+		],
+	};
+	const world = pbd.createWorld(scene);
+	const w = (i) => world.positions[4 * i + 3];
+	const hash = world.hash();
+	for (const bad of [0, -1, NaN, Infinity, '1']) assert.throws(() => world.setObjectMass(0, bad), MiniPBDError);
+	assert.throws(() => world.setObjectMass(2, 1), /object 2 of 2/);
+	assert.equal(world.hash(), hash);
+	assert.equal(world.describe().objects[0].mass, 0.01);
+	world.setObjectMass(0, 0.25);
+	assert.equal(w(0), 0, 'the pin stays a pin');
+	assert.equal(w(11), Math.fround(1 / 0.5), 'the mass range keeps its mass');
+	for (const i of [1, 2, 3, 4, 10]) assert.equal(w(i), Math.fround(1 / 0.25), `particle ${i}`);
+	for (const i of [12, 13, 14]) assert.equal(w(i), i === 12 ? 0 : Math.fround(1 / 0.05), `the chain is untouched (${i})`);
+	const d = world.describe();
+	assert.equal(d.objects[0].mass, 0.25);
+	assert.equal(d.objects[1].mass, 0.05);
+	// the description builds the same masses again
+	const again = pbd.createWorld(d);
+	for (let i = 0; i < 15; i++) assert.equal(again.positions[4 * i + 3], w(i), `rebuilt particle ${i}`);
+});

@@ -45,22 +45,6 @@ function errorText(err) {
   return err && typeof err.message === 'string' && err.message ? err.message : String(err);
 }
 
-/** Local indices of the particles of a scene object whose mass the object's `mass` does not set: pins, mass ranges. */
-function particlesWithOwnMass(object) {
-  const keep = new Set();
-  if (object.type === 'chain') {
-    for (const i of object.pins) keep.add(i);
-    for (const m of object.masses) for (let i = m.from; i <= m.to; i++) keep.add(i);
-  } else {
-    const nu = object.resolution[0];
-    for (const [i, j] of object.pins) keep.add(j * nu + i);
-    for (const m of object.masses) {
-      for (let j = m.from[1]; j <= m.to[1]; j++) for (let i = m.from[0]; i <= m.to[0]; i++) keep.add(j * nu + i);
-    }
-  }
-  return keep;
-}
-
 async function main() {
   const canvas = document.getElementById('view');
   const state = {
@@ -106,10 +90,8 @@ async function main() {
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
       // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
       // materials set from the panel are in our description already: onColliderMaterial).
-      // Masses set from the panel live in our description (the world's knows only its particles').
       const scene = state.world.describe();
       scene.colliders = state.scene.colliders;
-      scene.objects.forEach((o, i) => { o.mass = state.scene.objects[i]?.mass ?? o.mass; });
       state.scene = scene;
       exposed.scene = scene;
       ui.clearLink();
@@ -120,11 +102,9 @@ async function main() {
       const object = state.scene?.objects[index];
       if (!world || !object) return;
       try {
-        const { firstParticle, particleCount } = world.objects[index];
-        const keep = particlesWithOwnMass(object);
-        for (let k = 0; k < particleCount; k++) if (!keep.has(k)) world.setMass(firstParticle + k, kg);
-        const scene = structuredClone(state.scene);
-        scene.objects[index].mass = kg;
+        world.setObjectMass(index, kg); // the world's description follows; our colliders stay ours (onParam)
+        const scene = world.describe();
+        scene.colliders = state.scene.colliders;
         state.scene = scene;
         exposed.scene = scene;
       } catch (err) {
@@ -292,15 +272,9 @@ async function main() {
   // whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function stepWorld(n) {
     const t0 = performance.now();
-    if (input?.collidersMoving) {
-      // A held collider moves toward the pointer a bounded distance before every step (see input.js).
-      for (let k = 1; k <= n; k++) {
-        input.moveHeldColliders(state.dt);
-        state.world.step(1);
-      }
-    } else {
-      state.world.step(n);
-    }
+    // A held collider moves toward the pointer a bounded distance before every step (input.js).
+    if (input) input.step(state.world, n, state.dt);
+    else state.world.step(n);
     state.stepMs = (performance.now() - t0) / n;
     state.stepMsAvg = state.stepMsAvg > 0 ? state.stepMsAvg * 0.8 + state.stepMs * 0.2 : state.stepMs;
   }

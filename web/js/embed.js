@@ -543,15 +543,8 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   _step(n) {
     const t0 = performance.now();
-    const input = this._input;
-    if (input?.collidersMoving) {
-      for (let k = 1; k <= n; k++) {
-        input.moveHeldColliders(this._dt);
-        this._world.step(1);
-      }
-    } else {
-      this._world.step(n);
-    }
+    if (this._input) this._input.step(this._world, n, this._dt);
+    else this._world.step(n);
     const ms = (performance.now() - t0) / n;
     this._stepMsAvg = this._stepMsAvg > 0 ? this._stepMsAvg * 0.8 + ms * 0.2 : ms;
   }

@@ -88,6 +88,21 @@ export class PointerInput {
    * Before each simulation step of dt seconds: move each held collider a share 1 - exp(-dt / COLLIDER_LAG)
    * of the way to where the pointer wants it, snapping the last tenth of a millimetre.
    */
+  /**
+   * Steps `world` n steps of dt seconds the way a page with this input must: while a collider is held, one
+   * step at a time with the collider moved before each (moveHeldColliders), otherwise all n at once.
+   */
+  step(world, n, dt) {
+    if (!this.collidersMoving) {
+      world.step(n);
+      return;
+    }
+    for (let k = 0; k < n; k++) {
+      this.moveHeldColliders(dt);
+      world.step(1);
+    }
+  }
+
   moveHeldColliders(dt) {
     const share = 1 - Math.exp(-dt / COLLIDER_LAG);
     for (const p of this.pointers.values()) {

@@ -97,6 +97,8 @@ export class World {
   setVelocity(particle: number, velocity: Vec3): void;
   setMass(particle: number, mass: number): void;
   setInvMass(particle: number, invMass: number): void;
+  /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
+  setObjectMass(index: number, mass: number): void;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
   /** Colliders as they are now. */
   readonly colliders: Collider[];

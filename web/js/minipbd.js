@@ -189,6 +189,22 @@ const SCENE_PARAM = {
 	lift: (s, v) => { s.wind.lift = v; },
 };
 
+/** Local indices of an object's particles whose mass its `mass` does not set: pins and `masses` ranges. */
+function particlesWithOwnMass(object) {
+	const keep = new Set();
+	if (object.type === 'chain') {
+		for (const i of object.pins) keep.add(i);
+		for (const m of object.masses) for (let i = m.from; i <= m.to; i++) keep.add(i);
+	} else {
+		const nu = object.resolution[0];
+		for (const [i, j] of object.pins) keep.add(j * nu + i);
+		for (const m of object.masses) {
+			for (let j = m.from[1]; j <= m.to[1]; j++) for (let i = m.from[0]; i <= m.to[0]; i++) keep.add(j * nu + i);
+		}
+	}
+	return keep;
+}
+
 export class World {
 	constructor(engine, id, scene) {
 		this.engine = engine;
@@ -433,6 +449,22 @@ export class World {
 	setInvMass(particle, invMass) {
 		this.alive();
 		this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, particle, invMass), 'argument');
+	}
+
+	/**
+	 * Object `index` weighs `mass` kg per particle, as if its scene had said `mass`: its pins and its
+	 * `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
+	 * whatever wraps setMass (recorder.js) sees every particle. A refused mass changes nothing.
+	 */
+	setObjectMass(index, mass) {
+		this.alive();
+		const o = this.scene.objects[index];
+		if (!Number.isInteger(index) || !o) throw new MiniPBDError('argument', `object ${index} of ${this.scene.objects.length}`);
+		if (typeof mass !== 'number') throw new MiniPBDError('argument', `mass must be a number, got ${typeof mass}`);
+		const { firstParticle, particleCount } = this.objects[index];
+		const keep = particlesWithOwnMass(o);
+		for (let k = 0; k < particleCount; k++) if (!keep.has(k)) this.setMass(firstParticle + k, mass); // the first refusal throws before any change
+		o.mass = mass;
 	}
 
 	get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
