@@ -31,6 +31,18 @@ extern int g_testFailed;
 
 #include "minipbd.h"
 
+#include <stdint.h>
+
+/* xorshift32 (Marsaglia 2003): the same sequence on every libc, unlike rand(). *state != 0. */
+static inline uint32_t TestXorshift32(uint32_t* state)
+{
+	uint32_t x = *state;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	return *state = x;
+}
+
 /* Distance between particles a and b of a float4 buffer. */
 static inline float TestDistance(const float* x, int a, int b)
 {

@@ -976,13 +976,7 @@ void Test_RotatingPaddleKeepsParticlesOut(void)
 /* ---------------------------------------------------------------- robustness */
 
 static uint32_t s_rng = 1;
-static uint32_t RandInt(void)
-{
-	s_rng ^= s_rng << 13;
-	s_rng ^= s_rng >> 17;
-	s_rng ^= s_rng << 5;
-	return s_rng & 0x7fffffff;
-}
+static uint32_t RandInt(void) { return TestXorshift32(&s_rng) & 0x7fffffff; }
 static float RandRange(float lo, float hi) { return lo + (hi - lo) * (float)(RandInt() >> 7) / (float)(1 << 24); }
 
 void Test_ColliderHostileFuzzFinite(void)

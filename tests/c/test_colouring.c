@@ -103,11 +103,7 @@ void Test_RegularBatchesMatchConstraints(void)
 	pbd_DestroyWorld(id);
 }
 
-static float Lcg(uint32_t* seed)
-{
-	*seed = *seed * 1664525u + 1013904223u;
-	return (float)(*seed >> 8) / 16777216.0f;
-}
+static float Unit(uint32_t* seed) { return (float)(TestXorshift32(seed) >> 8) / 16777216.0f; }
 
 /* One pass of the coloured 4-wide solver (regular batches, gathered batches, scalar tails)
    equals the textbook projection of seed 000 (2.2), dp1 = -k w1/(w1+w2) C n,
@@ -135,7 +131,7 @@ void Test_ColouredSolveMatchesTextbook(void)
 	pbd_World_SetParam(id, pbdParam_stiffnessBend, 0.37f);
 	ENSURE(pbd_World_Step(id) == PBD_OK); /* at rest: moves nothing, but computes the shares once */
 	uint32_t seed = 12345u;
-#define NEXT() Lcg(&seed)
+#define NEXT() Unit(&seed)
 	for (int i = 0; i < n; ++i) {
 		float r = NEXT();
 		if (r < 0.05f) pbd_World_SetInvMass(id, i, 0.0f); /* a pin */

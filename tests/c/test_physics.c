@@ -11,13 +11,7 @@
 /* xorshift32: the same sequence on every libc, unlike rand(). */
 static uint32_t s_rng = 1;
 static void SeedRand(uint32_t seed) { s_rng = seed ? seed : 1; }
-static uint32_t RandInt(void)
-{
-	s_rng ^= s_rng << 13;
-	s_rng ^= s_rng >> 17;
-	s_rng ^= s_rng << 5;
-	return s_rng & 0x7fffffff;
-}
+static uint32_t RandInt(void) { return TestXorshift32(&s_rng) & 0x7fffffff; }
 static float Rand01(void) { return (float)(RandInt() >> 7) / (float)(1 << 24); }
 
 static pbdWorldId MakeWorld(int particles, int constraints)

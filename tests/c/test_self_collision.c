@@ -12,13 +12,7 @@
 /* xorshift32: the same sequence on every libc. */
 static uint32_t s_rng = 1;
 static void SeedRand(uint32_t seed) { s_rng = seed ? seed : 1; }
-static uint32_t RandInt(void)
-{
-	s_rng ^= s_rng << 13;
-	s_rng ^= s_rng >> 17;
-	s_rng ^= s_rng << 5;
-	return s_rng;
-}
+static uint32_t RandInt(void) { return TestXorshift32(&s_rng); }
 static float Rand01(void) { return (float)(RandInt() >> 8) / (float)(1 << 24); }
 static float RandRange(float lo, float hi) { return lo + (hi - lo) * Rand01(); }
 
@@ -640,8 +634,7 @@ void Test_SelfCollisionPairReuse(void)
 		/* every particle jittered by up to 0.9 m from the search positions */
 		for (int i = 0; i < n; ++i) {
 			for (int k = 0; k < 3; ++k) {
-				seed = seed * 1664525u + 1013904223u;
-				float u = (float)(seed >> 8) / 16777216.0f - 0.5f; /* [-0.5, 0.5) */
+				float u = (float)(TestXorshift32(&seed) >> 8) / 16777216.0f - 0.5f; /* [-0.5, 0.5) */
 				w->p[4 * i + k] = w->pairOrigin[4 * i + k] + 0.9f * m * u * 1.1547f; /* |d| < 0.9 m */
 			}
 		}
