@@ -974,6 +974,19 @@ static int CheckRange(float v, float lo, float hi, int loOpen, const char* what)
 	return PBD_OK;
 }
 
+/* A collider's frictions and restitution, as pbdColliderDef documents them. */
+#define CHECK_COLLIDER(w, i)                                                                                    \
+	if ((i) < 0 || (i) >= (w)->colliderCount)                                                                   \
+	return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", (int)(i), (w)->colliderCount)
+
+static int CheckMaterial(float staticFriction, float kineticFriction, float restitution)
+{
+	int err;
+	if ((err = CheckRange(staticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "staticFriction")) != PBD_OK) return err;
+	if ((err = CheckRange(kineticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "kineticFriction")) != PBD_OK) return err;
+	return CheckRange(restitution, 0.0f, 1.0f, 0, "restitution");
+}
+
 int pbd_World_AddCollider(pbdWorldId id, const pbdColliderDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
@@ -1004,9 +1017,7 @@ int pbd_World_AddCollider(pbdWorldId id, const pbdColliderDef* def)
 			shape.halfExtents[k] = def->halfExtents[k];
 		}
 	}
-	if ((err = CheckRange(def->staticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "staticFriction")) != PBD_OK) return err;
-	if ((err = CheckRange(def->kineticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "kineticFriction")) != PBD_OK) return err;
-	if ((err = CheckRange(def->restitution, 0.0f, 1.0f, 0, "restitution")) != PBD_OK) return err;
+	if ((err = CheckMaterial(def->staticFriction, def->kineticFriction, def->restitution)) != PBD_OK) return err;
 	if (w->colliderCount >= w->maxColliders) {
 		return pbd_SetError(PBD_ERR_COLLIDER_CAPACITY, "all %d colliders are in use", w->maxColliders);
 	}
@@ -1029,9 +1040,7 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 								   float qw)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (collider < 0 || collider >= w->colliderCount) {
-		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
-	}
+	CHECK_COLLIDER(w, collider);
 	float pos[3] = { px, py, pz }, rot[4] = { qx, qy, qz, qw }, q[4];
 	int err;
 	if ((err = CheckPosition(pos, "collider position")) != PBD_OK) return err;
@@ -1046,14 +1055,10 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 int pbd_World_SetColliderMaterial(pbdWorldId id, int collider, float staticFriction, float kineticFriction, float restitution)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (collider < 0 || collider >= w->colliderCount) {
-		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
-	}
+	CHECK_COLLIDER(w, collider);
 	/* all three checked before any is set: a refused call changes nothing */
-	int err;
-	if ((err = CheckRange(staticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "staticFriction")) != PBD_OK) return err;
-	if ((err = CheckRange(kineticFriction, 0.0f, PBD_FRICTION_LIMIT, 0, "kineticFriction")) != PBD_OK) return err;
-	if ((err = CheckRange(restitution, 0.0f, 1.0f, 0, "restitution")) != PBD_OK) return err;
+	int err = CheckMaterial(staticFriction, kineticFriction, restitution);
+	if (err != PBD_OK) return err;
 	pbdColliderInfo* s = &w->colliders[collider].shape;
 	s->staticFriction = staticFriction;
 	s->kineticFriction = kineticFriction;
@@ -1070,9 +1075,7 @@ int pbd_World_GetColliderCount(pbdWorldId id)
 int pbd_World_GetColliderInfo(pbdWorldId id, int collider, pbdColliderInfo* info)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (collider < 0 || collider >= w->colliderCount) {
-		return pbd_SetError(PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, w->colliderCount);
-	}
+	CHECK_COLLIDER(w, collider);
 	if (info == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "info is NULL");
 	*info = w->colliders[collider].shape;
 	return PBD_OK;
