@@ -127,8 +127,15 @@ build/bench_kernel_lab.cjs: bench/bench_kernel_lab.c src/simd.h Makefile
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) -DNDEBUG -Isrc -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 bench/bench_kernel_lab.c -o $@
 
+# The wasm engine without SIMD (no -msimd128, -DPBD_SCALAR=1): the SIMD speed-up of the
+# product itself, both builds run by V8 in the same Node process (bench.mjs, impl wasm-scalar).
+build/minipbd_scalar.wasm: $(WASM_SRC) $(HDRS) Makefile
+	@mkdir -p build
+	@echo "emcc (scalar) -> $@"
+	@emcc $(filter-out -msimd128,$(EMCC_FLAGS)) -DPBD_SCALAR=1 $(WASM_SRC) -o $@
+
 BENCH_BINS := build/bench_native build/bench_native_portable build/bench_native_scalar \
-	$(if $(shell command -v clang),build/bench_native_clang)
+	$(if $(shell command -v clang),build/bench_native_clang) build/minipbd_scalar.wasm
 bench: setup dist $(BENCH_BINS)
 	node bench/bench.mjs
 

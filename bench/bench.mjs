@@ -9,7 +9,8 @@
      node bench/bench.mjs --quick         20x20 cloth, 2 runs of 2 steps, writes nothing
      node bench/bench.mjs --quick --out f also writes the records to f
    options: --out PATH, --wasm PATH (default dist/minipbd.wasm), --runs N (default 7),
-            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,js,ammo),
+            --wasm-scalar PATH (default build/minipbd_scalar.wasm),
+            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,wasm-scalar,js,ammo),
             --cases a,b (run only the cases whose name starts with one of these),
             --only-wasm / --only-native (= --impls wasm / the native builds)
 
@@ -22,6 +23,9 @@
                       SIMD; the distance solve is solver.c's plain loop over the same colour
                       order (same bits), for the SIMD speed-up against good scalar code
      wasm             emcc -O3 -msimd128 in this Node (dist/minipbd.wasm)
+     wasm-scalar      emcc -O3 -DPBD_SCALAR=1 without -msimd128 in this Node
+                      (build/minipbd_scalar.wasm, when built): the SIMD speed-up of the
+                      product itself, on the same engine (V8) in the same process
      js, ammo         the peers (bench/peers.mjs says exactly what they do)
 
    Cases: cloth-RxR (every impl), cloth-RxR/1-pass (iterations 1: with the 10-pass case it
@@ -63,8 +67,13 @@ import { loadAmmo, runAmmo, runJs } from './peers.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'js', 'ammo'];
-const OURS = new Set(['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm']);
+const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo'];
+const OURS = new Set(['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar']);
+/* The two wasm builds, run in this process. */
+const WASM_BUILDS = {
+	wasm: { build: 'emcc -O3 -msimd128, Node/V8', required: true },
+	'wasm-scalar': { build: 'emcc -O3 -DPBD_SCALAR=1 (no SIMD), Node/V8', required: false },
+};
 /* The SIMD native builds, candidates for "the fastest native build" of a case. */
 const NATIVE_SIMD = ['native', 'native-portable', 'native-clang'];
 const NATIVE_BINARIES = {
@@ -74,10 +83,11 @@ const NATIVE_BINARIES = {
 	'native-scalar': { file: 'build/bench_native_scalar', build: 'gcc -O3 -march=native -DPBD_SCALAR=1', required: false },
 };
 
-const USAGE = 'usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--runs N] [--impls a,b] [--cases a,b] [--only-wasm | --only-native]';
+const USAGE = 'usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--wasm-scalar PATH] [--runs N] [--impls a,b] [--cases a,b] [--only-wasm | --only-native]';
 
 function parseArgs(argv) {
-	const opts = { quick: false, out: null, wasm: path.join(root, 'dist', 'minipbd.wasm'), runs: null, impls: null, cases: null };
+	const opts = { quick: false, out: null, wasm: path.join(root, 'dist', 'minipbd.wasm'),
+		'wasm-scalar': path.join(root, 'build', 'minipbd_scalar.wasm'), runs: null, impls: null, cases: null };
 	const list = (v, known, what) => {
 		const items = v.split(',').map((s) => s.trim()).filter(Boolean);
 		for (const it of items) if (known && !known.includes(it)) usage(`unknown ${what} ${it} (known: ${known.join(', ')})`);
@@ -94,6 +104,7 @@ function parseArgs(argv) {
 		if (a === '--quick') opts.quick = true;
 		else if (a === '--out') opts.out = value();
 		else if (a === '--wasm') opts.wasm = value();
+		else if (a === '--wasm-scalar') opts['wasm-scalar'] = value();
 		else if (a === '--runs') {
 			const v = value();
 			if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100) usage(`--runs needs a whole number in 1..100, got ${v}`);
@@ -137,7 +148,7 @@ function makeCases(quick) {
 		];
 	const w = quick ? { warmup: 3, runs: 2, steps: 2 } : { warmup: 30, runs: 7, steps: 20 };
 	list.push(
-		{ name: `${name(big)}/1-pass`, res: big, ...w, steps: quick ? 2 : 60, params: { iterations: 1 }, impls: ['native', 'native-scalar', 'wasm'] },
+		{ name: `${name(big)}/1-pass`, res: big, ...w, steps: quick ? 2 : 60, params: { iterations: 1 }, impls: ['native', 'native-scalar', 'wasm', 'wasm-scalar'] },
 		{ name: `${name(big)}/self-off`, res: big, ...w, params: { thickness: t }, impls: ['native', 'wasm'] },
 		{ name: `${name(big)}/self-on`, res: big, ...w, params: { thickness: t, selfCollision: 1 }, impls: ['native', 'wasm'] },
 		{ name: `${name(big)}/findpairs`, res: big, ...w, mode: 'findpairs', params: { thickness: t }, impls: ['native', 'wasm'] },
@@ -182,7 +193,7 @@ function baseRecord(c, impl) {
 	return { case: c.name, impl, mode: c.mode, params: { ...c.params } };
 }
 
-async function runWasm(engine, c) {
+async function runWasm(engine, c, impl) {
 	const world = engine.createWorld(clothScene(c.res));
 	try {
 		for (const [k, v] of Object.entries(c.params)) world.setParam(k, v);
@@ -204,12 +215,12 @@ async function runWasm(engine, c) {
 		if (c.mode !== 'findpairs' && world.getParam('selfCollision') !== 0) pairs = findPairs();
 		const ms = median(runs);
 		return {
-			...baseRecord(c, 'wasm'), particles: world.particleCount, constraints: world.constraintCount, passes,
+			...baseRecord(c, impl), particles: world.particleCount, constraints: world.constraintCount, passes,
 			warmup_steps: c.warmup, [c.mode === 'findpairs' ? 'calls_per_run' : 'steps_per_run']: c.steps, runs, ms_median: ms,
 			ms_min: Math.min(...runs), proj_per_s: c.mode === 'findpairs' ? null : world.constraintCount * passes / (ms / 1000),
 			max_stretch: warm.maxStretch, max_stretch_final: stats.maxStretch,
 			hash_after_warmup: hex(hashWarm), hash_final: hex(hashFinal), ...(pairs === undefined ? {} : { pairs }),
-			build: 'emcc -O3 -msimd128, Node/V8',
+			build: WASM_BUILDS[impl].build,
 		};
 	} finally {
 		world.destroy();
@@ -369,6 +380,16 @@ function targets(records, big) {
 				`${fmt.ms(scalar.solve_ms_est)} vs ${fmt.ms(native.solve_ms_est)} ms`);
 		}
 	}
+	const wasmScalar = find(main, 'wasm-scalar');
+	if (wasm && wasmScalar) {
+		line('wasm SIMD speed-up, whole step', fmt.ratio(wasmScalar.ms_median / wasm.ms_median), '>= 2.5 (solve)', null,
+			`${fmt.ms(wasmScalar.ms_median)} vs ${fmt.ms(wasm.ms_median)} ms; ${minRatio(wasmScalar, wasm)}`);
+		if (wasmScalar.solve_ms_est !== undefined && wasm.solve_ms_est !== undefined) {
+			const s = wasmScalar.solve_ms_est / wasm.solve_ms_est;
+			line('wasm SIMD speed-up, solve stage (est.)', fmt.ratio(s), '>= 2.5', s >= 2.5,
+				`${fmt.ms(wasmScalar.solve_ms_est)} vs ${fmt.ms(wasm.solve_ms_est)} ms`);
+		}
+	}
 	for (const [impl, target] of [['js', 4], ['ammo', 5]]) {
 		for (const name of [`cloth-100x100`, main]) {
 			const p = find(name, impl), w = find(name, 'wasm');
@@ -421,7 +442,13 @@ async function main() {
 		notes.push(`(${impl}: ${bin.file} not built; skipped: make ${bin.file})`);
 		return false;
 	});
-	const engine = cases.some((c) => wants(c, 'wasm')) ? await loadMiniPBD(fs.readFileSync(opts.wasm)) : null;
+	const engines = {};
+	for (const [impl, spec] of Object.entries(WASM_BUILDS)) {
+		if (!cases.some((c) => wants(c, impl))) continue;
+		if (fs.existsSync(opts[impl])) engines[impl] = await loadMiniPBD(fs.readFileSync(opts[impl]));
+		else if (spec.required) throw new Error(`${opts[impl]} is missing: run make`);
+		else notes.push(`(${impl}: ${path.relative(root, opts[impl])} not built; skipped: make build/minipbd_scalar.wasm)`);
+	}
 	const ammo = cases.some((c) => wants(c, 'ammo')) ? await loadAmmo() : null;
 	if (ammo && !ammo.Ammo) notes.push(`(ammo: ${ammo.reason}; skipped)`);
 	let ammoBroken = false;
@@ -433,7 +460,9 @@ async function main() {
 				else records.push({ ...rec, load_1min: load1() });
 			}
 		}
-		if (engine && wants(c, 'wasm')) records.push({ ...(await runWasm(engine, c)), load_1min: load1() });
+		for (const [impl, engine] of Object.entries(engines)) {
+			if (wants(c, impl)) records.push({ ...(await runWasm(engine, c, impl)), load_1min: load1() });
+		}
 		if (wants(c, 'js')) records.push({ ...runPeer('js', c), load_1min: load1() });
 		if (ammo?.Ammo && !ammoBroken && wants(c, 'ammo')) {
 			try {

@@ -458,6 +458,14 @@ static void KernelSoaRuns(Lab* L, int from, int end, float k)
    runs-newton  1/|d| from an integer-trick estimate and 3 Newton steps (mul/sub only, no
                 divider), s = k (1 - rest / |d|) = k - k rest y;
    runs-nodiv   sqrt and div replaced by multiplies: what the kernel costs without the divider;
+   runs-pipe    software-pipelined by one batch (batch j+1 loaded and computed before batch j's
+                stores): slower everywhere (the live vectors spill);
+   runs-u2      two batches per iteration, q summed over 3 rows from the raw difference and the
+                w lane masked off the length's path (same bits): natively ~20% faster than
+                bcast-runs (AVX-512 has 32 vector registers), in wasm ~2% slower (V8 has 16
+                on x64 and spills); u2-nomath is its data-movement floor (s = |d|^2);
+   off-path     runs-u2's two changes on one batch: natively ~15% faster, in wasm ~5% slower
+                (the 3-row transpose becomes pshufb with constants under V8);
    and two scalar loops over the same constraints in the same order: scalar (the engine's
    -DPBD_SCALAR=1 fallback) and scalar-newt (the same with Newton). */
 enum { MATH_EXACT, MATH_NEWTON, MATH_NODIV };
@@ -525,6 +533,178 @@ static void RunsVariant(Lab* L, float k, int mode)
 static void KernelBcastRuns(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_EXACT); }
 static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NEWTON); }
 static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NODIV); }
+
+/* runs-pipe: bcast-runs software-pipelined by one batch: batch j+1's loads and arithmetic are
+   issued before batch j's stores (legal within a colour: no shared particle). */
+typedef struct Front {
+	float *a0, *a1, *a2, *a3, *b0, *b1, *b2, *b3;
+	pbdF4 A0, A1, A2, A3, B0, B1, B2, B3, d0, d1, d2, d3, s1, s2;
+} Front;
+
+static inline void FrontOf(Front* f, float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,
+						   const float* rest, const float* ra, const float* rb, pbdF4 kv)
+{
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	f->a0 = a0, f->a1 = a1, f->a2 = a2, f->a3 = a3, f->b0 = b0, f->b1 = b1, f->b2 = b2, f->b3 = b3;
+	pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+	pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+	f->A0 = A0, f->A1 = A1, f->A2 = A2, f->A3 = A3, f->B0 = B0, f->B1 = B1, f->B2 = B2, f->B3 = B3;
+	pbdF4 d0 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A0, B0)), d1 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A1, B1));
+	pbdF4 d2 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A2, B2)), d3 = (pbdF4)(xyz & (pbdI4)pbdF4_Sub(A3, B3));
+	f->d0 = d0, f->d1 = d1, f->d2 = d2, f->d3 = d3;
+	pbdF4 q0 = pbdF4_Mul(d0, d0), q1 = pbdF4_Mul(d1, d1), q2 = pbdF4_Mul(d2, d2), q3 = pbdF4_Mul(d3, d3);
+	pbdF4_Transpose(&q0, &q1, &q2, &q3);
+	pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Add(q0, q1), q2), q3));
+	pbdF4 s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len));
+	f->s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), f->s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+}
+
+static inline void BackOf(const Front* f)
+{
+	pbdF4 s1 = f->s1, s2 = f->s2;
+	pbdF4_Store(f->a0, pbdF4_Sub(f->A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), f->d0)));
+	pbdF4_Store(f->a1, pbdF4_Sub(f->A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), f->d1)));
+	pbdF4_Store(f->a2, pbdF4_Sub(f->A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), f->d2)));
+	pbdF4_Store(f->a3, pbdF4_Sub(f->A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), f->d3)));
+	pbdF4_Store(f->b0, pbdF4_Add(f->B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), f->d0)));
+	pbdF4_Store(f->b1, pbdF4_Add(f->B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), f->d1)));
+	pbdF4_Store(f->b2, pbdF4_Add(f->B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), f->d2)));
+	pbdF4_Store(f->b3, pbdF4_Add(f->B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), f->d3)));
+}
+
+static void PipeVariant(Lab* L, float k)
+{
+	float* p = L->p;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const pbdF4 kv = pbdF4_Splat(k);
+	int col = s_runColour;
+	int r0 = col ? L->colourRuns[col - 1] : 0, r1 = L->colourRuns[col];
+	Front f[2];
+	int have = 0, cur = 0;
+	for (int r = r0; r < r1; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
+		FrontOf(&f[cur], a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv);
+		if (have) BackOf(&f[cur ^ 1]);
+		have = 1;
+		cur ^= 1;
+	}
+	if (have) BackOf(&f[cur ^ 1]);
+	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
+		const int c = L->irrC[r];
+		FrontOf(&f[0], p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv);
+		BackOf(&f[0]);
+	}
+	s_runColour = (col + 1) % L->colourCount;
+}
+static void KernelRunsPipe(Lab* L, int from, int end, float k) { (void)from, (void)end; PipeVariant(L, k); }
+
+/* runs-u2 (and u2-nomath): two regular batches per call; q from the raw difference (its w lane
+   lands in the 4th transposed row, which is not summed) and d = the difference with w masked,
+   off the length's path. ((x2 + y2) + z2) is what ((x2 + y2) + z2) + 0 was: same bits. */
+static inline void Body2(float* const* a, float* const* b, const int* cc, const float* rest, const float* ra, const float* rb, pbdF4 kv, int nomath)
+{
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	pbdF4 A[8], B[8], d[8], q[8], s1[2], s2[2];
+	for (int i = 0; i < 8; ++i) { A[i] = pbdF4_Load(a[i]); B[i] = pbdF4_Load(b[i]); }
+	for (int i = 0; i < 8; ++i) { pbdF4 r = pbdF4_Sub(A[i], B[i]); d[i] = (pbdF4)(xyz & (pbdI4)r); q[i] = pbdF4_Mul(r, r); }
+	for (int h = 0; h < 2; ++h) {
+		pbdF4_Transpose(&q[4*h], &q[4*h+1], &q[4*h+2], &q[4*h+3]);
+		pbdF4 len2 = pbdF4_Add(pbdF4_Add(q[4*h], q[4*h+1]), q[4*h+2]);
+		pbdF4 s;
+		if (nomath) s = len2;
+		else {
+			pbdF4 len = pbdF4_Sqrt(len2);
+			s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + cc[h]))), len));
+		}
+		s1[h] = pbdF4_Mul(s, pbdF4_Load(ra + cc[h])), s2[h] = pbdF4_Mul(s, pbdF4_Load(rb + cc[h]));
+	}
+	for (int h = 0; h < 2; ++h) {
+		pbdF4 x = s1[h], y = s2[h];
+		pbdF4_Store(a[4*h+0], pbdF4_Sub(A[4*h+0], pbdF4_Mul(PBD_SHUFFLE(x, x, 0, 0, 0, 0), d[4*h+0])));
+		pbdF4_Store(a[4*h+1], pbdF4_Sub(A[4*h+1], pbdF4_Mul(PBD_SHUFFLE(x, x, 1, 1, 1, 1), d[4*h+1])));
+		pbdF4_Store(a[4*h+2], pbdF4_Sub(A[4*h+2], pbdF4_Mul(PBD_SHUFFLE(x, x, 2, 2, 2, 2), d[4*h+2])));
+		pbdF4_Store(a[4*h+3], pbdF4_Sub(A[4*h+3], pbdF4_Mul(PBD_SHUFFLE(x, x, 3, 3, 3, 3), d[4*h+3])));
+		pbdF4_Store(b[4*h+0], pbdF4_Add(B[4*h+0], pbdF4_Mul(PBD_SHUFFLE(y, y, 0, 0, 0, 0), d[4*h+0])));
+		pbdF4_Store(b[4*h+1], pbdF4_Add(B[4*h+1], pbdF4_Mul(PBD_SHUFFLE(y, y, 1, 1, 1, 1), d[4*h+1])));
+		pbdF4_Store(b[4*h+2], pbdF4_Add(B[4*h+2], pbdF4_Mul(PBD_SHUFFLE(y, y, 2, 2, 2, 2), d[4*h+2])));
+		pbdF4_Store(b[4*h+3], pbdF4_Add(B[4*h+3], pbdF4_Mul(PBD_SHUFFLE(y, y, 3, 3, 3, 3), d[4*h+3])));
+	}
+}
+static void Unroll2Variant(Lab* L, float k, int nomath)
+{
+	float* p = L->p;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	const int32_t *ca = L->ca, *cb = L->cb;
+	const pbdF4 kv = pbdF4_Splat(k);
+	int col = s_runColour;
+	int r = col ? L->colourRuns[col - 1] : 0, r1 = L->colourRuns[col];
+	for (; r + 2 <= r1; r += 2) {
+		float* a[8]; float* b[8]; int cc[2];
+		for (int h = 0; h < 2; ++h) {
+			float* a0 = p + L->runA[r + h];
+			const int sa = L->runSa[r + h], off = L->runOff[r + h];
+			cc[h] = L->runC[r + h];
+			for (int j = 0; j < 4; ++j) { a[4*h+j] = a0 + j * sa; b[4*h+j] = a0 + j * sa + off; }
+		}
+		Body2(a, b, cc, rest, ra, rb, kv, nomath);
+	}
+	for (; r < r1; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
+		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, MATH_EXACT);
+	}
+	for (int q = col ? L->colourIrr[col - 1] : 0; q < L->colourIrr[col]; ++q) {
+		const int c = L->irrC[q];
+		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, MATH_EXACT);
+	}
+	s_runColour = (col + 1) % L->colourCount;
+}
+static void KernelRunsU2(Lab* L, int from, int end, float k) { (void)from, (void)end; Unroll2Variant(L, k, 0); }
+static void KernelRunsNoMath(Lab* L, int from, int end, float k) { (void)from, (void)end; Unroll2Variant(L, k, 1); }
+
+/* off-path: runs-u2's arithmetic on one batch at a time. */
+static void OffPathVariant(Lab* L, float k)
+{
+	float* p = L->p;
+	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
+	const pbdF4 kv = pbdF4_Splat(k);
+	const pbdI4 xyz = { -1, -1, -1, 0 };
+	int col = s_runColour;
+	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
+		float *a0 = a, *a1 = a + sa, *a2 = a + 2 * sa, *a3 = a + 3 * sa, *b0 = a + off, *b1 = a1 + off, *b2 = a2 + off, *b3 = a3 + off;
+		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+		pbdF4 r0 = pbdF4_Sub(A0, B0), r1 = pbdF4_Sub(A1, B1), r2 = pbdF4_Sub(A2, B2), r3 = pbdF4_Sub(A3, B3);
+		pbdF4 q0 = pbdF4_Mul(r0, r0), q1 = pbdF4_Mul(r1, r1), q2 = pbdF4_Mul(r2, r2), q3 = pbdF4_Mul(r3, r3);
+		pbdF4_Transpose(&q0, &q1, &q2, &q3);
+		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
+		pbdF4 s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len));
+		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)r0), d1 = (pbdF4)(xyz & (pbdI4)r1), d2 = (pbdF4)(xyz & (pbdI4)r2), d3 = (pbdF4)(xyz & (pbdI4)r3);
+		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));
+		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));
+		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));
+		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));
+		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));
+		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));
+		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));
+		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
+	}
+	const int32_t *ca = L->ca, *cb = L->cb;
+	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
+		const int c = L->irrC[r];
+		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, MATH_EXACT);
+	}
+	s_runColour = (col + 1) % L->colourCount;
+}
+static void KernelOffPath(Lab* L, int from, int end, float k) { (void)from, (void)end; OffPathVariant(L, k); }
 
 static void ScalarVariant(Lab* L, int from, int end, float k, int newton)
 {
@@ -737,6 +917,10 @@ int main(int argc, char** argv)
 		{ "soa-runs", KernelSoaRuns },
 		{ "runs-newton", KernelRunsNewton },
 		{ "runs-nodiv", KernelRunsNoDiv },
+		{ "runs-pipe", KernelRunsPipe },
+		{ "runs-u2", KernelRunsU2 },
+		{ "u2-nomath", KernelRunsNoMath },
+		{ "off-path", KernelOffPath },
 		{ "scalar", KernelScalar },
 		{ "scalar-newt", KernelScalarNewton },
 	};

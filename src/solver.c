@@ -79,14 +79,14 @@ static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
 	float* p = w->p;
 	const int32_t* ca = w->ca;
 	const int32_t* cb = w->cb;
-	const float* rest = w->rest;
+	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
 	for (int c = from; c < end; ++c) {
 		float* p1 = p + 4 * ca[c];
 		float* p2 = p + 4 * cb[c];
 		float dx = p1[0] - p2[0], dy = p1[1] - p2[1], dz = p1[2] - p2[2];
 		float len = sqrtf(dx * dx + dy * dy + dz * dz); /* the 4-wide paths add a +0 w lane: same bits */
 		float s = len >= 1e-9f ? k * (len - rest[c]) / len : 0.0f;
-		float s1 = s * w->shareA[c], s2 = s * w->shareB[c];
+		float s1 = s * shareA[c], s2 = s * shareB[c];
 		p1[0] -= s1 * dx;
 		p1[1] -= s1 * dy;
 		p1[2] -= s1 * dz;

@@ -1,5 +1,5 @@
 // Smoke test for bench/bench.mjs (`make bench`): runs its --quick mode (a 20x20 cloth,
-// 2 runs of 2 steps, on every implementation: our native builds and wasm, and the peers,
+// 2 runs of 2 steps, on every implementation: our native builds and wasm (SIMD and scalar), and the peers,
 // plain JS and ammo.js) and checks the records' schema, that every implementation and
 // case is there, and the hash cross-check of our builds. No timing assertions: only that
 // the figures exist, are finite and positive, and agree where they must (same work on
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const OURS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm'];
+const OURS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar'];
 const PEERS = ['js', 'ammo'];
 const CASES = ['cloth-20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild'];
 const hasClang = spawnSync('sh', ['-c', 'command -v clang'], { encoding: 'utf8' }).status === 0;
@@ -35,7 +35,7 @@ function run(cmd, args) {
 // Builds (or refreshes, so the binaries and the wasm match the sources) what the bench runs:
 // every native binary, since bench.mjs uses each one that exists and a stale one must not linger.
 function ensureBuilt() {
-  const targets = ['build/bench_native', 'build/bench_native_portable', 'build/bench_native_scalar', 'build/minipbd.wasm'];
+  const targets = ['build/bench_native', 'build/bench_native_portable', 'build/bench_native_scalar', 'build/minipbd.wasm', 'build/minipbd_scalar.wasm'];
   if (hasClang) targets.push('build/bench_native_clang');
   const r = run('make', ['-s', ...targets]);
   assert.equal(r.status, 0, `make failed:\n${r.stdout}\n${r.stderr}`);
@@ -66,7 +66,7 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
       assert.ok(has('cloth-20x20', impl), `a cloth-20x20 record for ${impl}`);
     }
     // The cases behind the solve-stage, self-collision and hash figures.
-    for (const impl of ['native', 'native-scalar', 'wasm']) assert.ok(has('cloth-20x20/1-pass', impl), `1-pass ${impl}`);
+    for (const impl of ['native', 'native-scalar', 'wasm', 'wasm-scalar']) assert.ok(has('cloth-20x20/1-pass', impl), `1-pass ${impl}`);
     for (const name of ['cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs']) {
       for (const impl of ['native', 'wasm']) assert.ok(has(name, impl), `${name} ${impl}`);
     }
