@@ -75,6 +75,12 @@ void pbd_Tethers_Solve(pbdWorld* w, float k)
 {
 	const float slack = 1.0f + w->params[pbdParam_tetherSlack];
 	const int n = w->particleCount;
+	/* Without SIMD the plain loop, as for the distance constraints (solver.c): the same bits
+	   at a plain loop's speed rather than the lanes' emulated one by one. */
+	if (!PBD_SIMD) {
+		for (int i = 0; i < n; ++i) SolveTether(w, i, k, slack);
+		return;
+	}
 	const pbdF4 kv = pbdF4_Splat(k), slackv = pbdF4_Splat(slack), zero = pbdF4_Splat(0.0f), eps = pbdF4_Splat(1e-9f);
 	float* p = w->p;
 	int i = 0;
