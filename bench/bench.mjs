@@ -371,25 +371,19 @@ function targets(records, big) {
 		line('native solve stage (est.)', fmt.ms(native.solve_ms_est), '', null,
 			`${(100 * native.solve_ms_est / native.ms_median).toFixed(0)}% of the step; other stages ${fmt.ms(native.other_ms_est)} ms`);
 	}
-	if (native && scalar) {
-		line('SIMD speed-up, whole step (scalar / SIMD)', fmt.ratio(scalar.ms_median / native.ms_median), '>= 2.5 (solve)', null,
-			`${fmt.ms(scalar.ms_median)} vs ${fmt.ms(native.ms_median)} ms; ${minRatio(scalar, native)}`);
-		if (scalar.solve_ms_est !== undefined && native.solve_ms_est !== undefined) {
-			const s = scalar.solve_ms_est / native.solve_ms_est;
-			line('SIMD speed-up, solve stage (est.)', fmt.ratio(s), '>= 2.5', s >= 2.5,
-				`${fmt.ms(scalar.solve_ms_est)} vs ${fmt.ms(native.solve_ms_est)} ms`);
+	// The SIMD speed-up (scalar ms / SIMD ms) of each build that has a scalar twin: natively and in wasm.
+	const speedUp = (label, simd, plain) => {
+		if (!simd || !plain) return;
+		line(`${label}, whole step`, fmt.ratio(plain.ms_median / simd.ms_median), '>= 2.5 (solve)', null,
+			`${fmt.ms(plain.ms_median)} vs ${fmt.ms(simd.ms_median)} ms; ${minRatio(plain, simd)}`);
+		if (plain.solve_ms_est !== undefined && simd.solve_ms_est !== undefined) {
+			const s = plain.solve_ms_est / simd.solve_ms_est;
+			line(`${label}, solve stage (est.)`, fmt.ratio(s), '>= 2.5', s >= 2.5,
+				`${fmt.ms(plain.solve_ms_est)} vs ${fmt.ms(simd.solve_ms_est)} ms`);
 		}
-	}
-	const wasmScalar = find(main, 'wasm-scalar');
-	if (wasm && wasmScalar) {
-		line('wasm SIMD speed-up, whole step', fmt.ratio(wasmScalar.ms_median / wasm.ms_median), '>= 2.5 (solve)', null,
-			`${fmt.ms(wasmScalar.ms_median)} vs ${fmt.ms(wasm.ms_median)} ms; ${minRatio(wasmScalar, wasm)}`);
-		if (wasmScalar.solve_ms_est !== undefined && wasm.solve_ms_est !== undefined) {
-			const s = wasmScalar.solve_ms_est / wasm.solve_ms_est;
-			line('wasm SIMD speed-up, solve stage (est.)', fmt.ratio(s), '>= 2.5', s >= 2.5,
-				`${fmt.ms(wasmScalar.solve_ms_est)} vs ${fmt.ms(wasm.solve_ms_est)} ms`);
-		}
-	}
+	};
+	speedUp('native SIMD speed-up', native, scalar);
+	speedUp('wasm SIMD speed-up', wasm, find(main, 'wasm-scalar'));
 	for (const [impl, target] of [['js', 4], ['ammo', 5]]) {
 		for (const name of [`cloth-100x100`, main]) {
 			const p = find(name, impl), w = find(name, 'wasm');

@@ -461,14 +461,17 @@ static void KernelSoaRuns(Lab* L, int from, int end, float k)
    runs-pipe    software-pipelined by one batch (batch j+1 loaded and computed before batch j's
                 stores): slower everywhere (the live vectors spill);
    runs-u2      two batches per iteration, q summed over 3 rows from the raw difference and the
-                w lane masked off the length's path (same bits): natively ~20% faster than
-                bcast-runs (AVX-512 has 32 vector registers), in wasm ~2% slower (V8 has 16
+                w lane masked off the length's path (same bits): natively ~12% faster than
+                bcast-runs (AVX-512 has 32 vector registers), in wasm ~3% slower (V8 has 16
                 on x64 and spills); u2-nomath is its data-movement floor (s = |d|^2);
-   off-path     runs-u2's two changes on one batch: natively ~15% faster, in wasm ~5% slower
+   off-path     runs-u2's two changes on one batch: natively ~4% faster, in wasm the same
                 (the 3-row transpose becomes pshufb with constants under V8);
    runs-reload  only d and s live across the square root, each end read again when written
-                back: natively ~9% faster, in wasm ~1% (V8 still spills d and the constants:
+                back: natively no faster, in wasm ~3% (V8 still spills d and the constants:
                 --print-wasm-code shows it);
+   All of these share the drivers below; the figures are from that shared driver (an earlier
+   per-variant copy of the loops timed bcast-runs ~10% slower natively, the same in wasm: the
+   lab's native figures move by that much with the loop around the body).
    and two scalar loops over the same constraints in the same order: scalar (the engine's
    -DPBD_SCALAR=1 fallback) and scalar-newt (the same with Newton). */
 enum { MATH_EXACT, MATH_NEWTON, MATH_NODIV };
@@ -513,29 +516,58 @@ static inline void BodyVariant(float* a0, float* a1, float* a2, float* a3, float
 	pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
 }
 
-/* One colour per call (the driver calls colours in order): its regular batches, then the rest. */
-static void RunsVariant(Lab* L, float k, int mode)
+/* A batch body: the four constraints starting at c, ends given by address. The drivers below
+   walk one colour with it (always inlined, so each variant's body is inlined into its loops). */
+typedef void (*Body)(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,
+					 const float* rest, const float* ra, const float* rb, pbdF4 kv);
+
+/* The colour's irregular batches, through the index arrays. */
+static inline __attribute__((always_inline)) void DriveIrregular(Lab* L, int col, pbdF4 kv, Body body)
 {
 	float* p = L->p;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
 	const int32_t *ca = L->ca, *cb = L->cb;
-	const pbdF4 kv = pbdF4_Splat(k);
-	int col = s_runColour;
-	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
-		float* a = p + L->runA[r];
-		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, mode);
-	}
 	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
 		const int c = L->irrC[r];
-		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, mode);
+		body(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
+			 p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, L->rest, L->ra, L->rb, kv);
 	}
+}
+
+/* The colour's regular batches from run r on, addressed from (a0, stride, offset). */
+static inline __attribute__((always_inline)) void DriveRuns(Lab* L, int r, int end, pbdF4 kv, Body body)
+{
+	float* p = L->p;
+	for (; r < end; ++r) {
+		float* a = p + L->runA[r];
+		const int sa = L->runSa[r], off = L->runOff[r];
+		body(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, L->runC[r], L->rest, L->ra,
+			 L->rb, kv);
+	}
+}
+
+/* One colour per call (the timing loop calls colours in order): its regular batches, then the rest. */
+static inline __attribute__((always_inline)) void DriveColour(Lab* L, float k, Body body)
+{
+	const pbdF4 kv = pbdF4_Splat(k);
+	const int col = s_runColour;
+	DriveRuns(L, col ? L->colourRuns[col - 1] : 0, L->colourRuns[col], kv, body);
+	DriveIrregular(L, col, kv, body);
 	s_runColour = (col + 1) % L->colourCount;
 }
-static void KernelBcastRuns(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_EXACT); }
-static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NEWTON); }
-static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; RunsVariant(L, k, MATH_NODIV); }
+
+#define BODY_OF_MODE(name, mode)                                                                                                  \
+	static inline void name(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,        \
+							const float* rest, const float* ra, const float* rb, pbdF4 kv)                                          \
+	{                                                                                                                             \
+		BodyVariant(a0, a1, a2, a3, b0, b1, b2, b3, c, rest, ra, rb, kv, mode);                                                   \
+	}
+BODY_OF_MODE(BodyExact, MATH_EXACT)
+BODY_OF_MODE(BodyNewton, MATH_NEWTON)
+BODY_OF_MODE(BodyNoDiv, MATH_NODIV)
+
+static void KernelBcastRuns(Lab* L, int from, int end, float k) { (void)from, (void)end; DriveColour(L, k, BodyExact); }
+static void KernelRunsNewton(Lab* L, int from, int end, float k) { (void)from, (void)end; DriveColour(L, k, BodyNewton); }
+static void KernelRunsNoDiv(Lab* L, int from, int end, float k) { (void)from, (void)end; DriveColour(L, k, BodyNoDiv); }
 
 /* runs-pipe: bcast-runs software-pipelined by one batch: batch j+1's loads and arithmetic are
    issued before batch j's stores (legal within a colour: no shared particle). */
@@ -579,7 +611,6 @@ static void PipeVariant(Lab* L, float k)
 {
 	float* p = L->p;
 	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	const int32_t *ca = L->ca, *cb = L->cb;
 	const pbdF4 kv = pbdF4_Splat(k);
 	int col = s_runColour;
 	int r0 = col ? L->colourRuns[col - 1] : 0, r1 = L->colourRuns[col];
@@ -594,12 +625,7 @@ static void PipeVariant(Lab* L, float k)
 		cur ^= 1;
 	}
 	if (have) BackOf(&f[cur ^ 1]);
-	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
-		const int c = L->irrC[r];
-		FrontOf(&f[0], p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv);
-		BackOf(&f[0]);
-	}
+	DriveIrregular(L, col, kv, BodyExact);
 	s_runColour = (col + 1) % L->colourCount;
 }
 static void KernelRunsPipe(Lab* L, int from, int end, float k) { (void)from, (void)end; PipeVariant(L, k); }
@@ -640,7 +666,6 @@ static void Unroll2Variant(Lab* L, float k, int nomath)
 {
 	float* p = L->p;
 	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	const int32_t *ca = L->ca, *cb = L->cb;
 	const pbdF4 kv = pbdF4_Splat(k);
 	int col = s_runColour;
 	int r = col ? L->colourRuns[col - 1] : 0, r1 = L->colourRuns[col];
@@ -654,60 +679,37 @@ static void Unroll2Variant(Lab* L, float k, int nomath)
 		}
 		Body2(a, b, cc, rest, ra, rb, kv, nomath);
 	}
-	for (; r < r1; ++r) {
-		float* a = p + L->runA[r];
-		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		BodyVariant(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv, MATH_EXACT);
-	}
-	for (int q = col ? L->colourIrr[col - 1] : 0; q < L->colourIrr[col]; ++q) {
-		const int c = L->irrC[q];
-		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, MATH_EXACT);
-	}
+	DriveRuns(L, r, r1, kv, BodyExact); /* an odd last run */
+	DriveIrregular(L, col, kv, BodyExact);
 	s_runColour = (col + 1) % L->colourCount;
 }
 static void KernelRunsU2(Lab* L, int from, int end, float k) { (void)from, (void)end; Unroll2Variant(L, k, 0); }
 static void KernelRunsNoMath(Lab* L, int from, int end, float k) { (void)from, (void)end; Unroll2Variant(L, k, 1); }
 
 /* off-path: runs-u2's arithmetic on one batch at a time. */
-static void OffPathVariant(Lab* L, float k)
+static inline void BodyOffPath(float* a0, float* a1, float* a2, float* a3, float* b0, float* b1, float* b2, float* b3, int c,
+							   const float* rest, const float* ra, const float* rb, pbdF4 kv)
 {
-	float* p = L->p;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	const pbdF4 kv = pbdF4_Splat(k);
 	const pbdI4 xyz = { -1, -1, -1, 0 };
-	int col = s_runColour;
-	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
-		float* a = p + L->runA[r];
-		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		float *a0 = a, *a1 = a + sa, *a2 = a + 2 * sa, *a3 = a + 3 * sa, *b0 = a + off, *b1 = a1 + off, *b2 = a2 + off, *b3 = a3 + off;
-		pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
-		pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
-		pbdF4 r0 = pbdF4_Sub(A0, B0), r1 = pbdF4_Sub(A1, B1), r2 = pbdF4_Sub(A2, B2), r3 = pbdF4_Sub(A3, B3);
-		pbdF4 q0 = pbdF4_Mul(r0, r0), q1 = pbdF4_Mul(r1, r1), q2 = pbdF4_Mul(r2, r2), q3 = pbdF4_Mul(r3, r3);
-		pbdF4_Transpose(&q0, &q1, &q2, &q3);
-		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
-		pbdF4 s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len));
-		pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
-		pbdF4 d0 = (pbdF4)(xyz & (pbdI4)r0), d1 = (pbdF4)(xyz & (pbdI4)r1), d2 = (pbdF4)(xyz & (pbdI4)r2), d3 = (pbdF4)(xyz & (pbdI4)r3);
-		pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));
-		pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));
-		pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));
-		pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));
-		pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));
-		pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));
-		pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));
-		pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
-	}
-	const int32_t *ca = L->ca, *cb = L->cb;
-	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
-		const int c = L->irrC[r];
-		BodyVariant(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-					p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv, MATH_EXACT);
-	}
-	s_runColour = (col + 1) % L->colourCount;
+	pbdF4 A0 = pbdF4_Load(a0), A1 = pbdF4_Load(a1), A2 = pbdF4_Load(a2), A3 = pbdF4_Load(a3);
+	pbdF4 B0 = pbdF4_Load(b0), B1 = pbdF4_Load(b1), B2 = pbdF4_Load(b2), B3 = pbdF4_Load(b3);
+	pbdF4 r0 = pbdF4_Sub(A0, B0), r1 = pbdF4_Sub(A1, B1), r2 = pbdF4_Sub(A2, B2), r3 = pbdF4_Sub(A3, B3);
+	pbdF4 q0 = pbdF4_Mul(r0, r0), q1 = pbdF4_Mul(r1, r1), q2 = pbdF4_Mul(r2, r2), q3 = pbdF4_Mul(r3, r3);
+	pbdF4_Transpose(&q0, &q1, &q2, &q3);
+	pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(q0, q1), q2));
+	pbdF4 s = pbdF4_Keep(pbdF4_GreaterEq(len, pbdF4_Splat(1e-9f)), pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, pbdF4_Load(rest + c))), len));
+	pbdF4 s1 = pbdF4_Mul(s, pbdF4_Load(ra + c)), s2 = pbdF4_Mul(s, pbdF4_Load(rb + c));
+	pbdF4 d0 = (pbdF4)(xyz & (pbdI4)r0), d1 = (pbdF4)(xyz & (pbdI4)r1), d2 = (pbdF4)(xyz & (pbdI4)r2), d3 = (pbdF4)(xyz & (pbdI4)r3);
+	pbdF4_Store(a0, pbdF4_Sub(A0, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 0, 0, 0, 0), d0)));
+	pbdF4_Store(a1, pbdF4_Sub(A1, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 1, 1, 1, 1), d1)));
+	pbdF4_Store(a2, pbdF4_Sub(A2, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 2, 2, 2, 2), d2)));
+	pbdF4_Store(a3, pbdF4_Sub(A3, pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));
+	pbdF4_Store(b0, pbdF4_Add(B0, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 0, 0, 0, 0), d0)));
+	pbdF4_Store(b1, pbdF4_Add(B1, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 1, 1, 1, 1), d1)));
+	pbdF4_Store(b2, pbdF4_Add(B2, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 2, 2, 2, 2), d2)));
+	pbdF4_Store(b3, pbdF4_Add(B3, pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
 }
-static void KernelOffPath(Lab* L, int from, int end, float k) { (void)from, (void)end; OffPathVariant(L, k); }
+static void KernelOffPath(Lab* L, int from, int end, float k) { (void)from, (void)end; DriveColour(L, k, BodyOffPath); }
 
 /* runs-reload: bcast-runs keeping only d (and s) live across the square root: each end is read
    again from memory when it is written back, instead of held in a register. */
@@ -733,26 +735,7 @@ static inline void BodyReload(float* a0, float* a1, float* a2, float* a3, float*
 	pbdF4_Store(a3, pbdF4_Sub(pbdF4_Load(a3), pbdF4_Mul(PBD_SHUFFLE(s1, s1, 3, 3, 3, 3), d3)));
 	pbdF4_Store(b3, pbdF4_Add(pbdF4_Load(b3), pbdF4_Mul(PBD_SHUFFLE(s2, s2, 3, 3, 3, 3), d3)));
 }
-static void ReloadVariant(Lab* L, float k)
-{
-	float* p = L->p;
-	const float *rest = L->rest, *ra = L->ra, *rb = L->rb;
-	const int32_t *ca = L->ca, *cb = L->cb;
-	const pbdF4 kv = pbdF4_Splat(k);
-	int col = s_runColour;
-	for (int r = col ? L->colourRuns[col - 1] : 0; r < L->colourRuns[col]; ++r) {
-		float* a = p + L->runA[r];
-		const int sa = L->runSa[r], off = L->runOff[r], c = L->runC[r];
-		BodyReload(a, a + sa, a + 2 * sa, a + 3 * sa, a + off, a + sa + off, a + 2 * sa + off, a + 3 * sa + off, c, rest, ra, rb, kv);
-	}
-	for (int r = col ? L->colourIrr[col - 1] : 0; r < L->colourIrr[col]; ++r) {
-		const int c = L->irrC[r];
-		BodyReload(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
-				   p + 4 * cb[c + 2], p + 4 * cb[c + 3], c, rest, ra, rb, kv);
-	}
-	s_runColour = (col + 1) % L->colourCount;
-}
-static void KernelRunsReload(Lab* L, int from, int end, float k) { (void)from, (void)end; ReloadVariant(L, k); }
+static void KernelRunsReload(Lab* L, int from, int end, float k) { (void)from, (void)end; DriveColour(L, k, BodyReload); }
 
 static void ScalarVariant(Lab* L, int from, int end, float k, int newton)
 {
