@@ -5,9 +5,12 @@
 SHELL := /bin/bash
 export NODE_PATH := /usr/share/nodejs
 
-CORE_SRC := src/pool.c src/world.c src/solver.c src/colouring.c src/colliders.c src/hash_grid.c src/tethers.c src/wind.c src/tearing.c
-WASM_SRC := $(CORE_SRC) $(wildcard src/wasm_api*.c)
-HDRS := $(wildcard src/*.h)
+# The core: every .c under src/ but the wasm surface (src/wasm/). The folders are the architecture:
+# base/ (pool, SIMD), world/ (the world and its step), families/ (one file per constraint family),
+# neighbours/ (the one neighbour search), builders/ (one file per object type), wasm/ (the JS surface).
+CORE_SRC := $(sort $(filter-out src/wasm/%,$(wildcard src/*/*.c)))
+WASM_SRC := $(CORE_SRC) $(wildcard src/wasm/*.c)
+HDRS := $(wildcard src/*.h src/*/*.h)
 TEST_SRC := $(wildcard tests/c/*.c)
 
 # Same bits natively and in wasm: no FMA contraction, no fast-math, no libm in the step.
@@ -120,10 +123,10 @@ build/bench_native_clang: $(CORE_SRC) bench/bench_native.c $(HDRS) Makefile
 
 # The kernel lab (bench/bench_kernel_lab.c: variants of the solver's projection kernel),
 # natively and in wasm; run by hand, not by `make bench`.
-build/bench_kernel_lab: bench/bench_kernel_lab.c src/simd.h Makefile
+build/bench_kernel_lab: bench/bench_kernel_lab.c src/base/simd.h Makefile
 	@mkdir -p build
 	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) bench/bench_kernel_lab.c -lm -o $@
-build/bench_kernel_lab.cjs: bench/bench_kernel_lab.c src/simd.h Makefile
+build/bench_kernel_lab.cjs: bench/bench_kernel_lab.c src/base/simd.h Makefile
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) -DNDEBUG -Isrc -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 bench/bench_kernel_lab.c -o $@
 

@@ -43,7 +43,7 @@
    Build: make build/bench_kernel_lab (native, gcc -O3 -march=native) or
           make build/bench_kernel_lab.cjs && node build/bench_kernel_lab.cjs (wasm SIMD in Node).
    Scalar builds are meaningless here (-DPBD_SCALAR turns the lab's vectors into structs). */
-#include "simd.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <stdint.h>

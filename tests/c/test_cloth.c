@@ -1,5 +1,5 @@
 /* Cloth tests: tethers, wind, tearing, and a violent drag. */
-#include "core.h"
+#include "world/core.h"
 #include "test.h"
 
 #include <string.h>

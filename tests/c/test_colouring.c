@@ -1,5 +1,5 @@
 /* Colouring: the invariant the 4-wide solver relies on, checked on the real groups. */
-#include "core.h"
+#include "world/core.h"
 #include "test.h"
 
 #include <stdlib.h>

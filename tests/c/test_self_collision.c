@@ -2,7 +2,7 @@
    force reference, the projection's closed forms, and cloth scenes that must keep their
    layers apart. Every scene test also runs without self-collision and must then fail its
    own criterion, so a solver that does nothing cannot pass. */
-#include "core.h"
+#include "world/core.h"
 #include "test.h"
 
 #include <stdint.h>

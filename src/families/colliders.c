@@ -59,8 +59,8 @@
 
    Determinism: + - * / sqrtf and comparisons only, in a fixed order, so native and wasm
    builds give the same bits. */
-#include "core.h"
-#include "simd.h"
+#include "world/core.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* wasm_api_colliders.c -- the flat JS surface for colliders (see wasm_api.c for the idea).
+/* wasm/api_colliders.c -- the flat JS surface for colliders (see wasm/api.c for the idea).
 
    pbd_World_SetColliderTransform, pbd_World_GetColliderCount and pbd_World_ColliderDistance
    take and return scalars, so JS calls them as they are. What needs a struct or an out
@@ -9,7 +9,7 @@
                                halfHeight, halfExtents[3], staticFriction,
                                kineticFriction, restitution (pbdColliderInfo order)
      pbdjs_RayCastColliders:   f64[0] = t (distance along the normalised direction), -1 if none */
-#include "core.h"
+#include "world/core.h"
 
 void* pbdjs_Exchange(void); /* wasm_api.c: 256 bytes, 8-byte aligned */
 

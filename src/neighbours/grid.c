@@ -1,4 +1,4 @@
-/* hash_grid.c -- spatial hash grid and particle-particle self-collision.
+/* neighbours/grid.c -- spatial hash grid and particle-particle self-collision.
 
    Grid (rebuilt from the predicted positions p once per substep, contacts stage)
    ----
@@ -57,8 +57,8 @@
    of a value clamped to +-1e9 (so the cast is defined, even for NaN), corrected down by
    one where the cast rounded up (negative values): floor without libm.
 */
-#include "core.h"
-#include "simd.h"
+#include "world/core.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* world.c -- world lifetime, handles, parameters, object builders, particles,
    attachments. Every public entry validates first and mutates last, so a refused
    call leaves the world exactly as it was. */
-#include "core.h"
+#include "world/core.h"
 
 #include <math.h>
 #include <stdarg.h>

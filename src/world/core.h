@@ -1,13 +1,13 @@
-/* core.h -- private world layout shared by world.c, solver.c and stats.c. */
+/* world/core.h -- the private world layout that the core's files share. */
 #ifndef PBD_CORE_H
 #define PBD_CORE_H
 
 #include "minipbd.h"
-#include "pool.h"
+#include "base/pool.h"
 
 #include <stdint.h>
 
-/* Marks a function of the flat JS surface (src/wasm_api*.c); tools/wasm-exports.sh exports them. */
+/* Marks a function of the flat JS surface (the files of src/wasm); tools/wasm-exports.sh exports them. */
 #define PBDJS_API __attribute__((used, visibility("default")))
 
 #define PBD_COOKIE 0x50424431 /* "PBD1": the def was made by its default function */

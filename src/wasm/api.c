@@ -1,10 +1,10 @@
-/* wasm_api.c -- the flat, scalar-argument surface that JS calls (web/js/minipbd.js).
+/* wasm/api.c -- the flat, scalar-argument surface that JS calls (web/js/minipbd.js).
 
    Structs do not cross the wasm boundary comfortably, so descriptions arrive as
    scalars and results that are records (counts, stats, object info) are written to
    one static exchange block whose layout is declared here once and mirrored once in
    web/js/minipbd.js (the wasm4 memory-map habit). */
-#include "core.h"
+#include "world/core.h"
 
 #include <string.h>
 

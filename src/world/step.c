@@ -1,4 +1,4 @@
-/* solver.c -- the step, as named stages (core.h pbdStage), following seed 000:
+/* world/step.c -- the step, as named stages (core.h pbdStage), following seed 000:
 
      per substep of h = dt / substeps:
        predict         v* = v + h w f_ext;  p = x + h v*            (2.1)
@@ -13,8 +13,8 @@
    Damping and restitution act after v is recomputed from positions. Seed 001's
    snippet damps v before that recomputation, which throws the damping away.
 */
-#include "core.h"
-#include "simd.h"
+#include "world/core.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,8 +4,8 @@
    particle to its nearest pin and forbids it to be farther from it than in the rest pose:
    an inequality constraint C = |p - p_pin| - d <= 0, projected only when violated
    (seed 000 section 1), moving the particle alone because the pin has w = 0. */
-#include "core.h"
-#include "simd.h"
+#include "world/core.h"
+#include "base/simd.h"
 
 #include <math.h>
 

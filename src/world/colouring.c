@@ -12,7 +12,7 @@
    Each colour's constraints are then split into regular batches (evenly spaced, see
    pbdGroup.colourRegularEnd) and the rest; world.c builds a grid's constraints in an order
    that makes nearly all of them regular. */
-#include "core.h"
+#include "world/core.h"
 
 #include <string.h>
 

@@ -9,7 +9,7 @@
    what makes a flag flutter. Each vertex gets a third. The forces are explicit, so a
    triangle's push is capped at what would stop its normal motion relative to the air in
    one substep: a light cloth in a gale cannot gain energy from the integrator. */
-#include "core.h"
+#include "world/core.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,7 @@
    Triangles that had the broken pair as an edge leave the render mesh, and the triangle
    buffer is compacted once per step, so the renderer only re-uploads indices when the
    topology version moves. Particles are never removed. */
-#include "core.h"
+#include "world/core.h"
 
 #include <math.h>
 
