@@ -86,42 +86,53 @@ typedef int32_t pbdAttachmentId;
 #define PBD_MAX_OBJECTS 256
 #define PBD_MAX_COLLIDERS 64
 
-/// Solver and environment parameters. Each is settable at any time with
-/// pbd_World_SetParam; the names are what JS and scene files use.
-#define PBD_PARAMS(X)                                                        \
-	X(pbdParam_dt, "dt", 1.0f / 60.0f, 1e-5f, 1.0f)                          \
-	X(pbdParam_substeps, "substeps", 1.0f, 1.0f, 64.0f)                      \
-	X(pbdParam_iterations, "iterations", 10.0f, 1.0f, 200.0f)                \
-	X(pbdParam_damping, "damping", 0.0f, 0.0f, 1000.0f)                      \
-	X(pbdParam_gravityX, "gravityX", 0.0f, -1000.0f, 1000.0f)                \
-	X(pbdParam_gravityY, "gravityY", -9.81f, -1000.0f, 1000.0f)              \
-	X(pbdParam_gravityZ, "gravityZ", 0.0f, -1000.0f, 1000.0f)                \
-	X(pbdParam_groundEnabled, "groundEnabled", 1.0f, 0.0f, 1.0f)             \
-	X(pbdParam_groundHeight, "groundHeight", 0.0f, -1e4f, 1e4f)              \
-	X(pbdParam_restitution, "restitution", 0.2f, 0.0f, 1.0f)                 \
-	X(pbdParam_staticFriction, "staticFriction", 0.4f, 0.0f, 10.0f)          \
-	X(pbdParam_kineticFriction, "kineticFriction", 0.3f, 0.0f, 10.0f)        \
-	X(pbdParam_maxSpeed, "maxSpeed", 100.0f, 0.001f, 1e4f)                   \
-	X(pbdParam_stiffnessStretch, "stiffness.stretch", 1.0f, 0.0f, 1.0f)      \
-	X(pbdParam_stiffnessShear, "stiffness.shear", 1.0f, 0.0f, 1.0f)          \
-	X(pbdParam_stiffnessBend, "stiffness.bend", 0.1f, 0.0f, 1.0f)            \
-	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f)          \
-	X(pbdParam_tethers, "tethers", 1.0f, 0.0f, 1.0f)                         \
-	X(pbdParam_tetherSlack, "tetherSlack", 0.0f, 0.0f, 1.0f)                 \
-	X(pbdParam_windX, "windX", 0.0f, -1000.0f, 1000.0f)                      \
-	X(pbdParam_windY, "windY", 0.0f, -1000.0f, 1000.0f)                      \
-	X(pbdParam_windZ, "windZ", 0.0f, -1000.0f, 1000.0f)                      \
-	X(pbdParam_airDensity, "airDensity", 0.0f, 0.0f, 100.0f)                 \
-	X(pbdParam_drag, "drag", 1.0f, 0.0f, 10.0f)                              \
-	X(pbdParam_lift, "lift", 0.3f, 0.0f, 10.0f)                              \
-	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f)               \
-	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f)                 \
-	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f)             \
-	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f)              \
-	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f)
+/// Parameters: the one table of every world setting. This X-macro is the only place a
+/// parameter's name, default, range, unit, owner and place in the scene format are written;
+/// pbd_GetParamInfo exports it, and the JS scene validator, link codec, panel and types are
+/// built from that export (web/js/engine/param-table.js is generated from it by `make`, and a
+/// Node test fails if the two differ). Columns:
+///   id, name (what JS and scene files use), default, min, max (inclusive), flags
+///   (PBD_PARAM_INTEGER / PBD_PARAM_BOOLEAN), unit, owner (the module that reads it), scene
+///   (its place in the scene format: "solver.dt", "solver.gravity.1"; "cloth.stiffness.stretch"
+///   for every object of that type; "" = not in the scene format).
+/// Defaults are the scene format's: 10 substeps x 1 pass (README "Substeps or passes").
+#define PBD_PARAMS(X)                                                                                                    \
+	X(pbdParam_dt, "dt", 1.0f / 60.0f, 1e-4f, 0.1f, 0, "s", "step", "solver.dt")                                         \
+	X(pbdParam_substeps, "substeps", 10.0f, 1.0f, 64.0f, PBD_PARAM_INTEGER, "1", "step", "solver.substeps")              \
+	X(pbdParam_iterations, "iterations", 1.0f, 1.0f, 200.0f, PBD_PARAM_INTEGER, "1", "step", "solver.iterations")        \
+	X(pbdParam_damping, "damping", 0.0f, 0.0f, 100.0f, 0, "1/s", "step", "solver.damping")                               \
+	X(pbdParam_gravityX, "gravityX", 0.0f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.0")                    \
+	X(pbdParam_gravityY, "gravityY", -9.81f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.1")                  \
+	X(pbdParam_gravityZ, "gravityZ", 0.0f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.2")                    \
+	X(pbdParam_groundEnabled, "groundEnabled", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "ground", "ground.enabled")     \
+	X(pbdParam_groundHeight, "groundHeight", 0.0f, -1e4f, 1e4f, 0, "m", "ground", "ground.height")                       \
+	X(pbdParam_restitution, "restitution", 0.2f, 0.0f, 1.0f, 0, "1", "ground", "ground.restitution")                     \
+	X(pbdParam_staticFriction, "staticFriction", 0.4f, 0.0f, 10.0f, 0, "1", "ground", "ground.staticFriction")           \
+	X(pbdParam_kineticFriction, "kineticFriction", 0.3f, 0.0f, 10.0f, 0, "1", "ground", "ground.kineticFriction")        \
+	X(pbdParam_maxSpeed, "maxSpeed", 100.0f, 0.001f, 1e4f, 0, "m/s", "step", "solver.maxSpeed")                          \
+	X(pbdParam_stiffnessStretch, "stiffness.stretch", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "cloth.stiffness.stretch")  \
+	X(pbdParam_stiffnessShear, "stiffness.shear", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "cloth.stiffness.shear")        \
+	X(pbdParam_stiffnessBend, "stiffness.bend", 0.1f, 0.0f, 1.0f, 0, "1", "distance", "cloth.stiffness.bend")           \
+	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "chain.stiffness")              \
+	X(pbdParam_tethers, "tethers", 1.0f, 0.0f, 1.0f, 0, "1", "tethers", "solver.tethers")                                \
+	X(pbdParam_tetherSlack, "tetherSlack", 0.0f, 0.0f, 1.0f, 0, "1", "tethers", "solver.tetherSlack")                    \
+	X(pbdParam_windX, "windX", 0.0f, -1000.0f, 1000.0f, 0, "m/s", "wind", "wind.velocity.0")                             \
+	X(pbdParam_windY, "windY", 0.0f, -1000.0f, 1000.0f, 0, "m/s", "wind", "wind.velocity.1")                             \
+	X(pbdParam_windZ, "windZ", 0.0f, -1000.0f, 1000.0f, 0, "m/s", "wind", "wind.velocity.2")                             \
+	X(pbdParam_airDensity, "airDensity", 0.0f, 0.0f, 100.0f, 0, "kg/m^3", "wind", "wind.density")                        \
+	X(pbdParam_drag, "drag", 1.0f, 0.0f, 10.0f, 0, "1", "wind", "wind.drag")                                             \
+	X(pbdParam_lift, "lift", 0.3f, 0.0f, 10.0f, 0, "1", "wind", "wind.lift")                                             \
+	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f, 0, "1", "tearing", "solver.tearStretch")                  \
+	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f, 0, "m", "contacts", "solver.thickness")                     \
+	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.selfCollision") \
+	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f, 0, "1", "contacts", "solver.selfFriction")               \
+	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")
+
+#define PBD_PARAM_INTEGER 1 ///< whole numbers only
+#define PBD_PARAM_BOOLEAN 2 ///< 0 or 1 (implies whole)
 
 typedef enum pbdParam {
-#define PBD_X_ENUM(id, name, def, lo, hi) id,
+#define PBD_X_ENUM(id, name, def, lo, hi, flags, unit, owner, scene) id,
 	PBD_PARAMS(PBD_X_ENUM)
 #undef PBD_X_ENUM
 	pbdParam_count
@@ -260,6 +271,18 @@ PBD_API int pbd_World_SetParam(pbdWorldId world, pbdParam param, float value);
 PBD_API float pbd_World_GetParam(pbdWorldId world, pbdParam param);
 PBD_API const char* pbd_ParamName(int param);
 PBD_API int pbd_ParamFromName(const char* name);
+/// One row of the parameter table (PBD_PARAMS), for tools and the JS side.
+typedef struct pbdParamInfo {
+	const char* name;
+	const char* unit;  ///< "s", "m", "m/s", "1" (dimensionless), ...
+	const char* owner; ///< the module that reads it: "step", "ground", "distance", "tethers", ...
+	const char* scene; ///< its place in the scene format, "" if none
+	float defaultValue, minValue, maxValue;
+	int32_t flags; ///< PBD_PARAM_INTEGER, PBD_PARAM_BOOLEAN
+} pbdParamInfo;
+PBD_API int pbd_ParamCount(void);
+/// Fills *info for parameter `param`; PBD_ERR_UNKNOWN_PARAM for an index out of range.
+PBD_API int pbd_GetParamInfo(int param, pbdParamInfo* info);
 
 /// Stiffness k in [0, 1] of one object's constraints of one kind. Setting the world
 /// parameter "stiffness.<kind>" sets it for every object.

@@ -96,3 +96,22 @@ PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
 }
 
 _Static_assert(sizeof(pbdObjectInfo) == 12 * sizeof(int32_t), "JS reads object info as 12 int32");
+
+/* The parameter table for JS (web/js/engine/param-table.js is generated from it): the row's
+   numbers go to out[0..3] = default, min, max, flags as float64; its strings are returned
+   through pbd_ParamName and pbdjs_ParamString (0 unit, 1 owner, 2 scene place). */
+PBDJS_API int pbdjs_ParamInfo(int param, double* out)
+{
+	pbdParamInfo info;
+	int err = pbd_GetParamInfo(param, &info);
+	if (err != PBD_OK) return err;
+	out[0] = info.defaultValue, out[1] = info.minValue, out[2] = info.maxValue, out[3] = info.flags;
+	return PBD_OK;
+}
+
+PBDJS_API const char* pbdjs_ParamString(int param, int which)
+{
+	pbdParamInfo info;
+	if (pbd_GetParamInfo(param, &info) != PBD_OK) return NULL;
+	return which == 0 ? info.unit : which == 1 ? info.owner : which == 2 ? info.scene : NULL;
+}

@@ -171,6 +171,8 @@ static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COOR
 	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
 void pbd_Solver_Step(pbdWorld* world);
+/// Every parameter to its default (params.c).
+void pbd_ResetParams(float* params);
 
 /// Recomputes every constraint's shareA/shareB from the current weights (world.c).
 void pbd_UpdateShares(pbdWorld* world);

@@ -55,108 +55,6 @@ pbdWorld* pbd_GetWorld(pbdWorldId id)
 int pbd_World_IsValid(pbdWorldId id) { return pbd_GetWorld(id) != NULL; }
 
 
-/* ---------------------------------------------------------------- params */
-
-static const char* const s_paramNames[] = {
-#define PBD_X_NAME(id, name, def, lo, hi) name,
-	PBD_PARAMS(PBD_X_NAME)
-#undef PBD_X_NAME
-};
-static const float s_paramDefaults[] = {
-#define PBD_X_DEF(id, name, def, lo, hi) def,
-	PBD_PARAMS(PBD_X_DEF)
-#undef PBD_X_DEF
-};
-static const float s_paramMin[] = {
-#define PBD_X_LO(id, name, def, lo, hi) lo,
-	PBD_PARAMS(PBD_X_LO)
-#undef PBD_X_LO
-};
-static const float s_paramMax[] = {
-#define PBD_X_HI(id, name, def, lo, hi) hi,
-	PBD_PARAMS(PBD_X_HI)
-#undef PBD_X_HI
-};
-
-const char* pbd_ParamName(int param)
-{
-	if (param < 0 || param >= pbdParam_count) return NULL;
-	return s_paramNames[param];
-}
-
-int pbd_ParamFromName(const char* name)
-{
-	if (name == NULL) return PBD_ERR_UNKNOWN_PARAM;
-	for (int i = 0; i < pbdParam_count; ++i) {
-		if (strcmp(name, s_paramNames[i]) == 0) return i;
-	}
-	return PBD_ERR_UNKNOWN_PARAM;
-}
-
-static int KindOfParam(pbdParam param)
-{
-	switch (param) {
-	case pbdParam_stiffnessStretch: return pbdKind_stretch;
-	case pbdParam_stiffnessShear: return pbdKind_shear;
-	case pbdParam_stiffnessBend: return pbdKind_bend;
-	case pbdParam_stiffnessChain: return pbdKind_chain;
-	default: return -1;
-	}
-}
-
-int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
-{
-	PBD_GET_WORLD_OR_RETURN(w, id);
-	if ((int)param < 0 || param >= pbdParam_count) {
-		return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
-	}
-	if (!pbd_IsFinite(value)) {
-		return pbd_SetError(PBD_ERR_NOT_FINITE, "%s", s_paramNames[param]);
-	}
-	if (value < s_paramMin[param] || value > s_paramMax[param]) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_paramNames[param],
-							(double)s_paramMin[param], (double)s_paramMax[param], (double)value);
-	}
-	if ((param == pbdParam_substeps || param == pbdParam_iterations || param == pbdParam_groundEnabled) &&
-		value != (float)(int)value) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_paramNames[param],
-							(double)value);
-	}
-	w->params[param] = value;
-	w->pairsReusable = 0; /* thickness, self-collision: search afresh */
-	int kind = KindOfParam(param);
-	if (kind >= 0) {
-		/* The world-wide stiffness of a kind sets every object's group of that kind. */
-		for (int g = 0; g < w->groupCount; ++g) {
-			if (w->groups[g].kind == kind) w->groups[g].stiffness = value;
-		}
-	}
-	return PBD_OK;
-}
-
-int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind kind, float stiffness)
-{
-	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (object < 0 || object >= w->objectCount) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
-	}
-	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
-	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
-	}
-	for (int g = 0; g < w->groupCount; ++g) {
-		if (w->groups[g].object == object && w->groups[g].kind == (int)kind) w->groups[g].stiffness = stiffness;
-	}
-	return PBD_OK;
-}
-
-float pbd_World_GetParam(pbdWorldId id, pbdParam param)
-{
-	pbdWorld* w = pbd_GetWorld(id);
-	if (w == NULL || (int)param < 0 || param >= pbdParam_count) return NAN;
-	return w->params[param];
-}
-
 /* ---------------------------------------------------------------- stiffness */
 
 /* k' = 1 - (1 - k)^(1/ns), seed 000 section 2.2. libm's pow differs between glibc and
@@ -339,7 +237,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 		w->attachments[i].particle = -1;
 		w->attachments[i].generation = 1;
 	}
-	for (int i = 0; i < pbdParam_count; ++i) w->params[i] = s_paramDefaults[i];
+	pbd_ResetParams(w->params);
 	w->inUse = 1;
 	return (generation << 16) | (index + 1);
 }

@@ -34,6 +34,19 @@ extern int g_testFailed;
 #include <stdint.h>
 
 /* xorshift32 (Marsaglia 2003): the same sequence on every libc, unlike rand(). *state != 0. */
+/* The C tests were written against the engine's former defaults of 1 substep x 10 passes
+   (the defaults are now the scene format's 10 x 1: one parameter table). Their closed forms and
+   hashes assume that split, so every test world gets it explicitly. */
+static inline pbdWorldId TestCreateWorld(const pbdWorldDef* def)
+{
+	pbdWorldId w = pbd_CreateWorld(def);
+	if (w > 0) {
+		pbd_World_SetParam(w, pbdParam_substeps, 1.0f);
+		pbd_World_SetParam(w, pbdParam_iterations, 10.0f);
+	}
+	return w;
+}
+
 static inline uint32_t TestXorshift32(uint32_t* state)
 {
 	uint32_t x = *state;

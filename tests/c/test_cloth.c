@@ -9,7 +9,7 @@ static pbdWorldId ClothWorld(int nu, int nv, int horizontal)
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = nu * nv + 64;
 	def.maxConstraints = 8 * (nu * nv + 64);
-	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdWorldId w = TestCreateWorld(&def);
 	pbdClothDef cloth = pbd_DefaultClothDef();
 	cloth.origin[0] = -1.0f, cloth.origin[1] = 2.5f, cloth.origin[2] = 0.0f;
 	cloth.axisU[0] = 2.0f, cloth.axisU[1] = 0.0f, cloth.axisU[2] = 0.0f;

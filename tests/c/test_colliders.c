@@ -15,7 +15,7 @@ static pbdWorldId MakeWorld(int particles, int constraints)
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = particles;
 	def.maxConstraints = constraints;
-	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdWorldId w = TestCreateWorld(&def);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
 	return w;
 }
@@ -231,7 +231,7 @@ void Test_ColliderCapacityRefused(void)
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = 8;
 	def.maxColliders = 2;
-	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdWorldId w = TestCreateWorld(&def);
 	AddParticle(w, 0, 3, 0);
 	ENSURE(AddSphere(w, 0, 0, 0, 0.5f) == 0);
 	ENSURE(AddSphere(w, 5, 0, 0, 0.5f) == 1);

@@ -33,7 +33,7 @@ void Test_ColouringSharesNoParticle(void)
 		pbdWorldDef def = pbd_DefaultWorldDef();
 		def.maxParticles = 20000;
 		def.maxConstraints = 120000;
-		pbdWorldId id = pbd_CreateWorld(&def);
+		pbdWorldId id = TestCreateWorld(&def);
 		pbdChainDef chain = pbd_DefaultChainDef();
 		pbd_World_AddChain(id, &chain);
 		pbdClothDef cloth = pbd_DefaultClothDef();
@@ -72,7 +72,7 @@ void Test_RegularBatchesMatchConstraints(void)
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = 20000;
 	def.maxConstraints = 120000;
-	pbdWorldId id = pbd_CreateWorld(&def);
+	pbdWorldId id = TestCreateWorld(&def);
 	pbdClothDef cloth = pbd_DefaultClothDef();
 	cloth.resolutionU = 100;
 	cloth.resolutionV = 57;
@@ -116,7 +116,7 @@ void Test_ColouredSolveMatchesTextbook(void)
 	def.maxParticles = 2000;
 	def.maxConstraints = 12000;
 	def.maxTriangles = 4000;
-	pbdWorldId id = pbd_CreateWorld(&def);
+	pbdWorldId id = TestCreateWorld(&def);
 	pbdClothDef cloth = pbd_DefaultClothDef();
 	cloth.resolutionU = 23; /* odd sizes: irregular batches and 1..3 leftovers in some colours */
 	cloth.resolutionV = 17;

@@ -19,7 +19,7 @@ static pbdWorldId MakeWorld(int particles, int constraints)
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = particles;
 	def.maxConstraints = constraints;
-	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdWorldId w = TestCreateWorld(&def);
 	/* Closed-form tests switch everything off but what they test. */
 	pbd_World_SetParam(w, pbdParam_gravityY, 0.0f);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
@@ -462,7 +462,7 @@ void Test_CapacityRefusedWorldUnchanged(void)
 	def.maxParticles = 100;
 	def.maxConstraints = 320; /* the 8 x 8 cloth uses 306 */
 	def.maxAttachments = 2;
-	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdWorldId w = TestCreateWorld(&def);
 	ENSURE(w > 0);
 	ENSURE(AddCloth(w, 8, 8, 1.0f) == 0);
 	for (int s = 0; s < 5; ++s) pbd_World_Step(w);

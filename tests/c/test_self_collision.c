@@ -22,7 +22,7 @@ static pbdWorldId MakeWorld(int maxParticles, int maxContacts)
 	def.maxParticles = maxParticles;
 	def.maxContacts = maxContacts;
 	def.maxObjects = 32;
-	return pbd_CreateWorld(&def);
+	return TestCreateWorld(&def);
 }
 
 static const float* Pos(pbdWorldId w) { return (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL); }

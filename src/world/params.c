@@ -1,0 +1,109 @@
+/* world/params.c -- the parameter table (minipbd.h PBD_PARAMS) and the calls that read and
+   set parameters. The table is the only place a parameter's name, default, range, unit,
+   owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
+   builds its validators, link codec and panel from it instead of keeping copies. */
+#include "world/core.h"
+
+#include <math.h>
+#include <string.h>
+
+static const pbdParamInfo s_params[pbdParam_count] = {
+#define PBD_X_INFO(id, name, def, lo, hi, flags, unit, owner, scene) { name, unit, owner, scene, def, lo, hi, flags },
+	PBD_PARAMS(PBD_X_INFO)
+#undef PBD_X_INFO
+};
+
+int pbd_ParamCount(void) { return pbdParam_count; }
+
+int pbd_GetParamInfo(int param, pbdParamInfo* info)
+{
+	if (param < 0 || param >= pbdParam_count) return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", param);
+	if (info == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "info is NULL");
+	*info = s_params[param];
+	return PBD_OK;
+}
+
+void pbd_ResetParams(float* params)
+{
+	for (int i = 0; i < pbdParam_count; ++i) params[i] = s_params[i].defaultValue;
+}
+
+const char* pbd_ParamName(int param)
+{
+	if (param < 0 || param >= pbdParam_count) return NULL;
+	return s_params[param].name;
+}
+
+int pbd_ParamFromName(const char* name)
+{
+	if (name == NULL) return PBD_ERR_UNKNOWN_PARAM;
+	for (int i = 0; i < pbdParam_count; ++i) {
+		if (strcmp(name, s_params[i].name) == 0) return i;
+	}
+	return PBD_ERR_UNKNOWN_PARAM;
+}
+
+static int KindOfParam(pbdParam param)
+{
+	switch (param) {
+	case pbdParam_stiffnessStretch: return pbdKind_stretch;
+	case pbdParam_stiffnessShear: return pbdKind_shear;
+	case pbdParam_stiffnessBend: return pbdKind_bend;
+	case pbdParam_stiffnessChain: return pbdKind_chain;
+	default: return -1;
+	}
+}
+
+int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if ((int)param < 0 || param >= pbdParam_count) {
+		return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
+	}
+	if (!pbd_IsFinite(value)) {
+		return pbd_SetError(PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
+	}
+	if (value < s_params[param].minValue || value > s_params[param].maxValue) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
+							(double)s_params[param].minValue, (double)s_params[param].maxValue, (double)value);
+	}
+	if ((s_params[param].flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN)) &&
+		value != (float)(int)value) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
+							(double)value);
+	}
+	w->params[param] = value;
+	w->pairsReusable = 0; /* thickness, self-collision: search afresh */
+	int kind = KindOfParam(param);
+	if (kind >= 0) {
+		/* The world-wide stiffness of a kind sets every object's group of that kind. */
+		for (int g = 0; g < w->groupCount; ++g) {
+			if (w->groups[g].kind == kind) w->groups[g].stiffness = value;
+		}
+	}
+	return PBD_OK;
+}
+
+int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind kind, float stiffness)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (object < 0 || object >= w->objectCount) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+	}
+	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
+	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
+	}
+	for (int g = 0; g < w->groupCount; ++g) {
+		if (w->groups[g].object == object && w->groups[g].kind == (int)kind) w->groups[g].stiffness = stiffness;
+	}
+	return PBD_OK;
+}
+
+float pbd_World_GetParam(pbdWorldId id, pbdParam param)
+{
+	pbdWorld* w = pbd_GetWorld(id);
+	if (w == NULL || (int)param < 0 || param >= pbdParam_count) return NAN;
+	return w->params[param];
+}
+
