@@ -70,6 +70,20 @@ typedef enum pbdStage {
 	pbdStage_count
 } pbdStage;
 
+/// Room for the registry's families (families/family.h PBD_FAMILIES; registry.c asserts it fits).
+#define PBD_MAX_FAMILIES 16
+
+/// Particle phase (the NVIDIA FleX idea): one word per particle saying which object it belongs
+/// to, its collision group and flags, so that one neighbour search over all particles serves
+/// self-collision, collisions between objects and (later) fluids, each filtering by phase.
+#define PBD_PHASE_OBJECT_MASK 0xffu          ///< bits 0-7: object index (PBD_MAX_OBJECTS = 256)
+#define PBD_PHASE_GROUP_SHIFT 8
+#define PBD_PHASE_GROUP_MASK (0xffu << 8)    ///< bits 8-15: collision group (particles of one group
+                                             ///< collide among themselves only with PBD_PHASE_SELF)
+#define PBD_PHASE_SELF (1u << 16)            ///< collides with particles of its own group
+#define PBD_PHASE_FLUID (1u << 17)           ///< a fluid particle (reserved for the fluids issue)
+#define PBD_PHASE_NO_COLLIDE (1u << 18)      ///< takes part in no particle contact
+
 typedef struct pbdWorld {
 	int32_t generation;
 	int32_t inUse;
@@ -89,6 +103,16 @@ typedef struct pbdWorld {
 	float* v;
 	float* n;
 	uint8_t* contact; ///< 1 when the particle touched the ground in this substep
+	uint32_t* phase;  ///< PBD_PHASE_* per particle, set by the builders
+
+	/* Change counters that families compare with the value they last saw, instead of each
+	   family keeping a dirty flag that every setter must know about. */
+	int32_t massVersion;     ///< any inverse mass changed (shares, contact filters)
+	int32_t pinVersion;      ///< the set of pinned (w = 0) particles changed (tethers)
+	int32_t positionVersion; ///< positions were set from outside the step (kept contact lists)
+
+	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
+	void* families[PBD_MAX_FAMILIES];
 
 	/* Distance constraints, structure of arrays. */
 	int32_t* ca;
