@@ -71,6 +71,10 @@ M wind-drag-sign - 'float drag = -q * cd * speed * vn;' 'float drag = q * cd * s
 	'Family' 'sign of drag flipped'
 M wind-area - 'float area = 0.5f * len;' 'float area = len;' \
 	'Family' 'triangle area not halved'
+M wind-cap-valence - 'float dvn = 6.0f * h * wmax * fn / 3.0f;' 'float dvn = h * wmax * fn / 3.0f;' \
+	'Family' 'wind cap per triangle only, not for the 6 a vertex shares'
+M wind-cap-off - 'if (dvn > fabsf(vn)) {' 'if (0) {' \
+	'Family' 'no wind cap'
 # ---- tearing (src/families/tearing.c)
 M tear-rest-plus - 'if (!(len > w->rest[c] * limit)) continue;' 'if (!(len > w->rest[c] + w->params[pbdParam_tearStretch])) continue;' \
 	'Family' 'tear when len > rest + tearStretch (off by the rest length)'

@@ -11,6 +11,7 @@
 	X(FamilyTetherStiffnessPerPass)        \
 	X(FamilyWindDragAtAngle)               \
 	X(FamilyWindLiftAtAngle)               \
+	X(FamilyWindNeverReverses)             \
 	X(FamilyTearThresholdRelative)         \
 	X(FamilyGroundPinAndRadius)            \
 	X(FamilyAttachmentPerPass3D)
