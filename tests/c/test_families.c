@@ -1,9 +1,9 @@
 /* Family tests: each constraint family proves its own arithmetic in closed form (issue 9,
-   item 11). Every test here was written against a slip that no earlier test caught, found by
-   mutating the family's code (tools/mutate.sh keeps that list): a collider moving a pin
-   (w = 0), tetherSlack ignored, the sign of wind lift flipped, the tearing threshold off by
-   the rest length. Only the public API (minipbd.h) is used, so the tests hold whatever file a
-   family lives in.
+   item 11), each against slips that no earlier test caught, found by mutating the family's
+   code (tools/mutate.sh keeps the list and checks that every one is caught): a collider
+   moving a pin (w = 0), tetherSlack ignored, the sign of wind lift flipped, the tearing
+   threshold off by the rest length. Only the public API (minipbd.h) is used, so the tests
+   hold whatever file a family lives in.
 
    Each world switches off everything but the family under test (no gravity, no ground, no
    tethers, stiffness 0 for every distance kind, so a constraint never shortens what a test
@@ -45,6 +45,18 @@ static int AddPair(pbdWorldId w, const float a[3], const float b[3], int pinA, f
 	pbd_World_SetInvMass(w, first + 1, 0.0f);
 	if (pinA) pbd_World_SetInvMass(w, first, 0.0f);
 	return first;
+}
+
+/* A cloth of nu x nv particles at o + u i/(nu-1) + v j/(nv-1), of `mass` kg each. */
+static void AddGrid(pbdWorldId w, const float o[3], const float u[3], const float v[3], int nu, int nv, float mass)
+{
+	pbdClothDef def = pbd_DefaultClothDef();
+	memcpy(def.origin, o, sizeof def.origin);
+	memcpy(def.axisU, u, sizeof def.axisU);
+	memcpy(def.axisV, v, sizeof def.axisV);
+	def.resolutionU = nu, def.resolutionV = nv;
+	def.mass = mass;
+	pbd_World_AddCloth(w, &def);
 }
 
 static int PinUnmoved(pbdWorldId w, int i, const float before[4])
@@ -167,9 +179,9 @@ void Test_FamilyColliderEdgeLeavesPinnedEnd(void)
 
 /* ---------------------------------------------------------------- tethers */
 
-/* A straight 6-segment chain pinned at particle 0 (rest distances d_i = i * 0.2 m, so the
-   particles past index 3 take the scalar tail of the 4-wide tether loop too). */
-static pbdWorldId TetherChain(float slack, float tethers)
+/* A straight 6-segment chain pinned at particle 0; d receives the rest distances to the pin,
+   d_i = i * 0.2 m (particles past index 3 take the scalar tail of the 4-wide tether loop). */
+static pbdWorldId TetherChain(float slack, float tethers, double d[7])
 {
 	pbdWorldId w = FamWorld(8);
 	pbdChainDef def = pbd_DefaultChainDef();
@@ -181,6 +193,7 @@ static pbdWorldId TetherChain(float slack, float tethers)
 	pbd_World_SetInvMass(w, 0, 0.0f);
 	pbd_World_SetParam(w, pbdParam_tethers, tethers);
 	pbd_World_SetParam(w, pbdParam_tetherSlack, slack);
+	for (int i = 0; i < 7; ++i) d[i] = TestDistance(Pos(w), 0, i);
 	return w;
 }
 
@@ -195,11 +208,6 @@ static void PlaceFromPin(pbdWorldId w, const double d[7], double f)
 	}
 }
 
-static void RestDistances(pbdWorldId w, double d[7])
-{
-	for (int i = 0; i < 7; ++i) d[i] = TestDistance(Pos(w), 0, i);
-}
-
 /* Kim et al. 2012 with slack s: C = |p - p_pin| - (1 + s) d <= 0. A particle pulled far
    out (3 d, every direction) comes back in one step at k = 1 to exactly (1 + s) d along the
    same line, for s = 0, 0.1, 0.5. */
@@ -207,9 +215,8 @@ void Test_FamilyTetherSlackReachedNotPassed(void)
 {
 	const float slacks[] = { 0.0f, 0.1f, 0.5f };
 	for (int k = 0; k < 3; ++k) {
-		pbdWorldId w = TetherChain(slacks[k], 1.0f);
 		double d[7];
-		RestDistances(w, d);
+		pbdWorldId w = TetherChain(slacks[k], 1.0f, d);
 		PlaceFromPin(w, d, 3.0);
 		float dir[7][3];
 		for (int i = 1; i < 7; ++i) {
@@ -234,12 +241,8 @@ void Test_FamilyTetherSlackHangingCloth(void)
 	const float slacks[] = { 0.0f, 0.1f, 0.5f };
 	for (int k = 0; k < 3; ++k) {
 		pbdWorldId w = FamWorld(32);
-		pbdClothDef def = pbd_DefaultClothDef();
-		def.origin[0] = -0.5f, def.origin[1] = 2.0f, def.origin[2] = 0.0f;
-		def.axisU[0] = 1.0f, def.axisU[1] = 0.0f, def.axisU[2] = 0.0f;
-		def.axisV[0] = 0.0f, def.axisV[1] = -0.8f, def.axisV[2] = 0.0f;
-		def.resolutionU = 6, def.resolutionV = 5;
-		pbd_World_AddCloth(w, &def);
+		const float o[3] = { -0.5f, 2.0f, 0.0f }, u[3] = { 1.0f, 0.0f, 0.0f }, v[3] = { 0.0f, -0.8f, 0.0f };
+		AddGrid(w, o, u, v, 6, 5, 0.01f);
 		pbd_World_SetInvMass(w, 0, 0.0f);
 		pbd_World_SetInvMass(w, 5, 0.0f);
 		pbd_World_SetParam(w, pbdParam_gravityY, -9.81f);
@@ -268,9 +271,8 @@ void Test_FamilyTetherInsideSlackUntouched(void)
 {
 	const float slacks[] = { 0.0f, 0.1f, 0.5f };
 	for (int k = 0; k < 3; ++k) {
-		pbdWorldId w = TetherChain(slacks[k], 1.0f);
 		double d[7];
-		RestDistances(w, d);
+		pbdWorldId w = TetherChain(slacks[k], 1.0f, d);
 		PlaceFromPin(w, d, slacks[k] > 0.0f ? 1.0 + 0.9 * slacks[k] : 0.9);
 		float before[7 * 4];
 		memcpy(before, Pos(w), sizeof before);
@@ -289,10 +291,9 @@ void Test_FamilyTetherStiffnessPerPass(void)
 	const int passes[] = { 1, 4, 10 };
 	for (int a = 0; a < 2; ++a) {
 		for (int b = 0; b < 3; ++b) {
-			pbdWorldId w = TetherChain(0.2f, ks[a]);
-			pbd_World_SetParam(w, pbdParam_iterations, (float)passes[b]);
 			double d[7];
-			RestDistances(w, d);
+			pbdWorldId w = TetherChain(0.2f, ks[a], d);
+			pbd_World_SetParam(w, pbdParam_iterations, (float)passes[b]);
 			PlaceFromPin(w, d, 2.0 * 1.2); /* excess (2.4 - 1.2) d = 1.2 d */
 			pbd_World_Step(w);
 			for (int i = 1; i < 7; ++i) ENSURE_NEAR(TestDistance(Pos(w), 0, i) - 1.2 * d[i], (1.0 - ks[a]) * 1.2 * d[i], 1e-5);
@@ -303,7 +304,7 @@ void Test_FamilyTetherStiffnessPerPass(void)
 
 /* ---------------------------------------------------------------- wind */
 
-/* A flat plate in still-standing particles: a 2 x 2 cloth (two triangles of area A = 1/4 m^2
+/* A flat plate at rest: a 2 x 2 cloth (two triangles of area A = 1/4 m^2
    each) of 0.1 kg particles, pitched at alpha to a wind of W = 8 m/s along +x: its edge U runs
    along (cos alpha, pitch sin alpha, 0), V along z. With v_rel = -W x and the plate normal
    n = (-pitch sin alpha, cos alpha, 0), the thin-plate model (wind.c, Keckeisen et al. 2004)
@@ -317,16 +318,9 @@ static void WindPlate(double alphaDeg, float pitch, float cd, float cl)
 {
 	const double alpha = alphaDeg * PI / 180.0, W = 8.0, rho = 1.2, m = 0.1, area = 0.25;
 	pbdWorldId w = FamWorld(8);
-	pbdClothDef def = pbd_DefaultClothDef();
-	double u[3] = { cos(alpha), pitch * sin(alpha), 0.0 }, v[3] = { 0.0, 0.0, 0.5 };
-	for (int c = 0; c < 3; ++c) {
-		def.axisU[c] = (float)u[c];
-		def.axisV[c] = (float)v[c];
-		def.origin[c] = (float)(-0.5 * u[c] - 0.5 * v[c]); /* centred on 0: small coordinates, small rounding */
-	}
-	def.resolutionU = 2, def.resolutionV = 2;
-	def.mass = (float)m;
-	pbd_World_AddCloth(w, &def);
+	float u[3] = { (float)cos(alpha), (float)(pitch * sin(alpha)), 0.0f }, v[3] = { 0.0f, 0.0f, 0.5f }, o[3];
+	for (int c = 0; c < 3; ++c) o[c] = -0.5f * u[c] - 0.5f * v[c]; /* centred on 0: small coordinates, small rounding */
+	AddGrid(w, o, u, v, 2, 2, (float)m);
 	pbd_World_SetParam(w, pbdParam_airDensity, (float)rho);
 	pbd_World_SetParam(w, pbdParam_windX, (float)W);
 	pbd_World_SetParam(w, pbdParam_drag, cd);
@@ -377,13 +371,8 @@ void Test_FamilyWindLiftAtAngle(void)
 static pbdWorldId LightCloth(float mass)
 {
 	pbdWorldId w = FamWorld(128);
-	pbdClothDef def = pbd_DefaultClothDef();
-	def.origin[0] = -0.5f, def.origin[1] = 0.0f, def.origin[2] = -0.5f;
-	def.axisU[0] = 1.0f, def.axisU[1] = 0.0f, def.axisU[2] = 0.0f;
-	def.axisV[0] = 0.0f, def.axisV[1] = 0.0f, def.axisV[2] = 1.0f;
-	def.resolutionU = 10, def.resolutionV = 10;
-	def.mass = mass;
-	pbd_World_AddCloth(w, &def);
+	const float o[3] = { -0.5f, 0.0f, -0.5f }, u[3] = { 1.0f, 0.0f, 0.0f }, v[3] = { 0.0f, 0.0f, 1.0f };
+	AddGrid(w, o, u, v, 10, 10, mass);
 	pbd_World_SetParam(w, pbdParam_airDensity, 1.2f);
 	pbd_World_SetParam(w, pbdParam_drag, 1.0f);
 	pbd_World_SetParam(w, pbdParam_lift, 0.3f);
@@ -428,13 +417,8 @@ void Test_FamilyWindNeverReverses(void)
 static int TearAt(float s, int stretchV, double factor, int* triangles)
 {
 	pbdWorldId w = FamWorld(8);
-	pbdClothDef def = pbd_DefaultClothDef();
-	const float o[3] = { 0.1f, 1.0f, 0.2f };
-	memcpy(def.origin, o, sizeof def.origin);
-	def.axisU[0] = 0.25f, def.axisU[1] = 0.0f, def.axisU[2] = 0.0f;
-	def.axisV[0] = 0.0f, def.axisV[1] = 0.4f, def.axisV[2] = 0.0f;
-	def.resolutionU = 2, def.resolutionV = 2;
-	pbd_World_AddCloth(w, &def);
+	const float o[3] = { 0.1f, 1.0f, 0.2f }, u[3] = { 0.25f, 0.0f, 0.0f }, v[3] = { 0.0f, 0.4f, 0.0f };
+	AddGrid(w, o, u, v, 2, 2, 0.01f);
 	pbd_World_SetParam(w, pbdParam_tearStretch, s);
 	float len = (float)((1.0 + s) * factor * (stretchV ? 0.4 : 0.25));
 	if (stretchV) {
