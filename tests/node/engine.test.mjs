@@ -251,6 +251,10 @@ test('the shipped wasm reproduces the native determinism hash', () => {
 	const P = (name) => pbd.paramIds.get(name);
 	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0, 0);
 	assert.ok(w > 0);
+	// tests/c's TestCreateWorld: the textbook 1 substep x 10 passes the hash was recorded with (the engine's
+	// default is now the scene format's 10 x 1).
+	e.pbd_World_SetParam(w, P('substeps'), 1);
+	e.pbd_World_SetParam(w, P('iterations'), 10);
 	e.pbd_World_SetParam(w, P('gravityY'), 0);
 	e.pbd_World_SetParam(w, P('groundEnabled'), 0);
 	e.pbd_World_SetParam(w, P('thickness'), 0.0001);
@@ -300,7 +304,7 @@ test('minipbd-run prints JSON statistics for a built-in, a file and a link, and 
 		[['s=9.abc'], /version 9/],
 		[['/nonexistent/scene.json'], /no such scene file/],
 		[['builtin:cloth', '--steps', 'x'], /--steps/],
-		[['builtin:cloth', '--set', 'iterations=0'], /iterations must be in/],
+		[['builtin:cloth', '--set', 'iterations=0'], /parameter iterations must be an integer in 1..200, got 0/],
 	]) {
 		const r = spawnSync('node', [cli, ...args], { encoding: 'utf8' });
 		assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);

@@ -293,16 +293,30 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     b.step(30);
     assert.equal(b.hash(), hash30);
   }
-  // parameters out of the replay's range (the scene format's) that the engine takes
+  // parameters out of the scene format's range: the world refuses them too (one table), so nothing changes and
+  // the recording goes on
   for (const [name, value] of [['dt', 0.5], ['damping', 500]]) {
     const a = pbd.createWorld(scene);
     const rec = new Recorder(a);
     a.step(3);
-    a.setParam(name, value);
-    assert.equal(rec.active, false, name);
-    assert.match(rec.stopReason, new RegExp(`parameter ${name} cannot be recorded`));
-    assert.deepEqual(rec.stopCause, { key: 'param', vars: { name, value: String(value) } }, 'a code the page words in its language');
-    assert.equal(rec.toReplay().steps, 3);
+    const before = a.hash();
+    assert.throws(() => a.setParam(name, value), new RegExp(`parameter ${name} must be a number in`));
+    assert.equal(a.hash(), before);
+    assert.equal(rec.active, true, name);
+    a.step(2);
+    assert.equal(rec.stop().steps, 5);
+  }
+  // a parameter the world takes but a replay cannot carry (recordConvergence is not recorded at all; an unknown
+  // name is refused by both): ends the recording only when the world took it
+  {
+    const a = pbd.createWorld(scene);
+    const rec = new Recorder(a);
+    a.step(3);
+    assert.throws(() => a.setParam('nope', 1), /unknown parameter "nope"/);
+    assert.equal(rec.active, true);
+    a.setParam('recordConvergence', 1);
+    assert.equal(rec.active, true, 'recordConvergence changes no motion');
+    assert.equal(rec.stop().steps, 3);
   }
   // a collider material the world refuses changes nothing, and the recording goes on
   {

@@ -2,11 +2,13 @@
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
+// The ranges, defaults and units of the solver, ground and wind fields and of the object stiffnesses are the
+// engine's parameter table: web/js/engine/param-table.js (generated from src/minipbd.h PBD_PARAMS).
 export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
-  /** m/s, 0.001..1e4 (100) */ maxSpeed: number;
-  thickness: number; tethers: number; /** 0..1 (0) */ tetherSlack: number;
-  selfCollision: boolean; /** 0..1 (0.2) */ selfFriction: number; tearStretch: number;
+  /** m/s: no particle moves faster */ maxSpeed: number;
+  thickness: number; tethers: number; /** a tether lets its particle go (1 + slack) x its rest distance */ tetherSlack: number;
+  selfCollision: boolean; /** friction between particles in contact */ selfFriction: number; tearStretch: number;
 }
 export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
 export interface ColliderDescription {
@@ -57,6 +59,12 @@ export interface ObjectInfo {
 }
 
 export class MiniPBDError extends Error { code: string; }
+
+/** One row of the engine's parameter table (engine/param-table.js). */
+export interface ParamInfo {
+  id: number; name: ParamName; default: number; min: number; max: number; integer: boolean; boolean: boolean;
+  unit: string; owner: string; /** place in the scene format, "" for none */ scene: string;
+}
 
 export interface Collider {
   type: 'sphere' | 'capsule' | 'box'; name: string; position: [number, number, number];

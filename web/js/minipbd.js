@@ -12,6 +12,7 @@
    wasm memory has grown, which can happen in createWorld but never in a step (the
    world's pool is reserved at creation), so the views a frame holds stay valid. */
 import { validateScene } from './scene.js';
+import { PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam } from './engine/params.js';
 
 /** Thrown for refused calls; `.code` names the kind, the message names what is wrong. */
 export class MiniPBDError extends Error {
@@ -34,6 +35,14 @@ const MAX_POINTERS = 16; // attachments reserved per world: one per finger and t
 const COLLIDER_TYPES = ['sphere', 'capsule', 'box']; // mirrors pbdShapeType
 // Mirrors pbdColliderInfo, written as float64 into the exchange block by pbdjs_GetColliderInfo.
 const COLLIDER_FIELDS = 16;
+
+/** A bounded preview of an argument for messages: "45.9", "\"0.5\"", "true", "10n", "NaN", "an object". */
+function showArg(v) {
+	if (typeof v === 'string') return JSON.stringify(v.length > 24 ? `${v.slice(0, 24)}…` : v);
+	if (typeof v === 'bigint') return `${v}n`;
+	if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
+	return Array.isArray(v) ? 'an array' : `a ${typeof v}`;
+}
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
@@ -82,11 +91,17 @@ class Engine {
 		this.memory = exports.memory;
 		if (exports._initialize) exports._initialize();
 		this.refreshViews();
+		// The engine's names must be the table's (param-table.js is generated from this wasm; a stale one is refused
+		// here rather than setting the wrong parameters).
 		this.paramIds = new Map();
 		for (let i = 0; ; i++) {
 			const ptr = exports.pbd_ParamName(i);
 			if (!ptr) break;
 			this.paramIds.set(this.readString(ptr), i);
+		}
+		const names = [...this.paramIds.keys()];
+		if (names.length !== PARAM_TABLE.length || PARAM_TABLE.some((p) => names[p.id] !== p.name)) {
+			throw new MiniPBDError('load', `this engine's parameters (${names.join(', ')}) are not those of engine/param-table.js: regenerate it (make)`);
 		}
 		this.exchange = exports.pbdjs_Exchange();
 		this.worlds = new Set();
@@ -156,39 +171,6 @@ class Engine {
 	}
 }
 
-/** Parameter name -> where it lives in a scene description (so links carry changes). */
-const SCENE_PARAM = {
-	dt: (s, v) => { s.solver.dt = v; },
-	substeps: (s, v) => { s.solver.substeps = v; },
-	iterations: (s, v) => { s.solver.iterations = v; },
-	damping: (s, v) => { s.solver.damping = v; },
-	gravityX: (s, v) => { s.solver.gravity[0] = v; },
-	gravityY: (s, v) => { s.solver.gravity[1] = v; },
-	gravityZ: (s, v) => { s.solver.gravity[2] = v; },
-	groundEnabled: (s, v) => { s.ground.enabled = v !== 0; },
-	groundHeight: (s, v) => { s.ground.height = v; },
-	restitution: (s, v) => { s.ground.restitution = v; },
-	staticFriction: (s, v) => { s.ground.staticFriction = v; },
-	kineticFriction: (s, v) => { s.ground.kineticFriction = v; },
-	maxSpeed: (s, v) => { s.solver.maxSpeed = v; },
-	'stiffness.stretch': (s, v) => { for (const o of s.objects) if (o.type === 'cloth') o.stiffness.stretch = v; },
-	'stiffness.shear': (s, v) => { for (const o of s.objects) if (o.type === 'cloth') o.stiffness.shear = v; },
-	'stiffness.bend': (s, v) => { for (const o of s.objects) if (o.type === 'cloth') o.stiffness.bend = v; },
-	'stiffness.chain': (s, v) => { for (const o of s.objects) if (o.type === 'chain') o.stiffness = v; },
-	thickness: (s, v) => { s.solver.thickness = v; },
-	tethers: (s, v) => { s.solver.tethers = v; },
-	tetherSlack: (s, v) => { s.solver.tetherSlack = v; },
-	selfCollision: (s, v) => { s.solver.selfCollision = v !== 0; },
-	selfFriction: (s, v) => { s.solver.selfFriction = v; },
-	tearStretch: (s, v) => { s.solver.tearStretch = v; },
-	windX: (s, v) => { s.wind.velocity[0] = v; },
-	windY: (s, v) => { s.wind.velocity[1] = v; },
-	windZ: (s, v) => { s.wind.velocity[2] = v; },
-	airDensity: (s, v) => { s.wind.density = v; },
-	drag: (s, v) => { s.wind.drag = v; },
-	lift: (s, v) => { s.wind.lift = v; },
-};
-
 /** Local indices of an object's particles whose mass its `mass` does not set: pins and `masses` ranges. */
 function particlesWithOwnMass(object) {
 	const keep = new Set();
@@ -220,21 +202,14 @@ export class World {
 		const e = this.engine.exports;
 		const s = this.scene;
 		const check = (r) => this.engine.check(r);
-		// Parameters first: objects take their default stiffness from them.
-		const g = s.solver.gravity;
-		const ground = s.ground;
-		const params = {
-			dt: s.solver.dt, substeps: s.solver.substeps, iterations: s.solver.iterations, damping: s.solver.damping,
-			gravityX: g[0], gravityY: g[1], gravityZ: g[2],
-			groundEnabled: ground.enabled ? 1 : 0, groundHeight: ground.height, restitution: ground.restitution,
-			staticFriction: ground.staticFriction, kineticFriction: ground.kineticFriction, maxSpeed: s.solver.maxSpeed,
-			thickness: s.solver.thickness, tethers: s.solver.tethers, tetherSlack: s.solver.tetherSlack,
-			selfCollision: s.solver.selfCollision ? 1 : 0, selfFriction: s.solver.selfFriction,
-			tearStretch: s.solver.tearStretch,
-			windX: s.wind.velocity[0], windY: s.wind.velocity[1], windZ: s.wind.velocity[2],
-			airDensity: s.wind.density, drag: s.wind.drag, lift: s.wind.lift,
-		};
-		for (const [name, value] of Object.entries(params)) this.setParamRaw(name, value);
+		// Parameters first (every one with a place in the scene; object-type stiffness where all objects of the
+		// type agree, below): objects take their default stiffness from them.
+		const perObject = [];
+		for (const p of SCENE_PARAMS) {
+			const value = sceneParamValue(s, p);
+			if (PARAM_SECTIONS.includes(parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
+			else perObject.push([p, value]);
+		}
 		s.objects.forEach((o, index) => {
 			let first;
 			if (o.type === 'chain') {
@@ -266,15 +241,7 @@ export class World {
 				c.halfHeight ?? 0.5, ...hx, c.staticFriction, c.kineticFriction, c.restitution));
 		}
 		// The world-wide stiffness of a kind reads back what the objects use, when they agree.
-		const kinds = {
-			'stiffness.chain': s.objects.filter((o) => o.type === 'chain').map((o) => o.stiffness),
-			'stiffness.stretch': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.stretch),
-			'stiffness.shear': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.shear),
-			'stiffness.bend': s.objects.filter((o) => o.type === 'cloth').map((o) => o.stiffness.bend),
-		};
-		for (const [name, values] of Object.entries(kinds)) {
-			if (values.length > 0 && values.every((v) => v === values[0])) this.setParamRaw(name, values[0]);
-		}
+		for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
 	}
 
 	alive() {
@@ -371,28 +338,36 @@ export class World {
 		this.engine.exports.pbd_World_UpdateNormals(this.id);
 	}
 
-	paramId(name) {
-		const id = this.engine.paramIds.get(name);
-		if (id === undefined) throw new MiniPBDError('unknown-param', `unknown parameter "${String(name).slice(0, 40)}"; known: ${this.engine.paramNames.join(', ')}`);
-		return id;
+	/** The table row of parameter `name`; throws naming the known ones. */
+	param(name) {
+		const p = paramInfo(name);
+		if (p === undefined) {
+			throw new MiniPBDError('unknown-param', `unknown parameter ${showArg(name)}; known: ${PARAM_TABLE.map((r) => r.name).join(', ')}`);
+		}
+		return p;
 	}
 
+	/** Checks `value` against the parameter table (what the scene format accepts), then sets it in the engine. */
 	setParamRaw(name, value) {
-		const id = this.paramId(name);
-		if (typeof value !== 'number') throw new MiniPBDError('argument', `parameter ${name} needs a number, got ${typeof value}`);
-		this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, id, value), 'argument');
+		const p = this.param(name);
+		if (!paramAccepts(p, value)) throw new MiniPBDError('argument', `parameter ${p.name} must be ${paramRule(p)}, got ${showArg(value)}`);
+		this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, p.id, value), 'argument');
 	}
 
-	/** Sets a solver/environment parameter (see engine.paramNames); the scene follows. */
+	/**
+	 * Sets a solver/environment parameter (names and ranges: engine/param-table.js, engine.paramNames). Exactly
+	 * the values the scene format accepts are taken, so describe() always gives a scene the validator accepts; a
+	 * refused value throws a MiniPBDError naming the parameter and its range, and nothing changes.
+	 */
 	setParam(name, value) {
 		this.alive();
 		this.setParamRaw(name, value);
-		SCENE_PARAM[name]?.(this.scene, value);
+		writeSceneParam(this.scene, this.param(name), value);
 	}
 
 	getParam(name) {
 		this.alive();
-		return this.engine.exports.pbd_World_GetParam(this.id, this.paramId(name));
+		return this.engine.exports.pbd_World_GetParam(this.id, this.param(name).id);
 	}
 
 	/** The scene description with the current parameters: what a link should carry. */

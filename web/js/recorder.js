@@ -42,9 +42,9 @@ const INTERFERING = ['setParam', 'setColliderMaterial', 'setPosition', 'setVeloc
 const MAX_COORD = SCENE_LIMITS.maxCoord;
 /** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
 const MATERIAL = [
-  ['staticFriction', SCENE_LIMITS.friction],
-  ['kineticFriction', SCENE_LIMITS.friction],
-  ['restitution', SCENE_LIMITS.restitution],
+  ['staticFriction', SCENE_LIMITS.colliderFriction],
+  ['kineticFriction', SCENE_LIMITS.colliderFriction],
+  ['restitution', SCENE_LIMITS.colliderRestitution],
 ];
 
 /** The position quantum for a scene: the coarsest q whose step (1/q m) is at most 1/1000 of its largest object. */

@@ -16,21 +16,18 @@
 //   - offending values are previewed with a bounded renderer, never a full JSON.stringify.
 // Built-in scenes are stored already normalised and deep-frozen; defaultScene() returns a fresh mutable copy.
 
-/** Every limit used by validateScene, so the UI and docs can quote the same numbers. */
+import { PARAMS, SCENE_PARAMS, placeFields, fieldDefault } from './engine/params.js';
+
+/**
+ * The limits validateScene applies that are the scene format's own (sizes, counts, the camera, colliders). The
+ * solver, ground and wind sections and the object stiffnesses are engine parameters: their ranges and defaults
+ * are the engine's parameter table (engine/params.js, generated from src/minipbd.h), not written here.
+ */
 export const SCENE_LIMITS = deepFreeze({
   maxObjects: 64,
   maxParticles: 262144,        // over all objects
   maxNameLength: 80,           // UTF-16 code units (String.prototype.length)
   maxCoord: 1e4,               // |x|,|y|,|z| of chain start/end, cloth origin, camera target
-  dt: { minExclusive: 0.0001, max: 0.1 },
-  substeps: { min: 1, max: 64 },
-  iterations: { min: 1, max: 200 },
-  maxGravity: 1000,            // per component
-  damping: { min: 0, max: 100 },
-  maxSpeed: { min: 0.001, max: 1e4 }, // m/s: no particle moves faster (the engine's pbdParam_maxSpeed range)
-  maxGroundHeight: 1e4,
-  restitution: { min: 0, max: 1 },
-  friction: { min: 0, max: 10 },
   maxPitch: 1.55,              // exclusive: |pitch| < 1.55 rad
   distance: { min: 0.05, max: 1e4 },
   fov: { min: 10, max: 120 },
@@ -38,18 +35,13 @@ export const SCENE_LIMITS = deepFreeze({
   resolution: { min: 2, max: 1024 },
   maxSize: 1e4,                // cloth width/height, exclusive 0
   maxMass: 1e6,                // kg per particle, exclusive 0
-  stiffness: { min: 0, max: 1 },
   maxPins: 10000,              // entries per object
   maxMassRanges: 1000,         // entries per object
-  thickness: { min: 0.0001, max: 1 },
-  tearStretch: { min: 0, max: 100 }, // 0 = no tearing
-  tetherSlack: { min: 0, max: 1 },   // a tether lets a particle go (1 + slack) x its rest distance from the pin
-  selfFriction: { min: 0, max: 1 },  // friction between particles in contact (self-collision)
-  maxWindSpeed: 1000,          // per component, m/s
-  airDensity: { min: 0, max: 100 },  // kg/m^3; 0 = no aerodynamics
-  aeroCoefficient: { min: 0, max: 10 },
   maxColliders: 16,
   colliderSize: { minExclusive: 0, max: 1e4 }, // radius, halfHeight, halfExtents
+  // A collider's material (pbd_World_SetColliderMaterial's ranges; colliders are not parameters).
+  colliderFriction: { min: 0, max: 10 },
+  colliderRestitution: { min: 0, max: 1 },
 });
 
 const FORMAT = 'minipbd-scene';
@@ -187,74 +179,55 @@ function name(value, path) {
 // ---------------------------------------------------------------- schema
 
 const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
-const SOLVER_KEYS = ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'maxSpeed', 'thickness', 'tethers', 'tetherSlack',
-  'selfCollision', 'selfFriction', 'tearStretch'];
-const WIND_KEYS = ['velocity', 'density', 'drag', 'lift'];
 const COLLIDER_KEYS = {
   sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
   capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution'],
   box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution'],
 };
-const GROUND_KEYS = ['enabled', 'height', 'restitution', 'staticFriction', 'kineticFriction'];
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 const CHAIN_KEYS = ['type', 'name', 'start', 'end', 'segments', 'mass', 'stiffness', 'pins', 'masses'];
 const CLOTH_KEYS = ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses'];
 const CLOTH_STIFFNESS_KEYS = ['stretch', 'shear', 'bend'];
 const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
 
-// 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch per
-// millisecond (tools/split-curve.mjs; README "Substeps or passes").
-// maxSpeed, tetherSlack and selfFriction default to the engine's own defaults (src/minipbd.h, PBD_PARAMS), so
-// scenes written before they were part of the format build the same world.
-const DEFAULT_SOLVER = {
-  dt: 1 / 60, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
-  thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0,
-};
-const DEFAULT_WIND = { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 };
+// The solver, ground and wind sections are the engine's parameters: their keys, ranges and defaults come from the
+// parameter table (e.g. 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch
+// per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's default, so
+// it builds the same world.
+const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind'].map((head) => [head, placeFields(head)]));
 const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
-const DEFAULT_GROUND = { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 };
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_CHAIN_MASS = 0.05;
 const DEFAULT_CLOTH_MASS = 0.01;
-const DEFAULT_CLOTH_STIFFNESS = { stretch: 1, shear: 1, bend: 0.1 };
 const DEFAULT_SCENE_NAME = 'Untitled scene';
 
-function solver(value, path) {
-  if (value === undefined) return structuredCopy(DEFAULT_SOLVER);
-  const get = record(value, path, SOLVER_KEYS);
-  const d = DEFAULT_SOLVER;
-  return {
-    dt: optional(get('dt'), d.dt, (v) => number(v, join(path, 'dt'), L.dt.minExclusive, L.dt.max, { minExcl: true })),
-    substeps: optional(get('substeps'), d.substeps, (v) => integer(v, join(path, 'substeps'), L.substeps.min, L.substeps.max)),
-    iterations: optional(get('iterations'), d.iterations, (v) => integer(v, join(path, 'iterations'), L.iterations.min, L.iterations.max)),
-    gravity: optional(get('gravity'), [...d.gravity], (v) => vec(v, join(path, 'gravity'), 3, -L.maxGravity, L.maxGravity)),
-    damping: optional(get('damping'), d.damping, (v) => number(v, join(path, 'damping'), L.damping.min, L.damping.max)),
-    maxSpeed: optional(get('maxSpeed'), d.maxSpeed, (v) => number(v, join(path, 'maxSpeed'), L.maxSpeed.min, L.maxSpeed.max)),
-    thickness: optional(get('thickness'), d.thickness, (v) => number(v, join(path, 'thickness'), L.thickness.min, L.thickness.max)),
-    tethers: optional(get('tethers'), d.tethers, (v) => number(v, join(path, 'tethers'), L.stiffness.min, L.stiffness.max)),
-    tetherSlack: optional(get('tetherSlack'), d.tetherSlack, (v) => number(v, join(path, 'tetherSlack'), L.tetherSlack.min, L.tetherSlack.max)),
-    selfCollision: optional(get('selfCollision'), d.selfCollision, (v) => boolean(v, join(path, 'selfCollision'))),
-    selfFriction: optional(get('selfFriction'), d.selfFriction, (v) => number(v, join(path, 'selfFriction'), L.selfFriction.min, L.selfFriction.max)),
-    tearStretch: optional(get('tearStretch'), d.tearStretch, (v) => number(v, join(path, 'tearStretch'), L.tearStretch.min, L.tearStretch.max)),
-  };
+/** A section of engine parameters ('solver', 'ground', 'wind'): every field of the table, defaults filled in. */
+function paramSection(value, path, head) {
+  const fields = SECTIONS[head];
+  const get = value === undefined ? () => undefined : record(value, path, fields.map((f) => f.key));
+  const out = {};
+  for (const f of fields) out[f.key] = optional(get(f.key), fieldDefault(f), (v) => paramField(f, v, join(path, f.key)));
+  return out;
+}
+
+/** One field of a parameter section: a parameter's value, or a vector whose components are parameters. */
+function paramField(field, value, path) {
+  const { params } = field;
+  if (params.length === 1 && !/\.\d+$/.test(params[0].scene)) return paramValue(params[0], value, path);
+  const items = array(value, path, params.length, params.length, `an array of ${params.length} numbers`);
+  return items.map((v, i) => paramValue(params[i], v, join(path, i)));
+}
+
+/** A scene value of engine parameter `p` (a row of the table): true/false, an integer or a number in its range. */
+export function paramValue(p, value, path) {
+  if (p.boolean) return boolean(value, path);
+  if (p.integer) return integer(value, path, p.min, p.max);
+  return number(value, path, p.min, p.max);
 }
 
 function boolean(v, path) {
   if (typeof v !== 'boolean') fail(path, 'must be true or false', v);
   return v;
-}
-
-function wind(value, path) {
-  if (value === undefined) return structuredCopy(DEFAULT_WIND);
-  const get = record(value, path, WIND_KEYS);
-  const d = DEFAULT_WIND;
-  const coef = (key) => optional(get(key), d[key], (v) => number(v, join(path, key), L.aeroCoefficient.min, L.aeroCoefficient.max));
-  return {
-    velocity: optional(get('velocity'), [...d.velocity], (v) => vec(v, join(path, 'velocity'), 3, -L.maxWindSpeed, L.maxWindSpeed)),
-    density: optional(get('density'), d.density, (v) => number(v, join(path, 'density'), L.airDensity.min, L.airDensity.max)),
-    drag: coef('drag'),
-    lift: coef('lift'),
-  };
 }
 
 function collider(value, path, index) {
@@ -284,27 +257,18 @@ function collider(value, path, index) {
       return array(v, p, 3, 3, 'an array of 3 numbers').map((x, i) => size(x, join(p, i)));
     });
   }
-  out.staticFriction = optional(get('staticFriction'), d.staticFriction, (v) => number(v, join(path, 'staticFriction'), L.friction.min, L.friction.max));
-  out.kineticFriction = optional(get('kineticFriction'), d.kineticFriction, (v) => number(v, join(path, 'kineticFriction'), L.friction.min, L.friction.max));
-  out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.restitution.min, L.restitution.max));
+  const friction = (key) => optional(get(key), d[key], (v) => number(v, join(path, key), L.colliderFriction.min, L.colliderFriction.max));
+  out.staticFriction = friction('staticFriction');
+  out.kineticFriction = friction('kineticFriction');
+  out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.colliderRestitution.min, L.colliderRestitution.max));
   return out;
 }
 
 function ground(value, path) {
   // null and absent both mean "default ground"; {"enabled": false} switches it off.
-  if (value === undefined || value === null) return { ...DEFAULT_GROUND };
-  const get = record(value, path, GROUND_KEYS, 'an object or null');
-  const d = DEFAULT_GROUND;
-  return {
-    enabled: optional(get('enabled'), d.enabled, (v) => {
-      if (typeof v !== 'boolean') fail(join(path, 'enabled'), 'must be true or false', v);
-      return v;
-    }),
-    height: optional(get('height'), d.height, (v) => number(v, join(path, 'height'), -L.maxGroundHeight, L.maxGroundHeight)),
-    restitution: optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.restitution.min, L.restitution.max)),
-    staticFriction: optional(get('staticFriction'), d.staticFriction, (v) => number(v, join(path, 'staticFriction'), L.friction.min, L.friction.max)),
-    kineticFriction: optional(get('kineticFriction'), d.kineticFriction, (v) => number(v, join(path, 'kineticFriction'), L.friction.min, L.friction.max)),
-  };
+  if (value === null) return paramSection(undefined, path, 'ground');
+  if (value !== undefined && (typeof value !== 'object' || Array.isArray(value))) fail(path, 'must be an object or null', value);
+  return paramSection(value, path, 'ground');
 }
 
 function camera(value, path) {
@@ -342,7 +306,7 @@ function chain(get, path, index) {
     name: optional(get('name'), `chain ${index + 1}`, (v) => name(v, join(path, 'name'))),
     start, end, segments,
     mass: optional(get('mass'), DEFAULT_CHAIN_MASS, (v) => mass(v, join(path, 'mass'))),
-    stiffness: optional(get('stiffness'), 1, (v) => number(v, join(path, 'stiffness'), L.stiffness.min, L.stiffness.max)),
+    stiffness: optional(get('stiffness'), PARAMS['stiffness.chain'].default, (v) => paramValue(PARAMS['stiffness.chain'], v, join(path, 'stiffness'))),
     pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
       .map((p, i) => idx(p, join(pinsPath, i)))),
     masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass ranges`)
@@ -373,19 +337,23 @@ function cloth(get, path, index) {
     name: optional(get('name'), `cloth ${index + 1}`, (v) => name(v, join(path, 'name'))),
     origin, size, resolution, plane,
     mass: optional(get('mass'), DEFAULT_CLOTH_MASS, (v) => mass(v, join(path, 'mass'))),
-    stiffness: optional(get('stiffness'), { ...DEFAULT_CLOTH_STIFFNESS }, (v) => {
-      const s = record(v, stiffPath, CLOTH_STIFFNESS_KEYS);
-      const out = {};
-      for (const k of CLOTH_STIFFNESS_KEYS) {
-        out[k] = optional(s(k), DEFAULT_CLOTH_STIFFNESS[k], (x) => number(x, join(stiffPath, k), L.stiffness.min, L.stiffness.max));
-      }
-      return out;
-    }),
+    stiffness: optional(get('stiffness'), clothStiffness(undefined, stiffPath), (v) => clothStiffness(v, stiffPath)),
     pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} [i, j] pairs`)
       .map((p, i) => cell(p, join(pinsPath, i)))),
     masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
       .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
   };
+}
+
+/** A cloth's { stretch, shear, bend }: the parameters stiffness.stretch/shear/bend, one per object. */
+function clothStiffness(value, path) {
+  const get = value === undefined ? () => undefined : record(value, path, CLOTH_STIFFNESS_KEYS);
+  const out = {};
+  for (const k of CLOTH_STIFFNESS_KEYS) {
+    const p = PARAMS[`stiffness.${k}`];
+    out[k] = optional(get(k), p.default, (x) => paramValue(p, x, join(path, k)));
+  }
+  return out;
 }
 
 /** {from, to, mass}: inclusive range; `from` must not lie after `to` (an empty range is almost surely a typo). */
@@ -413,10 +381,10 @@ export function validateScene(input) {
     format: FORMAT,
     version: 1,
     name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
-    solver: solver(get('solver'), 'solver'),
+    solver: paramSection(get('solver'), 'solver', 'solver'),
     ground: ground(get('ground'), 'ground'),
     camera: camera(get('camera'), 'camera'),
-    wind: wind(get('wind'), 'wind'),
+    wind: paramSection(get('wind'), 'wind', 'wind'),
     colliders: optional(get('colliders'), [], (v) => array(v, 'colliders', 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
       .map((c, i) => collider(c, join('colliders', i), i))),
     objects: [],
@@ -478,41 +446,12 @@ export const REPLAY_LIMITS = deepFreeze({
   maxEvents: 10000,
   maxHeld: 16,               // grabs held at once (a world reserves 16 attachments)
   quanta: [100, 1000, 10000, 100000],
+  grabStiffness: { min: 0, max: 1 }, // an attachment's stiffness (pbd_World_AddAttachment)
 });
 
-const rangeOf = (min, max, integer = false, minExcl = false) => ({ min, max, integer, minExcl });
-/** Parameters a replay may set, with the values it may set them to (the scene format's ranges). */
-export const REPLAY_PARAMS = deepFreeze({
-  dt: rangeOf(L.dt.minExclusive, L.dt.max, false, true),
-  substeps: rangeOf(L.substeps.min, L.substeps.max, true),
-  iterations: rangeOf(L.iterations.min, L.iterations.max, true),
-  damping: rangeOf(L.damping.min, L.damping.max),
-  gravityX: rangeOf(-L.maxGravity, L.maxGravity),
-  gravityY: rangeOf(-L.maxGravity, L.maxGravity),
-  gravityZ: rangeOf(-L.maxGravity, L.maxGravity),
-  groundEnabled: rangeOf(0, 1, true),
-  groundHeight: rangeOf(-L.maxGroundHeight, L.maxGroundHeight),
-  restitution: rangeOf(L.restitution.min, L.restitution.max),
-  staticFriction: rangeOf(L.friction.min, L.friction.max),
-  kineticFriction: rangeOf(L.friction.min, L.friction.max),
-  maxSpeed: rangeOf(L.maxSpeed.min, L.maxSpeed.max),
-  'stiffness.stretch': rangeOf(L.stiffness.min, L.stiffness.max),
-  'stiffness.shear': rangeOf(L.stiffness.min, L.stiffness.max),
-  'stiffness.bend': rangeOf(L.stiffness.min, L.stiffness.max),
-  'stiffness.chain': rangeOf(L.stiffness.min, L.stiffness.max),
-  thickness: rangeOf(L.thickness.min, L.thickness.max),
-  tethers: rangeOf(L.stiffness.min, L.stiffness.max),
-  tetherSlack: rangeOf(L.tetherSlack.min, L.tetherSlack.max),
-  selfCollision: rangeOf(0, 1, true),
-  selfFriction: rangeOf(L.selfFriction.min, L.selfFriction.max),
-  tearStretch: rangeOf(L.tearStretch.min, L.tearStretch.max),
-  windX: rangeOf(-L.maxWindSpeed, L.maxWindSpeed),
-  windY: rangeOf(-L.maxWindSpeed, L.maxWindSpeed),
-  windZ: rangeOf(-L.maxWindSpeed, L.maxWindSpeed),
-  airDensity: rangeOf(L.airDensity.min, L.airDensity.max),
-  drag: rangeOf(L.aeroCoefficient.min, L.aeroCoefficient.max),
-  lift: rangeOf(L.aeroCoefficient.min, L.aeroCoefficient.max),
-});
+/** Parameters a replay may set ("p" events): every parameter with a place in the scene format, with the values
+ *  the scene format (the engine's table) allows. */
+export const REPLAY_PARAMS = deepFreeze(Object.fromEntries(SCENE_PARAMS.map((p) => [p.name, p])));
 
 const REPLAY_KEYS = ['v', 'steps', 'q', 'hash', 'events'];
 const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4] };
@@ -522,8 +461,8 @@ export function replayParamValue(name, value, path = 'value', namePath = path) {
   if (typeof name !== 'string' || !Object.hasOwn(REPLAY_PARAMS, name)) {
     fail(namePath, `must name a parameter a replay may set (${Object.keys(REPLAY_PARAMS).join(', ')})`, name);
   }
-  const r = REPLAY_PARAMS[name];
-  return r.integer ? integer(value, path, r.min, r.max) : number(value, path, r.min, r.max, { minExcl: r.minExcl });
+  const p = REPLAY_PARAMS[name];
+  return p.integer ? integer(value, path, p.min, p.max) : number(value, path, p.min, p.max);
 }
 
 /**
@@ -587,7 +526,7 @@ export function readReplay(input, scene, path = 'replay') {
       const particle = integer(items[2], join(p, 2), 0, particles - 1);
       if (held.size >= R.maxHeld) fail(p, `would hold more than ${R.maxHeld} grabs at once`, list[i]);
       const n = [3, 4, 5].map((k) => coord(items[k], join(p, k)));
-      const stiffness = items.length === 7 ? number(items[6], join(p, 6), L.stiffness.min, L.stiffness.max) : 1;
+      const stiffness = items.length === 7 ? number(items[6], join(p, 6), R.grabStiffness.min, R.grabStiffness.max) : 1;
       held.set(grabs, n);
       events.push({ step, kind: 'grab', slot: grabs, particle, target: n.map((x) => x / q), stiffness });
       grabs += 1;
@@ -606,9 +545,9 @@ export function readReplay(input, scene, path = 'replay') {
       out.push(slot);
     } else if (kind === 'f') {
       const index = colliderIndex(items[2], join(p, 2));
-      const staticFriction = number(items[3], join(p, 3), L.friction.min, L.friction.max);
-      const kineticFriction = number(items[4], join(p, 4), L.friction.min, L.friction.max);
-      const restitution = number(items[5], join(p, 5), L.restitution.min, L.restitution.max);
+      const staticFriction = number(items[3], join(p, 3), L.colliderFriction.min, L.colliderFriction.max);
+      const kineticFriction = number(items[4], join(p, 4), L.colliderFriction.min, L.colliderFriction.max);
+      const restitution = number(items[5], join(p, 5), L.colliderRestitution.min, L.colliderRestitution.max);
       events.push({ step, kind: 'material', collider: index, staticFriction, kineticFriction, restitution });
       out.push(index, staticFriction, kineticFriction, restitution);
     } else if (kind === 'c') {

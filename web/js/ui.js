@@ -11,149 +11,10 @@
 // <style>, so its stylesheet is linked from index.html (css/vendor/lil-gui.min.css).
 
 import { GUI } from './vendor/lil-gui.esm.min.js';
+import { PARAMS_CONTROLS, COLLIDER_FIELDS, GROUPS } from './panel/controls.js';
 import { t, plural, formatNumber, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from './i18n.js';
 
-/**
- * The tunable parameters: engine name, slider range, and how to read the value from a scene description
- * (the engine's World.setParam keeps its own description in step, so links carry changes). Labels and
- * help texts are i18n keys `param.<name>` and `param.<name>.help`.
- *
- * A control is a slider (kind 'range', the default) or a checkbox (kind 'toggle'). `name` is the engine
- * parameter it sets, unless it has `write(value, ctx) -> [[param, value], ...]` (a control that sets
- * several parameters, or maps its value first); ctx.value(name) reads another control's exact value and
- * ctx.remembered(param, fallback) the last non-zero value a parameter had (what a toggle turns back on).
- * `enabledBy` names a toggle that must be on for the control to apply (it is disabled otherwise);
- * `objectType` hides the control when the scene has no object of that type. `decimals` is how many the
- * number field shows (default: as many as `step` has). Ranges stay inside what scene.js accepts, so a
- * link always carries what the panel set.
- */
-export const PARAMS = [
-  // --- Solver ---
-  {
-    name: 'dt', group: 'solver', min: 1, max: 50, step: 0.5, decimals: 2,
-    read: (s) => (s.solver?.dt ?? 1 / 60) * 1000,
-    write: (v) => [['dt', v / 1000]],
-  },
-  { name: 'substeps', group: 'solver', min: 1, max: 16, step: 1, read: (s) => s.solver?.substeps ?? 1 },
-  { name: 'iterations', group: 'solver', min: 1, max: 50, step: 1, read: (s) => s.solver?.iterations ?? 10 },
-  { name: 'damping', group: 'solver', min: 0, max: 5, step: 0.05, read: (s) => s.solver?.damping ?? 0 },
-  { name: 'maxSpeed', group: 'solver', min: 0.5, max: 200, step: 0.5, decimals: 1, read: (s) => s.solver?.maxSpeed ?? 100 },
-  gravity('gravityX', 0, 0),
-  gravity('gravityY', 1, -9.81),
-  gravity('gravityZ', 2, 0),
-
-  // --- Stiffness ---
-  clothStiffness('stretch', 1),
-  clothStiffness('shear', 1),
-  clothStiffness('bend', 0.1),
-  {
-    name: 'stiffness.chain', group: 'stiffness', objectType: 'chain', min: 0, max: 1, step: 0.01,
-    read: (s) => s.objects.find((o) => o.type === 'chain')?.stiffness ?? 1,
-  },
-
-  // --- Cloth ---
-  {
-    name: 'tethers', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => (s.solver?.tethers ?? 1) > 0,
-    // On restores the scene's tether stiffness (or full strength).
-    write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
-  },
-  {
-    name: 'tetherSlack', group: 'cloth', objectType: 'cloth', enabledBy: 'tethers', min: 0, max: 100, step: 1,
-    read: (s) => (s.solver?.tetherSlack ?? 0) * 100,
-    write: (v) => [['tetherSlack', v / 100]],
-  },
-  {
-    name: 'tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => (s.solver?.tearStretch ?? 0) > 0,
-    write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
-  },
-  {
-    name: 'tearStretch', group: 'cloth', objectType: 'cloth', enabledBy: 'tearing', min: 5, max: 200, step: 5, fallback: 35,
-    read: (s) => ((s.solver?.tearStretch ?? 0) > 0 ? s.solver.tearStretch * 100 : undefined),
-    write: (v) => [['tearStretch', v / 100]],
-  },
-  {
-    name: 'selfCollision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => Boolean(s.solver?.selfCollision),
-    write: (on) => [['selfCollision', on ? 1 : 0]],
-  },
-  {
-    name: 'selfFriction', group: 'cloth', objectType: 'cloth', enabledBy: 'selfCollision', min: 0, max: 1, step: 0.05,
-    read: (s) => s.solver?.selfFriction ?? 0.2,
-  },
-
-  // --- Ground and contacts ---
-  {
-    name: 'ground', kind: 'toggle', group: 'contacts',
-    read: (s) => s.ground?.enabled ?? true,
-    write: (on) => [['groundEnabled', on ? 1 : 0]],
-  },
-  { name: 'groundHeight', group: 'contacts', enabledBy: 'ground', min: -1, max: 2, step: 0.05, read: (s) => s.ground?.height ?? 0 },
-  { name: 'restitution', group: 'contacts', enabledBy: 'ground', min: 0, max: 1, step: 0.05, read: (s) => s.ground?.restitution ?? 0.2 },
-  { name: 'staticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.staticFriction ?? 0.4 },
-  { name: 'kineticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.kineticFriction ?? 0.3 },
-  {
-    name: 'thickness', group: 'contacts', min: 0.2, max: 10, step: 0.1,
-    read: (s) => (s.solver?.thickness ?? 0.01) * 100,
-    write: (v) => [['thickness', v / 100]],
-  },
-
-  // --- Wind ---
-  {
-    name: 'wind', kind: 'toggle', group: 'wind', objectType: 'cloth',
-    read: (s) => (s.wind?.density ?? 0) > 0,
-    write: (on, ctx) => [['airDensity', on ? ctx.remembered('airDensity', AIR_DENSITY) : 0]],
-  },
-  {
-    name: 'windSpeed', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 20, step: 0.5, decimals: 1,
-    read: (s) => Math.hypot(s.wind?.velocity?.[0] ?? 0, s.wind?.velocity?.[2] ?? 0),
-    write: (v, ctx) => windVelocity(v, ctx.value('windDirection')),
-  },
-  {
-    name: 'windDirection', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 355, step: 5,
-    read: (s) => {
-      const [x, , z] = s.wind?.velocity ?? [0, 0, 0];
-      if (Math.hypot(x, z) === 0) return undefined; // no direction: keep what the slider shows
-      return ((Math.atan2(z, x) * 180) / Math.PI + 360) % 360;
-    },
-    fallback: 0,
-    write: (v, ctx) => windVelocity(ctx.value('windSpeed'), v),
-  },
-  { name: 'drag', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 3, step: 0.05, read: (s) => s.wind?.drag ?? 1 },
-  { name: 'lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05, read: (s) => s.wind?.lift ?? 0.3 },
-];
-
-const GROUPS = ['solver', 'stiffness', 'mass', 'cloth', 'contacts', 'colliders', 'wind'];
-/**
- * Each collider's material, one sub-folder per collider (named by the scene) in the Colliders folder. Ranges
- * stay inside what scene.js accepts (friction 0..10, restitution 0..1); labels and help are i18n keys
- * `collider.<key>` and `collider.<key>.help`.
- */
-export const COLLIDER_FIELDS = [
-  { key: 'staticFriction', min: 0, max: 2, step: 0.05 },
-  { key: 'kineticFriction', min: 0, max: 2, step: 0.05 },
-  { key: 'restitution', min: 0, max: 1, step: 0.05 },
-];
-const AIR_DENSITY = 1.2; // kg/m^3, air at sea level
 const LINK_OPTION = '__link';
-
-function gravity(name, axis, fallback) {
-  return { name, group: 'solver', min: -20, max: 20, step: 0.1, decimals: 2, read: (s) => s.solver?.gravity?.[axis] ?? fallback };
-}
-
-function windVelocity(speed, degrees) {
-  const a = (degrees * Math.PI) / 180;
-  const r = (v) => Math.round(v * 1e6) / 1e6; // keeps links short and exact 0s exact
-  return [['windX', r(speed * Math.cos(a))], ['windZ', r(speed * Math.sin(a))]];
-}
-
-function clothStiffness(key, fallback) {
-  return {
-    name: `stiffness.${key}`, group: 'stiffness', objectType: 'cloth', min: 0, max: 1, step: 0.01,
-    read: (s) => s.objects.find((o) => o.type === 'cloth')?.stiffness?.[key] ?? fallback,
-  };
-}
 
 /** The label of a parameter in the current language. */
 export function paramLabel(param) {
@@ -360,7 +221,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   };
 
   const rows = new Map();
-  for (const param of PARAMS) {
+  for (const param of PARAMS_CONTROLS) {
     const folder = folders[param.group];
     const id = `param-${param.name.replace('.', '-')}`;
     let c;
