@@ -293,6 +293,19 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     b.step(30);
     assert.equal(b.hash(), hash30);
   }
+  // one object's stiffness: the recording ends before it; a refused one changes nothing and it goes on
+  {
+    const a = pbd.createWorld(scene);
+    const rec = new Recorder(a);
+    a.step(4);
+    assert.throws(() => a.setObjectStiffness(0, 'chain', 0.5), /setObjectStiffness: kind/);
+    assert.equal(rec.active, true);
+    const hash4 = a.hash();
+    a.setObjectStiffness(0, 'bend', 0.5);
+    assert.equal(rec.active, false);
+    assert.match(rec.stopReason, /one object's stiffness cannot be recorded/);
+    assert.deepEqual([rec.toReplay().steps, rec.toReplay().hash], [4, hash4]);
+  }
   // parameters out of the scene format's range: the world refuses them too (one table), so nothing changes and
   // the recording goes on
   for (const [name, value] of [['dt', 0.5], ['damping', 500]]) {
@@ -324,7 +337,7 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     const rec = new Recorder(a);
     a.step(2);
     assert.throws(() => a.setColliderMaterial(0, { restitution: 1.5 }), /restitution/);
-    assert.throws(() => a.setColliderMaterial(5, { restitution: 0.5 }), /collider 5/);
+    assert.throws(() => a.setColliderMaterial(5, { restitution: 0.5 }), /setColliderMaterial: collider must be an integer in 0..1, got 5/);
     assert.equal(rec.active, true);
     a.step(2);
     assert.deepEqual(rec.stop().events, []);

@@ -107,6 +107,8 @@ export class World {
   setInvMass(particle: number, invMass: number): void;
   /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
   setObjectMass(index: number, mass: number): void;
+  /** One object's stiffness of one of its kinds (a cloth's 'stretch' | 'shear' | 'bend', a chain's 'chain'); the description follows. */
+  setObjectStiffness(index: number, kind: 'stretch' | 'shear' | 'bend' | 'chain', stiffness: number): void;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
   /** Colliders as they are now. */
   readonly colliders: Collider[];

@@ -11,17 +11,14 @@
    src/wasm_api.c's exchange block) and read here once. Views are rebuilt only when
    wasm memory has grown, which can happen in createWorld but never in a step (the
    world's pool is reserved at creation), so the views a frame holds stay valid. */
-import { validateScene } from './scene.js';
-import { PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam } from './engine/params.js';
+import { validateScene, SCENE_LIMITS } from './scene.js';
+import {
+	MiniPBDError, showArg, argIndex, argHandle, argNumber, argCount, argVec3, argQuat, argRecord,
+	PARTICLE_MASS, ATTACHMENT_STIFFNESS, MAX_STEPS_PER_CALL,
+} from './engine/args.js';
 
-/** Thrown for refused calls; `.code` names the kind, the message names what is wrong. */
-export class MiniPBDError extends Error {
-	constructor(code, message) {
-		super(message);
-		this.name = 'MiniPBDError';
-		this.code = code;
-	}
-}
+export { MiniPBDError };
+import { PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam } from './engine/params.js';
 
 // Mirrors src/minipbd.h enums (pbdBuffer, pbdConstraintKind).
 const BUFFER = { positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6 };
@@ -33,16 +30,19 @@ const OBJECT_FIELDS = ['type', 'firstParticle', 'particleCount', 'firstConstrain
 	'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints'];
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 const COLLIDER_TYPES = ['sphere', 'capsule', 'box']; // mirrors pbdShapeType
+/** A collider's material and its ranges (the scene format's, pbd_World_SetColliderMaterial's). */
+const COLLIDER_MATERIAL = {
+	staticFriction: SCENE_LIMITS.colliderFriction,
+	kineticFriction: SCENE_LIMITS.colliderFriction,
+	restitution: SCENE_LIMITS.colliderRestitution,
+};
+/** Per object type, its stiffness kinds and where each lives in its description. */
+const STIFFNESS_KINDS = {
+	cloth: { stretch: (o, v) => { o.stiffness.stretch = v; }, shear: (o, v) => { o.stiffness.shear = v; }, bend: (o, v) => { o.stiffness.bend = v; } },
+	chain: { chain: (o, v) => { o.stiffness = v; } },
+};
 // Mirrors pbdColliderInfo, written as float64 into the exchange block by pbdjs_GetColliderInfo.
 const COLLIDER_FIELDS = 16;
-
-/** A bounded preview of an argument for messages: "45.9", "\"0.5\"", "true", "10n", "NaN", "an object". */
-function showArg(v) {
-	if (typeof v === 'string') return JSON.stringify(v.length > 24 ? `${v.slice(0, 24)}…` : v);
-	if (typeof v === 'bigint') return `${v}n`;
-	if (typeof v === 'number' || typeof v === 'boolean' || v === undefined || v === null) return String(v);
-	return Array.isArray(v) ? 'an array' : `a ${typeof v}`;
-}
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
@@ -327,7 +327,7 @@ export class World {
 	/** Advances n fixed steps of scene.solver.dt. */
 	step(n = 1) {
 		this.alive();
-		if (!Number.isInteger(n) || n < 0 || n > 100000) throw new MiniPBDError('argument', `step count must be an integer in [0, 100000], got ${n}`);
+		argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
 		const t0 = now();
 		this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n));
 		if (n > 0) this.lastStepMs = (now() - t0) / n;
@@ -373,57 +373,64 @@ export class World {
 	/** The scene description with the current parameters: what a link should carry. */
 	describe() { return structuredClone(this.scene); }
 
-	vec3(v, what) {
-		if (!Array.isArray(v) && !ArrayBuffer.isView(v)) throw new MiniPBDError('argument', `${what} must be [x, y, z]`);
-		if (v.length !== 3 || ![0, 1, 2].every((i) => typeof v[i] === 'number')) throw new MiniPBDError('argument', `${what} must be three numbers`);
-		return v;
-	}
+	/** A particle index of this world (checked: see engine/args.js). */
+	particleArg(call, value) { return argIndex(call, 'particle', value, this.particleCount); }
 
 	/** Pulls `particle` toward `target` with stiffness k in [0, 1]. Returns an id. */
 	addAttachment(particle, target, stiffness = 1) {
 		this.alive();
-		const t = this.vec3(target, 'attachment target');
-		if (!Number.isInteger(particle)) throw new MiniPBDError('argument', `particle must be an integer index, got ${particle}`);
-		const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, particle, t[0], t[1], t[2], stiffness), 'argument');
+		const i = this.particleArg('addAttachment', particle);
+		const t = argVec3('addAttachment', 'target', target);
+		const k = argNumber('addAttachment', 'stiffness', stiffness, ATTACHMENT_STIFFNESS.min, ATTACHMENT_STIFFNESS.max);
+		const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, i, t[0], t[1], t[2], k), 'argument');
 		this.attachmentIds.add(id);
 		return id;
 	}
 
 	moveAttachment(id, target) {
 		this.alive();
-		const t = this.vec3(target, 'attachment target');
-		this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, id, t[0], t[1], t[2]), 'argument');
+		const a = argHandle('moveAttachment', 'attachment', id);
+		const t = argVec3('moveAttachment', 'target', target);
+		this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, a, t[0], t[1], t[2]), 'argument');
 	}
 
 	removeAttachment(id) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, id), 'argument');
-		this.attachmentIds.delete(id);
+		const a = argHandle('removeAttachment', 'attachment', id);
+		this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, a), 'argument');
+		this.attachmentIds.delete(a);
 	}
 
 	/** Moves a particle (and its prediction) to `position`; its velocity is kept. */
 	setPosition(particle, position) {
 		this.alive();
-		const p = this.vec3(position, 'position');
-		this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, particle, p[0], p[1], p[2]), 'argument');
+		const i = this.particleArg('setPosition', particle);
+		const p = argVec3('setPosition', 'position', position);
+		this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, i, p[0], p[1], p[2]), 'argument');
 	}
 
 	/** Sets a particle's velocity; pins (w = 0) keep none. */
 	setVelocity(particle, velocity) {
 		this.alive();
-		const v = this.vec3(velocity, 'velocity');
-		this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, particle, v[0], v[1], v[2]), 'argument');
+		const i = this.particleArg('setVelocity', particle);
+		const v = argVec3('setVelocity', 'velocity', velocity);
+		this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, i, v[0], v[1], v[2]), 'argument');
 	}
 
 	/** Sets a particle's mass in kg (w = 1/m); use setInvMass(i, 0) to pin. */
 	setMass(particle, mass) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, particle, mass), 'argument');
+		const i = this.particleArg('setMass', particle);
+		const m = argNumber('setMass', 'mass (kg)', mass, PARTICLE_MASS.min, PARTICLE_MASS.max);
+		this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, i, m), 'argument');
 	}
 
+	/** Sets a particle's inverse mass w = 1/m in 1/kg; 0 pins it. */
 	setInvMass(particle, invMass) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, particle, invMass), 'argument');
+		const i = this.particleArg('setInvMass', particle);
+		const w = argNumber('setInvMass', 'inverse mass (1/kg)', invMass, 0, 1 / PARTICLE_MASS.min);
+		this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, i, w), 'argument');
 	}
 
 	/**
@@ -433,13 +440,32 @@ export class World {
 	 */
 	setObjectMass(index, mass) {
 		this.alive();
-		const o = this.scene.objects[index];
-		if (!Number.isInteger(index) || !o) throw new MiniPBDError('argument', `object ${index} of ${this.scene.objects.length}`);
-		if (typeof mass !== 'number') throw new MiniPBDError('argument', `mass must be a number, got ${typeof mass}`);
-		const { firstParticle, particleCount } = this.objects[index];
+		const k = argIndex('setObjectMass', 'object', index, this.scene.objects.length);
+		const m = argNumber('setObjectMass', 'mass (kg)', mass, PARTICLE_MASS.min, PARTICLE_MASS.max);
+		const o = this.scene.objects[k];
+		const { firstParticle, particleCount } = this.objects[k];
 		const keep = particlesWithOwnMass(o);
-		for (let k = 0; k < particleCount; k++) if (!keep.has(k)) this.setMass(firstParticle + k, mass); // the first refusal throws before any change
-		o.mass = mass;
+		for (let j = 0; j < particleCount; j++) if (!keep.has(j)) this.setMass(firstParticle + j, m);
+		o.mass = m;
+	}
+
+	/**
+	 * The stiffness (in [0, 1]) of one kind of constraint of object `index` only (pbd_World_SetObjectStiffness):
+	 * `kind` is one of its type's kinds (a cloth's 'stretch', 'shear' or 'bend', a chain's 'chain'). The
+	 * description follows. setParam('stiffness.<kind>') sets every object's.
+	 */
+	setObjectStiffness(index, kind, stiffness) {
+		this.alive();
+		const k = argIndex('setObjectStiffness', 'object', index, this.scene.objects.length);
+		const o = this.scene.objects[k];
+		const kinds = STIFFNESS_KINDS[o.type];
+		if (typeof kind !== 'string' || !Object.hasOwn(kinds, kind)) {
+			throw new MiniPBDError('argument', `setObjectStiffness: kind must be one of ${Object.keys(kinds).map((x) => `"${x}"`).join(', ')} for object ${k} (a ${o.type}), got ${showArg(kind)}`);
+		}
+		const p = paramInfo(`stiffness.${kind}`);
+		const v = argNumber('setObjectStiffness', 'stiffness', stiffness, p.min, p.max);
+		this.engine.check(this.engine.exports.pbd_World_SetObjectStiffness(this.id, k, KIND[kind], v), 'argument');
+		kinds[kind](o, v);
 	}
 
 	get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
@@ -466,16 +492,14 @@ export class World {
 	/** Moves collider i (kinematic: particles feel the motion through contact and friction). */
 	setColliderTransform(index, position, rotation = [0, 0, 0, 1]) {
 		this.alive();
-		const p = this.vec3(position, 'collider position');
-		if (!Array.isArray(rotation) || rotation.length !== 4 || !rotation.every((v) => typeof v === 'number')) {
-			throw new MiniPBDError('argument', 'collider rotation must be a quaternion [x, y, z, w]');
-		}
-		this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, index, p[0], p[1], p[2], ...rotation), 'argument');
-		const c = this.scene.colliders[index];
-		if (c) {
-			c.position = [p[0], p[1], p[2]];
-			if (c.type !== 'sphere') c.rotation = [...rotation];
-		}
+		const call = 'setColliderTransform';
+		const i = argIndex(call, 'collider', index, this.scene.colliders.length);
+		const p = argVec3(call, 'position', position);
+		const q = argQuat(call, 'rotation', rotation);
+		this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, i, p[0], p[1], p[2], ...q), 'argument');
+		const c = this.scene.colliders[i];
+		c.position = [p[0], p[1], p[2]];
+		if (c.type !== 'sphere') c.rotation = q;
 	}
 
 	/**
@@ -485,17 +509,16 @@ export class World {
 	 */
 	setColliderMaterial(index, material) {
 		this.alive();
-		const c = this.scene.colliders[index];
-		if (!Number.isInteger(index) || !c) throw new MiniPBDError('argument', `collider ${index} of ${this.scene.colliders.length}`);
-		if (material === null || typeof material !== 'object') throw new MiniPBDError('argument', 'collider material must be an object');
+		const call = 'setColliderMaterial';
+		const i = argIndex(call, 'collider', index, this.scene.colliders.length);
+		const c = this.scene.colliders[i];
+		argRecord(call, 'material', material, Object.keys(COLLIDER_MATERIAL));
 		const next = {};
-		for (const key of ['staticFriction', 'kineticFriction', 'restitution']) {
-			const v = material[key] ?? c[key];
-			if (typeof v !== 'number') throw new MiniPBDError('argument', `collider ${key} must be a number`);
-			next[key] = v;
+		for (const [key, range] of Object.entries(COLLIDER_MATERIAL)) {
+			next[key] = material[key] === undefined ? c[key] : argNumber(call, key, material[key], range.min, range.max);
 		}
 		this.engine.check(
-			this.engine.exports.pbd_World_SetColliderMaterial(this.id, index, next.staticFriction, next.kineticFriction, next.restitution),
+			this.engine.exports.pbd_World_SetColliderMaterial(this.id, i, next.staticFriction, next.kineticFriction, next.restitution),
 			'argument',
 		);
 		Object.assign(c, next);
@@ -504,7 +527,7 @@ export class World {
 	/** Nearest collider hit by the ray: { index, t } or null. */
 	pickCollider(origin, dir) {
 		this.alive();
-		const o = this.vec3(origin, 'ray origin'), d = this.vec3(dir, 'ray direction');
+		const o = argVec3('pickCollider', 'origin', origin), d = argVec3('pickCollider', 'direction', dir);
 		const index = this.engine.exports.pbdjs_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2]);
 		if (index < 0) return null;
 		this.engine.refreshViews();
@@ -514,8 +537,9 @@ export class World {
 	/** Nearest particle to the ray (origin, dir) within `radius`, first along the ray; -1 if none. */
 	pick(origin, dir, radius) {
 		this.alive();
-		const o = this.vec3(origin, 'ray origin'), d = this.vec3(dir, 'ray direction');
-		return this.engine.exports.pbd_World_RayPick(this.id, o[0], o[1], o[2], d[0], d[1], d[2], radius);
+		const o = argVec3('pick', 'origin', origin), d = argVec3('pick', 'direction', dir);
+		const r = argNumber('pick', 'radius', radius, 0);
+		return this.engine.exports.pbd_World_RayPick(this.id, o[0], o[1], o[2], d[0], d[1], d[2], r);
 	}
 
 	/** Errors, energies and counts of the current state, plus the last step's time. */

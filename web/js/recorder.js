@@ -34,11 +34,11 @@ import { readReplay, replayParamValue, REPLAY_LIMITS, REPLAY_VERSION, SCENE_LIMI
 import { t, plural, formatNumber } from './i18n.js';
 
 const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
-  'setParam', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
+  'setParam', 'setObjectStiffness', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
 /** Parameters that change nothing in the motion (they only record data), so they are not recorded. */
 const UNRECORDED_PARAMS = new Set(['recordConvergence']);
 /** World calls that change the motion outside a replay's events: they end a replay. */
-const INTERFERING = ['setParam', 'setColliderMaterial', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
+const INTERFERING = ['setParam', 'setObjectStiffness', 'setColliderMaterial', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
 const MAX_COORD = SCENE_LIMITS.maxCoord;
 /** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
 const MATERIAL = [
@@ -328,6 +328,7 @@ export class Recorder {
     this._push({ kind: 'p', name, value: v });
   }
 
+  _setObjectStiffness(...args) { return this._unrecorded('setObjectStiffness', args, 'setting one object\'s stiffness cannot be recorded'); }
   _setPosition(...args) { return this._unrecorded('setPosition', args, 'setting a particle position cannot be recorded', { key: 'position' }); }
   _setVelocity(...args) { return this._unrecorded('setVelocity', args, 'setting a particle velocity cannot be recorded', { key: 'velocity' }); }
   _setMass(...args) { return this._unrecorded('setMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }
@@ -377,7 +378,7 @@ export class Replayer {
 
   _interfere(name, args) {
     if (this.active && !(name === 'setParam' && UNRECORDED_PARAMS.has(args[0]))) {
-      const cause = name === 'setParam' ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
+      const cause = name === 'setParam' || name === 'setObjectStiffness' ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
       this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
     }
     return this.original[name](...args);
