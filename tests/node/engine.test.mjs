@@ -7,8 +7,7 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, MiniPBDError } from '../../web/js/minipbd.js';
-import { builtinScenes, defaultScene, SceneError } from '../../web/js/scene.js';
-import { encodeLink, decodeLink } from '../../web/js/link.js';
+import { builtinScenes, defaultScene, SceneError, encodeLink, decodeLink } from '../../web/js/minipbd.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmPath = path.join(root, 'dist', 'minipbd.wasm');

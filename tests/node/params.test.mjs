@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { readParamTable, renderParamTable, float32Decimal } from '../../tools/gen-param-table.mjs';
 import { PARAM_TABLE, PARAMS, SCENE_PARAMS, parsePlace, sceneParamValue } from '../../web/js/engine/params.js';
 import { loadMiniPBD, MiniPBDError } from '../../web/js/minipbd.js';
-import { validateScene, SceneError, REPLAY_PARAMS, replayParamValue } from '../../web/js/scene.js';
+import { validateScene, SceneError } from '../../web/js/format/scene.js';
+import { REPLAY_PARAMS, replayParamValue } from '../../web/js/format/replay.js';
 import { PARAMS_CONTROLS } from '../../web/js/panel/controls.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

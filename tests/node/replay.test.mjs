@@ -14,9 +14,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
-import { builtinScenes, validateScene, validateReplay, SceneError, REPLAY_LIMITS } from '../../web/js/scene.js';
-import { encodeLink, decodeLink, decodeRun, LinkError } from '../../web/js/link.js';
-import { Recorder, Replayer, chooseQuantum } from '../../web/js/recorder.js';
+import { validateScene, SceneError } from '../../web/js/format/scene.js';
+import { validateReplay, REPLAY_LIMITS } from '../../web/js/format/replay.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
+import { encodeLink, decodeLink, decodeRun, LinkError } from '../../web/js/format/link.js';
+import { Recorder, chooseQuantum } from '../../web/js/record/recorder.js';
+import { Replayer } from '../../web/js/record/replayer.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');

@@ -1,9 +1,8 @@
-// Tests for web/js/scene.js: normalisation, built-ins, and a table of refused scenes (path + message).
+// Tests for web/js/format/scene.js (and the built-ins, format/builtin-scenes.js): normalisation, built-ins, and a table of refused scenes (path + message).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  validateScene, SceneError, sceneParticleCount, builtinScenes, defaultScene, SCENE_LIMITS,
-} from '../../web/js/scene.js';
+import { validateScene, SceneError, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { builtinScenes, defaultScene } from '../../web/js/format/builtin-scenes.js';
 import { PARAMS } from '../../web/js/engine/params.js';
 
 function caught(fn) {

@@ -1,4 +1,4 @@
-// Types for editors: web/js/minipbd.js, scene.js and link.js. See README "JS API".
+// Types for editors: web/js/minipbd.js (the engine, the scene format, links, recordings). See README "JS API".
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
@@ -18,23 +18,19 @@ export interface ColliderDescription {
 }
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
-export interface ChainObject {
-  type: 'chain'; name?: string; start: [number, number, number]; end: [number, number, number];
-  segments: number; mass?: number; stiffness?: number; pins?: number[];
-  masses?: { from: number; to: number; mass: number }[];
-}
-export interface ClothObject {
-  type: 'cloth'; name?: string; origin: [number, number, number]; size: [number, number];
-  resolution: [number, number]; plane?: 'xy' | 'xz'; mass?: number;
-  stiffness?: { stretch?: number; shear?: number; bend?: number };
-  pins?: [number, number][]; masses?: { from: [number, number]; to: [number, number]; mass: number }[];
-}
+// Each object type's description is declared beside its module (objects/).
+import type { ChainObject, ChainStiffnessKind } from './objects/chain';
+import type { ClothObject, ClothStiffnessKind } from './objects/cloth';
+export type { ChainObject, ClothObject };
+export type SceneObject = ChainObject | ClothObject;
+export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind;
+
 /** Scene description, format "minipbd-scene" version 1 (README "Scene format"). */
 export interface Scene {
   format: 'minipbd-scene'; version: 1; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; colliders?: ColliderDescription[];
-  objects: (ChainObject | ClothObject)[];
+  objects: SceneObject[];
 }
 
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
@@ -52,7 +48,7 @@ export interface Stats {
 }
 
 export interface ObjectInfo {
-  type: 'chain' | 'cloth'; name: string; firstParticle: number; particleCount: number;
+  type: SceneObject['type']; name: string; firstParticle: number; particleCount: number;
   firstConstraint: number; constraintCount: number; firstTriangle: number; triangleCount: number;
   firstLine: number; lineCount: number; resolutionU: number; resolutionV: number;
   /** constraints of this object broken by tearing so far */ tornConstraints: number;
@@ -107,8 +103,8 @@ export class World {
   setInvMass(particle: number, invMass: number): void;
   /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
   setObjectMass(index: number, mass: number): void;
-  /** One object's stiffness of one of its kinds (a cloth's 'stretch' | 'shear' | 'bend', a chain's 'chain'); the description follows. */
-  setObjectStiffness(index: number, kind: 'stretch' | 'shear' | 'bend' | 'chain', stiffness: number): void;
+  /** One object's stiffness of one of its type's kinds (objects/*.d.ts); the description follows. */
+  setObjectStiffness(index: number, kind: StiffnessKind, stiffness: number): void;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
   /** Colliders as they are now. */
   readonly colliders: Collider[];

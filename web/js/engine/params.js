@@ -56,7 +56,7 @@ export function parsePlace(place) {
 export const SCENE_PARAMS = Object.freeze(PARAM_TABLE.filter((p) => p.scene !== ''));
 
 /**
- * The fields of scene section `head` ('solver', 'ground', 'wind') or of object type `head` ('cloth'), in table
+ * The fields of scene section `head` ('solver', 'ground', 'wind') or of object type `head` (objects/), in table
  * order: [{ key, params: [row] }] for a number or boolean, [{ key, params: [row, row, row] }] for a vector whose
  * components are parameters ("solver.gravity.0..2"). `key` may be a dotted path inside the object
  * ('stiffness.stretch').

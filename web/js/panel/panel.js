@@ -1,8 +1,8 @@
-// ui.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout, every solver
-// parameter (time step, substeps, passes, damping, speed limit, gravity), stiffness, masses per object, cloth
-// options, ground and contacts, each collider's friction and bounce, wind, view switches, the share link,
-// keyboard shortcuts and the language picker; also the message area, the hint and a text description of the
-// view for screen readers.
+// panel.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout (readout.js),
+// every parameter control (controls.js: the solver, ground and contacts, and each object type's own, such as a
+// cloth's stiffness, options and wind), masses per object, each collider's friction and bounce, view switches, the
+// share link (share.js), keyboard shortcuts (shortcuts.js) and the language picker; also the message area, the
+// hint and a text description of the view for screen readers. Rows are made with widgets.js.
 //
 // It only touches the DOM and reports user intent through handlers; the app decides what happens. Every
 // text that may come from a link (scene, object and collider names, error messages) and every translated
@@ -10,44 +10,17 @@
 // textContent too). lil-gui is created with injectStyles: false: the page's policy allows no inline
 // <style>, so its stylesheet is linked from index.html (css/vendor/lil-gui.min.css).
 
-import { GUI } from './vendor/lil-gui.esm.min.js';
-import { PARAMS_CONTROLS, COLLIDER_FIELDS, GROUPS } from './panel/controls.js';
-import { t, plural, formatNumber, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from './i18n.js';
+import { GUI } from '../vendor/lil-gui.esm.min.js';
+import { PARAMS_CONTROLS, COLLIDER_FIELDS, GROUPS } from './controls.js';
+import { rowBuilders, decimals, niceStep, clean, shortName } from './widgets.js';
+import { installShortcuts } from './shortcuts.js';
+import { addShareFolder } from './share.js';
+import { describeView, writeReadout } from './readout.js';
+import { t, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from '../i18n/i18n.js';
+
+export { shortName, paramLabel } from './widgets.js';
 
 const LINK_OPTION = '__link';
-
-/** The label of a parameter in the current language. */
-export function paramLabel(param) {
-  return t(`param.${param.name}`);
-}
-
-/** 'Hanging cloth: 2 m x 2 m, …' -> 'Hanging cloth' for the picker; the full name is the page's subtitle. */
-export function shortName(name = '') {
-  const head = name.split(':')[0].trim();
-  return head.length > 0 && head.length <= 40 ? head : name.slice(0, 40);
-}
-
-function decimals(step) {
-  const s = String(step);
-  return s.includes('.') ? s.length - s.indexOf('.') - 1 : 0;
-}
-
-/** 1, 2 or 5 times a power of ten, the largest not above x (a slider step that reads well). */
-function niceStep(x) {
-  const p = 10 ** Math.floor(Math.log10(x));
-  const m = x / p;
-  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
-}
-
-/** Round away float noise (0.1 + 0.2) without changing real values. */
-function clean(v) {
-  return parseFloat(v.toPrecision(12));
-}
-
-/** Where keys are for typing or for the focused control itself, the page's shortcuts stay out of the way. */
-function ownsKeys(el) {
-  return Boolean(el?.closest?.('input, select, textarea, button, a[href], summary, [contenteditable]:not([contenteditable="false"]), [role="textbox"]'));
-}
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
@@ -90,53 +63,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const texts = [];
   const tr = (fn) => { texts.push(fn); fn(); };
 
-  // Every number field is also an ARIA spinbutton: arrows (lil-gui's own), Page Up/Down (10 steps) and
-  // Home/End (the ends of the range); its accessible name comes from the row's label (aria-labelledby),
-  // its description from the help text.
-  function numberField(c, { id, min, max, step, places, describedBy }) {
-    c.decimals(places);
-    const input = c.$input;
-    input.id = id;
-    input.setAttribute('role', 'spinbutton');
-    input.setAttribute('aria-valuemin', String(min));
-    input.setAttribute('aria-valuemax', String(max));
-    input.setAttribute('inputmode', 'decimal');
-    input.setAttribute('autocomplete', 'off');
-    if (describedBy) input.setAttribute('aria-describedby', describedBy);
-    const update = c.updateDisplay.bind(c);
-    c.updateDisplay = () => {
-      update();
-      const v = c.getValue();
-      if (Number.isFinite(v)) {
-        input.setAttribute('aria-valuenow', String(clean(v)));
-        input.setAttribute('aria-valuetext', v.toFixed(places));
-      }
-      return c;
-    };
-    c.updateDisplay();
-    input.addEventListener('keydown', (e) => {
-      const v = c.getValue();
-      const to = { Home: min, End: max, PageUp: v + 10 * step, PageDown: v - 10 * step }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      const target = Math.min(max, Math.max(min, e.key === 'Home' || e.key === 'End' ? to : clean(min + Math.round((to - min) / step) * step)));
-      c.setValue(target);
-      input.value = String(target); // lil-gui leaves a focused field's text alone; show the new value
-    });
-    return c;
-  }
-
-  // Help texts: the row's tooltip (mouse) and its accessible description (screen readers).
-  function help(c, key, id) {
-    const span = doc.createElement('span');
-    span.id = id;
-    els.helpTexts.append(span);
-    tr(() => {
-      span.textContent = t(key);
-      c.domElement.title = t(key);
-    });
-    return id;
-  }
+  const { numberField, help } = rowBuilders(doc, els, tr);
 
   // ---------- the GUI ----------
   // touchStyles off: app.css sizes the controls for touch itself (larger than lil-gui's 28 px).
@@ -354,32 +281,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   });
   viewCtrls[2].domElement.after(els.plotArea);
 
-  // Share.
-  const share = { copy: () => handlers.onCopyLink(), link: '' };
-  const shareFolder = gui.addFolder('');
-  shareFolder.domElement.id = 'folder-share';
-  tr(() => shareFolder.title(t('folder.share')));
-  shareFolder.$children.append(els.shareNote);
-  const copyCtrl = shareFolder.add(share, 'copy');
-  copyCtrl.$button.id = 'copy-link';
-  copyCtrl.domElement.classList.add('primary');
-  tr(() => copyCtrl.name(t('share.copy')));
-  const linkCtrl = shareFolder.add(share, 'link');
-  const linkField = linkCtrl.$input;
-  linkField.id = 'link-field';
-  linkField.readOnly = true;
-  linkField.addEventListener('focus', () => linkField.select());
-  tr(() => {
-    linkCtrl.name(t('share.field'));
-    linkField.placeholder = t('share.placeholder');
-  });
-  shareFolder.$children.append(els.linkStatus);
+  const shareLink = addShareFolder(gui, els, tr, handlers);
 
-  // Keyboard shortcuts (the list is in index.html, translated like the rest of the static text).
-  const keysFolder = gui.addFolder('');
-  keysFolder.domElement.id = 'folder-keys';
-  tr(() => keysFolder.title(t('folder.keys')));
-  keysFolder.$children.append(els.shortcuts);
+  installShortcuts(doc, gui, els, tr, handlers, { isPaused: () => paused, notice: (text) => ui.showNotice(text) });
 
   // Language.
   const language = { lang: getLanguage() };
@@ -403,23 +307,6 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     for (const el of doc.querySelectorAll('[data-i18n-content]')) el.setAttribute('content', t(el.dataset.i18nContent));
     doc.title = t('page.title');
     doc.documentElement.lang = HTML_LANG[getLanguage()];
-  });
-
-  // ---------- keyboard shortcuts: Space pause/resume, period one step (paused), R reset ----------
-  doc.addEventListener('keydown', (e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    if (ownsKeys(e.target)) return; // typing in a field, or Space on a button/checkbox: that control's own key
-    if (e.key === ' ') {
-      e.preventDefault(); // no page scroll
-      if (!e.repeat) handlers.onTogglePause();
-    } else if (e.key === '.') {
-      e.preventDefault();
-      if (paused) handlers.onStep(); // held down, it keeps stepping
-      else if (!e.repeat) ui.showNotice(t('notice.pauseToStep'));
-    } else if (e.key === 'r' || e.key === 'R') {
-      e.preventDefault();
-      if (!e.repeat) handlers.onReset();
-    }
   });
 
   els.messageClose.addEventListener('click', () => ui.clearError());
@@ -474,12 +361,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       stepCtrl.disable(!paused);
     },
 
-    setReadout({ particles, constraints, stepMs, steps }) {
-      els.readout.particles.textContent = formatNumber(particles);
-      els.readout.constraints.textContent = formatNumber(constraints);
-      els.readout.steps.textContent = Number.isFinite(steps) ? formatNumber(steps) : '–';
-      els.readout.stepMs.textContent = !Number.isFinite(stepMs) ? '–' : stepMs < 0.1 ? stepMs.toFixed(3) : stepMs.toFixed(2);
-    },
+    setReadout(values) { writeReadout(els, values); },
 
     /**
      * The canvas's text alternative (aria-describedby, a polite live region): scene, counts, running or
@@ -491,18 +373,10 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       renderDescription();
     },
 
-    setLink(url, note = '') {
-      share.link = url;
-      linkCtrl.updateDisplay();
-      els.linkStatus.textContent = note;
-    },
+    setLink: (url, note) => shareLink.setLink(url, note),
 
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
-    clearLink() {
-      share.link = '';
-      linkCtrl.updateDisplay();
-      els.linkStatus.textContent = '';
-    },
+    clearLink: () => shareLink.clearLink(),
 
     /** An error the user should read (role="alert"); text only. */
     showError(text) {
@@ -558,17 +432,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
   function renderDescription() {
     if (!description || !shown) return;
-    const d = description;
-    const held = [];
-    if (d.heldParticles > 0) held.push(plural('desc.particles', d.heldParticles));
-    for (const name of d.heldColliders ?? []) held.push(String(name));
-    const text = t('desc.text', {
-      scene: sceneTitle(shown.scene, shown.key, true),
-      particles: formatNumber(d.particles),
-      constraints: formatNumber(d.constraints),
-      state: t(d.paused ? 'desc.paused' : 'desc.running'),
-      held: held.length ? t('desc.held', { list: held.join(t('desc.listSeparator')) }) : t('desc.nothingHeld'),
-    });
+    const text = describeView(description, sceneTitle(shown.scene, shown.key, true));
     if (els.description.textContent !== text) els.description.textContent = text;
   }
 
