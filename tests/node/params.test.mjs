@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readParamTable, renderParamTable, float32Decimal } from '../../tools/gen-param-table.mjs';
 import { PARAM_TABLE, PARAMS, SCENE_PARAMS, parsePlace, sceneParamValue } from '../../web/js/engine/params.js';
-import { loadMiniPBD, MiniPBDError } from '../../web/js/minipbd.js';
+import { loadMiniPBD, MiniPBDError, Engine } from '../../web/js/minipbd.js';
 import { validateScene, SceneError } from '../../web/js/format/scene.js';
 import { REPLAY_PARAMS, replayParamValue } from '../../web/js/format/replay.js';
 import { PARAMS_CONTROLS } from '../../web/js/panel/controls.js';
@@ -72,6 +72,25 @@ test('web/js/engine/param-table.js is the table of the shipped wasm (regenerate 
   }
   assert.equal(float32Decimal(Math.fround(1 / 60)), 0.016666668);
   assert.equal(float32Decimal(Math.fround(0.2)), 0.2);
+});
+
+test('an engine whose table is not param-table.js\'s is refused at load, naming the parameter', () => {
+  // The shipped engine, with one row changed as a C edit without `make` would leave it.
+  const engineWith = (id, slot, value) => ({
+    paramIds: pbd.paramIds, heap: pbd.heap,
+    exports: {
+      pbdjs_ParamInfo(i, out) {
+        const r = pbd.exports.pbdjs_ParamInfo(i, out);
+        if (i === id) new Float64Array(pbd.memory.buffer, out, 4)[slot] = value;
+        return r;
+      },
+    },
+  });
+  assert.doesNotThrow(() => Engine.prototype.checkParamTable.call(engineWith(-1)));
+  assert.throws(() => Engine.prototype.checkParamTable.call(engineWith(PARAMS.damping.id, 2, 1000)),
+    (e) => e instanceof MiniPBDError && /damping is \[0, 1000\]/.test(e.message) && /regenerate it with make/.test(e.message));
+  assert.throws(() => Engine.prototype.checkParamTable.call(engineWith(PARAMS.iterations.id, 0, 10)), /iterations/);
+  assert.throws(() => Engine.prototype.checkParamTable.call(engineWith(PARAMS.selfCollision.id, 3, 0)), /selfCollision/);
 });
 
 test('a bare engine world holds the table\'s defaults', () => {

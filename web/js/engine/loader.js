@@ -58,19 +58,35 @@ export class Engine {
     this.memory = exports.memory;
     if (exports._initialize) exports._initialize();
     this.heap = new Heap(exports);
-    // The engine's names must be the table's (param-table.js is generated from this wasm; a stale one is refused
-    // here rather than setting the wrong parameters).
     this.paramIds = new Map();
     for (let i = 0; ; i++) {
       const ptr = exports.pbd_ParamName(i);
       if (!ptr) break;
       this.paramIds.set(this.readString(ptr), i);
     }
-    const names = [...this.paramIds.keys()];
-    if (names.length !== PARAM_TABLE.length || PARAM_TABLE.some((p) => names[p.id] !== p.name)) {
-      throw new MiniPBDError('load', `this engine's parameters (${names.join(', ')}) are not those of engine/param-table.js: regenerate it (make)`);
-    }
+    this.checkParamTable();
     this.worlds = new Set();
+  }
+
+  /**
+   * The engine's parameter table must be param-table.js's (generated from the wasm by make): a stale module would
+   * check values against the wrong ranges or set the wrong parameters, so it is refused here, naming the first
+   * parameter that differs.
+   */
+  checkParamTable() {
+    const names = [...this.paramIds.keys()];
+    const stale = (why) => {
+      throw new MiniPBDError('load', `engine/param-table.js is not this engine's table (${why}): regenerate it with make`);
+    };
+    if (names.length !== PARAM_TABLE.length) stale(`${names.length} parameters, the module has ${PARAM_TABLE.length}`);
+    for (const p of PARAM_TABLE) {
+      if (names[p.id] !== p.name) stale(`parameter ${p.id} is ${names[p.id]}, the module says ${p.name}`);
+      if (this.exports.pbdjs_ParamInfo(p.id, this.heap.scratch) < 0) stale(`no row for ${p.name}`);
+      const [def, min, max, flags] = this.heap.scratchFloat64s(4);
+      const same = def === Math.fround(p.default) && min === Math.fround(p.min) && max === Math.fround(p.max)
+        && ((flags & 3) !== 0) === p.integer && ((flags & 2) !== 0) === p.boolean;
+      if (!same) stale(`${p.name} is [${min}, ${max}] (${def}) in the engine`);
+    }
   }
 
   /** Rebuilds the heap views when memory has grown (memory.js). */

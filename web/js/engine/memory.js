@@ -80,6 +80,12 @@ export class Heap {
   /** `n` float64 of the record just written. */
   float64s(n) { return Array.from(this.f64.subarray(this.records >> 3, (this.records >> 3) + n)); }
 
+  /** `n` float64 at our own out-pointer (for the calls that always take one, such as pbdjs_ParamInfo). */
+  scratchFloat64s(n) {
+    this.refreshViews();
+    return Array.from(this.f64.subarray(this.scratch >> 3, (this.scratch >> 3) + n));
+  }
+
   /** A view of `count` x `per` elements of `Type` over the world's buffer `buffer`. */
   bufferView(world, buffer, Type, per) {
     const e = this.exports;
