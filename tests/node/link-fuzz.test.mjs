@@ -7,10 +7,12 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { decodeLink, decodeRun, encodeLink, LinkError, base64urlEncode } from '../../web/js/link.js';
-import { builtinScenes, validateScene, validateReplay, sceneParticleCount, SCENE_LIMITS, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/scene.js';
+import { decodeLink, decodeRun, encodeLink, LinkError, base64urlEncode } from '../../web/js/format/link.js';
+import { validateScene, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { validateReplay, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/format/replay.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
-import { Replayer } from '../../web/js/recorder.js';
+import { Replayer } from '../../web/js/record/replayer.js';
 
 // xorshift32: a reproducible stream (a failure names its seed and index)
 function rng(seed) {

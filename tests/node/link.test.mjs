@@ -1,4 +1,4 @@
-// Tests for web/js/link.js: round trips, length budget, fragment grammar, and a table of hostile links.
+// Tests for web/js/format/link.js: round trips, length budget, fragment grammar, and a table of hostile links.
 // node:zlib and Buffer are used here only as an independent reference for deflate/base64url.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,8 +6,9 @@ import { deflateRawSync } from 'node:zlib';
 import {
   encodeLink, withoutDefaults, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
   LINK_VERSION, LINK_MIN_VERSION, base64urlEncode, base64urlDecode,
-} from '../../web/js/link.js';
-import { builtinScenes, validateScene } from '../../web/js/scene.js';
+} from '../../web/js/format/link.js';
+import { validateScene } from '../../web/js/format/scene.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
 const unhandled = [];
 process.on('unhandledRejection', (e) => unhandled.push(e));

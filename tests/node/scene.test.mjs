@@ -1,9 +1,9 @@
-// Tests for web/js/scene.js: normalisation, built-ins, and a table of refused scenes (path + message).
+// Tests for web/js/format/scene.js (and the built-ins, format/builtin-scenes.js): normalisation, built-ins, and a table of refused scenes (path + message).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  validateScene, SceneError, sceneParticleCount, builtinScenes, defaultScene, SCENE_LIMITS,
-} from '../../web/js/scene.js';
+import { validateScene, SceneError, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { builtinScenes, defaultScene } from '../../web/js/format/builtin-scenes.js';
+import { PARAMS } from '../../web/js/engine/params.js';
 
 function caught(fn) {
   try { fn(); } catch (e) { return e; }
@@ -42,7 +42,8 @@ const full = () => ({
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
     format: 'minipbd-scene', version: 1, name: 'Untitled scene',
-    solver: { dt: 0.016666666666666666, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+    // dt: the engine's float32 1/60, written as the shortest decimal that is that float (engine/param-table.js)
+    solver: { dt: 0.016666668, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
       thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
@@ -62,7 +63,8 @@ test('minimal cloth object and partial sections: defaults merged field by field'
       { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
     ],
   });
-  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+  assert.equal(Math.fround(s.solver.dt), Math.fround(1 / 60), 'the float the engine has always used for 1/60');
+  assert.deepEqual(s.solver, { dt: 0.016666668, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
     thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
@@ -81,16 +83,16 @@ test('maxSpeed, tetherSlack and selfFriction: kept when given, the engine\'s def
     objects: minimalChain().objects };
   const s = validateScene(old);
   assert.deepEqual([s.solver.maxSpeed, s.solver.tetherSlack, s.solver.selfFriction], [100, 0, 0.2]);
-  assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'maxSpeed', 'thickness', 'tethers',
-    'tetherSlack', 'selfCollision', 'selfFriction', 'tearStretch'], 'each beside what it belongs to');
+  assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'damping', 'gravity', 'maxSpeed', 'tethers', 'tetherSlack',
+    'tearStretch', 'thickness', 'selfCollision', 'selfFriction'], 'in the engine table\'s order');
   const given = validateScene({ ...old, solver: { ...old.solver, maxSpeed: 12.5, tetherSlack: 0.25, selfFriction: 0.7 } });
   assert.deepEqual([given.solver.maxSpeed, given.solver.tetherSlack, given.solver.selfFriction], [12.5, 0.25, 0.7]);
   assert.deepEqual(validateScene(given), given, 'normalised once, the same again');
   for (const scene of Object.values(builtinScenes)) {
     assert.deepEqual([scene.solver.maxSpeed, scene.solver.tetherSlack, scene.solver.selfFriction], [100, 0, 0.2], scene.name);
   }
-  assert.deepEqual([SCENE_LIMITS.maxSpeed, SCENE_LIMITS.tetherSlack, SCENE_LIMITS.selfFriction],
-    [{ min: 0.001, max: 1e4 }, { min: 0, max: 1 }, { min: 0, max: 1 }], 'the engine\'s ranges');
+  assert.deepEqual(['maxSpeed', 'tetherSlack', 'selfFriction'].map((n) => [PARAMS[n].min, PARAMS[n].max]),
+    [[0.001, 1e4], [0, 1], [0, 1]], 'the engine\'s ranges');
 });
 
 test('ground: null means the default ground', () => {
@@ -175,7 +177,9 @@ test('SCENE_LIMITS quotes the numbers the validator enforces', () => {
   assert.equal(SCENE_LIMITS.maxNameLength, 80);
   assert.deepEqual(SCENE_LIMITS.resolution, { min: 2, max: 1024 });
   assert.deepEqual(SCENE_LIMITS.segments, { min: 1, max: 10000 });
-  assert.ok(Object.isFrozen(SCENE_LIMITS) && Object.isFrozen(SCENE_LIMITS.dt));
+  assert.ok(Object.isFrozen(SCENE_LIMITS) && Object.isFrozen(SCENE_LIMITS.resolution));
+  // No engine parameter's range is stated here: the table (engine/param-table.js) is the only one.
+  for (const key of Object.keys(SCENE_LIMITS)) assert.equal(Object.hasOwn(PARAMS, key), false, key);
 });
 
 // [description, mutate(scene) or a whole input, expected path]
@@ -207,7 +211,7 @@ const BAD = [
   ['name with lone surrogate', withScene((s) => { s.name = 'a\ud800b'; }), 'name'],
   ['solver not an object', withScene((s) => { s.solver = [1]; }), 'solver'],
   ['solver.dt string', withScene((s) => { s.solver.dt = 'abc'; }), 'solver.dt'],
-  ['solver.dt at exclusive minimum', withScene((s) => { s.solver.dt = 0.0001; }), 'solver.dt'],
+  ['solver.dt below its minimum', withScene((s) => { s.solver.dt = 0.0000999; }), 'solver.dt'],
   ['solver.dt above 0.1', withScene((s) => { s.solver.dt = 0.11; }), 'solver.dt'],
   ['solver.dt Infinity', withScene((s) => { s.solver.dt = Infinity; }), 'solver.dt'],
   ['solver.dt NaN', withScene((s) => { s.solver.dt = NaN; }), 'solver.dt'],
@@ -332,8 +336,8 @@ test(`a table of ${BAD.length} bad scenes: each refused with the right path and 
 
 test('messages quote the rule and a bounded preview of the value', () => {
   const cases = [
-    [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in (0.0001, 0.1], got "abc"'],
-    [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in (0.0001, 0.1], got NaN'],
+    [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in [0.0001, 0.1], got "abc"'],
+    [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in [0.0001, 0.1], got NaN'],
     [(s) => { s.solver.maxSpeed = 0; }, 'solver.maxSpeed must be a number in [0.001, 10000], got 0'],
     [(s) => { s.solver.tetherSlack = 2; }, 'solver.tetherSlack must be a number in [0, 1], got 2'],
     [(s) => { s.solver.selfFriction = -1; }, 'solver.selfFriction must be a number in [0, 1], got -1'],

@@ -4,7 +4,7 @@
 // Their captions (drawn in the canvas) are in i18n.js and follow the page's language at the next readout; the
 // canvases' accessible names are index.html's data-i18n-aria-label.
 
-import { t, formatNumber } from './i18n.js';
+import { t, formatNumber } from '../i18n/i18n.js';
 
 const HISTORY = 120; // energy samples kept (at 4 readouts a second: 30 s)
 

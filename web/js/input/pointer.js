@@ -15,7 +15,7 @@
 // Attachments are removed on pointerup/cancel or when capture is lost, so none can be left behind; a
 // released collider stays where it was put.
 
-import { intersectPlane } from './camera.js';
+import { intersectPlane } from '../render/camera.js';
 
 const ORBIT_SPEED = 0.0065; // radians per CSS pixel
 const WHEEL_ZOOM = 0.0015; // exp(deltaY * k)
@@ -31,7 +31,7 @@ const COLLIDER_LAG = 0.08;
 export class PointerInput {
   /**
    * @param {HTMLCanvasElement} canvas
-   * @param {import('./camera.js').OrbitCamera} camera
+   * @param {import('../render/camera.js').OrbitCamera} camera
    * @param {() => object|null} getWorld  current World (it changes on reset / scene switch)
    */
   constructor(canvas, camera, getWorld) {

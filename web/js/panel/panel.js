@@ -1,8 +1,8 @@
-// ui.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout, every solver
-// parameter (time step, substeps, passes, damping, speed limit, gravity), stiffness, masses per object, cloth
-// options, ground and contacts, each collider's friction and bounce, wind, view switches, the share link,
-// keyboard shortcuts and the language picker; also the message area, the hint and a text description of the
-// view for screen readers.
+// panel.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout (readout.js),
+// every parameter control (controls.js: the solver, ground and contacts, and each object type's own, such as a
+// cloth's stiffness, options and wind), masses per object, each collider's friction and bounce, view switches, the
+// share link (share.js), keyboard shortcuts (shortcuts.js) and the language picker; also the message area, the
+// hint and a text description of the view for screen readers. Rows are made with widgets.js.
 //
 // It only touches the DOM and reports user intent through handlers; the app decides what happens. Every
 // text that may come from a link (scene, object and collider names, error messages) and every translated
@@ -10,183 +10,17 @@
 // textContent too). lil-gui is created with injectStyles: false: the page's policy allows no inline
 // <style>, so its stylesheet is linked from index.html (css/vendor/lil-gui.min.css).
 
-import { GUI } from './vendor/lil-gui.esm.min.js';
-import { t, plural, formatNumber, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from './i18n.js';
+import { GUI } from '../vendor/lil-gui.esm.min.js';
+import { PARAMS_CONTROLS, COLLIDER_FIELDS, GROUPS } from './controls.js';
+import { rowBuilders, decimals, niceStep, clean, shortName } from './widgets.js';
+import { installShortcuts } from './shortcuts.js';
+import { addShareFolder } from './share.js';
+import { describeView, writeReadout } from './readout.js';
+import { t, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from '../i18n/i18n.js';
 
-/**
- * The tunable parameters: engine name, slider range, and how to read the value from a scene description
- * (the engine's World.setParam keeps its own description in step, so links carry changes). Labels and
- * help texts are i18n keys `param.<name>` and `param.<name>.help`.
- *
- * A control is a slider (kind 'range', the default) or a checkbox (kind 'toggle'). `name` is the engine
- * parameter it sets, unless it has `write(value, ctx) -> [[param, value], ...]` (a control that sets
- * several parameters, or maps its value first); ctx.value(name) reads another control's exact value and
- * ctx.remembered(param, fallback) the last non-zero value a parameter had (what a toggle turns back on).
- * `enabledBy` names a toggle that must be on for the control to apply (it is disabled otherwise);
- * `objectType` hides the control when the scene has no object of that type. `decimals` is how many the
- * number field shows (default: as many as `step` has). Ranges stay inside what scene.js accepts, so a
- * link always carries what the panel set.
- */
-export const PARAMS = [
-  // --- Solver ---
-  {
-    name: 'dt', group: 'solver', min: 1, max: 50, step: 0.5, decimals: 2,
-    read: (s) => (s.solver?.dt ?? 1 / 60) * 1000,
-    write: (v) => [['dt', v / 1000]],
-  },
-  { name: 'substeps', group: 'solver', min: 1, max: 16, step: 1, read: (s) => s.solver?.substeps ?? 1 },
-  { name: 'iterations', group: 'solver', min: 1, max: 50, step: 1, read: (s) => s.solver?.iterations ?? 10 },
-  { name: 'damping', group: 'solver', min: 0, max: 5, step: 0.05, read: (s) => s.solver?.damping ?? 0 },
-  { name: 'maxSpeed', group: 'solver', min: 0.5, max: 200, step: 0.5, decimals: 1, read: (s) => s.solver?.maxSpeed ?? 100 },
-  gravity('gravityX', 0, 0),
-  gravity('gravityY', 1, -9.81),
-  gravity('gravityZ', 2, 0),
+export { shortName, paramLabel } from './widgets.js';
 
-  // --- Stiffness ---
-  clothStiffness('stretch', 1),
-  clothStiffness('shear', 1),
-  clothStiffness('bend', 0.1),
-  {
-    name: 'stiffness.chain', group: 'stiffness', objectType: 'chain', min: 0, max: 1, step: 0.01,
-    read: (s) => s.objects.find((o) => o.type === 'chain')?.stiffness ?? 1,
-  },
-
-  // --- Cloth ---
-  {
-    name: 'tethers', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => (s.solver?.tethers ?? 1) > 0,
-    // On restores the scene's tether stiffness (or full strength).
-    write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
-  },
-  {
-    name: 'tetherSlack', group: 'cloth', objectType: 'cloth', enabledBy: 'tethers', min: 0, max: 100, step: 1,
-    read: (s) => (s.solver?.tetherSlack ?? 0) * 100,
-    write: (v) => [['tetherSlack', v / 100]],
-  },
-  {
-    name: 'tearing', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => (s.solver?.tearStretch ?? 0) > 0,
-    write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
-  },
-  {
-    name: 'tearStretch', group: 'cloth', objectType: 'cloth', enabledBy: 'tearing', min: 5, max: 200, step: 5, fallback: 35,
-    read: (s) => ((s.solver?.tearStretch ?? 0) > 0 ? s.solver.tearStretch * 100 : undefined),
-    write: (v) => [['tearStretch', v / 100]],
-  },
-  {
-    name: 'selfCollision', kind: 'toggle', group: 'cloth', objectType: 'cloth',
-    read: (s) => Boolean(s.solver?.selfCollision),
-    write: (on) => [['selfCollision', on ? 1 : 0]],
-  },
-  {
-    name: 'selfFriction', group: 'cloth', objectType: 'cloth', enabledBy: 'selfCollision', min: 0, max: 1, step: 0.05,
-    read: (s) => s.solver?.selfFriction ?? 0.2,
-  },
-
-  // --- Ground and contacts ---
-  {
-    name: 'ground', kind: 'toggle', group: 'contacts',
-    read: (s) => s.ground?.enabled ?? true,
-    write: (on) => [['groundEnabled', on ? 1 : 0]],
-  },
-  { name: 'groundHeight', group: 'contacts', enabledBy: 'ground', min: -1, max: 2, step: 0.05, read: (s) => s.ground?.height ?? 0 },
-  { name: 'restitution', group: 'contacts', enabledBy: 'ground', min: 0, max: 1, step: 0.05, read: (s) => s.ground?.restitution ?? 0.2 },
-  { name: 'staticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.staticFriction ?? 0.4 },
-  { name: 'kineticFriction', group: 'contacts', enabledBy: 'ground', min: 0, max: 2, step: 0.05, read: (s) => s.ground?.kineticFriction ?? 0.3 },
-  {
-    name: 'thickness', group: 'contacts', min: 0.2, max: 10, step: 0.1,
-    read: (s) => (s.solver?.thickness ?? 0.01) * 100,
-    write: (v) => [['thickness', v / 100]],
-  },
-
-  // --- Wind ---
-  {
-    name: 'wind', kind: 'toggle', group: 'wind', objectType: 'cloth',
-    read: (s) => (s.wind?.density ?? 0) > 0,
-    write: (on, ctx) => [['airDensity', on ? ctx.remembered('airDensity', AIR_DENSITY) : 0]],
-  },
-  {
-    name: 'windSpeed', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 20, step: 0.5, decimals: 1,
-    read: (s) => Math.hypot(s.wind?.velocity?.[0] ?? 0, s.wind?.velocity?.[2] ?? 0),
-    write: (v, ctx) => windVelocity(v, ctx.value('windDirection')),
-  },
-  {
-    name: 'windDirection', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 355, step: 5,
-    read: (s) => {
-      const [x, , z] = s.wind?.velocity ?? [0, 0, 0];
-      if (Math.hypot(x, z) === 0) return undefined; // no direction: keep what the slider shows
-      return ((Math.atan2(z, x) * 180) / Math.PI + 360) % 360;
-    },
-    fallback: 0,
-    write: (v, ctx) => windVelocity(ctx.value('windSpeed'), v),
-  },
-  { name: 'drag', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 3, step: 0.05, read: (s) => s.wind?.drag ?? 1 },
-  { name: 'lift', group: 'wind', objectType: 'cloth', enabledBy: 'wind', min: 0, max: 2, step: 0.05, read: (s) => s.wind?.lift ?? 0.3 },
-];
-
-const GROUPS = ['solver', 'stiffness', 'mass', 'cloth', 'contacts', 'colliders', 'wind'];
-/**
- * Each collider's material, one sub-folder per collider (named by the scene) in the Colliders folder. Ranges
- * stay inside what scene.js accepts (friction 0..10, restitution 0..1); labels and help are i18n keys
- * `collider.<key>` and `collider.<key>.help`.
- */
-export const COLLIDER_FIELDS = [
-  { key: 'staticFriction', min: 0, max: 2, step: 0.05 },
-  { key: 'kineticFriction', min: 0, max: 2, step: 0.05 },
-  { key: 'restitution', min: 0, max: 1, step: 0.05 },
-];
-const AIR_DENSITY = 1.2; // kg/m^3, air at sea level
 const LINK_OPTION = '__link';
-
-function gravity(name, axis, fallback) {
-  return { name, group: 'solver', min: -20, max: 20, step: 0.1, decimals: 2, read: (s) => s.solver?.gravity?.[axis] ?? fallback };
-}
-
-function windVelocity(speed, degrees) {
-  const a = (degrees * Math.PI) / 180;
-  const r = (v) => Math.round(v * 1e6) / 1e6; // keeps links short and exact 0s exact
-  return [['windX', r(speed * Math.cos(a))], ['windZ', r(speed * Math.sin(a))]];
-}
-
-function clothStiffness(key, fallback) {
-  return {
-    name: `stiffness.${key}`, group: 'stiffness', objectType: 'cloth', min: 0, max: 1, step: 0.01,
-    read: (s) => s.objects.find((o) => o.type === 'cloth')?.stiffness?.[key] ?? fallback,
-  };
-}
-
-/** The label of a parameter in the current language. */
-export function paramLabel(param) {
-  return t(`param.${param.name}`);
-}
-
-/** 'Hanging cloth: 2 m x 2 m, …' -> 'Hanging cloth' for the picker; the full name is the page's subtitle. */
-export function shortName(name = '') {
-  const head = name.split(':')[0].trim();
-  return head.length > 0 && head.length <= 40 ? head : name.slice(0, 40);
-}
-
-function decimals(step) {
-  const s = String(step);
-  return s.includes('.') ? s.length - s.indexOf('.') - 1 : 0;
-}
-
-/** 1, 2 or 5 times a power of ten, the largest not above x (a slider step that reads well). */
-function niceStep(x) {
-  const p = 10 ** Math.floor(Math.log10(x));
-  const m = x / p;
-  return (m >= 5 ? 5 : m >= 2 ? 2 : 1) * p;
-}
-
-/** Round away float noise (0.1 + 0.2) without changing real values. */
-function clean(v) {
-  return parseFloat(v.toPrecision(12));
-}
-
-/** Where keys are for typing or for the focused control itself, the page's shortcuts stay out of the way. */
-function ownsKeys(el) {
-  return Boolean(el?.closest?.('input, select, textarea, button, a[href], summary, [contenteditable]:not([contenteditable="false"]), [role="textbox"]'));
-}
 
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
@@ -229,53 +63,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const texts = [];
   const tr = (fn) => { texts.push(fn); fn(); };
 
-  // Every number field is also an ARIA spinbutton: arrows (lil-gui's own), Page Up/Down (10 steps) and
-  // Home/End (the ends of the range); its accessible name comes from the row's label (aria-labelledby),
-  // its description from the help text.
-  function numberField(c, { id, min, max, step, places, describedBy }) {
-    c.decimals(places);
-    const input = c.$input;
-    input.id = id;
-    input.setAttribute('role', 'spinbutton');
-    input.setAttribute('aria-valuemin', String(min));
-    input.setAttribute('aria-valuemax', String(max));
-    input.setAttribute('inputmode', 'decimal');
-    input.setAttribute('autocomplete', 'off');
-    if (describedBy) input.setAttribute('aria-describedby', describedBy);
-    const update = c.updateDisplay.bind(c);
-    c.updateDisplay = () => {
-      update();
-      const v = c.getValue();
-      if (Number.isFinite(v)) {
-        input.setAttribute('aria-valuenow', String(clean(v)));
-        input.setAttribute('aria-valuetext', v.toFixed(places));
-      }
-      return c;
-    };
-    c.updateDisplay();
-    input.addEventListener('keydown', (e) => {
-      const v = c.getValue();
-      const to = { Home: min, End: max, PageUp: v + 10 * step, PageDown: v - 10 * step }[e.key];
-      if (to === undefined) return;
-      e.preventDefault();
-      const target = Math.min(max, Math.max(min, e.key === 'Home' || e.key === 'End' ? to : clean(min + Math.round((to - min) / step) * step)));
-      c.setValue(target);
-      input.value = String(target); // lil-gui leaves a focused field's text alone; show the new value
-    });
-    return c;
-  }
-
-  // Help texts: the row's tooltip (mouse) and its accessible description (screen readers).
-  function help(c, key, id) {
-    const span = doc.createElement('span');
-    span.id = id;
-    els.helpTexts.append(span);
-    tr(() => {
-      span.textContent = t(key);
-      c.domElement.title = t(key);
-    });
-    return id;
-  }
+  const { numberField, help } = rowBuilders(doc, els, tr);
 
   // ---------- the GUI ----------
   // touchStyles off: app.css sizes the controls for touch itself (larger than lil-gui's 28 px).
@@ -360,7 +148,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   };
 
   const rows = new Map();
-  for (const param of PARAMS) {
+  for (const param of PARAMS_CONTROLS) {
     const folder = folders[param.group];
     const id = `param-${param.name.replace('.', '-')}`;
     let c;
@@ -493,32 +281,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   });
   viewCtrls[2].domElement.after(els.plotArea);
 
-  // Share.
-  const share = { copy: () => handlers.onCopyLink(), link: '' };
-  const shareFolder = gui.addFolder('');
-  shareFolder.domElement.id = 'folder-share';
-  tr(() => shareFolder.title(t('folder.share')));
-  shareFolder.$children.append(els.shareNote);
-  const copyCtrl = shareFolder.add(share, 'copy');
-  copyCtrl.$button.id = 'copy-link';
-  copyCtrl.domElement.classList.add('primary');
-  tr(() => copyCtrl.name(t('share.copy')));
-  const linkCtrl = shareFolder.add(share, 'link');
-  const linkField = linkCtrl.$input;
-  linkField.id = 'link-field';
-  linkField.readOnly = true;
-  linkField.addEventListener('focus', () => linkField.select());
-  tr(() => {
-    linkCtrl.name(t('share.field'));
-    linkField.placeholder = t('share.placeholder');
-  });
-  shareFolder.$children.append(els.linkStatus);
+  const shareLink = addShareFolder(gui, els, tr, handlers);
 
-  // Keyboard shortcuts (the list is in index.html, translated like the rest of the static text).
-  const keysFolder = gui.addFolder('');
-  keysFolder.domElement.id = 'folder-keys';
-  tr(() => keysFolder.title(t('folder.keys')));
-  keysFolder.$children.append(els.shortcuts);
+  installShortcuts(doc, gui, els, tr, handlers, { isPaused: () => paused, notice: (text) => ui.showNotice(text) });
 
   // Language.
   const language = { lang: getLanguage() };
@@ -542,23 +307,6 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     for (const el of doc.querySelectorAll('[data-i18n-content]')) el.setAttribute('content', t(el.dataset.i18nContent));
     doc.title = t('page.title');
     doc.documentElement.lang = HTML_LANG[getLanguage()];
-  });
-
-  // ---------- keyboard shortcuts: Space pause/resume, period one step (paused), R reset ----------
-  doc.addEventListener('keydown', (e) => {
-    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing) return;
-    if (ownsKeys(e.target)) return; // typing in a field, or Space on a button/checkbox: that control's own key
-    if (e.key === ' ') {
-      e.preventDefault(); // no page scroll
-      if (!e.repeat) handlers.onTogglePause();
-    } else if (e.key === '.') {
-      e.preventDefault();
-      if (paused) handlers.onStep(); // held down, it keeps stepping
-      else if (!e.repeat) ui.showNotice(t('notice.pauseToStep'));
-    } else if (e.key === 'r' || e.key === 'R') {
-      e.preventDefault();
-      if (!e.repeat) handlers.onReset();
-    }
   });
 
   els.messageClose.addEventListener('click', () => ui.clearError());
@@ -613,12 +361,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       stepCtrl.disable(!paused);
     },
 
-    setReadout({ particles, constraints, stepMs, steps }) {
-      els.readout.particles.textContent = formatNumber(particles);
-      els.readout.constraints.textContent = formatNumber(constraints);
-      els.readout.steps.textContent = Number.isFinite(steps) ? formatNumber(steps) : '–';
-      els.readout.stepMs.textContent = !Number.isFinite(stepMs) ? '–' : stepMs < 0.1 ? stepMs.toFixed(3) : stepMs.toFixed(2);
-    },
+    setReadout(values) { writeReadout(els, values); },
 
     /**
      * The canvas's text alternative (aria-describedby, a polite live region): scene, counts, running or
@@ -630,18 +373,10 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       renderDescription();
     },
 
-    setLink(url, note = '') {
-      share.link = url;
-      linkCtrl.updateDisplay();
-      els.linkStatus.textContent = note;
-    },
+    setLink: (url, note) => shareLink.setLink(url, note),
 
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
-    clearLink() {
-      share.link = '';
-      linkCtrl.updateDisplay();
-      els.linkStatus.textContent = '';
-    },
+    clearLink: () => shareLink.clearLink(),
 
     /** An error the user should read (role="alert"); text only. */
     showError(text) {
@@ -697,17 +432,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
   function renderDescription() {
     if (!description || !shown) return;
-    const d = description;
-    const held = [];
-    if (d.heldParticles > 0) held.push(plural('desc.particles', d.heldParticles));
-    for (const name of d.heldColliders ?? []) held.push(String(name));
-    const text = t('desc.text', {
-      scene: sceneTitle(shown.scene, shown.key, true),
-      particles: formatNumber(d.particles),
-      constraints: formatNumber(d.constraints),
-      state: t(d.paused ? 'desc.paused' : 'desc.running'),
-      held: held.length ? t('desc.held', { list: held.join(t('desc.listSeparator')) }) : t('desc.nothingHeld'),
-    });
+    const text = describeView(description, sceneTitle(shown.scene, shown.key, true));
     if (els.description.textContent !== text) els.description.textContent = text;
   }
 

@@ -5,7 +5,10 @@
 // the page with textContent or setAttribute, never as HTML, and so are the values filled into {slots}
 // (which may come from links: scene and object names, error messages).
 //
-// No DOM here, so Node can import it (tests/browser/i18n.test.mjs checks the tables).
+// No DOM here, so Node can import it (tests/browser/i18n.test.mjs checks the tables). Each object type brings its
+// own strings (objects/, e.g. a cloth's stiffness sliders), merged in here.
+
+import { objectStrings } from '../objects/index.js';
 
 /** The languages the page speaks; the first is the fallback. */
 export const LANGUAGES = ['en', 'zh'];
@@ -45,7 +48,6 @@ const en = {
   'folder.solver': 'Solver',
   'folder.stiffness': 'Stiffness',
   'folder.mass': 'Mass per particle (g)',
-  'folder.cloth': 'Cloth',
   'folder.contacts': 'Ground and contacts',
   'folder.colliders': 'Colliders',
   'folder.wind': 'Wind',
@@ -69,26 +71,6 @@ const en = {
   'param.gravityY.help': 'Gravity along y (up); Earth is −9.81',
   'param.gravityZ': 'Gravity z (m/s²)',
   'param.gravityZ.help': 'Gravity along z (toward the viewer)',
-  'param.stiffness.stretch': 'Stretch',
-  'param.stiffness.stretch.help': 'Cloth stretch stiffness (grid neighbours)',
-  'param.stiffness.shear': 'Shear',
-  'param.stiffness.shear.help': 'Cloth shear stiffness (grid diagonals)',
-  'param.stiffness.bend': 'Bend',
-  'param.stiffness.bend.help': 'Cloth bending stiffness (particles two apart)',
-  'param.stiffness.chain': 'Chain',
-  'param.stiffness.chain.help': 'Chain link stiffness',
-  'param.tethers': 'Tethers',
-  'param.tethers.help': 'Long-range attachments to the pins: a hanging cloth does not stretch under its own weight',
-  'param.tetherSlack': 'Tether slack (%)',
-  'param.tetherSlack.help': 'How far past its rest distance from the pin a tether lets a particle go before it pulls (0 = taut)',
-  'param.tearing': 'Tearing',
-  'param.tearing.help': 'Cloth links break when stretched past the threshold below',
-  'param.tearStretch': 'Tear past (% stretch)',
-  'param.tearStretch.help': 'A link breaks when stretched this far past its rest length',
-  'param.selfCollision': 'Self-collision',
-  'param.selfCollision.help': 'Particles (cloth and ropes) keep the thickness apart from each other, so folds do not pass through',
-  'param.selfFriction': 'Self-friction',
-  'param.selfFriction.help': 'Friction between particles that touch each other: layers of cloth stick instead of sliding',
   'param.ground': 'Ground',
   'param.ground.help': 'A floor that particles rest on',
   'param.groundHeight': 'Ground height (m)',
@@ -101,16 +83,6 @@ const en = {
   'param.kineticFriction.help': 'Ground friction that slows a sliding particle',
   'param.thickness': 'Thickness (cm)',
   'param.thickness.help': 'Particle thickness: the distance kept from colliders, the ground and (with self-collision) other particles',
-  'param.wind': 'Wind and air',
-  'param.wind.help': 'Aerodynamic drag and lift on the cloth (air density 1.2 kg/m³); off = no air at all',
-  'param.windSpeed': 'Speed (m/s)',
-  'param.windSpeed.help': 'Horizontal wind speed',
-  'param.windDirection': 'Direction (°)',
-  'param.windDirection.help': 'Where the wind blows toward, as an angle around the vertical axis (0° = +x, 90° = +z)',
-  'param.drag': 'Drag',
-  'param.drag.help': 'Drag coefficient: how hard the air pushes on the cloth face',
-  'param.lift': 'Lift',
-  'param.lift.help': 'Lift coefficient: the sideways push across the flow that makes a flag flutter',
   'mass.help': 'Mass of each particle of this object in grams; pinned particles and the scene’s mass ranges keep theirs',
   'collider.staticFriction': 'Static friction',
   'collider.staticFriction.help': 'Friction of this collider that holds a resting particle in place',
@@ -234,7 +206,6 @@ const zh = {
   'folder.solver': '求解器',
   'folder.stiffness': '刚度',
   'folder.mass': '每个粒子的质量（克）',
-  'folder.cloth': '布料',
   'folder.contacts': '地面与接触',
   'folder.colliders': '碰撞体',
   'folder.wind': '风',
@@ -258,26 +229,6 @@ const zh = {
   'param.gravityY.help': '沿 y 轴（向上）的重力；地球为 −9.81',
   'param.gravityZ': '重力 z（m/s²）',
   'param.gravityZ.help': '沿 z 轴（朝向观察者）的重力',
-  'param.stiffness.stretch': '拉伸',
-  'param.stiffness.stretch.help': '布料的拉伸刚度（网格相邻粒子）',
-  'param.stiffness.shear': '剪切',
-  'param.stiffness.shear.help': '布料的剪切刚度（网格对角线）',
-  'param.stiffness.bend': '弯曲',
-  'param.stiffness.bend.help': '布料的弯曲刚度（相隔两个的粒子）',
-  'param.stiffness.chain': '链条',
-  'param.stiffness.chain.help': '链条连接的刚度',
-  'param.tethers': '系绳约束',
-  'param.tethers.help': '连到固定点的长程约束：悬挂的布料不会被自身重量拉长',
-  'param.tetherSlack': '系绳松弛（%）',
-  'param.tetherSlack.help': '系绳开始拉回之前，粒子可以超出它到固定点的静止距离多少（0 = 绷紧）',
-  'param.tearing': '撕裂',
-  'param.tearing.help': '布料连接被拉伸超过下面的阈值时断开',
-  'param.tearStretch': '撕裂阈值（% 拉伸）',
-  'param.tearStretch.help': '连接被拉伸超过静止长度这么多时断开',
-  'param.selfCollision': '自碰撞',
-  'param.selfCollision.help': '粒子（布料和绳索）彼此保持厚度的距离，折叠处不会互相穿过',
-  'param.selfFriction': '自摩擦',
-  'param.selfFriction.help': '相互接触的粒子之间的摩擦：布料的各层会粘住而不是滑开',
   'param.ground': '地面',
   'param.ground.help': '粒子可以停在上面的地板',
   'param.groundHeight': '地面高度（米）',
@@ -290,16 +241,6 @@ const zh = {
   'param.kineticFriction.help': '使滑动粒子减速的地面摩擦',
   'param.thickness': '厚度（厘米）',
   'param.thickness.help': '粒子厚度：与碰撞体、地面以及（开启自碰撞时）其他粒子保持的距离',
-  'param.wind': '风与空气',
-  'param.wind.help': '布料上的气动阻力和升力（空气密度 1.2 kg/m³）；关闭 = 完全没有空气',
-  'param.windSpeed': '风速（米/秒）',
-  'param.windSpeed.help': '水平风速',
-  'param.windDirection': '风向（°）',
-  'param.windDirection.help': '风吹向的方向，绕竖直轴的角度（0° = +x，90° = +z）',
-  'param.drag': '阻力系数',
-  'param.drag.help': '阻力系数：空气推动布料表面的力度',
-  'param.lift': '升力系数',
-  'param.lift.help': '升力系数：垂直于气流的侧向推力，使旗帜飘动',
   'mass.help': '该物体每个粒子的质量（克）；固定的粒子和场景中单独设定质量的区域保持不变',
   'collider.staticFriction': '静摩擦',
   'collider.staticFriction.help': '此碰撞体使静止粒子保持不动的摩擦',
@@ -412,8 +353,9 @@ const zh = {
   'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘',
 };
 
-/** The tables, by language. English is complete; a key missing from another table falls back to English. */
-export const STRINGS = { en, zh };
+/** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
+ *  from another table falls back to English. */
+export const STRINGS = { en: { ...en, ...objectStrings('en') }, zh: { ...zh, ...objectStrings('zh') } };
 
 let current = LANGUAGES[0];
 
@@ -461,7 +403,7 @@ export function hasOwnString(key) {
 /** The text for `key` in the current language, with {name} slots filled from `vars` (as plain text). */
 export function t(key, vars) {
   const table = STRINGS[current];
-  let s = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(en, key) ? en[key] : key;
+  let s = Object.hasOwn(table, key) ? table[key] : Object.hasOwn(STRINGS.en, key) ? STRINGS.en[key] : key;
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, name) => (Object.hasOwn(vars, name) ? String(vars[name]) : m));
   return s;
 }

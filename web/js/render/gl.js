@@ -1,4 +1,4 @@
-// glutil.js — small WebGL2 helpers: fetch shader sources, compile/link with readable errors,
+// gl.js — small WebGL2 helpers: fetch shader sources, compile/link with readable errors,
 // and cache attribute/uniform locations once (never look them up per frame).
 
 export class ShaderError extends Error {

@@ -23,7 +23,8 @@
 // markup, even if a message were ever put into HTML.
 // base64url is implemented here (no Buffer/atob), so the module runs unchanged in browsers.
 
-import { validateScene, readReplay, SceneError } from './scene.js';
+import { validateScene, SceneError } from './scene.js';
+import { readReplay } from './replay.js';
 
 /** The newest link version this page writes and reads. */
 export const LINK_VERSION = 2;

@@ -1,28 +1,20 @@
-// app.js — the demo page's main module: loads the engine and shaders, opens the scene named by the
-// link in location.hash (or the default scene), and runs the fixed-timestep simulation + draw loop.
-//
-// The simulation advances in whole steps of scene.solver.dt taken from a time accumulator, so it runs
-// at the same speed at any frame rate; after a stall (tab in background, slow frame) at most
-// MAX_STEPS_PER_FRAME steps (fewer when steps are slow: STEP_BUDGET_MS) run and the rest of the backlog is
-// dropped instead of freezing the page.
+// main.js — the demo page (index.html): loads the engine and shaders, opens the scene named by the link in
+// location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
+// The panel (panel/), the renderer (render/) and the pointer (input/) report to it; it decides what happens.
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
 
-import { loadMiniPBD } from './minipbd.js';
-import { builtinScenes, defaultScene } from './scene.js';
-import { encodeLink, decodeRun, LINK_WARN_LENGTH } from './link.js';
-import { installRecorder } from './recorder.js';
-import { OrbitCamera } from './camera.js';
-import { createRenderer } from './renderer.js';
-import { PointerInput } from './input.js';
-import { createUI, shortName, paramLabel } from './ui.js';
-import { t, detectLanguage } from './i18n.js';
-import { Plots } from './plots.js';
+import { loadMiniPBD } from '../engine/loader.js';
+import { builtinScenes, defaultScene } from '../format/builtin-scenes.js';
+import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
+import { installRecorder } from '../panel/record.js';
+import { OrbitCamera } from '../render/camera.js';
+import { createRenderer } from '../render/renderer.js';
+import { PointerInput } from '../input/pointer.js';
+import { createUI, shortName, paramLabel } from '../panel/panel.js';
+import { t, detectLanguage } from '../i18n/i18n.js';
+import { Plots } from '../panel/plots.js';
+import { FixedStepLoop } from '../sim/loop.js';
 
-const MAX_STEPS_PER_FRAME = 4;
-// Steps per frame are also capped by their measured cost, so a heavy scene (the 100k cloth steps in ~20 ms)
-// keeps the page responsive: it runs in slow motion at a usable frame rate instead of 4 steps per frame.
-const STEP_BUDGET_MS = 24;
-const MAX_FRAME_SECONDS = 0.25;
 const READOUT_INTERVAL_MS = 250;
 
 const exposed = { world: null, scene: null, app: null, ready: false };
@@ -53,11 +45,12 @@ async function main() {
     scene: null,
     sceneKey: null,
     paused: false,
-    accumulator: 0,
-    lastTime: null,
-    dt: 1 / 60,
-    stepMs: NaN,
-    stepMsAvg: 0, // smoothed cost of one step, for the per-frame step budget
+    // The fixed-step loop (sim/loop.js): its dt follows the world's; a held collider moves toward the pointer a
+    // bounded distance before every step (input.step).
+    loop: new FixedStepLoop((n) => {
+      if (input) input.step(state.world, n, state.loop.dt);
+      else state.world.step(n);
+    }),
     view: { showParticles: true, heatMap: false, velocityArrows: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
@@ -84,7 +77,7 @@ async function main() {
         ui.showError(t('error.param', { label: paramLabel(param), error: errorText(err) }));
       }
       // What the loop and the renderer keep of the parameters follows them.
-      state.dt = state.world.getParam('dt');
+      state.loop.dt = state.world.getParam('dt');
       state.view.groundEnabled = Boolean(state.world.getParam('groundEnabled'));
       state.view.groundHeight = state.world.getParam('groundHeight');
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
@@ -135,13 +128,13 @@ async function main() {
     },
     onTogglePause() {
       state.paused = !state.paused;
-      state.accumulator = 0;
+      state.loop.accumulator = 0;
       if (input) input.paused = state.paused;
       ui.setPaused(state.paused);
       updateReadout(performance.now(), true);
     },
     onStep() {
-      if (state.world && state.paused) stepWorld(1);
+      if (state.world && state.paused) state.loop.step(1);
     },
     onReset() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
@@ -174,10 +167,10 @@ async function main() {
   exposed.app = app;
   // Deterministic control for tools and tests: exactly n steps now, through the loop's own path (replays and
   // recordings see them like any other steps), and pause/resume without the panel.
-  app.stepN = (n) => { if (state.world && n > 0) stepWorld(n); };
+  app.stepN = (n) => { if (state.world && n > 0) state.loop.step(n); };
   app.setPaused = (paused) => {
     state.paused = Boolean(paused);
-    state.accumulator = 0;
+    state.loop.accumulator = 0;
     if (input) input.paused = state.paused;
     ui.setPaused(state.paused);
   };
@@ -191,9 +184,7 @@ async function main() {
     state.world = world;
     state.scene = world.describe(); // normalised, with every default filled in
     state.sceneKey = key;
-    state.accumulator = 0;
-    state.stepMsAvg = 0;
-    state.dt = world.getParam('dt');
+    state.loop.reset(world.getParam('dt'));
     state.view.groundEnabled = Boolean(world.getParam('groundEnabled'));
     state.view.groundHeight = world.getParam('groundHeight');
     old?.destroy();
@@ -268,27 +259,13 @@ async function main() {
     return fragment;
   }
 
-  // Timed here rather than read from world.stats(): stats() also measures errors and energies over the
-  // whole world, which is fine a few times a second for the readout but not worth paying every frame.
-  function stepWorld(n) {
-    const t0 = performance.now();
-    // A held collider moves toward the pointer a bounded distance before every step (input.js).
-    if (input) input.step(state.world, n, state.dt);
-    else state.world.step(n);
-    state.stepMs = (performance.now() - t0) / n;
-    state.stepMsAvg = state.stepMsAvg > 0 ? state.stepMsAvg * 0.8 + state.stepMs * 0.2 : state.stepMs;
-  }
-
-  function maxStepsThisFrame() {
-    if (!(state.stepMsAvg > 0)) return MAX_STEPS_PER_FRAME;
-    return Math.max(1, Math.min(MAX_STEPS_PER_FRAME, Math.floor(STEP_BUDGET_MS / state.stepMsAvg)));
-  }
-
+  // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
+  // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function updateReadout(now, force = false) {
     if (!state.world || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
     state.lastReadout = now;
     const s = state.world.stats();
-    const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.stepMs;
+    const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;
     ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs, steps: s.steps });
     ui.setDescription({
       particles: s.particles,
@@ -322,22 +299,12 @@ async function main() {
 
   function frame(now) {
     requestAnimationFrame(frame);
-    const elapsed = state.lastTime === null ? 0 : (now - state.lastTime) / 1000;
-    state.lastTime = now;
-    if (!state.world) return;
+    if (!state.world) {
+      state.loop.lastTime = now;
+      return;
+    }
     try {
-      if (!state.paused) {
-        state.accumulator += Math.min(elapsed, MAX_FRAME_SECONDS);
-        let n = Math.floor(state.accumulator / state.dt);
-        const max = maxStepsThisFrame();
-        if (n > max) {
-          n = max;
-          state.accumulator = 0; // drop the backlog: slow motion beats a spiral of ever longer frames
-        } else {
-          state.accumulator -= n * state.dt;
-        }
-        if (n > 0) stepWorld(n);
-      }
+      state.loop.frame(now, !state.paused);
       if (pendingSize) {
         const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
         canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
