@@ -143,7 +143,6 @@ void pbd_Solver_Step(pbdWorld* world);
 /// Every parameter to its default (params.c).
 void pbd_ResetParams(float* params);
 
-
 /* hash_grid.c: called by the solver. */
 void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< from predicted positions, radius SearchRadius
 void pbd_SelfCollision_Prepare(pbdWorld* world);                   ///< contacts stage: keep the pair list or search again
