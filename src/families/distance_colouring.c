@@ -1,6 +1,6 @@
-/* families/distance_colouring.c -- graph colouring of a constraint group so that a colour's constraints
-   share no particle and can be projected 4 at a time (seed 001 section 3.4: "graph
-   colouring for parallel solving"; Box2D v3 constraint_graph.c).
+/* families/distance_colouring.c -- graph colouring of a distance constraint group so that a
+   colour's constraints share no particle and can be projected 4 at a time (seed 001 section
+   3.4: "graph colouring for parallel solving"; Box2D v3 constraint_graph.c).
 
    Greedy in the group's own order: each constraint takes the smallest colour that
    neither of its particles has yet. A grid's stretch, shear and bending groups come out
