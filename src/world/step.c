@@ -122,9 +122,9 @@ static void Stage_Update(pbdWorld* w, pbdStepContext* ctx)
 /* ---------------------------------------------------------------- velocities */
 
 /* v = (p - x) / h, then the families' velocity passes in reverse registry order: the ground,
-   projected last in every pass, sets its bounce first and the colliders theirs after it
-   (a particle that touched both keeps the collider's, which is the order the determinism
-   hashes were recorded with). */
+   projected last in every pass, sets its bounce first and the colliders theirs after it, so
+   a particle that bounced off both in one substep keeps the collider's, as before the
+   registry (the recorded hashes happen not to depend on it; other scenes could). */
 static void Stage_Velocities(pbdWorld* w, pbdStepContext* ctx)
 {
 	const pbdF4 h = pbdF4_Splat(ctx->h);
