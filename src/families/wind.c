@@ -7,8 +7,9 @@
      lift  F_l = -1/2 rho A C_l (v_rel . n) |v_rel| (n - cos(theta) v_rel/|v_rel|)
    with cos(theta) = (v_rel . n)/|v_rel|; the lift is perpendicular to the flow, which is
    what makes a flag flutter. Each vertex gets a third. The forces are explicit, so a
-   triangle's push is capped at what would stop its normal motion relative to the air in
-   one substep: a light cloth in a gale cannot gain energy from the integrator. */
+   triangle's push is capped at a sixth of what would stop its normal motion relative to the
+   air in one substep (a grid vertex is in up to 6 triangles, whose pushes add): a light
+   cloth in a gale cannot gain energy from the integrator. */
 #include "families/family.h"
 
 #include <math.h>
@@ -48,9 +49,11 @@ static void Accumulate(pbdWorld* w, float h)
 		float fx = drag * nx + lift * (nx - cosT * rx / speed);
 		float fy = drag * ny + lift * (ny - cosT * ry / speed);
 		float fz = drag * nz + lift * (nz - cosT * rz / speed);
-		/* cap: the normal velocity change of the lightest vertex must not exceed |vn| */
+		/* cap: the normal velocity change of the lightest vertex must not exceed |vn|, summed
+		   over every triangle it is in (up to 6 in a grid cloth), or a light cloth's vertices
+		   overshoot the air's speed and the drag pumps energy in (FamilyWindNeverReverses) */
 		float fn = fabsf(fx * nx + fy * ny + fz * nz);
-		float dvn = h * wmax * fn / 3.0f;
+		float dvn = 6.0f * h * wmax * fn / 3.0f;
 		if (dvn > fabsf(vn)) {
 			float s = fabsf(vn) / dvn;
 			fx *= s, fy *= s, fz *= s;
