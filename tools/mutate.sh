@@ -41,22 +41,22 @@ M col-pin-skip 'static void SolveParticles(' 'if (p[3] <= 0.0f) continue;' '/* m
 	'Family' 'collider particle solve moves pins (w = 0 check dropped)'
 M col-edge-pin - 'float ka = wa * s1 / denom' 'float ka = (wa > 0.0f ? wa : 1.0f) * s1 / denom' \
 	'Family' 'collider edge projection moves a pinned end'
-M col-radius-full 'void pbd_Colliders_Solve(' 'const float r = 0.5f * w->params[pbdParam_thickness];' 'const float r = w->params[pbdParam_thickness];' \
+M col-radius-full 'static void Colliders_Solve(' 'const float r = 0.5f * w->params[pbdParam_thickness];' 'const float r = w->params[pbdParam_thickness];' \
 	'Family' 'collider keeps particles a whole thickness off, not thickness/2'
-# ---- tethers (src/families/tethers.c; k' in the step)
-M teth-slack-drop - 'const float slack = 1.0f + w->params[pbdParam_tetherSlack];' 'const float slack = 1.0f;' \
+# ---- tethers (src/families/tethers.c)
+M teth-slack-drop - 'const float k = t->k, slack = 1.0f + w->params[pbdParam_tetherSlack];' 'const float k = t->k, slack = 1.0f;' \
 	'Family' 'tetherSlack ignored'
-M teth-slack-no-one - 'const float slack = 1.0f + w->params[pbdParam_tetherSlack];' 'const float slack = w->params[pbdParam_tetherSlack];' \
+M teth-slack-no-one - 'const float k = t->k, slack = 1.0f + w->params[pbdParam_tetherSlack];' 'const float k = t->k, slack = w->params[pbdParam_tetherSlack];' \
 	'Family' 'tether limit s*d instead of (1+s)*d'
-M teth-tail-slack 'static void SolveTether(' 'float limit = w->tetherRest[i] * slack;' 'float limit = w->tetherRest[i];' \
+M teth-tail-slack 'static void SolveTether(' 'float limit = t->rest[i] * slack;' 'float limit = t->rest[i];' \
 	'Family' 'scalar tether path ignores the slack'
-M teth-lanes-slack - 'pbdF4 limit = pbdF4_Mul(pbdF4_Load(w->tetherRest + i), slackv);' 'pbdF4 limit = pbdF4_Load(w->tetherRest + i);' \
+M teth-lanes-slack - 'pbdF4 limit = pbdF4_Mul(pbdF4_Load(t->rest + i), slackv);' 'pbdF4 limit = pbdF4_Load(t->rest + i);' \
 	'Family' '4-wide tether path ignores the slack'
 M teth-tail-equality 'static void SolveTether(' 'if (len <= limit || len < 1e-9f) return;' 'if (len < 1e-9f) return;' \
 	'Family' 'scalar tether projected when not violated (equality)'
-M teth-lanes-equality 'void pbd_Tethers_Solve(' 'pbdF4_Greater(len, limit)' 'pbdF4_Greater(len, zero)' \
+M teth-lanes-equality 'static void SolveTethers(' 'pbdF4_Greater(len, limit)' 'pbdF4_Greater(len, zero)' \
 	'Family' '4-wide tether projected when not violated (equality)'
-M teth-kprime - 'ctx.kTether = pbd_PassStiffness(w->params[pbdParam_tethers], ctx.passes);' 'ctx.kTether = w->params[pbdParam_tethers];' \
+M teth-kprime - 't->k = pbd_PassStiffness(w->params[pbdParam_tethers], ctx->passes);' 't->k = w->params[pbdParam_tethers];' \
 	'Family' "tether stiffness k used per pass instead of k'"
 M teth-last-pin - 'if (d2 < best) {' 'if (d2 < best || k == pinCount - 1) {' \
 	'Family' 'tether anchored to the last pin, not the nearest'
@@ -76,35 +76,35 @@ M wind-cap-valence - 'float dvn = 6.0f * h * wmax * fn / 3.0f;' 'float dvn = h *
 M wind-cap-off - 'if (dvn > fabsf(vn)) {' 'if (0) {' \
 	'Family' 'no wind cap'
 # ---- tearing (src/families/tearing.c)
-M tear-rest-plus - 'if (!(len > w->rest[c] * limit)) continue;' 'if (!(len > w->rest[c] + w->params[pbdParam_tearStretch])) continue;' \
+M tear-rest-plus - 'if (!(len > d->rest[c] * limit)) continue;' 'if (!(len > d->rest[c] + w->params[pbdParam_tearStretch])) continue;' \
 	'Family' 'tear when len > rest + tearStretch (off by the rest length)'
-M tear-absolute - 'if (!(len > w->rest[c] * limit)) continue;' 'if (!(len > w->params[pbdParam_tearStretch])) continue;' \
+M tear-absolute - 'if (!(len > d->rest[c] * limit)) continue;' 'if (!(len > w->params[pbdParam_tearStretch])) continue;' \
 	'Family' 'tear when len > tearStretch (not relative)'
 M tear-no-one - 'const float limit = 1.0f + w->params[pbdParam_tearStretch];' 'const float limit = w->params[pbdParam_tearStretch];' \
 	'Family' 'tear when len > tearStretch * rest (1 + dropped)'
-# ---- ground (the step)
+# ---- ground (src/families/ground.c)
 M ground-pin - 'if (p[1] >= ground || p[3] <= 0.0f) continue;' 'if (p[1] >= ground) continue;' \
 	'Family' 'ground lifts pins'
-M ground-full-thickness - 'ctx.groundHeight = w->params[pbdParam_groundHeight] + 0.5f * w->params[pbdParam_thickness];' \
-	'ctx.groundHeight = w->params[pbdParam_groundHeight] + w->params[pbdParam_thickness];' \
+M ground-full-thickness - 'g->height = params[pbdParam_groundHeight] + 0.5f * params[pbdParam_thickness];' \
+	'g->height = params[pbdParam_groundHeight] + params[pbdParam_thickness];' \
 	'Family' 'ground keeps particles a whole thickness up'
-M ground-no-thickness - 'ctx.groundHeight = w->params[pbdParam_groundHeight] + 0.5f * w->params[pbdParam_thickness];' \
-	'ctx.groundHeight = w->params[pbdParam_groundHeight];' \
+M ground-no-thickness - 'g->height = params[pbdParam_groundHeight] + 0.5f * params[pbdParam_thickness];' \
+	'g->height = params[pbdParam_groundHeight];' \
 	'Family' 'ground ignores the particle radius'
-# ---- attachments (the step)
-M att-kprime - 'pbd_PassStiffness(w->attachments[i].stiffness, ctx.passes)' 'w->attachments[i].stiffness' \
+# ---- attachments (src/families/attachments.c)
+M att-kprime - 'pbd_PassStiffness(s->slots[i].stiffness, ctx->passes)' 's->slots[i].stiffness' \
 	'Family' "attachment stiffness k used per pass instead of k'"
-M att-mass - 'float k = ctx->kAttach[i];' 'float k = ctx->kAttach[i] * p[3];' \
+M att-mass - 'float k = s->k[i];' 'float k = s->k[i] * p[3];' \
 	'Family' 'attachment correction weighted by w (its target is w = 0: it takes all)'
 M att-z - 'p[2] -= k * (p[2] - a->target[2]);' 'p[2] -= k * (p[2] - a->target[1]);' \
 	'Family' 'attachment z pulled toward the target y'
-M att-pin 'static void SolveAttachments(' 'if (p[3] <= 0.0f) continue;' '/* mutated: no w = 0 check */' \
+M att-pin 'static void Attachments_Solve(' 'if (p[3] <= 0.0f) continue;' '/* mutated: no w = 0 check */' \
 	'Family PinnedStays' 'attachment moves a pin (caught by test_physics.c)'
 # ---- distance constraints (controls: covered by test_physics.c before this check)
 M dist-half 'static void SolveDistanceRange(' 'float s = len >= 1e-9f ? k * (len - rest[c]) / len : 0.0f;' \
 	'float s = len >= 1e-9f ? 0.5f * k * (len - rest[c]) / len : 0.0f;' \
 	'MassWeighted Residual' "seed 001's extra 0.5 in the distance correction (control)"
-M dist-kprime - 'ctx.kPass[g] = pbd_PassStiffness(w->groups[g].stiffness, ctx.passes);' 'ctx.kPass[g] = w->groups[g].stiffness;' \
+M dist-kprime - 'const float k = pbd_PassStiffness(group->stiffness, ctx->passes);' 'const float k = group->stiffness;' \
 	'Residual' "distance stiffness k used per pass instead of k' (control)"
 
 # ---------------------------------------------------------------- driver

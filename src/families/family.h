@@ -2,9 +2,11 @@
    registry the step walks (Box2D v3's joint dispatch, as a table of functions).
 
    A family is one kind of constraint (distance, tethers, attachments, particle contacts,
-   colliders, ground, wind) in one file of src/families/, behind the table below. Its state
-   is its own struct, carved from the world's pool at creation; no other file reads it (other
-   code goes through the functions the family's header declares). The step (world/step.c)
+   colliders, ground, wind) in its own file of src/families/ (or a few, sharing a private
+   <family>_internal.h: distance.c + distance_colouring.c + tearing.c; colliders.c +
+   colliders_api.c + collider_shapes.c), behind the table below. Its state is its own struct,
+   carved from the world's pool at creation; no other file reads it (other code goes through
+   the functions the family's header declares, e.g. families/distance.h). The step (world/step.c)
    calls the hooks in the order of PBD_FAMILIES, stage by stage:
 
      per step       prepareStep   (k' for the pass count, masses changed, collider motion)
@@ -13,18 +15,21 @@
                     solve         ns Gauss-Seidel passes; in each pass every family in
                                   registry order, colour by colour
                     update        after the passes: tearing, later plasticity
-                    velocities    after v = (p - x) / h: restitution
+                    velocities    after v = (p - x) / h: restitution, in reverse registry order
      per step       endStep
      on demand      error         per-particle relative error (heat map, convergence, stats)
 
    Colours. A family's constraints of one pass are split into colours, solved one colour
    after the other. A colour that is not `serial` holds constraints that share no particle,
    so any range [begin, end) of it may be solved on its own (the threads of a later issue
-   take blocks of a colour; the result does not depend on the split). A serial colour's
+   take blocks of a colour; the result does not depend on the split, to the bit when the
+   split keeps the family's 4-wide lanes together: tethers at multiples of 4). A serial colour's
    constraints may share particles and are solved in order, by one worker.
 
    Adding a family: its file (and header, if builders or the API call it), one line in
-   PBD_FAMILIES, its scene-format module and its strings on the JS side. */
+   PBD_FAMILIES, its parameters in minipbd.h's PBD_PARAMS (owner = its name), its
+   scene-format module and its strings on the JS side. The pool, the step and the
+   statistics find it through the registry. */
 #ifndef PBD_FAMILY_H
 #define PBD_FAMILY_H
 
@@ -71,8 +76,12 @@ typedef struct pbdFamily {
 	const char* name;
 	/// Pool bytes of the family's state for these capacities (sum of pbd_PoolBytes of each part).
 	size_t (*bytes)(const pbdCapacity* cap);
+	/// Bytes of the world's shared scratch the family needs at most at once (building, a
+	/// contacts search). The scratch holds nothing from one hook to the next, so the world
+	/// reserves the largest need, not the sum.
+	size_t (*scratchBytes)(const pbdCapacity* cap);
 	/// Carves the state out of the pool (zeroed) and returns it; NULL only if the pool is short,
-	/// which is a sizing bug (bytes() and create() disagree).
+	/// which is a sizing bug (bytes() and create() disagree). NULL (with bytes NULL): no state.
 	void* (*create)(pbdWorld* world, pbdPool* pool, const pbdCapacity* cap);
 
 	/* Every hook below may be NULL. */
@@ -86,6 +95,7 @@ typedef struct pbdFamily {
 	/// Projects constraints [begin, end) of colour `colour` once.
 	void (*solve)(pbdWorld* world, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end);
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	void (*endStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// Relative error of each constraint measured on `positions` (float4 per particle):

@@ -97,10 +97,11 @@ export class Engine {
 
   readString(ptr) { return this.heap.readString(ptr); }
 
-  lastError() { return this.heap.lastError(); }
+  lastError(world = 0) { return this.heap.lastError(world); }
 
-  /** Throws a MiniPBDError carrying the engine's message when `result` is negative. */
-  check(result, code = 'engine') { return this.heap.check(result, code); }
+  /** Throws a MiniPBDError carrying the engine's message (world `world`'s, when the call was on one) when `result`
+   *  is negative. */
+  check(result, code = 'engine', world = 0) { return this.heap.check(result, code, world); }
 
   /** The counts an object type's pbdjs_<Type>Counts export writes (particles, constraints, lines or triangles). */
   counts(name, ...args) {

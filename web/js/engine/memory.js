@@ -6,9 +6,11 @@
 // in a step (the world's pool is reserved at creation), so the views a frame holds stay valid (wasm4's habit).
 //
 // Records: a pbdjs_ call that returns a record gets an out-pointer as its last argument, this engine's own
-// scratch block (allocated once with the exported malloc); engines whose pbdjs_ calls still write one static
-// exchange block (pbdjs_Exchange) ignore the extra argument, and the record is read from that block instead.
-// Either way the call and its record are in one place: out().
+// scratch block (allocated once with the exported malloc), so C keeps no static exchange block (threads are
+// coming). The call and its record are in one place: out().
+//
+// Error messages are per world in C: a failed call on a world is described by pbd_World_GetLastErrorMessage(world),
+// a failed call without one (an invalid id, creating a world) by pbd_GetLastErrorMessage().
 
 import { MiniPBDError } from './args.js';
 
@@ -34,9 +36,9 @@ export class Heap {
     const malloc = exports.malloc ?? exports._malloc;
     this.scratch = malloc ? malloc(SCRATCH_BYTES) : 0;
     this.refreshViews();
-    // Where records are read: the engine's exchange block while it has one, else our scratch.
-    this.records = exports.pbdjs_Exchange ? exports.pbdjs_Exchange() : this.scratch;
-    if (!this.records) throw new MiniPBDError('load', 'the engine exports neither malloc nor pbdjs_Exchange: no room for its records');
+    if (!this.scratch) throw new MiniPBDError('load', 'the engine exports no malloc: no room for its records');
+    const bytes = exports.pbdjs_ExchangeBytes ? exports.pbdjs_ExchangeBytes() : SCRATCH_BYTES;
+    if (bytes > SCRATCH_BYTES) throw new MiniPBDError('load', `the engine's records need ${bytes} bytes, this loader has ${SCRATCH_BYTES}`);
   }
 
   /** Rebuilds the views when memory has grown (its buffer is then a new object). */
@@ -58,27 +60,31 @@ export class Heap {
     return new TextDecoder().decode(this.u8.subarray(ptr, end));
   }
 
-  /** The engine's last error message. */
-  lastError() { return this.readString(this.exports.pbd_GetLastErrorMessage()); }
+  /** The engine's last error message: world `world`'s when given (a live id), else that of calls without one. */
+  lastError(world = 0) {
+    const e = this.exports;
+    return this.readString(world > 0 && e.pbd_World_IsValid(world) ? e.pbd_World_GetLastErrorMessage(world) : e.pbd_GetLastErrorMessage());
+  }
 
   /** Throws a MiniPBDError carrying the engine's message when `result` is negative; returns it otherwise. */
-  check(result, code = 'engine') {
-    if (result < 0) throw new MiniPBDError(code, this.lastError());
+  check(result, code = 'engine', world = 0) {
+    if (result < 0) throw new MiniPBDError(code, this.lastError(world));
     return result;
   }
 
-  /** Calls pbdjs export `name` with `args` and the out-pointer; returns its result (checked when `check`). */
+  /** Calls pbdjs export `name` with `args` (the world id first, if any) and the out-pointer; returns its result
+   *  (checked when `check`). */
   out(name, args, check = true) {
     const result = this.exports[name](...args, this.scratch);
     this.refreshViews();
-    return check ? this.check(result) : result;
+    return check ? this.check(result, 'engine', typeof args[0] === 'number' ? args[0] : 0) : result;
   }
 
   /** `n` int32 of the record just written. */
-  int32s(n) { return Array.from(this.i32.subarray(this.records >> 2, (this.records >> 2) + n)); }
+  int32s(n) { return Array.from(this.i32.subarray(this.scratch >> 2, (this.scratch >> 2) + n)); }
 
   /** `n` float64 of the record just written. */
-  float64s(n) { return Array.from(this.f64.subarray(this.records >> 3, (this.records >> 3) + n)); }
+  float64s(n) { return this.scratchFloat64s(n); }
 
   /** `n` float64 at our own out-pointer (for the calls that always take one, such as pbdjs_ParamInfo). */
   scratchFloat64s(n) {

@@ -35,7 +35,7 @@ export class World {
   build() {
     const e = this.engine.exports;
     const s = this.scene;
-    const check = (r) => this.engine.check(r);
+    const check = (r) => this.engine.check(r, 'engine', this.id);
     // Parameters first (every one with a place in the scene; object-type stiffness where all objects of the
     // type agree, below): objects take their default stiffness from them.
     const perObject = [];
@@ -131,7 +131,7 @@ export class World {
     this.alive();
     argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
     const t0 = now();
-    this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n));
+    this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
   }
 
@@ -153,7 +153,7 @@ export class World {
   setParamRaw(name, value) {
     const p = this.param(name);
     if (!paramAccepts(p, value)) throw new MiniPBDError('argument', `parameter ${p.name} must be ${paramRule(p)}, got ${showArg(value)}`);
-    this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, p.id, value), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, p.id, value), 'argument', this.id);
   }
 
   /**
@@ -184,7 +184,7 @@ export class World {
     const i = this.particleArg('addAttachment', particle);
     const t = argVec3('addAttachment', 'target', target);
     const k = argNumber('addAttachment', 'stiffness', stiffness, ATTACHMENT_STIFFNESS.min, ATTACHMENT_STIFFNESS.max);
-    const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, i, t[0], t[1], t[2], k), 'argument');
+    const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, i, t[0], t[1], t[2], k), 'argument', this.id);
     this.attachmentIds.add(id);
     return id;
   }
@@ -193,13 +193,13 @@ export class World {
     this.alive();
     const a = argHandle('moveAttachment', 'attachment', id);
     const t = argVec3('moveAttachment', 'target', target);
-    this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, a, t[0], t[1], t[2]), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, a, t[0], t[1], t[2]), 'argument', this.id);
   }
 
   removeAttachment(id) {
     this.alive();
     const a = argHandle('removeAttachment', 'attachment', id);
-    this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, a), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, a), 'argument', this.id);
     this.attachmentIds.delete(a);
   }
 
@@ -208,7 +208,7 @@ export class World {
     this.alive();
     const i = this.particleArg('setPosition', particle);
     const p = argVec3('setPosition', 'position', position);
-    this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, i, p[0], p[1], p[2]), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, i, p[0], p[1], p[2]), 'argument', this.id);
   }
 
   /** Sets a particle's velocity; pins (w = 0) keep none. */
@@ -216,7 +216,7 @@ export class World {
     this.alive();
     const i = this.particleArg('setVelocity', particle);
     const v = argVec3('setVelocity', 'velocity', velocity);
-    this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, i, v[0], v[1], v[2]), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, i, v[0], v[1], v[2]), 'argument', this.id);
   }
 
   /** Sets a particle's mass in kg (w = 1/m); use setInvMass(i, 0) to pin. */
@@ -224,7 +224,7 @@ export class World {
     this.alive();
     const i = this.particleArg('setMass', particle);
     const m = argNumber('setMass', 'mass (kg)', mass, PARTICLE_MASS.min, PARTICLE_MASS.max);
-    this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, i, m), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, i, m), 'argument', this.id);
   }
 
   /** Sets a particle's inverse mass w = 1/m in 1/kg; 0 pins it. */
@@ -232,7 +232,7 @@ export class World {
     this.alive();
     const i = this.particleArg('setInvMass', particle);
     const w = argNumber('setInvMass', 'inverse mass (1/kg)', invMass, 0, 1 / PARTICLE_MASS.min);
-    this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, i, w), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, i, w), 'argument', this.id);
   }
 
   /**
@@ -267,7 +267,7 @@ export class World {
     const { kind: id, param, set } = kinds[kind];
     const p = paramInfo(param);
     const v = argNumber('setObjectStiffness', 'stiffness', stiffness, p.min, p.max);
-    this.engine.check(this.engine.exports.pbd_World_SetObjectStiffness(this.id, k, id, v), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetObjectStiffness(this.id, k, id, v), 'argument', this.id);
     set(o, v);
   }
 
@@ -298,7 +298,7 @@ export class World {
     const i = argIndex(call, 'collider', index, this.scene.colliders.length);
     const p = argVec3(call, 'position', position);
     const q = argQuat(call, 'rotation', rotation);
-    this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, i, p[0], p[1], p[2], ...q), 'argument');
+    this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, i, p[0], p[1], p[2], ...q), 'argument', this.id);
     const c = this.scene.colliders[i];
     c.position = [p[0], p[1], p[2]];
     if (c.type !== 'sphere') c.rotation = q;
@@ -319,10 +319,8 @@ export class World {
     for (const [key, range] of Object.entries(COLLIDER_MATERIAL)) {
       next[key] = material[key] === undefined ? c[key] : argNumber(call, key, material[key], range.min, range.max);
     }
-    this.engine.check(
-      this.engine.exports.pbd_World_SetColliderMaterial(this.id, i, next.staticFriction, next.kineticFriction, next.restitution),
-      'argument',
-    );
+    this.engine.check(this.engine.exports.pbd_World_SetColliderMaterial(this.id, i, next.staticFriction, next.kineticFriction, next.restitution),
+      'argument', this.id);
     Object.assign(c, next);
   }
 

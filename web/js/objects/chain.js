@@ -53,10 +53,10 @@ export const chain = {
   /** Adds it to world `id` (its stiffness, masses and pins too); returns its first particle. */
   build(engine, id, o, index) {
     const e = engine.exports;
-    const first = engine.check(e.pbdjs_AddChain(id, ...o.start, ...o.end, o.segments, o.mass));
-    engine.check(e.pbd_World_SetObjectStiffness(id, index, chain.stiffness.chain.kind, o.stiffness));
-    for (const m of o.masses) for (let i = m.from; i <= m.to; i++) engine.check(e.pbd_World_SetMass(id, first + i, m.mass));
-    for (const i of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + i, 0));
+    const first = engine.check(e.pbdjs_AddChain(id, ...o.start, ...o.end, o.segments, o.mass), 'engine', id);
+    engine.check(e.pbd_World_SetObjectStiffness(id, index, chain.stiffness.chain.kind, o.stiffness), 'engine', id);
+    for (const m of o.masses) for (let i = m.from; i <= m.to; i++) engine.check(e.pbd_World_SetMass(id, first + i, m.mass), 'engine', id);
+    for (const i of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + i, 0), 'engine', id);
     return first;
   },
 

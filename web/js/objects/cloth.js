@@ -91,14 +91,14 @@ export const cloth = {
     const [w, h] = o.size;
     const [nu, nv] = o.resolution;
     const v = o.plane === 'xz' ? [0, 0, h] : [0, -h, 0];
-    const first = engine.check(e.pbdjs_AddCloth(id, ...o.origin, w, 0, 0, ...v, nu, nv, o.mass));
-    for (const k of KINDS) engine.check(e.pbd_World_SetObjectStiffness(id, index, cloth.stiffness[k].kind, o.stiffness[k]));
+    const first = engine.check(e.pbdjs_AddCloth(id, ...o.origin, w, 0, 0, ...v, nu, nv, o.mass), 'engine', id);
+    for (const k of KINDS) engine.check(e.pbd_World_SetObjectStiffness(id, index, cloth.stiffness[k].kind, o.stiffness[k]), 'engine', id);
     for (const m of o.masses) {
       for (let j = m.from[1]; j <= m.to[1]; j++) {
-        for (let i = m.from[0]; i <= m.to[0]; i++) engine.check(e.pbd_World_SetMass(id, first + j * nu + i, m.mass));
+        for (let i = m.from[0]; i <= m.to[0]; i++) engine.check(e.pbd_World_SetMass(id, first + j * nu + i, m.mass), 'engine', id);
       }
     }
-    for (const [i, j] of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0));
+    for (const [i, j] of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
     return first;
   },
 
