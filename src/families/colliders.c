@@ -59,7 +59,7 @@
 
    Determinism: + - * / sqrtf and comparisons only, in a fixed order, so native and wasm
    builds give the same bits. */
-#include "world/core.h"
+#include "families/family.h"
 #include "base/simd.h"
 
 #include <math.h>
@@ -1135,3 +1135,43 @@ int pbd_World_RayCastColliders(pbdWorldId id, float ox, float oy, float oz, floa
 	if (tOut != NULL) *tOut = best >= 0 ? bestT : -1.0f;
 	return best;
 }
+
+/* ---------------------------------------------------------------- family */
+
+static void Colliders_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	if (w->colliderCount > 0) pbd_Colliders_BeginStep(w);
+}
+
+static int32_t Colliders_ColourCount(const pbdWorld* w, const void* state) { return w->colliderCount > 0; }
+
+static int32_t Colliders_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 1;
+	return 1;
+}
+
+static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	pbd_Colliders_Solve(w, ctx->alpha);
+}
+
+static void Colliders_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	if (w->colliderCount > 0) pbd_Colliders_Velocities(w, ctx->h);
+}
+
+static void Colliders_EndStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	if (w->colliderCount > 0) pbd_Colliders_EndStep(w);
+}
+
+const pbdFamily pbd_family_colliders = {
+	.name = "colliders",
+	.prepareStep = Colliders_PrepareStep,
+	.colourCount = Colliders_ColourCount,
+	.colourSize = Colliders_ColourSize,
+	.solve = Colliders_Solve,
+	.velocities = Colliders_Velocities,
+	.endStep = Colliders_EndStep,
+};

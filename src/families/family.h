@@ -13,7 +13,7 @@
                     solve         ns Gauss-Seidel passes; in each pass every family in
                                   registry order, colour by colour
                     update        after the passes: tearing, later plasticity
-                    velocities    after v = (p - x) / h: restitution
+                    velocities    after v = (p - x) / h: restitution, in reverse registry order
      per step       endStep
      on demand      error         per-particle relative error (heat map, convergence, stats)
 
@@ -71,8 +71,12 @@ typedef struct pbdFamily {
 	const char* name;
 	/// Pool bytes of the family's state for these capacities (sum of pbd_PoolBytes of each part).
 	size_t (*bytes)(const pbdCapacity* cap);
+	/// Bytes of the world's shared scratch the family needs at most at once (building, a
+	/// contacts search). The scratch holds nothing from one hook to the next, so the world
+	/// reserves the largest need, not the sum.
+	size_t (*scratchBytes)(const pbdCapacity* cap);
 	/// Carves the state out of the pool (zeroed) and returns it; NULL only if the pool is short,
-	/// which is a sizing bug (bytes() and create() disagree).
+	/// which is a sizing bug (bytes() and create() disagree). NULL (with bytes NULL): no state.
 	void* (*create)(pbdWorld* world, pbdPool* pool, const pbdCapacity* cap);
 
 	/* Every hook below may be NULL. */
@@ -86,6 +90,7 @@ typedef struct pbdFamily {
 	/// Projects constraints [begin, end) of colour `colour` once.
 	void (*solve)(pbdWorld* world, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end);
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	void (*endStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// Relative error of each constraint measured on `positions` (float4 per particle):

@@ -4,7 +4,7 @@
    particle to its nearest pin and forbids it to be farther from it than in the rest pose:
    an inequality constraint C = |p - p_pin| - d <= 0, projected only when violated
    (seed 000 section 1), moving the particle alone because the pin has w = 0. */
-#include "world/core.h"
+#include "families/family.h"
 #include "base/simd.h"
 
 #include <math.h>
@@ -70,20 +70,21 @@ static void SolveTether(pbdWorld* w, int i, float k, float slack)
 
 /* Each tether moves only its own particle (the anchor is a pin), so tethers of
    consecutive particles are independent: four at a time, like a colour. A lane with no
-   anchor uses itself as anchor, so its length is 0 and it is masked out. */
-void pbd_Tethers_Solve(pbdWorld* w, float k)
+   anchor uses itself as anchor, so its length is 0 and it is masked out. Particles
+   [begin, end): a split at a multiple of 4 gives the same bits as the whole range (a masked
+   lane may turn a -0 coordinate into +0, so the lanes must be the same fours). */
+static void SolveTethers(pbdWorld* w, float k, int begin, int n)
 {
 	const float slack = 1.0f + w->params[pbdParam_tetherSlack];
-	const int n = w->particleCount;
-	/* Without SIMD the plain loop, as for the distance constraints (solver.c): the same bits
-	   at a plain loop's speed rather than the lanes' emulated one by one. */
+	/* Without SIMD the plain loop, as for the distance constraints: the same bits at a plain
+	   loop's speed rather than the lanes' emulated one by one. */
 	if (!PBD_SIMD) {
-		for (int i = 0; i < n; ++i) SolveTether(w, i, k, slack);
+		for (int i = begin; i < n; ++i) SolveTether(w, i, k, slack);
 		return;
 	}
 	const pbdF4 kv = pbdF4_Splat(k), slackv = pbdF4_Splat(slack), zero = pbdF4_Splat(0.0f), eps = pbdF4_Splat(1e-9f);
 	float* p = w->p;
-	int i = 0;
+	int i = begin;
 	for (; i + 4 <= n; i += 4) {
 		const int32_t* anchor = w->tetherAnchor + i;
 		if ((anchor[0] & anchor[1] & anchor[2] & anchor[3]) < 0) continue; /* all four untethered */
@@ -110,3 +111,43 @@ void pbd_Tethers_Solve(pbdWorld* w, float k)
 	}
 	for (; i < n; ++i) SolveTether(w, i, k, slack);
 }
+
+/* ---------------------------------------------------------------- family */
+
+typedef struct pbdTethers {
+	float k; ///< k' of this step
+} pbdTethers;
+
+static size_t Tethers_Bytes(const pbdCapacity* cap) { return pbd_PoolBytes(1, sizeof(pbdTethers)); }
+
+static void* Tethers_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap) { return pbd_PoolAlloc(pool, 1, sizeof(pbdTethers)); }
+
+static void Tethers_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdTethers* t = state;
+	if (w->tethersDirty) pbd_Tethers_Build(w);
+	t->k = pbd_PassStiffness(w->params[pbdParam_tethers], ctx->passes);
+}
+
+static int32_t Tethers_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdTethers*)state)->k > 0.0f; }
+
+static int32_t Tethers_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 0; /* each tether moves its own particle only */
+	return w->particleCount;
+}
+
+static void Tethers_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	SolveTethers(w, ((const pbdTethers*)state)->k, begin, end);
+}
+
+const pbdFamily pbd_family_tethers = {
+	.name = "tethers",
+	.bytes = Tethers_Bytes,
+	.create = Tethers_Create,
+	.prepareStep = Tethers_PrepareStep,
+	.colourCount = Tethers_ColourCount,
+	.colourSize = Tethers_ColourSize,
+	.solve = Tethers_Solve,
+};

@@ -58,15 +58,16 @@ typedef struct pbdCollider {
 } pbdCollider;
 
 /// The step's stages, in order (Box2D solver.h style): reading this list tells the
-/// algorithm of seed 000 section 4, per substep.
+/// algorithm of seed 000 section 4, per substep. world/step.c runs them; each calls the
+/// families' hooks of its stage through the registry (families/family.h).
 typedef enum pbdStage {
-	pbdStage_predict,        ///< v* = v + dt w f_ext, p = x + dt v*
-	pbdStage_contacts,       ///< hash grid and particle pairs (self-collision), tethers when pins changed
-	pbdStage_solve,          ///< Gauss-Seidel passes: constraint groups, tethers, attachments, pairs, colliders, ground
-	pbdStage_tear,           ///< break over-stretched cloth constraints; the render topology follows
-	pbdStage_velocities,     ///< v = (p - x) / dt, restitution (ground, colliders)
-	pbdStage_commit,         ///< velocity passes (damping, speed bound: after v is recomputed, so they
-	                         ///< last), world bound, x = p: one sweep
+	pbdStage_predict,    ///< forces hooks (wind), then v* = v + h w f_ext, p = x + h v*
+	pbdStage_contacts,   ///< prepareSubstep hooks: particle pairs, collider frames, ground contact flags
+	pbdStage_solve,      ///< ns Gauss-Seidel passes: every family in registry order, colour by colour
+	pbdStage_update,     ///< update hooks: tearing (later plasticity); the render topology follows
+	pbdStage_velocities, ///< v = (p - x) / h, then velocities hooks: restitution (ground, colliders)
+	pbdStage_commit,     ///< damping, speed bound (after v is recomputed, so they last), world bound,
+	                     ///< x = p: one sweep
 	pbdStage_count
 } pbdStage;
 
@@ -102,7 +103,6 @@ typedef struct pbdWorld {
 	float* p;
 	float* v;
 	float* n;
-	uint8_t* contact; ///< 1 when the particle touched the ground in this substep
 	uint32_t* phase;  ///< PBD_PHASE_* per particle, set by the builders
 
 	/* Change counters that families compare with the value they last saw, instead of each
@@ -110,6 +110,7 @@ typedef struct pbdWorld {
 	int32_t massVersion;     ///< any inverse mass changed (shares, contact filters)
 	int32_t pinVersion;      ///< the set of pinned (w = 0) particles changed (tethers)
 	int32_t positionVersion; ///< positions were set from outside the step (kept contact lists)
+	int32_t paramVersion;    ///< a parameter changed (contacts: thickness, the filters)
 
 	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
 	void* families[PBD_MAX_FAMILIES];
@@ -146,8 +147,10 @@ typedef struct pbdWorld {
 
 	/* Rest positions (float4 each): tethers and self-collision filtering compare against them. */
 	float* rest0;
-	/* External force per particle (float4), accumulated from wind during prediction. */
+	/* External force per particle (float4), filled by the forces hooks (wind) during prediction;
+	   read only when forceActive was set by one of them in this substep. */
 	float* force;
+	int32_t forceActive;
 
 	/* Long-range attachments (tethers): each cloth particle to its nearest pin, rest distance
 	   in the rest pose; -1 = none. Rebuilt lazily when pins change (tethersDirty). */
@@ -201,14 +204,8 @@ void pbd_ResetParams(float* params);
 /// Recomputes every constraint's shareA/shareB from the current weights (world.c).
 void pbd_UpdateShares(pbdWorld* world);
 
-/// Mean |length - rest| / rest over the live distance constraints, from predicted positions.
-float pbd_MeanRelativeError(const pbdWorld* world);
-
 /* tethers.c: long-range attachments to pins (Kim, Chentanez, Mueller 2012). */
 void pbd_Tethers_Build(pbdWorld* world);
-void pbd_Tethers_Solve(pbdWorld* world, float stiffness);
-/* wind.c: aerodynamic drag and lift per triangle into world->force. */
-int pbd_Wind_Accumulate(pbdWorld* world);
 /* tearing.c: break over-stretched cloth constraints; returns how many broke. */
 int pbd_Tearing_Apply(pbdWorld* world);
 

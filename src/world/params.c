@@ -73,7 +73,8 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 							(double)value);
 	}
 	w->params[param] = value;
-	w->pairsReusable = 0; /* thickness, self-collision: search afresh */
+	w->paramVersion += 1;
+	w->pairsReusable = 0; /* thickness, self-collision: search afresh (until the contacts family reads paramVersion) */
 	int kind = KindOfParam(param);
 	if (kind >= 0) {
 		/* The world-wide stiffness of a kind sets every object's group of that kind. */

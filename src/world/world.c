@@ -1,7 +1,7 @@
 /* world.c -- world lifetime, handles, parameters, object builders, particles,
    attachments. Every public entry validates first and mutates last, so a refused
    call leaves the world exactly as it was. */
-#include "world/core.h"
+#include "families/family.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -159,7 +159,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 
 	int32_t maxGroups = maxObjects * pbdKind_count;
 	size_t P = (size_t)maxParticles, C = (size_t)maxConstraints;
-	size_t bytes = 4 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, 1) + 2 * pbd_PoolBytes(C, sizeof(int32_t)) +
+	size_t bytes = 4 * pbd_PoolBytes(P, 4 * sizeof(float)) + 2 * pbd_PoolBytes(C, sizeof(int32_t)) +
 				   pbd_PoolBytes(C, sizeof(float)) + pbd_PoolBytes((size_t)maxTriangles, 3 * sizeof(uint32_t)) +
 				   pbd_PoolBytes((size_t)maxLines, 2 * sizeof(uint32_t)) + pbd_PoolBytes((size_t)maxGroups, sizeof(pbdGroup)) +
 				   pbd_PoolBytes((size_t)maxObjects, sizeof(pbdObjectInfo)) +
@@ -177,6 +177,10 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	size_t gridBytes = pbd_HashGridScratchBytes(maxParticles); /* the hash grid's sorted arrays, contacts stage */
 	if (gridBytes > scratchBytes) scratchBytes = gridBytes;
 	bytes += scratchBytes;
+	const pbdCapacity cap = { maxParticles, maxConstraints, maxTriangles, maxLines, maxAttachments, maxObjects, maxColliders, maxContacts };
+	for (int f = 0; f < pbdFamily_count; ++f) {
+		if (pbd_families[f]->bytes) bytes += pbd_families[f]->bytes(&cap);
+	}
 
 	pbdWorld* w = &s_worlds[index];
 	int32_t generation = (w->generation + 1) & 0x7fff;
@@ -202,7 +206,6 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->p = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->v = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->n = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
-	w->contact = pbd_PoolAlloc(&w->pool, P, 1);
 	w->ca = pbd_PoolAlloc(&w->pool, C, sizeof(int32_t));
 	w->cb = pbd_PoolAlloc(&w->pool, C, sizeof(int32_t));
 	w->rest = pbd_PoolAlloc(&w->pool, C, sizeof(float));
@@ -232,6 +235,10 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->pairs = pbd_PoolAlloc(&w->pool, (size_t)maxContacts, 2 * sizeof(int32_t));
 	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);
 	w->scratchBytes = scratchBytes;
+	for (int f = 0; f < pbdFamily_count; ++f) {
+		w->families[f] = pbd_families[f]->create ? pbd_families[f]->create(w, &w->pool, &cap) : NULL;
+		PBD_ASSERT(pbd_families[f]->create == NULL || w->families[f] != NULL);
+	}
 	PBD_ASSERT(w->attachments != NULL && w->pool.used == w->pool.capacity);
 	for (int i = 0; i < maxAttachments; ++i) {
 		w->attachments[i].particle = -1;
@@ -815,19 +822,6 @@ int pbd_World_UpdateErrors(pbdWorldId id)
 		if (e > w->errors[b]) w->errors[b] = e;
 	}
 	return PBD_OK;
-}
-
-float pbd_MeanRelativeError(const pbdWorld* w)
-{
-	double sum = 0.0;
-	int live = 0;
-	for (int c = 0; c < w->constraintCount; ++c) {
-		int a = w->ca[c], b = w->cb[c];
-		if (a == b || !(w->rest[c] > 0.0f)) continue;
-		sum += fabsf(Distance(w->p + 4 * a, w->p + 4 * b) - w->rest[c]) / w->rest[c];
-		live += 1;
-	}
-	return live > 0 ? (float)(sum / live) : 0.0f;
 }
 
 int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
