@@ -457,6 +457,34 @@ int pbd_World_FindPairs(pbdWorldId id)
 /* ---------------------------------------------------------------- the family (core's shim) */
 #include "families/family.h"
 
+static int32_t TableSize(const pbdCapacity* cap)
+{
+	int32_t t = 1;
+	while (t < 2 * cap->maxParticles) t <<= 1;
+	return t;
+}
+
+static size_t Contacts_Bytes(const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	return pbd_PoolBytes((size_t)TableSize(cap) + 1, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(int32_t)) +
+		   pbd_PoolBytes((size_t)cap->maxContacts, 2 * sizeof(int32_t)) + pbd_PoolBytes(P, 4 * sizeof(float));
+}
+
+static size_t Contacts_ScratchBytes(const pbdCapacity* cap) { return pbd_HashGridScratchBytes(cap->maxParticles); }
+
+static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	w->tableSize = TableSize(cap);
+	w->maxContacts = cap->maxContacts;
+	w->cellStart = pbd_PoolAlloc(pool, (size_t)w->tableSize + 1, sizeof(int32_t));
+	w->cellEntries = pbd_PoolAlloc(pool, P, sizeof(int32_t));
+	w->pairs = pbd_PoolAlloc(pool, (size_t)cap->maxContacts, 2 * sizeof(int32_t));
+	w->pairOrigin = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	return w->pairOrigin; /* not read through the registry: a non-NULL state says the carving worked */
+}
+
 static void Contacts_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	if (w->params[pbdParam_selfCollision] != 0.0f) {
@@ -482,6 +510,9 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 
 const pbdFamily pbd_family_contacts = {
 	.name = "contacts",
+	.bytes = Contacts_Bytes,
+	.scratchBytes = Contacts_ScratchBytes,
+	.create = Contacts_Create,
 	.prepareSubstep = Contacts_PrepareSubstep,
 	.colourCount = Contacts_ColourCount,
 	.colourSize = Contacts_ColourSize,

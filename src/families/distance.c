@@ -1,41 +1,28 @@
 /* families/distance.c -- distance constraints (stretch, shear, bend, chain) as a family.
 
    C = |p1 - p2| - d, grad C = +-n (seed 000 section 3). Each object's constraints of one kind
-   form a group with its own stiffness k, turned into k' = 1 - (1 - k)^(1/ns) once per step.
-   A coloured group's colours are solved 4 wide (colouring.c); the overflow set and uncoloured
-   groups (chains: sequential Gauss-Seidel carries a pin's correction to the far end in one
-   pass) are serial colours. */
-#include "families/family.h"
+   form a group with its own stiffness k, turned into k' = 1 - (1 - k)^(1/ns) once per step
+   (seed 000 section 2.2). A coloured group's colours are solved 4 wide (distance_colouring.c);
+   its overflow set and the uncoloured groups (chains) are serial colours. The state
+   (distance_internal.h) is carved from the world's pool; builders, parameters, statistics
+   and the colliders reach it through distance.h. Its update hook is tearing (tearing.c). */
+#include "families/distance_internal.h"
 #include "base/simd.h"
 
 #include <math.h>
-
-/* One colour of the step: constraints [first, end) of one group, the regular batches
-   [first, regularEnd) addressed from descriptor firstBatch on (pbdGroup.colourRegularEnd). */
-typedef struct pbdDistanceColour {
-	int32_t first, regularEnd, end, firstBatch;
-	int32_t serial;
-	float k; ///< k' of the group for this step's pass count
-} pbdDistanceColour;
-
-typedef struct pbdDistance {
-	pbdDistanceColour* colours; ///< the colours of the groups with k' > 0, rebuilt each step
-	int32_t colourCount, maxColours;
-} pbdDistance;
 
 /* ---------------------------------------------------------------- kernels */
 
 /* dp1 = -w1/(w1+w2) C n, dp2 = +w2/(w1+w2) C n, scaled by k'. With n = d / |d| that is
    dp1 = -shareA s d, dp2 = +shareB s d for s = k' (|d| - rest) / |d|, where the shares
-   w1/(w1+w2), w2/(w1+w2) are kept per constraint (pbd_UpdateShares), 0 when both ends are
+   w1/(w1+w2), w2/(w1+w2) are kept per constraint (UpdateShares), 0 when both ends are
    pinned or the constraint is torn. Coincident ends (|d| < 1e-9) have no gradient: s = 0.
    Every path below does exactly this arithmetic, in this order, so all agree to the bit. */
-static void SolveDistanceRange(pbdWorld* w, int from, int end, float k)
+static void SolveDistanceRange(const pbdDistance* d, float* p, int from, int end, float k)
 {
-	float* p = w->p;
-	const int32_t* ca = w->ca;
-	const int32_t* cb = w->cb;
-	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
+	const int32_t* ca = d->ca;
+	const int32_t* cb = d->cb;
+	const float *rest = d->rest, *shareA = d->shareA, *shareB = d->shareB;
 	for (int c = from; c < end; ++c) {
 		float* p1 = p + 4 * ca[c];
 		float* p2 = p + 4 * cb[c];
@@ -86,11 +73,10 @@ static inline void Project4(float* a0, float* a1, float* a2, float* a3, float* b
 
 /* A colour's regular batches (pbdGroup.colourRegularEnd): the addresses are a0 + j s and
    a0 + j s + o, so no index is loaded. On a grid cloth these are ~98% of the constraints. */
-static void SolveDistanceRuns(pbdWorld* w, int from, int end, int firstBatch, float k)
+static void SolveDistanceRuns(const pbdDistance* d, float* p, int from, int end, int firstBatch, float k)
 {
-	float* p = w->p;
-	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
-	const int32_t *batchA = w->batchA, *batchStride = w->batchStride, *batchOffset = w->batchOffset;
+	const float *rest = d->rest, *shareA = d->shareA, *shareB = d->shareB;
+	const int32_t *batchA = d->batchA, *batchStride = d->batchStride, *batchOffset = d->batchOffset;
 	const pbdF4 kv = pbdF4_Splat(k);
 	for (int c = from, b = firstBatch; c < end; c += 4, ++b) {
 		float* a = p + batchA[b];
@@ -101,37 +87,176 @@ static void SolveDistanceRuns(pbdWorld* w, int from, int end, int firstBatch, fl
 }
 
 /* The rest of a colour: four at a time through the index arrays, the last 0..3 one by one. */
-static void SolveDistanceColour4(pbdWorld* w, int from, int end, float k)
+static void SolveDistanceColour4(const pbdDistance* d, float* p, int from, int end, float k)
 {
-	float* p = w->p;
-	const int32_t* ca = w->ca;
-	const int32_t* cb = w->cb;
-	const float *rest = w->rest, *shareA = w->shareA, *shareB = w->shareB;
+	const int32_t* ca = d->ca;
+	const int32_t* cb = d->cb;
+	const float *rest = d->rest, *shareA = d->shareA, *shareB = d->shareB;
 	const pbdF4 kv = pbdF4_Splat(k);
 	int c = from;
 	for (; c + 4 <= end; c += 4) {
 		Project4(p + 4 * ca[c], p + 4 * ca[c + 1], p + 4 * ca[c + 2], p + 4 * ca[c + 3], p + 4 * cb[c], p + 4 * cb[c + 1],
 				 p + 4 * cb[c + 2], p + 4 * cb[c + 3], pbdF4_Load(rest + c), pbdF4_Load(shareA + c), pbdF4_Load(shareB + c), kv);
 	}
-	SolveDistanceRange(w, c, end, k);
+	SolveDistanceRange(d, p, c, end, k);
+}
+
+/* ---------------------------------------------------------------- building */
+
+int pbd_Distance_CheckRoom(pbdWorld* w, int64_t constraints)
+{
+	const pbdDistance* d = pbd_DistanceState(w);
+	if (d->count + constraints > d->maxConstraints) {
+		return pbd_SetError(PBD_ERR_CONSTRAINT_CAPACITY, "needs %lld constraints, %d of %d left", (long long)constraints,
+							d->maxConstraints - d->count, d->maxConstraints);
+	}
+	return PBD_OK;
+}
+
+void pbd_Distance_BeginGroup(pbdWorld* w, pbdConstraintKind kind, int32_t object)
+{
+	pbdDistance* d = pbd_DistanceState(w);
+	PBD_ASSERT(d->groupCount < d->maxGroups); /* maxGroups = maxObjects * kinds */
+	static const pbdParam kindParam[pbdKind_count] = { pbdParam_stiffnessStretch, pbdParam_stiffnessShear,
+														 pbdParam_stiffnessBend, pbdParam_stiffnessChain };
+	pbdGroup* g = &d->groups[d->groupCount];
+	g->first = d->count;
+	g->count = 0;
+	g->kind = kind;
+	g->object = object;
+	g->stiffness = w->params[kindParam[kind]];
+	g->colourCount = 0;
+}
+
+void pbd_Distance_Add(pbdWorld* w, int32_t a, int32_t b)
+{
+	pbdDistance* d = pbd_DistanceState(w);
+	const float *pa = w->x + 4 * a, *pb = w->x + 4 * b;
+	float dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = pa[2] - pb[2];
+	int32_t c = d->count++;
+	d->ca[c] = a;
+	d->cb[c] = b;
+	d->rest[c] = sqrtf(dx * dx + dy * dy + dz * dz);
+	d->massVersion = w->massVersion - 1; /* the new constraint's shares are computed at the next step */
+}
+
+void pbd_Distance_EndGroup(pbdWorld* w, int colour, int32_t firstParticle, int32_t particleCount)
+{
+	pbdDistance* d = pbd_DistanceState(w);
+	pbdGroup* g = &d->groups[d->groupCount];
+	g->count = d->count - g->first;
+	if (g->count == 0) return;
+	if (colour) pbd_ColourGroup(w, d, g, firstParticle, particleCount);
+	d->groupCount += 1;
+}
+
+int32_t pbd_Distance_Count(const pbdWorld* w) { return pbd_DistanceState(w)->count; }
+
+void pbd_Distance_SetStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
+{
+	pbdDistance* d = pbd_DistanceState(w);
+	for (int g = 0; g < d->groupCount; ++g) {
+		if ((object < 0 || d->groups[g].object == object) && d->groups[g].kind == (int32_t)kind) d->groups[g].stiffness = k;
+	}
+}
+
+int32_t pbd_Distance_GroupCount(const pbdWorld* w) { return pbd_DistanceState(w)->groupCount; }
+
+int pbd_Distance_StructuralEdges(const pbdWorld* w, int32_t group, pbdEdges* edges)
+{
+	const pbdDistance* d = pbd_DistanceState(w);
+	const pbdGroup* g = &d->groups[group];
+	if (g->kind != pbdKind_stretch && g->kind != pbdKind_chain) return 0;
+	edges->a = d->ca;
+	edges->b = d->cb;
+	edges->first = g->first;
+	edges->end = g->first + g->count;
+	edges->object = g->object;
+	return 1;
+}
+
+/* ---------------------------------------------------------------- statistics */
+
+static float Length(const float* x, int32_t a, int32_t b)
+{
+	const float *pa = x + 4 * a, *pb = x + 4 * b;
+	float dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = pa[2] - pb[2];
+	return sqrtf(dx * dx + dy * dy + dz * dz);
+}
+
+void pbd_Distance_Stats(const pbdWorld* w, pbdStats* s)
+{
+	const pbdDistance* d = pbd_DistanceState(w);
+	double sumError = 0.0;
+	for (int g = 0; g < d->groupCount; ++g) {
+		const pbdGroup* group = &d->groups[g];
+		/* Stretch is what the structural constraints report; bending and shear links
+		   may lengthen while the cloth itself keeps its size. */
+		int structural = group->kind == pbdKind_stretch || group->kind == pbdKind_chain;
+		for (int c = group->first; c < group->first + group->count; ++c) {
+			if (d->ca[c] == d->cb[c]) continue; /* torn */
+			float len = Length(w->x, d->ca[c], d->cb[c]);
+			float err = fabsf(len - d->rest[c]);
+			sumError += err;
+			if (err > s->maxError) s->maxError = err;
+			if (structural && d->rest[c] > 0.0f) {
+				float stretch = len / d->rest[c] - 1.0f;
+				if (stretch > s->maxStretch) s->maxStretch = stretch;
+			}
+		}
+	}
+	int live = 0;
+	for (int c = 0; c < d->count; ++c) live += d->ca[c] != d->cb[c];
+	s->meanError = live > 0 ? (float)(sumError / live) : 0.0f;
 }
 
 /* ---------------------------------------------------------------- hooks */
 
 static size_t Distance_Bytes(const pbdCapacity* cap)
 {
-	size_t groups = (size_t)cap->maxObjects * pbdKind_count;
-	return pbd_PoolBytes(1, sizeof(pbdDistance)) + pbd_PoolBytes(groups * (PBD_MAX_COLOURS + 1), sizeof(pbdDistanceColour));
+	size_t C = (size_t)cap->maxConstraints, B = C / 4 + 1; /* regular batches: at most one per 4 constraints */
+	size_t G = (size_t)cap->maxObjects * pbdKind_count;
+	return pbd_PoolBytes(1, sizeof(pbdDistance)) + 2 * pbd_PoolBytes(C, sizeof(int32_t)) + 3 * pbd_PoolBytes(C, sizeof(float)) +
+		   3 * pbd_PoolBytes(B, sizeof(int32_t)) + pbd_PoolBytes(G, sizeof(pbdGroup)) +
+		   pbd_PoolBytes(G * (PBD_MAX_COLOURS + 1), sizeof(pbdDistanceColour));
 }
+
+static size_t Distance_ScratchBytes(const pbdCapacity* cap) { return pbd_ColouringScratchBytes(cap->maxParticles, cap->maxConstraints); }
 
 static void* Distance_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
-	size_t groups = (size_t)cap->maxObjects * pbdKind_count;
+	size_t C = (size_t)cap->maxConstraints, B = C / 4 + 1;
+	size_t G = (size_t)cap->maxObjects * pbdKind_count;
 	pbdDistance* d = pbd_PoolAlloc(pool, 1, sizeof(pbdDistance));
 	if (d == NULL) return NULL;
-	d->maxColours = (int32_t)(groups * (PBD_MAX_COLOURS + 1));
+	d->maxConstraints = cap->maxConstraints;
+	d->ca = pbd_PoolAlloc(pool, C, sizeof(int32_t));
+	d->cb = pbd_PoolAlloc(pool, C, sizeof(int32_t));
+	d->rest = pbd_PoolAlloc(pool, C, sizeof(float));
+	d->shareA = pbd_PoolAlloc(pool, C, sizeof(float));
+	d->shareB = pbd_PoolAlloc(pool, C, sizeof(float));
+	d->batchA = pbd_PoolAlloc(pool, B, sizeof(int32_t));
+	d->batchStride = pbd_PoolAlloc(pool, B, sizeof(int32_t));
+	d->batchOffset = pbd_PoolAlloc(pool, B, sizeof(int32_t));
+	d->maxBatches = (int32_t)B;
+	d->groups = pbd_PoolAlloc(pool, G, sizeof(pbdGroup));
+	d->maxGroups = (int32_t)G;
+	d->maxColours = (int32_t)(G * (PBD_MAX_COLOURS + 1));
 	d->colours = pbd_PoolAlloc(pool, (size_t)d->maxColours, sizeof(pbdDistanceColour));
 	return d->colours != NULL ? d : NULL;
+}
+
+/* Recomputes every constraint's shares from the current weights. */
+static void UpdateShares(const pbdWorld* w, pbdDistance* d)
+{
+	for (int c = 0; c < d->count; ++c) {
+		int a = d->ca[c], b = d->cb[c];
+		float wa = w->x[4 * a + 3], wb = w->x[4 * b + 3], ws = wa + wb;
+		int live = a != b && ws > 0.0f; /* torn, or both ends pinned: nothing moves */
+		d->shareA[c] = live ? wa / ws : 0.0f;
+		d->shareB[c] = live ? wb / ws : 0.0f;
+	}
+	d->massVersion = w->massVersion;
 }
 
 static void AddColour(pbdDistance* d, int32_t first, int32_t regularEnd, int32_t end, int32_t firstBatch, int32_t serial, float k)
@@ -150,10 +275,10 @@ static void AddColour(pbdDistance* d, int32_t first, int32_t regularEnd, int32_t
 static void Distance_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdDistance* d = state;
-	if (w->sharesDirty) pbd_UpdateShares(w);
+	if (d->massVersion != w->massVersion) UpdateShares(w, d);
 	d->colourCount = 0;
-	for (int g = 0; g < w->groupCount; ++g) {
-		const pbdGroup* group = &w->groups[g];
+	for (int g = 0; g < d->groupCount; ++g) {
+		const pbdGroup* group = &d->groups[g];
 		const float k = pbd_PassStiffness(group->stiffness, ctx->passes);
 		if (!(k > 0.0f)) continue;
 		const int32_t end = group->first + group->count;
@@ -185,10 +310,12 @@ static int32_t Distance_ColourSize(const pbdWorld* w, const void* state, int32_t
    emulated lane by lane. */
 static void Distance_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
 {
-	const pbdDistanceColour* c = &((const pbdDistance*)state)->colours[colour];
+	const pbdDistance* d = state;
+	const pbdDistanceColour* c = &d->colours[colour];
+	float* p = w->p;
 	const int32_t lo = c->first + begin, hi = c->first + end;
 	if (c->serial || !PBD_SIMD) {
-		SolveDistanceRange(w, lo, hi, c->k);
+		SolveDistanceRange(d, p, lo, hi, c->k);
 		return;
 	}
 	const int32_t runEnd = hi < c->regularEnd ? hi : c->regularEnd;
@@ -197,30 +324,30 @@ static void Distance_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 		if (a > runEnd) a = runEnd;
 		int32_t b = c->first + ((runEnd - c->first) & ~3); /* last batch boundary at or before runEnd */
 		if (b < a) b = a;
-		SolveDistanceRange(w, lo, a, c->k);
-		SolveDistanceRuns(w, a, b, c->firstBatch + (a - c->first) / 4, c->k);
-		SolveDistanceRange(w, b, runEnd, c->k);
+		SolveDistanceRange(d, p, lo, a, c->k);
+		SolveDistanceRuns(d, p, a, b, c->firstBatch + (a - c->first) / 4, c->k);
+		SolveDistanceRange(d, p, b, runEnd, c->k);
 	}
-	SolveDistanceColour4(w, lo > c->regularEnd ? lo : c->regularEnd, hi, c->k);
+	SolveDistanceColour4(d, p, lo > c->regularEnd ? lo : c->regularEnd, hi, c->k);
 }
 
+/* Tearing (tearing.c): a constraint stretched past (1 + tearStretch) rest breaks. */
 static void Distance_Update(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
-	if (w->params[pbdParam_tearStretch] > 0.0f) pbd_Tearing_Apply(w);
+	if (w->params[pbdParam_tearStretch] > 0.0f) pbd_Tearing_Apply(w, state);
 }
 
 /* |length - rest| / rest of each live constraint (torn ones and zero rest lengths skipped). */
 static void Distance_Error(const pbdWorld* w, const void* state, const float* x, float* perParticle, double* sum,
 						   int32_t* count)
 {
+	const pbdDistance* d = state;
 	double total = 0.0;
 	int32_t live = 0;
-	for (int c = 0; c < w->constraintCount; ++c) {
-		int a = w->ca[c], b = w->cb[c];
-		if (a == b || !(w->rest[c] > 0.0f)) continue;
-		const float *pa = x + 4 * a, *pb = x + 4 * b;
-		float dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = pa[2] - pb[2];
-		float e = fabsf(sqrtf(dx * dx + dy * dy + dz * dz) - w->rest[c]) / w->rest[c];
+	for (int c = 0; c < d->count; ++c) {
+		int a = d->ca[c], b = d->cb[c];
+		if (a == b || !(d->rest[c] > 0.0f)) continue;
+		float e = fabsf(Length(x, a, b) - d->rest[c]) / d->rest[c];
 		if (perParticle != NULL) {
 			if (e > perParticle[a]) perParticle[a] = e;
 			if (e > perParticle[b]) perParticle[b] = e;
@@ -235,6 +362,7 @@ static void Distance_Error(const pbdWorld* w, const void* state, const float* x,
 const pbdFamily pbd_family_distance = {
 	.name = "distance",
 	.bytes = Distance_Bytes,
+	.scratchBytes = Distance_ScratchBytes,
 	.create = Distance_Create,
 	.prepareStep = Distance_PrepareStep,
 	.colourCount = Distance_ColourCount,

@@ -1,7 +1,7 @@
 /* world/graph_colouring.c -- greedy colouring of constraints of any arity (graph_colouring.h).
 
    Greedy in the caller's order, as Box2D v3's constraint_graph.c and our distance colouring
-   (colouring.c): each particle keeps a 32-bit mask of the colours its constraints already
+   (families/distance_colouring.c): each particle keeps a 32-bit mask of the colours its constraints already
    have; a constraint takes the lowest colour free in the OR of its particles' masks, or goes
    to the overflow set when the first maxColours are all taken. A grid's distance groups come
    out with 4 colours; a tetrahedral lattice (Freudenthal's 6 tets per cube) needs at least
@@ -11,7 +11,7 @@
    The result is a pure function of the input order (no hashing, no floating point), so every
    build colours alike and the solver's Gauss-Seidel order, hence its bits, follows. */
 #include "world/graph_colouring.h"
-#include "world/core.h"
+#include "minipbd.h"
 
 #include <string.h>
 
@@ -50,7 +50,7 @@ int pbd_GraphColour(const pbdColouringInput* in, void* scratch, size_t scratchBy
 	}
 	const int32_t n = in->count, arity = in->arity, stride = in->stride;
 	const int32_t first = in->firstParticle, range = in->particleCount;
-	const int32_t maxColours = in->maxColours > 0 ? in->maxColours : PBD_MAX_COLOURS;
+	const int32_t maxColours = in->maxColours > 0 ? in->maxColours : PBD_COLOUR_DEFAULT;
 	/* Every index in the range before anything is written: a refused call leaves the outputs as they were. */
 	for (int32_t c = 0; c < n; ++c) {
 		for (int32_t k = 0; k < arity; ++k) {

@@ -18,11 +18,11 @@
        // [out.colourStart[k], out.colourStart[k + 1]), the overflow set
        // [out.colourStart[out.colourCount], in.count).
 
-   The greedy rule is the distance colouring's (world/colouring.c pbd_ColourGroup): in the
+   The greedy rule is the distance colouring's (families/distance_colouring.c pbd_ColourGroup): in the
    input order, each constraint takes the smallest colour that none of its particles has
    yet; the permutation is the stable counting sort by colour, overflow last. For arity 2
    both give the same colours and the same order (tests/c/test_graph_colouring.c), so
-   colouring.c can call this without changing a hash. */
+   distance_colouring.c can call this without changing a hash. */
 #ifndef PBD_GRAPH_COLOURING_H
 #define PBD_GRAPH_COLOURING_H
 
@@ -33,6 +33,8 @@
 #define PBD_COLOUR_MAX_ARITY 8
 /// Colours at most (a 32-bit mask of the colours each particle already has).
 #define PBD_COLOUR_LIMIT 32
+/// Colours when the input does not say (maxColours = 0): the distance family's PBD_MAX_COLOURS.
+#define PBD_COLOUR_DEFAULT 16
 /// colour[c] of a constraint in the overflow set.
 #define PBD_COLOUR_OVERFLOW 0xff
 
@@ -48,7 +50,7 @@ typedef struct pbdColouringInput {
 	/// (an object's range), or the whole world (0, particleCount). The scratch holds one word
 	/// per particle of the range, so colouring a group costs its own size, not the world's.
 	int32_t firstParticle, particleCount;
-	int32_t maxColours; ///< 1..PBD_COLOUR_LIMIT; 0 = PBD_MAX_COLOURS (world/core.h)
+	int32_t maxColours; ///< 1..PBD_COLOUR_LIMIT; 0 = PBD_COLOUR_DEFAULT
 } pbdColouringInput;
 
 typedef struct pbdColouring {

@@ -2,7 +2,7 @@
    set parameters. The table is the only place a parameter's name, default, range, unit,
    owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
    builds its validators, link codec and panel from it instead of keeping copies. */
-#include "world/core.h"
+#include "families/distance.h"
 
 #include <math.h>
 #include <string.h>
@@ -76,12 +76,8 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 	w->paramVersion += 1;
 	w->pairsReusable = 0; /* thickness, self-collision: search afresh (until the contacts family reads paramVersion) */
 	int kind = KindOfParam(param);
-	if (kind >= 0) {
-		/* The world-wide stiffness of a kind sets every object's group of that kind. */
-		for (int g = 0; g < w->groupCount; ++g) {
-			if (w->groups[g].kind == kind) w->groups[g].stiffness = value;
-		}
-	}
+	/* The world-wide stiffness of a kind sets every object's group of that kind. */
+	if (kind >= 0) pbd_Distance_SetStiffness(w, -1, (pbdConstraintKind)kind, value);
 	return PBD_OK;
 }
 
@@ -95,9 +91,7 @@ int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind ki
 	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
-	for (int g = 0; g < w->groupCount; ++g) {
-		if (w->groups[g].object == object && w->groups[g].kind == (int)kind) w->groups[g].stiffness = stiffness;
-	}
+	pbd_Distance_SetStiffness(w, object, kind, stiffness);
 	return PBD_OK;
 }
 

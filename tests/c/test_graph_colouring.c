@@ -1,7 +1,7 @@
 /* Graph colouring of any arity (world/graph_colouring.c): the same colours and order as the
    distance colouring for arity 2, greedy colourings of tetrahedra checked against their
    definition, overflow, ranges, refusals, and the cost of colouring 100k tets. */
-#include "world/core.h"
+#include "families/distance_internal.h"
 #include "world/graph_colouring.h"
 #include "test.h"
 
@@ -29,7 +29,7 @@ static void Shuffle(int32_t* v, int32_t n)
    colour's regular batches first, so its output is the counting-sort order with whole runs of
    4 consecutive entries pulled forward: checked as exactly that. Each constraint carries its
    input position in rest[] so its source is known after the sort. */
-static void CompareWithDistanceColouring(pbdWorld* w, pbdGroup* g, const int32_t* a0, const int32_t* b0, const int32_t* src,
+static void CompareWithDistanceColouring(pbdWorld* w, pbdDistance* d, pbdGroup* g, const int32_t* a0, const int32_t* b0, const int32_t* src,
 										 int32_t firstParticle, int32_t particleCount)
 {
 	const int32_t n = g->count;
@@ -43,15 +43,15 @@ static void CompareWithDistanceColouring(pbdWorld* w, pbdGroup* g, const int32_t
 	void* scratch = malloc(bytes + 1);
 	for (int32_t i = 0; i < n; ++i) {
 		ca[i] = a0[src[i]], cb[i] = b0[src[i]];
-		w->ca[g->first + i] = ca[i], w->cb[g->first + i] = cb[i], w->rest[g->first + i] = (float)i;
+		d->ca[g->first + i] = ca[i], d->cb[g->first + i] = cb[i], d->rest[g->first + i] = (float)i;
 	}
 	pbdColouringInput in = { 0 };
 	in.count = n, in.arity = 2, in.lanes[0] = ca, in.lanes[1] = cb, in.stride = 1;
 	in.firstParticle = firstParticle, in.particleCount = particleCount;
 	pbdColouring out;
 	int colours = pbd_GraphColour(&in, scratch, bytes, colour, order, &out);
-	w->batchCount = 0; /* a fresh batch table for each run (the world is not stepped) */
-	pbd_ColourGroup(w, g, firstParticle, particleCount);
+	d->batchCount = 0; /* a fresh batch table for each run (the world is not stepped) */
+	pbd_ColourGroup(w, d, g, firstParticle, particleCount);
 	int ok = colours == g->colourCount && out.colourCount == colours;
 	for (int32_t d = 0; d < n && ok; ++d) pos[order[d]] = d;
 	int32_t from = g->first;
@@ -59,15 +59,15 @@ static void CompareWithDistanceColouring(pbdWorld* w, pbdGroup* g, const int32_t
 		ok = g->colourEnd[k] - g->first == out.colourStart[k + 1] && from - g->first == out.colourStart[k];
 		/* regular batches: 4 entries that are consecutive in the counting-sort order */
 		for (int32_t c = from; c < g->colourRegularEnd[k] && ok; c += 4) {
-			const int32_t p = pos[(int32_t)w->rest[c]];
-			for (int32_t j = 0; j < 4 && ok; ++j) ok = pos[(int32_t)w->rest[c + j]] == p + j;
+			const int32_t p = pos[(int32_t)d->rest[c]];
+			for (int32_t j = 0; j < 4 && ok; ++j) ok = pos[(int32_t)d->rest[c + j]] == p + j;
 		}
 		/* the rest in counting-sort order */
 		for (int32_t c = g->colourRegularEnd[k] + 1; c < g->colourEnd[k] && ok; ++c) {
-			ok = pos[(int32_t)w->rest[c]] > pos[(int32_t)w->rest[c - 1]];
+			ok = pos[(int32_t)d->rest[c]] > pos[(int32_t)d->rest[c - 1]];
 		}
 		for (int32_t c = from; c < g->colourEnd[k] && ok; ++c) {
-			const int32_t s = (int32_t)w->rest[c];
+			const int32_t s = (int32_t)d->rest[c];
 			ok = !seen[s] && colour[s] == k && pos[s] >= out.colourStart[k] && pos[s] < out.colourStart[k + 1];
 			seen[s] = 1;
 		}
@@ -75,7 +75,7 @@ static void CompareWithDistanceColouring(pbdWorld* w, pbdGroup* g, const int32_t
 	}
 	/* the overflow set, in order, the same in both */
 	ok = ok && out.overflowCount == g->first + n - from;
-	for (int32_t c = from; c < g->first + n && ok; ++c) ok = order[c - g->first] == (int32_t)w->rest[c] && colour[order[c - g->first]] == PBD_COLOUR_OVERFLOW;
+	for (int32_t c = from; c < g->first + n && ok; ++c) ok = order[c - g->first] == (int32_t)d->rest[c] && colour[order[c - g->first]] == PBD_COLOUR_OVERFLOW;
 	free(ca), free(cb), free(order), free(pos), free(colour), free(seen), free(scratch);
 	if (!ok) {
 		printf("  FAILED: group of %d constraints: %d colours here, %d in pbd_ColourGroup\n", n, colours, g->colourCount);
@@ -107,20 +107,21 @@ void Test_GraphColourMatchesDistanceColouring(void)
 			ENSURE(pbd_World_AddChain(id, &chain) == 0);
 		}
 		pbdWorld* w = pbd_GetWorld(id);
+		pbdDistance* d = pbd_DistanceState(w);
 		const int32_t np = w->particleCount;
-		for (int gi = 0; gi < w->groupCount && !g_testFailed; ++gi) {
-			pbdGroup* g = &w->groups[gi];
+		for (int gi = 0; gi < d->groupCount && !g_testFailed; ++gi) {
+			pbdGroup* g = &d->groups[gi];
 			const int32_t n = g->count;
 			if (n == 0) continue;
 			int32_t* a0 = malloc(sizeof(int32_t) * (size_t)n);
 			int32_t* b0 = malloc(sizeof(int32_t) * (size_t)n);
 			int32_t* src = malloc(sizeof(int32_t) * (size_t)n);
-			memcpy(a0, w->ca + g->first, sizeof(int32_t) * (size_t)n);
-			memcpy(b0, w->cb + g->first, sizeof(int32_t) * (size_t)n);
+			memcpy(a0, d->ca + g->first, sizeof(int32_t) * (size_t)n);
+			memcpy(b0, d->cb + g->first, sizeof(int32_t) * (size_t)n);
 			for (int order = 0; order < 3 && !g_testFailed; ++order) {
 				for (int32_t i = 0; i < n; ++i) src[i] = order == 1 ? n - 1 - i : i;
 				if (order == 2) Shuffle(src, n);
-				CompareWithDistanceColouring(w, g, a0, b0, src, 0, np);
+				CompareWithDistanceColouring(w, d, g, a0, b0, src, 0, np);
 				groups += 1;
 			}
 			if (s == 6 && !g_testFailed) {
@@ -135,7 +136,7 @@ void Test_GraphColourMatchesDistanceColouring(void)
 						}
 						src[i] = i;
 					}
-					CompareWithDistanceColouring(w, g, a0, b0, src, 0, np);
+					CompareWithDistanceColouring(w, d, g, a0, b0, src, 0, np);
 					overflowed += g->colourCount == PBD_MAX_COLOURS && g->colourEnd[PBD_MAX_COLOURS - 1] < g->first + n;
 					groups += 1;
 				}
@@ -146,6 +147,7 @@ void Test_GraphColourMatchesDistanceColouring(void)
 	}
 	printf("  %d group colourings identical to pbd_ColourGroup, %d of them with an overflow set\n", groups, overflowed);
 	ENSURE(groups >= 50 && overflowed == 2);
+	ENSURE(PBD_COLOUR_DEFAULT == PBD_MAX_COLOURS); /* maxColours 0 colours as the distance family */
 }
 
 /* ---------------------------------------------------------------- tetrahedra */
@@ -323,7 +325,7 @@ void Test_GraphColourGroupRange(void)
 	pbdColouring out, out0;
 	int colours = pbd_GraphColour(&in, scratch, pbd_GraphColourScratchBytes(range), colour, order, &out);
 	ENSURE(colours > 0 && scratch[range] == 0xdeadbeefu);
-	ENSURE(CheckGreedy(tight, 3, count, first, range, PBD_MAX_COLOURS, colour, order, &out));
+	ENSURE(CheckGreedy(tight, 3, count, first, range, PBD_COLOUR_DEFAULT, colour, order, &out));
 	pbdColouringInput in0 = pbd_GraphColourInputFlat(shifted, 3, stride, count);
 	in0.particleCount = range;
 	ENSURE(pbd_GraphColour(&in0, scratch, pbd_GraphColourScratchBytes(range), colour0, order0, &out0) == colours);

@@ -1,4 +1,4 @@
-/* colouring.c -- graph colouring of a constraint group so that a colour's constraints
+/* families/distance_colouring.c -- graph colouring of a constraint group so that a colour's constraints
    share no particle and can be projected 4 at a time (seed 001 section 3.4: "graph
    colouring for parallel solving"; Box2D v3 constraint_graph.c).
 
@@ -10,9 +10,9 @@
    pure function of the topology, so every build gets the same bits.
 
    Each colour's constraints are then split into regular batches (evenly spaced, see
-   pbdGroup.colourRegularEnd) and the rest; world.c builds a grid's constraints in an order
-   that makes nearly all of them regular. */
-#include "world/core.h"
+   pbdGroup.colourRegularEnd) and the rest; builders/cloth.c builds a grid's constraints in an
+   order that makes nearly all of them regular. */
+#include "families/distance_internal.h"
 
 #include <string.h>
 
@@ -25,7 +25,7 @@ size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints)
 		   2 * pbd_PoolBytes((size_t)maxConstraints, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxConstraints, sizeof(float));
 }
 
-void pbd_ColourGroup(pbdWorld* w, pbdGroup* g, int32_t firstParticle, int32_t particleCount)
+void pbd_ColourGroup(pbdWorld* w, pbdDistance* d, pbdGroup* g, int32_t firstParticle, int32_t particleCount)
 {
 	pbdPool scratch = { w->scratch, w->scratchBytes, 0 };
 	uint32_t* used = pbd_PoolAlloc(&scratch, (size_t)particleCount, sizeof(uint32_t));
@@ -44,7 +44,7 @@ void pbd_ColourGroup(pbdWorld* w, pbdGroup* g, int32_t firstParticle, int32_t pa
 	int32_t perColour[PBD_MAX_COLOURS] = { 0 };
 	for (int i = 0; i < g->count; ++i) {
 		int c = g->first + i;
-		int a = w->ca[c] - firstParticle, b = w->cb[c] - firstParticle;
+		int a = d->ca[c] - firstParticle, b = d->cb[c] - firstParticle;
 		PBD_ASSERT(a >= 0 && a < particleCount && b >= 0 && b < particleCount);
 		uint32_t busy = used[a] | used[b];
 		int k = 0;
@@ -72,9 +72,9 @@ void pbd_ColourGroup(pbdWorld* w, pbdGroup* g, int32_t firstParticle, int32_t pa
 	for (int i = 0; i < g->count; ++i) {
 		int k = colour[i] == OVERFLOW_COLOUR ? PBD_MAX_COLOURS : colour[i];
 		int32_t dst = start[k]++;
-		ca[dst] = w->ca[g->first + i];
-		cb[dst] = w->cb[g->first + i];
-		rest[dst] = w->rest[g->first + i];
+		ca[dst] = d->ca[g->first + i];
+		cb[dst] = d->cb[g->first + i];
+		rest[dst] = d->rest[g->first + i];
 	}
 	/* Within each colour, regular batches first: four constraints in a row of the sorted list
 	   that are (a0 + j s, a0 + j s + o), j = 0..3. Their order inside the colour does not change
@@ -85,19 +85,19 @@ void pbd_ColourGroup(pbdWorld* w, pbdGroup* g, int32_t firstParticle, int32_t pa
 	for (int k = 0; k < colours; ++k) {
 		const int32_t end = g->colourEnd[k] - g->first;
 		int32_t dst = from;
-		g->colourFirstBatch[k] = w->batchCount;
+		g->colourFirstBatch[k] = d->batchCount;
 		for (int32_t i = from; i < end;) {
 			irregular[i] = 1;
-			if (i + 4 <= end && w->batchCount < w->maxBatches) {
+			if (i + 4 <= end && d->batchCount < d->maxBatches) {
 				int32_t s = ca[i + 1] - ca[i], o = cb[i] - ca[i];
 				int regular = s != 0 && o != 0;
 				for (int j = 1; j < 4 && regular; ++j) regular = ca[i + j] == ca[i] + j * s && cb[i + j] - ca[i + j] == o;
 				if (regular) {
-					int32_t b = w->batchCount++;
-					w->batchA[b] = 4 * ca[i], w->batchStride[b] = 4 * s, w->batchOffset[b] = 4 * o;
+					int32_t b = d->batchCount++;
+					d->batchA[b] = 4 * ca[i], d->batchStride[b] = 4 * s, d->batchOffset[b] = 4 * o;
 					for (int j = 0; j < 4; ++j, ++dst) {
 						irregular[i + j] = 0;
-						w->ca[g->first + dst] = ca[i + j], w->cb[g->first + dst] = cb[i + j], w->rest[g->first + dst] = rest[i + j];
+						d->ca[g->first + dst] = ca[i + j], d->cb[g->first + dst] = cb[i + j], d->rest[g->first + dst] = rest[i + j];
 					}
 					i += 4;
 					continue;
@@ -108,15 +108,15 @@ void pbd_ColourGroup(pbdWorld* w, pbdGroup* g, int32_t firstParticle, int32_t pa
 		g->colourRegularEnd[k] = g->first + dst;
 		for (int32_t i = from; i < end; ++i) {
 			if (!irregular[i]) continue;
-			w->ca[g->first + dst] = ca[i], w->cb[g->first + dst] = cb[i], w->rest[g->first + dst] = rest[i];
+			d->ca[g->first + dst] = ca[i], d->cb[g->first + dst] = cb[i], d->rest[g->first + dst] = rest[i];
 			dst += 1;
 		}
 		PBD_ASSERT(dst == end);
 		from = end;
 	}
 	/* the overflow set, in order */
-	memcpy(w->ca + g->first + from, ca + from, (size_t)(g->count - from) * sizeof(int32_t));
-	memcpy(w->cb + g->first + from, cb + from, (size_t)(g->count - from) * sizeof(int32_t));
-	memcpy(w->rest + g->first + from, rest + from, (size_t)(g->count - from) * sizeof(float));
+	memcpy(d->ca + g->first + from, ca + from, (size_t)(g->count - from) * sizeof(int32_t));
+	memcpy(d->cb + g->first + from, cb + from, (size_t)(g->count - from) * sizeof(int32_t));
+	memcpy(d->rest + g->first + from, rest + from, (size_t)(g->count - from) * sizeof(float));
 	g->colourCount = colours;
 }
