@@ -125,6 +125,7 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f, 0, "1", "tearing", "solver.tearStretch")                  \
 	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f, 0, "m", "contacts", "solver.thickness")                     \
 	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.selfCollision") \
+	X(pbdParam_collisions, "collisions", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.collisions")   \
 	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f, 0, "1", "contacts", "solver.selfFriction")               \
 	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")
 
