@@ -73,6 +73,21 @@ int pbd_Grid_Create(pbdGrid* g, pbdPool* pool, int32_t maxParticles)
 	return g->cellStart != NULL && g->cellEntries != NULL;
 }
 
+size_t pbd_NeighbourLists_Bytes(int32_t maxParticles, int32_t capacity)
+{
+	return 2 * pbd_PoolBytes((size_t)maxParticles, sizeof(int32_t)) + pbd_PoolBytes((size_t)capacity, sizeof(int32_t));
+}
+
+int pbd_NeighbourLists_Create(pbdNeighbourLists* lists, pbdPool* pool, int32_t maxParticles, int32_t capacity)
+{
+	memset(lists, 0, sizeof *lists);
+	lists->start = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
+	lists->count = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
+	lists->indices = pbd_PoolAlloc(pool, (size_t)capacity, sizeof(int32_t));
+	lists->capacity = capacity;
+	return lists->start != NULL && lists->count != NULL && lists->indices != NULL;
+}
+
 /* One sorted array: the particles plus the padding, rounded up to a cache line. */
 static size_t SortedStride(int32_t count) { return ((size_t)count + PAD + 15u) & ~(size_t)15u; }
 

@@ -84,6 +84,11 @@ typedef struct pbdNeighbourLists {
 	int32_t dropped;  ///< neighbours that did not fit (those particles' lists are cut short)
 } pbdNeighbourLists;
 
+/// Pool bytes of neighbour lists for maxParticles particles and `capacity` entries (padding included).
+size_t pbd_NeighbourLists_Bytes(int32_t maxParticles, int32_t capacity);
+/// Carves the lists' arrays out of the pool; 0 if it is short (a sizing bug).
+int pbd_NeighbourLists_Create(pbdNeighbourLists* lists, pbdPool* pool, int32_t maxParticles, int32_t capacity);
+
 size_t pbd_Grid_Bytes(int32_t maxParticles);
 /// Carves the grid's arrays out of the pool; 0 if it is short (a sizing bug).
 int pbd_Grid_Create(pbdGrid* grid, pbdPool* pool, int32_t maxParticles);

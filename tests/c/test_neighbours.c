@@ -533,10 +533,9 @@ void Test_NeighbourCapacity(void)
 	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pairs, 32) == 32 && s.grid.dropped == total - 32);
 	for (int32_t k = 0; k < 32; ++k) ENSURE(Meet(&c, &f, pairs[2 * k], pairs[2 * k + 1]));
 	pbdNeighbourLists lists;
-	lists.capacity = 1001; /* not a multiple of 4: the lists use 1000 */
-	lists.start = malloc(sizeof(int32_t) * (size_t)c.n);
-	lists.count = malloc(sizeof(int32_t) * (size_t)c.n);
-	lists.indices = malloc(sizeof(int32_t) * 1001);
+	pbdPool pool;
+	ENSURE(pbd_PoolReserve(&pool, pbd_NeighbourLists_Bytes(c.n, 1001)));
+	ENSURE(pbd_NeighbourLists_Create(&lists, &pool, c.n, 1001)); /* not a multiple of 4: the lists use 1000 */
 	lists.indices[1000] = -12345;
 	const int32_t stored = pbd_Grid_FindLists(&s.grid, &f, &lists);
 	ENSURE(stored + lists.dropped == 2 * total && lists.used <= 1000 && lists.indices[1000] == -12345);
@@ -549,7 +548,8 @@ void Test_NeighbourCapacity(void)
 		}
 		for (int32_t e = k; e < ((k + 3) & ~3); ++e) ENSURE(lists.indices[st + e] == i);
 	}
-	free(lists.start), free(lists.count), free(lists.indices), free(pairs);
+	pbd_PoolRelease(&pool);
+	free(pairs);
 	Release(&s);
 	FreeCloud(&c);
 }
