@@ -22,8 +22,9 @@
        pbd_DestroyWorld(world);
 
    Every function that can fail returns a negative pbdError (or 0 / -1 where it says
-   so), sets a message readable with pbd_GetLastErrorMessage(), and leaves the world
-   exactly as it was. No function allocates after pbd_CreateWorld; in particular
+   so), sets a message readable with pbd_World_GetLastErrorMessage(world) (or, for calls
+   that have no valid world, pbd_GetLastErrorMessage()), and leaves the world exactly as
+   it was. No function allocates after pbd_CreateWorld; in particular
    pbd_World_Step never allocates, so views over the buffers stay valid.
 
    Particle buffers are 4 floats per particle (x, y, z, w) so that one 16-byte load
@@ -357,6 +358,12 @@ PBD_API uint32_t pbd_World_Hash(pbdWorldId world);
 PBD_API float pbd_PassStiffness(float k, int ns);
 
 PBD_API const char* pbd_ErrorString(int error);
+/// The message of the last refused call on this world ("ok" until one): what is wrong, e.g.
+/// "particle capacity exceeded: needs 1681 particles, 36 of 100 left". Each world keeps its
+/// own, so calls on one world never change another's. For an invalid id, pbd_ErrorString's text.
+PBD_API const char* pbd_World_GetLastErrorMessage(pbdWorldId world);
+/// The message of the last refused call that had no world to keep it: an invalid or stale
+/// world id, pbd_CreateWorld's refusals, pbd_GetParamInfo with an index out of range.
 PBD_API const char* pbd_GetLastErrorMessage(void);
 
 #ifdef __cplusplus

@@ -7,20 +7,20 @@
 int pbd_Builder_CheckRoom(pbdWorld* w, int64_t particles, int64_t constraints, int64_t triangles, int64_t lines)
 {
 	if (w->objectCount >= w->maxObjects) {
-		return pbd_SetError(PBD_ERR_OBJECT_CAPACITY, "already %d objects (capacity %d)", w->objectCount, w->maxObjects);
+		return pbd_SetWorldError(w, PBD_ERR_OBJECT_CAPACITY, "already %d objects (capacity %d)", w->objectCount, w->maxObjects);
 	}
 	if (w->particleCount + particles > w->maxParticles) {
-		return pbd_SetError(PBD_ERR_PARTICLE_CAPACITY, "needs %lld particles, %d of %d left", (long long)particles,
+		return pbd_SetWorldError(w, PBD_ERR_PARTICLE_CAPACITY, "needs %lld particles, %d of %d left", (long long)particles,
 							w->maxParticles - w->particleCount, w->maxParticles);
 	}
 	int err = pbd_Distance_CheckRoom(w, constraints);
 	if (err != PBD_OK) return err;
 	if (w->triangleCount + triangles > w->maxTriangles) {
-		return pbd_SetError(PBD_ERR_TRIANGLE_CAPACITY, "needs %lld triangles, %d of %d left", (long long)triangles,
+		return pbd_SetWorldError(w, PBD_ERR_TRIANGLE_CAPACITY, "needs %lld triangles, %d of %d left", (long long)triangles,
 							w->maxTriangles - w->triangleCount, w->maxTriangles);
 	}
 	if (w->lineCount + lines > w->maxLines) {
-		return pbd_SetError(PBD_ERR_LINE_CAPACITY, "needs %lld lines, %d of %d left", (long long)lines,
+		return pbd_SetWorldError(w, PBD_ERR_LINE_CAPACITY, "needs %lld lines, %d of %d left", (long long)lines,
 							w->maxLines - w->lineCount, w->maxLines);
 	}
 	return PBD_OK;
@@ -29,7 +29,7 @@ int pbd_Builder_CheckRoom(pbdWorld* w, int64_t particles, int64_t constraints, i
 int pbd_Builder_CheckMass(pbdWorld* w, float mass)
 {
 	if (!pbd_IsFinite(mass) || mass < 1e-6f || mass > 1e6f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "mass must be in [1e-6, 1e6] kg, got %g", (double)mass);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "mass must be in [1e-6, 1e6] kg, got %g", (double)mass);
 	}
 	return PBD_OK;
 }

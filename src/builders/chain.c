@@ -27,13 +27,13 @@ void pbd_ChainCounts(int32_t segments, int32_t* particles, int32_t* constraints,
 int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetError(PBD_ERR_BAD_DEF, "use pbd_DefaultChainDef()");
+	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultChainDef()");
 	int err;
-	if ((err = pbd_CheckVec(def->start, "chain start")) != PBD_OK) return err;
-	if ((err = pbd_CheckVec(def->end, "chain end")) != PBD_OK) return err;
+	if ((err = pbd_CheckVec(w, def->start, "chain start")) != PBD_OK) return err;
+	if ((err = pbd_CheckVec(w, def->end, "chain end")) != PBD_OK) return err;
 	if ((err = pbd_Builder_CheckMass(w, def->mass)) != PBD_OK) return err;
 	if (def->segments < 1 || def->segments >= PBD_MAX_PARTICLES) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "chain segments must be in [1, %d), got %d", PBD_MAX_PARTICLES,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "chain segments must be in [1, %d), got %d", PBD_MAX_PARTICLES,
 							def->segments);
 	}
 	int32_t particles, constraints, lines;

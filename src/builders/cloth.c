@@ -45,15 +45,15 @@ void pbd_ClothCounts(int32_t nu, int32_t nv, int32_t* particles, int32_t* constr
 int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetError(PBD_ERR_BAD_DEF, "use pbd_DefaultClothDef()");
+	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultClothDef()");
 	int err;
-	if ((err = pbd_CheckVec(def->origin, "cloth origin")) != PBD_OK) return err;
-	if ((err = pbd_CheckVec(def->axisU, "cloth axisU")) != PBD_OK) return err;
-	if ((err = pbd_CheckVec(def->axisV, "cloth axisV")) != PBD_OK) return err;
+	if ((err = pbd_CheckVec(w, def->origin, "cloth origin")) != PBD_OK) return err;
+	if ((err = pbd_CheckVec(w, def->axisU, "cloth axisU")) != PBD_OK) return err;
+	if ((err = pbd_CheckVec(w, def->axisV, "cloth axisV")) != PBD_OK) return err;
 	if ((err = pbd_Builder_CheckMass(w, def->mass)) != PBD_OK) return err;
 	int nu = def->resolutionU, nv = def->resolutionV;
 	if (nu < 2 || nv < 2 || (int64_t)nu * nv > PBD_MAX_PARTICLES) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "cloth resolution %d x %d: each side >= 2 and at most %d particles",
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "cloth resolution %d x %d: each side >= 2 and at most %d particles",
 							nu, nv, PBD_MAX_PARTICLES);
 	}
 	int32_t particles, constraints, triangles;

@@ -98,10 +98,10 @@ pbdAttachmentId pbd_World_AddAttachment(pbdWorldId id, int particle, float x, fl
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
 	float t[3] = { x, y, z };
-	int err = pbd_CheckVec(t, "attachment target");
+	int err = pbd_CheckVec(w, t, "attachment target");
 	if (err != PBD_OK) return err;
 	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "attachment stiffness must be in [0, 1], got %g", (double)stiffness);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "attachment stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
 	pbdAttachments* s = State(w);
 	for (int32_t i = 0; i < s->capacity; ++i) {
@@ -113,7 +113,7 @@ pbdAttachmentId pbd_World_AddAttachment(pbdWorldId id, int particle, float x, fl
 		s->live += 1;
 		return (a->generation << 16) | (i + 1);
 	}
-	return pbd_SetError(PBD_ERR_ATTACHMENT_CAPACITY, "all %d attachments are in use", s->capacity);
+	return pbd_SetWorldError(w, PBD_ERR_ATTACHMENT_CAPACITY, "all %d attachments are in use", s->capacity);
 }
 
 static pbdAttachment* GetAttachment(pbdWorld* w, pbdAttachmentId id)
@@ -131,9 +131,9 @@ int pbd_World_MoveAttachment(pbdWorldId id, pbdAttachmentId attachment, float x,
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbdAttachment* a = GetAttachment(w, attachment);
-	if (a == NULL) return pbd_SetError(PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
+	if (a == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
 	float t[3] = { x, y, z };
-	int err = pbd_CheckVec(t, "attachment target");
+	int err = pbd_CheckVec(w, t, "attachment target");
 	if (err != PBD_OK) return err;
 	memcpy(a->target, t, sizeof t);
 	return PBD_OK;
@@ -143,7 +143,7 @@ int pbd_World_RemoveAttachment(pbdWorldId id, pbdAttachmentId attachment)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbdAttachment* a = GetAttachment(w, attachment);
-	if (a == NULL) return pbd_SetError(PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
+	if (a == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ATTACHMENT, "attachment id %d", (int)attachment);
 	a->particle = -1;
 	a->generation = (a->generation + 1) & 0x7fff;
 	if (a->generation == 0) a->generation = 1;

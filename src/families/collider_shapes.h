@@ -162,6 +162,34 @@ static inline int FarFromShape(const pbdColliderInfo* s, const float q[3], float
 	return k > 0.0f && k * k > 4.0f * rho2 * L2;
 }
 
+/* ---------------------------------------------------------------- boxes (min xyz, max xyz) */
+
+/* Keeps a box a superset after a point moved. */
+static inline void GrowBox(float* box, const float* p)
+{
+	for (int k = 0; k < 3; ++k) {
+		if (p[k] < box[k]) box[k] = p[k];
+		if (p[k] > box[3 + k]) box[3 + k] = p[k];
+	}
+}
+
+static inline int BoxesMiss(const float* box, const float lo[3], const float hi[3])
+{
+	return box[0] > hi[0] || box[3] < lo[0] || box[1] > hi[1] || box[4] < lo[1] || box[2] > hi[2] || box[5] < lo[2];
+}
+
+/* An edge end in the collider's frame; a sphere's rotation does not matter, so skip it. */
+static inline void EdgeEndLocal(const pbdXf* t, int sphere, const float* p, float out[3])
+{
+	if (sphere) {
+		out[0] = p[0] - t->c[0];
+		out[1] = p[1] - t->c[1];
+		out[2] = p[2] - t->c[2];
+	} else {
+		ToLocal(t, p, out);
+	}
+}
+
 enum { CAST_INSIDE = -1, CAST_MISS = 0, CAST_HIT = 1 };
 
 /// First entry of the ray o + t d, t in [0, tmax], into the shape inflated by `inflate`

@@ -111,19 +111,6 @@ static float* ObjectPBox(const pbdWorld* w, pbdColliders* cs, int o)
 	return cs->pBox + 6 * o;
 }
 
-/* Keeps an object's p box a superset after a particle moved. */
-static void GrowBox(float* box, const float* p)
-{
-	for (int k = 0; k < 3; ++k) {
-		if (p[k] < box[k]) box[k] = p[k];
-		if (p[k] > box[3 + k]) box[3 + k] = p[k];
-	}
-}
-
-static int BoxesMiss(const float* box, const float lo[3], const float hi[3])
-{
-	return box[0] > hi[0] || box[3] < lo[0] || box[1] > hi[1] || box[4] < lo[1] || box[2] > hi[2] || box[5] < lo[2];
-}
 
 /* Particles [begin, end) against one collider; `box` (theirs, of p) grows with every move.
    record: the first pass of the substep, which records the bounces. */
@@ -250,18 +237,6 @@ static void SolveParticles(pbdWorld* w, pbdColliders* cs, int index, float r, in
 }
 
 /* ---------------------------------------------------------------- edges */
-
-/* An edge end in the collider's frame; a sphere's rotation does not matter, so skip it. */
-static void EdgeEndLocal(const pbdXf* t, int sphere, const float* p, float out[3])
-{
-	if (sphere) {
-		out[0] = p[0] - t->c[0];
-		out[1] = p[1] - t->c[1];
-		out[2] = p[2] - t->c[2];
-	} else {
-		ToLocal(t, p, out);
-	}
-}
 
 /* The structural edges of a group (distance.h) against one sphere or capsule; `box` (the
    object's, of p) grows with every move. */

@@ -107,7 +107,7 @@ int pbd_Distance_CheckRoom(pbdWorld* w, int64_t constraints)
 {
 	const pbdDistance* d = pbd_DistanceState(w);
 	if (d->count + constraints > d->maxConstraints) {
-		return pbd_SetError(PBD_ERR_CONSTRAINT_CAPACITY, "needs %lld constraints, %d of %d left", (long long)constraints,
+		return pbd_SetWorldError(w, PBD_ERR_CONSTRAINT_CAPACITY, "needs %lld constraints, %d of %d left", (long long)constraints,
 							d->maxConstraints - d->count, d->maxConstraints);
 	}
 	return PBD_OK;

@@ -2,9 +2,11 @@
    registry the step walks (Box2D v3's joint dispatch, as a table of functions).
 
    A family is one kind of constraint (distance, tethers, attachments, particle contacts,
-   colliders, ground, wind) in one file of src/families/, behind the table below. Its state
-   is its own struct, carved from the world's pool at creation; no other file reads it (other
-   code goes through the functions the family's header declares). The step (world/step.c)
+   colliders, ground, wind) in its own file of src/families/ (or a few, sharing a private
+   <family>_internal.h: distance.c + distance_colouring.c + tearing.c; colliders.c +
+   colliders_api.c + collider_shapes.c), behind the table below. Its state is its own struct,
+   carved from the world's pool at creation; no other file reads it (other code goes through
+   the functions the family's header declares, e.g. families/distance.h). The step (world/step.c)
    calls the hooks in the order of PBD_FAMILIES, stage by stage:
 
      per step       prepareStep   (k' for the pass count, masses changed, collider motion)
@@ -20,11 +22,14 @@
    Colours. A family's constraints of one pass are split into colours, solved one colour
    after the other. A colour that is not `serial` holds constraints that share no particle,
    so any range [begin, end) of it may be solved on its own (the threads of a later issue
-   take blocks of a colour; the result does not depend on the split). A serial colour's
+   take blocks of a colour; the result does not depend on the split, to the bit when the
+   split keeps the family's 4-wide lanes together: tethers at multiples of 4). A serial colour's
    constraints may share particles and are solved in order, by one worker.
 
    Adding a family: its file (and header, if builders or the API call it), one line in
-   PBD_FAMILIES, its scene-format module and its strings on the JS side. */
+   PBD_FAMILIES, its parameters in minipbd.h's PBD_PARAMS (owner = its name), its
+   scene-format module and its strings on the JS side. The pool, the step and the
+   statistics find it through the registry. */
 #ifndef PBD_FAMILY_H
 #define PBD_FAMILY_H
 

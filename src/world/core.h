@@ -51,6 +51,7 @@ typedef struct pbdWorld {
 	int32_t generation;
 	int32_t inUse;
 	pbdPool pool;
+	char lastError[256]; ///< the message of the last refused call on this world ("ok" until one)
 
 	int32_t maxParticles, maxTriangles, maxLines, maxObjects;
 	int32_t particleCount, triangleCount, lineCount, objectCount;
@@ -102,14 +103,17 @@ typedef struct pbdWorld {
 } pbdWorld;
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);
+/// Sets the message of a refused call that has no world (pbd_GetLastErrorMessage) and returns code.
 int pbd_SetError(int code, const char* fmt, ...);
+/// Sets the world's message of a refused call on it (pbd_World_GetLastErrorMessage) and returns code.
+int pbd_SetWorldError(pbdWorld* world, int code, const char* fmt, ...);
 
 /* Finite and within the bound that keeps products of positions finite in float. */
 #define PBD_COORD_LIMIT 1e5f
 static inline int pbd_IsFinite(float v) { return v == v && v - v == 0.0f; }
 static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COORD_LIMIT && v >= -PBD_COORD_LIMIT; }
 /// PBD_OK, or an error naming `what` when a component of v is not a coordinate (pbd_IsCoord).
-int pbd_CheckVec(const float v[3], const char* what);
+int pbd_CheckVec(pbdWorld* world, const float v[3], const char* what);
 
 /* Public entry points start with this: a stale or invalid id is refused with a message. */
 #define PBD_GET_WORLD_OR_RETURN(w, id)                                                \
@@ -119,7 +123,7 @@ int pbd_CheckVec(const float v[3], const char* what);
 /* Particle indices from outside are refused unless in [0, particleCount). */
 #define PBD_CHECK_PARTICLE(w, i)                                                                                \
 	if ((i) < 0 || (i) >= (w)->particleCount)                                                                   \
-	return pbd_SetError(PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
+	return pbd_SetWorldError((w), PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
 
 void pbd_Solver_Step(pbdWorld* world);
 /// Every parameter to its default (params.c).

@@ -58,18 +58,18 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if ((int)param < 0 || param >= pbdParam_count) {
-		return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
+		return pbd_SetWorldError(w, PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
 	}
 	if (!pbd_IsFinite(value)) {
-		return pbd_SetError(PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
+		return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
 	}
 	if (value < s_params[param].minValue || value > s_params[param].maxValue) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
 							(double)s_params[param].minValue, (double)s_params[param].maxValue, (double)value);
 	}
 	if ((s_params[param].flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN)) &&
 		value != (float)(int)value) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
 							(double)value);
 	}
 	w->params[param] = value;
@@ -84,11 +84,11 @@ int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind ki
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (object < 0 || object >= w->objectCount) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
 	}
-	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
+	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
 	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
 	pbd_Distance_SetStiffness(w, object, kind, stiffness);
 	return PBD_OK;

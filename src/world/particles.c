@@ -17,7 +17,7 @@ int pbd_World_GetObjectInfo(pbdWorldId id, int object, pbdObjectInfo* info)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (info == NULL || object < 0 || object >= w->objectCount) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
 	}
 	*info = w->objects[object];
 	return PBD_OK;
@@ -30,7 +30,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
 	if (!pbd_IsFinite(invMass) || invMass < 0.0f || invMass > 1e6f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
 	}
 	if ((w->x[4 * particle + 3] == 0.0f) != (invMass == 0.0f)) w->pinVersion += 1; /* the set of pins changed: tethers */
 	w->x[4 * particle + 3] = invMass;
@@ -57,7 +57,7 @@ int pbd_World_SetPosition(pbdWorldId id, int particle, float x, float y, float z
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
 	float v[3] = { x, y, z };
-	int err = pbd_CheckVec(v, "position");
+	int err = pbd_CheckVec(w, v, "position");
 	if (err != PBD_OK) return err;
 	memcpy(w->x + 4 * particle, v, sizeof v);
 	memcpy(w->p + 4 * particle, v, sizeof v);
@@ -70,7 +70,7 @@ int pbd_World_SetVelocity(pbdWorldId id, int particle, float x, float y, float z
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
 	float v[3] = { x, y, z };
-	int err = pbd_CheckVec(v, "velocity");
+	int err = pbd_CheckVec(w, v, "velocity");
 	if (err != PBD_OK) return err;
 	if (w->x[4 * particle + 3] == 0.0f) return PBD_OK; /* pins stay at rest */
 	memcpy(w->v + 4 * particle, v, sizeof v);
@@ -106,7 +106,7 @@ int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 	case pbdBuffer_lines: return w->lineCount;
 	case pbdBuffer_errors: return w->particleCount;
 	case pbdBuffer_convergence: return w->convergenceCount;
-	default: return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "buffer %d", (int)buffer);
+	default: return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "buffer %d", (int)buffer);
 	}
 }
 

@@ -14,7 +14,7 @@ int pbd_World_RayPick(pbdWorldId id, float ox, float oy, float oz, float dx, flo
 	pbdWorld* w = pbd_GetWorld(id);
 	if (w == NULL) return -1;
 	float o[3] = { ox, oy, oz }, d[3] = { dx, dy, dz };
-	if (pbd_CheckVec(o, "ray origin") != PBD_OK || pbd_CheckVec(d, "ray direction") != PBD_OK || !pbd_IsFinite(radius) || radius <= 0.0f) {
+	if (pbd_CheckVec(w, o, "ray origin") != PBD_OK || pbd_CheckVec(w, d, "ray direction") != PBD_OK || !pbd_IsFinite(radius) || radius <= 0.0f) {
 		return -1;
 	}
 	float len = sqrtf(dx * dx + dy * dy + dz * dz);
@@ -91,7 +91,7 @@ int pbd_World_UpdateErrors(pbdWorldId id)
 int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (s == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stats is NULL");
+	if (s == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "stats is NULL");
 	memset(s, 0, sizeof *s);
 	s->steps = w->steps;
 	s->particles = w->particleCount;

@@ -25,24 +25,47 @@ const char* pbd_ErrorString(int error)
 	}
 }
 
-int pbd_SetError(int code, const char* fmt, ...)
+/* "<what the code means>: <detail>" into out. */
+static void Format(char* out, size_t size, int code, const char* fmt, va_list args)
 {
 	char detail[200];
+	vsnprintf(detail, sizeof detail, fmt, args);
+	snprintf(out, size, "%s: %s", pbd_ErrorString(code), detail);
+}
+
+int pbd_SetError(int code, const char* fmt, ...)
+{
 	va_list args;
 	va_start(args, fmt);
-	vsnprintf(detail, sizeof detail, fmt, args);
+	Format(s_lastError, sizeof s_lastError, code, fmt, args);
 	va_end(args);
-	snprintf(s_lastError, sizeof s_lastError, "%s: %s", pbd_ErrorString(code), detail);
 	return code;
 }
 
+int pbd_SetWorldError(pbdWorld* w, int code, const char* fmt, ...)
+{
+	va_list args;
+	va_start(args, fmt);
+	Format(w->lastError, sizeof w->lastError, code, fmt, args);
+	va_end(args);
+	return code;
+}
+
+/* The message of the last refused call that had no world to keep it (an invalid world id, a
+   bad world def, a parameter index out of range). */
 const char* pbd_GetLastErrorMessage(void) { return s_lastError; }
 
-int pbd_CheckVec(const float v[3], const char* what)
+const char* pbd_World_GetLastErrorMessage(pbdWorldId id)
+{
+	const pbdWorld* w = pbd_GetWorld(id);
+	return w != NULL ? w->lastError : pbd_ErrorString(PBD_ERR_INVALID_WORLD);
+}
+
+int pbd_CheckVec(pbdWorld* w, const float v[3], const char* what)
 {
 	for (int i = 0; i < 3; ++i) {
 		if (!pbd_IsCoord(v[i])) {
-			return pbd_SetError(pbd_IsFinite(v[i]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
+			return pbd_SetWorldError(w, pbd_IsFinite(v[i]) ? PBD_ERR_INVALID_ARGUMENT : PBD_ERR_NOT_FINITE,
 								"%s[%d] must be finite and within +-%g", what, i, (double)PBD_COORD_LIMIT);
 		}
 	}
@@ -175,6 +198,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 		return pbd_SetError(PBD_ERR_OUT_OF_MEMORY, "%lu bytes for %d particles", (unsigned long)bytes, cap.maxParticles);
 	}
 	memset(w, 0, sizeof *w);
+	memcpy(w->lastError, "ok", 3);
 	w->pool = pool;
 	w->generation = generation;
 	w->maxParticles = cap.maxParticles;

@@ -8,7 +8,7 @@
      gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.positions);  // a view over wasm memory
 
    The memory map (where buffers live) is declared once in C (pbd_World_GetBuffer,
-   src/wasm_api.c's exchange block) and read here once. Views are rebuilt only when
+   src/wasm/api.c's record layouts) and read here once. Views are rebuilt only when
    wasm memory has grown, which can happen in createWorld but never in a step (the
    world's pool is reserved at creation), so the views a frame holds stay valid. */
 import { validateScene } from './scene.js';
@@ -25,7 +25,7 @@ export class MiniPBDError extends Error {
 // Mirrors src/minipbd.h enums (pbdBuffer, pbdConstraintKind).
 const BUFFER = { positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6 };
 const KIND = { stretch: 0, shear: 1, bend: 2, chain: 3 };
-// Mirrors src/wasm_api.c's exchange block.
+// Mirrors the records of src/wasm/api.c, written to this engine's exchange block (its own malloc'd memory).
 const STATS_FIELDS = ['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError', 'maxStretch',
 	'kineticEnergy', 'potentialEnergy'];
 const OBJECT_FIELDS = ['type', 'firstParticle', 'particleCount', 'firstConstraint', 'constraintCount',
@@ -88,7 +88,8 @@ class Engine {
 			if (!ptr) break;
 			this.paramIds.set(this.readString(ptr), i);
 		}
-		this.exchange = exports.pbdjs_Exchange();
+		this.exchange = exports.malloc(exports.pbdjs_ExchangeBytes()); // the records' block: this engine's, not the core's
+		this.refreshViews();
 		this.worlds = new Set();
 	}
 
@@ -111,11 +112,15 @@ class Engine {
 		return new TextDecoder().decode(this.u8.subarray(ptr, end));
 	}
 
-	lastError() { return this.readString(this.exports.pbd_GetLastErrorMessage()); }
+	/** The message of the last refused call on `world` (a live world id), else of the last call that had no world. */
+	lastError(world = 0) {
+		const e = this.exports;
+		return this.readString(world > 0 && e.pbd_World_IsValid(world) ? e.pbd_World_GetLastErrorMessage(world) : e.pbd_GetLastErrorMessage());
+	}
 
-	/** Throws a MiniPBDError carrying the engine's message when `result` is negative. */
-	check(result, code = 'engine') {
-		if (result < 0) throw new MiniPBDError(code, this.lastError());
+	/** Throws a MiniPBDError carrying the engine's message (`world`'s, if given) when `result` is negative. */
+	check(result, code = 'engine', world = 0) {
+		if (result < 0) throw new MiniPBDError(code, this.lastError(world));
 		return result;
 	}
 
@@ -131,8 +136,8 @@ class Engine {
 		const e = this.exports;
 		let particles = 0, constraints = 0, triangles = 0, lines = 0;
 		for (const o of scene.objects) {
-			if (o.type === 'chain') e.pbdjs_ChainCounts(o.segments);
-			else e.pbdjs_ClothCounts(o.resolution[0], o.resolution[1]);
+			if (o.type === 'chain') e.pbdjs_ChainCounts(o.segments, this.exchange);
+			else e.pbdjs_ClothCounts(o.resolution[0], o.resolution[1], this.exchange);
 			this.refreshViews();
 			const c = this.i32.subarray(this.exchange >> 2, (this.exchange >> 2) + 3);
 			particles += c[0];
@@ -216,10 +221,13 @@ export class World {
 		this.attachmentIds = new Set();
 	}
 
+	/** engine.check with this world's own message. */
+	check(result, code = 'engine') { return this.engine.check(result, code, this.id); }
+
 	build() {
 		const e = this.engine.exports;
 		const s = this.scene;
-		const check = (r) => this.engine.check(r);
+		const check = (r) => this.check(r);
 		// Parameters first: objects take their default stiffness from them.
 		const g = s.solver.gravity;
 		const ground = s.ground;
@@ -289,7 +297,7 @@ export class World {
 		if (this.objectsVersion !== version) {
 			const engine = this.engine;
 			this.objectsCache = this.scene.objects.map((o, index) => {
-				engine.check(engine.exports.pbdjs_GetObjectInfo(this.id, index));
+				this.check(engine.exports.pbdjs_GetObjectInfo(this.id, index, engine.exchange));
 				engine.refreshViews();
 				const info = { type: o.type, name: o.name };
 				const base = engine.exchange >> 2;
@@ -362,7 +370,7 @@ export class World {
 		this.alive();
 		if (!Number.isInteger(n) || n < 0 || n > 100000) throw new MiniPBDError('argument', `step count must be an integer in [0, 100000], got ${n}`);
 		const t0 = now();
-		this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n));
+		this.check(this.engine.exports.pbdjs_StepN(this.id, n));
 		if (n > 0) this.lastStepMs = (now() - t0) / n;
 	}
 
@@ -380,7 +388,7 @@ export class World {
 	setParamRaw(name, value) {
 		const id = this.paramId(name);
 		if (typeof value !== 'number') throw new MiniPBDError('argument', `parameter ${name} needs a number, got ${typeof value}`);
-		this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, id, value), 'argument');
+		this.check(this.engine.exports.pbd_World_SetParam(this.id, id, value), 'argument');
 	}
 
 	/** Sets a solver/environment parameter (see engine.paramNames); the scene follows. */
@@ -409,7 +417,7 @@ export class World {
 		this.alive();
 		const t = this.vec3(target, 'attachment target');
 		if (!Number.isInteger(particle)) throw new MiniPBDError('argument', `particle must be an integer index, got ${particle}`);
-		const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, particle, t[0], t[1], t[2], stiffness), 'argument');
+		const id = this.check(this.engine.exports.pbd_World_AddAttachment(this.id, particle, t[0], t[1], t[2], stiffness), 'argument');
 		this.attachmentIds.add(id);
 		return id;
 	}
@@ -417,12 +425,12 @@ export class World {
 	moveAttachment(id, target) {
 		this.alive();
 		const t = this.vec3(target, 'attachment target');
-		this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, id, t[0], t[1], t[2]), 'argument');
+		this.check(this.engine.exports.pbd_World_MoveAttachment(this.id, id, t[0], t[1], t[2]), 'argument');
 	}
 
 	removeAttachment(id) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, id), 'argument');
+		this.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, id), 'argument');
 		this.attachmentIds.delete(id);
 	}
 
@@ -430,25 +438,25 @@ export class World {
 	setPosition(particle, position) {
 		this.alive();
 		const p = this.vec3(position, 'position');
-		this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, particle, p[0], p[1], p[2]), 'argument');
+		this.check(this.engine.exports.pbd_World_SetPosition(this.id, particle, p[0], p[1], p[2]), 'argument');
 	}
 
 	/** Sets a particle's velocity; pins (w = 0) keep none. */
 	setVelocity(particle, velocity) {
 		this.alive();
 		const v = this.vec3(velocity, 'velocity');
-		this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, particle, v[0], v[1], v[2]), 'argument');
+		this.check(this.engine.exports.pbd_World_SetVelocity(this.id, particle, v[0], v[1], v[2]), 'argument');
 	}
 
 	/** Sets a particle's mass in kg (w = 1/m); use setInvMass(i, 0) to pin. */
 	setMass(particle, mass) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, particle, mass), 'argument');
+		this.check(this.engine.exports.pbd_World_SetMass(this.id, particle, mass), 'argument');
 	}
 
 	setInvMass(particle, invMass) {
 		this.alive();
-		this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, particle, invMass), 'argument');
+		this.check(this.engine.exports.pbd_World_SetInvMass(this.id, particle, invMass), 'argument');
 	}
 
 	/**
@@ -476,7 +484,7 @@ export class World {
 		const n = engine.exports.pbd_World_GetColliderCount(this.id);
 		const out = [];
 		for (let i = 0; i < n; i++) {
-			engine.check(engine.exports.pbdjs_GetColliderInfo(this.id, i));
+			this.check(engine.exports.pbdjs_GetColliderInfo(this.id, i, engine.exchange));
 			engine.refreshViews();
 			const f = engine.f64.subarray(engine.exchange >> 3, (engine.exchange >> 3) + COLLIDER_FIELDS);
 			out.push({
@@ -495,7 +503,7 @@ export class World {
 		if (!Array.isArray(rotation) || rotation.length !== 4 || !rotation.every((v) => typeof v === 'number')) {
 			throw new MiniPBDError('argument', 'collider rotation must be a quaternion [x, y, z, w]');
 		}
-		this.engine.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, index, p[0], p[1], p[2], ...rotation), 'argument');
+		this.check(this.engine.exports.pbd_World_SetColliderTransform(this.id, index, p[0], p[1], p[2], ...rotation), 'argument');
 		const c = this.scene.colliders[index];
 		if (c) {
 			c.position = [p[0], p[1], p[2]];
@@ -519,7 +527,7 @@ export class World {
 			if (typeof v !== 'number') throw new MiniPBDError('argument', `collider ${key} must be a number`);
 			next[key] = v;
 		}
-		this.engine.check(
+		this.check(
 			this.engine.exports.pbd_World_SetColliderMaterial(this.id, index, next.staticFriction, next.kineticFriction, next.restitution),
 			'argument',
 		);
@@ -530,7 +538,7 @@ export class World {
 	pickCollider(origin, dir) {
 		this.alive();
 		const o = this.vec3(origin, 'ray origin'), d = this.vec3(dir, 'ray direction');
-		const index = this.engine.exports.pbdjs_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2]);
+		const index = this.engine.exports.pbdjs_RayCastColliders(this.id, o[0], o[1], o[2], d[0], d[1], d[2], this.engine.exchange);
 		if (index < 0) return null;
 		this.engine.refreshViews();
 		return { index, t: this.engine.f64[this.engine.exchange >> 3] };
@@ -547,7 +555,7 @@ export class World {
 	stats() {
 		this.alive();
 		const engine = this.engine;
-		engine.check(engine.exports.pbdjs_GetStats(this.id));
+		this.check(engine.exports.pbdjs_GetStats(this.id, engine.exchange));
 		engine.refreshViews();
 		const out = {};
 		const base = engine.exchange >> 3;
