@@ -62,7 +62,6 @@ void pbd_Builder_AddParticle(pbdWorld* w, float x, float y, float z, float invMa
 	const uint32_t object = (uint32_t)w->objectCount;
 	w->phase[i] = (object & PBD_PHASE_OBJECT_MASK) | ((object << PBD_PHASE_GROUP_SHIFT) & PBD_PHASE_GROUP_MASK) | PBD_PHASE_SELF;
 	w->particleCount += 1;
-	w->pairsReusable = 0; /* until the contacts family reads massVersion */
 }
 
 void pbd_Builder_EndObject(pbdWorld* w)

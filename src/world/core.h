@@ -95,20 +95,6 @@ typedef struct pbdWorld {
 	float* force;
 	int32_t forceActive;
 
-	/* Spatial hash grid and particle pairs (hash_grid.c), rebuilt each substep into these
-	   preallocated arrays. */
-	int32_t tableSize;     ///< hash buckets, a power of two >= 2 * maxParticles
-	int32_t* cellStart;    ///< tableSize + 1 prefix sums
-	int32_t* cellEntries;  ///< maxParticles particle indices sorted by bucket
-	int32_t* pairs;        ///< 2 * maxContacts particle indices
-	int32_t maxContacts, pairCount;
-	/* Pair-list reuse across substeps (hash_grid.c, pbd_SelfCollision_Prepare): the list is
-	   kept while no particle has moved 0.1 thickness from pairOrigin (float4 each: p when it
-	   was searched). */
-	float* pairOrigin;
-	int32_t pairsReusable; ///< cleared by anything that could make a kept list miss a pair
-	int32_t pairSearches;  ///< searches done (tests, benchmark)
-
 	/* Scratch reserved at creation, the largest of the families' scratchBytes: colouring while
 	   building, tethers at the step that rebuilds them, the hash grid's sorted arrays in the
 	   contacts stage. It holds nothing from one hook to the next. No later call allocates. */
@@ -143,17 +129,5 @@ void pbd_Solver_Step(pbdWorld* world);
 /// Every parameter to its default (params.c).
 void pbd_ResetParams(float* params);
 
-/* hash_grid.c: called by the solver. */
-void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< from predicted positions, radius SearchRadius
-void pbd_SelfCollision_Prepare(pbdWorld* world);                   ///< contacts stage: keep the pair list or search again
-void pbd_SelfCollision_Solve(pbdWorld* world);                     ///< each pass
-/// Scratch bytes the hash grid needs during the step (sorted particle data).
-size_t pbd_HashGridScratchBytes(int32_t maxParticles);
-int pbd_HashGrid_Build(pbdWorld* world);        ///< counting sort only; 0 if the scratch is too small
-int32_t pbd_HashGrid_Bucket(const pbdWorld* world, const float* p);
-int32_t pbd_HashGrid_TableSize(const pbdWorld* world);
-float pbd_HashGrid_SearchRadius(const pbdWorld* world); ///< 1.2 x thickness
-float pbd_HashGrid_CellSize(const pbdWorld* world);
-int32_t pbd_HashGrid_DroppedPairs(const pbdWorld* world);
 
 #endif

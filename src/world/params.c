@@ -74,7 +74,6 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 	}
 	w->params[param] = value;
 	w->paramVersion += 1;
-	w->pairsReusable = 0; /* thickness, self-collision: search afresh (until the contacts family reads paramVersion) */
 	int kind = KindOfParam(param);
 	/* The world-wide stiffness of a kind sets every object's group of that kind. */
 	if (kind >= 0) pbd_Distance_SetStiffness(w, -1, (pbdConstraintKind)kind, value);

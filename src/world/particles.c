@@ -36,7 +36,6 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	w->x[4 * particle + 3] = invMass;
 	w->p[4 * particle + 3] = invMass;
 	w->massVersion += 1; /* the distance constraints' shares */
-	w->pairsReusable = 0; /* a pair of two pins was left out of the list (until the contacts family reads massVersion) */
 	if (invMass == 0.0f) {
 		/* A pin has no velocity, so prediction leaves it where it is: pins never move. */
 		memset(w->v + 4 * particle, 0, 3 * sizeof(float));

@@ -38,6 +38,7 @@ export const PARAM_TABLE = Object.freeze([
   { id: 25, name: 'tearStretch', default: 0, min: 0, max: 100, integer: false, boolean: false, unit: '1', owner: 'tearing', scene: 'solver.tearStretch' },
   { id: 26, name: 'thickness', default: 0.01, min: 0.0001, max: 1, integer: false, boolean: false, unit: 'm', owner: 'contacts', scene: 'solver.thickness' },
   { id: 27, name: 'selfCollision', default: 0, min: 0, max: 1, integer: true, boolean: true, unit: '1', owner: 'contacts', scene: 'solver.selfCollision' },
-  { id: 28, name: 'selfFriction', default: 0.2, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'contacts', scene: 'solver.selfFriction' },
-  { id: 29, name: 'recordConvergence', default: 0, min: 0, max: 1, integer: true, boolean: true, unit: '1', owner: 'instruments', scene: '' },
+  { id: 28, name: 'collisions', default: 1, min: 0, max: 1, integer: true, boolean: true, unit: '1', owner: 'contacts', scene: 'solver.collisions' },
+  { id: 29, name: 'selfFriction', default: 0.2, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'contacts', scene: 'solver.selfFriction' },
+  { id: 30, name: 'recordConvergence', default: 0, min: 0, max: 1, integer: true, boolean: true, unit: '1', owner: 'instruments', scene: '' },
 ].map(Object.freeze));
