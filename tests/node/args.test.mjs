@@ -12,7 +12,7 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
 
 const SCENE = {
-  format: 'minipbd-scene', version: 1,
+  format: 'minipbd-scene', version: 2,
   colliders: [{ type: 'sphere', position: [0, 0.5, 0], radius: 0.3 }],
   objects: [
     { type: 'cloth', origin: [-0.5, 1.5, 0], size: [1, 1], resolution: [8, 8], pins: [[0, 0], [7, 0]] },
@@ -151,7 +151,7 @@ test('a stale attachment id is refused by the engine, naming it, and nothing cha
 
 test('setObjectStiffness sets one object\'s constraints of one kind; the description follows', () => {
   const scene = {
-    format: 'minipbd-scene', version: 1, ground: { enabled: false },
+    format: 'minipbd-scene', version: 2, ground: { enabled: false },
     objects: [
       { type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1 },
       { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 1 },

@@ -15,7 +15,7 @@ const pbd = await loadMiniPBD(fs.readFileSync(wasmPath));
 
 function pairScene({ mass1 = 1, mass2 = 1, iterations = 1, gravity = [0, 0, 0] } = {}) {
 	return {
-		format: 'minipbd-scene', version: 1,
+		format: 'minipbd-scene', version: 2,
 		solver: { substeps: 1, iterations, gravity },
 		ground: { enabled: false },
 		objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1, mass: mass1, masses: [{ from: 1, to: 1, mass: mass2 }] }],
@@ -199,7 +199,7 @@ test('a refused scene throws with its path and leaves the running world untouche
 	const bad = structuredClone(defaultScene());
 	bad.objects[0].resolution = [2000, 2000];
 	assert.throws(() => pbd.createWorld(bad), (e) => e instanceof SceneError && /resolution/.test(e.message));
-	assert.throws(() => pbd.createWorld({ format: 'minipbd-scene', version: 1, objects: [] }), SceneError);
+	assert.throws(() => pbd.createWorld({ format: 'minipbd-scene', version: 2, objects: [] }), SceneError);
 	assert.throws(() => pbd.createWorld(null), SceneError);
 	world.step(5);
 	control.step(5);
@@ -331,7 +331,7 @@ test('instruments: the error buffer and the convergence curve through the JS API
 
 test('setColliderMaterial: a live restitution change sets the bounce; refused values change nothing', () => {
 	const scene = {
-		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 4 }, ground: { enabled: false },
+		format: 'minipbd-scene', version: 2, solver: { substeps: 1, iterations: 4 }, ground: { enabled: false },
 		objects: [{ type: 'chain', start: [0, 0.2, 0], end: [0, 0.21, 0], segments: 1, mass: 1 }],
 		colliders: [{ type: 'sphere', name: 'ball', position: [0, -0.5, 0], radius: 0.5 }],
 	};
@@ -363,7 +363,7 @@ test('setColliderMaterial: a live restitution change sets the bounce; refused va
 
 test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep theirs, the description follows; a refused mass changes nothing', () => {
 	const scene = {
-		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 2 }, ground: { enabled: false },
+		format: 'minipbd-scene', version: 2, solver: { substeps: 1, iterations: 2 }, ground: { enabled: false },
 		objects: [
 			{ type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 3], plane: 'xy', mass: 0.01, pins: [[0, 0]],
 				masses: [{ from: [3, 2], to: [3, 2], mass: 0.5 }] },

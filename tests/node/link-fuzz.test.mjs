@@ -158,7 +158,7 @@ const enc2 = (value) => `s=2.${base64urlEncode(deflateRawSync(Buffer.from(typeof
 const REPLAY_SCENES = [
 	builtinScenes.chain,
 	validateScene({
-		format: 'minipbd-scene', version: 1, name: 'fuzz colliders',
+		format: 'minipbd-scene', version: 2, name: 'fuzz colliders',
 		colliders: [{ type: 'sphere', position: [0, 0.5, 0], radius: 0.3 }, { type: 'box', position: [0.6, 0.3, 0], halfExtents: [0.2, 0.1, 0.2] }],
 		objects: [{ type: 'cloth', origin: [-0.5, 1, -0.5], size: [1, 1], resolution: [8, 8], plane: 'xz' }],
 	}),

@@ -48,7 +48,7 @@ function tunedCloth() {
 // A small scene with a sphere and a rotated capsule under a cloth, for collider drags.
 function colliderScene() {
   return validateScene({
-    format: 'minipbd-scene', version: 1, name: 'colliders',
+    format: 'minipbd-scene', version: 2, name: 'colliders',
     solver: { substeps: 4, thickness: 0.02 },
     colliders: [
       { type: 'sphere', position: [0, 0.6, 0], radius: 0.3 },

@@ -8,7 +8,8 @@ export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
   /** m/s: no particle moves faster */ maxSpeed: number;
   thickness: number; tethers: number; /** a tether lets its particle go (1 + slack) x its rest distance */ tetherSlack: number;
-  selfCollision: boolean; /** friction between particles in contact */ selfFriction: number; tearStretch: number;
+  selfCollision: boolean; /** particles of different objects collide */ collisions: boolean;
+  /** friction between particles in contact */ selfFriction: number; tearStretch: number;
 }
 export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
 export interface ColliderDescription {
@@ -25,9 +26,9 @@ export type { ChainObject, ClothObject };
 export type SceneObject = ChainObject | ClothObject;
 export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind;
 
-/** Scene description, format "minipbd-scene" version 1 (README "Scene format"). */
+/** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
-  format: 'minipbd-scene'; version: 1; name?: string;
+  format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; colliders?: ColliderDescription[];
   objects: SceneObject[];
@@ -35,7 +36,7 @@ export interface Scene {
 
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
-  | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'selfFriction' | 'tearStretch'
+  | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'collisions' | 'selfFriction' | 'tearStretch'
   | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
 
 export interface Stats {

@@ -2,7 +2,7 @@
 // written compactly and stored normalised and deep-frozen: validateScene fills the defaults. defaultScene() returns
 // a fresh mutable copy of the default one.
 
-import { validateScene } from './scene.js';
+import { validateScene, SCENE_VERSION } from './scene.js';
 import { deepFreeze } from './read.js';
 
 const FORMAT = 'minipbd-scene';
@@ -11,7 +11,7 @@ const FORMAT = 'minipbd-scene';
 // eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
 const BUILTIN_SOURCES = {
   chain: {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Pendulum chain: 25 segments, pinned at one end, released horizontal',
     solver: { substeps: 4, iterations: 10 },
     camera: { target: [0, 1.7, 0], yaw: 0.25, pitch: 0.12, distance: 7, fov: 45 },
@@ -21,7 +21,7 @@ const BUILTIN_SOURCES = {
     }],
   },
   cloth: {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Hanging cloth: 2 m x 2 m, 40 x 40, pinned at the top corners',
     solver: { damping: 0.05 },
     camera: { target: [0, 1.5, 0], yaw: 0.45, pitch: 0.18, distance: 4.6, fov: 45 },
@@ -37,7 +37,7 @@ const BUILTIN_SOURCES = {
   // yanks the links taut). Right: heavy links with a 50x lighter bob (the links swing as a rope and the light
   // bob is flung around at the tip).
   'mass-split': {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
     camera: { target: [0, 1.8, 0], yaw: 0, pitch: 0.12, distance: 10, fov: 45 },
     objects: [
@@ -57,7 +57,7 @@ const BUILTIN_SOURCES = {
   },
   // Issue 3 scenes: cloth against colliders, wind, tearing, self-collision, and scale.
   'cloth-sphere': {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Cloth on a sphere: 64 x 64 dropped over a ball (drag the ball)',
     solver: { damping: 0.1, thickness: 0.02 },
     camera: { target: [0, 0.75, 0], yaw: 0.5, pitch: 0.3, distance: 3.6, fov: 45 },
@@ -65,7 +65,7 @@ const BUILTIN_SOURCES = {
     objects: [{ type: 'cloth', name: 'sheet', origin: [-0.65, 1.5, -0.65], size: [1.3, 1.3], resolution: [48, 48], plane: 'xz', mass: 0.005 }],
   },
   table: {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Cloth sliding off a table: a slippery tablecloth hangs over one edge',
     solver: { damping: 0.3, thickness: 0.02 },
     camera: { target: [0.3, 0.8, 0], yaw: 0.9, pitch: 0.3, distance: 4.2, fov: 45 },
@@ -78,7 +78,7 @@ const BUILTIN_SOURCES = {
     objects: [{ type: 'cloth', name: 'tablecloth', origin: [-0.55, 0.8, -0.6], size: [1.6, 1.2], resolution: [64, 48], plane: 'xz', mass: 0.004 }],
   },
   flag: {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Flag tearing in wind: pull it hard and it rips',
     solver: { damping: 0.02, thickness: 0.01, tearStretch: 0.35 },
     wind: { velocity: [6, 0, 2], density: 1.2, drag: 1, lift: 0.4 },
@@ -91,7 +91,7 @@ const BUILTIN_SOURCES = {
     }],
   },
   fold: {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Cloth folding onto itself: a long strip falls and piles up (self-collision)',
     solver: { damping: 0.1, thickness: 0.03, selfCollision: true },
     camera: { target: [0, 0.4, 0], yaw: 0.7, pitch: 0.45, distance: 3.4, fov: 45 },
@@ -101,7 +101,7 @@ const BUILTIN_SOURCES = {
       stiffness: { stretch: 1, shear: 1, bend: 0.2 } }],
   },
   'cloth-100k': {
-    format: FORMAT, version: 1,
+    format: FORMAT, version: SCENE_VERSION,
     name: 'Large cloth: 316 x 316 (99,856 particles) hanging from its top edge',
     solver: { damping: 0.05, thickness: 0.01 },
     camera: { target: [0, 2.2, 0], yaw: 0.5, pitch: 0.1, distance: 7, fov: 45 },

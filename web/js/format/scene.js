@@ -1,5 +1,10 @@
-// scene.js — the MiniPBD scene description, format "minipbd-scene" version 1: strict validation and
-// normalisation (README "Scene format").
+// scene.js — the MiniPBD scene description, format "minipbd-scene" version 2 (version 1 still read): strict
+// validation and normalisation (README "Scene format").
+//
+// Versions. Version 2 added solver.collisions (particles of different objects collide; the engine's default, on).
+// In version 1 objects collided with each other exactly when self-collision was on, so a version 1 scene that
+// does not say `collisions` gets collisions = selfCollision: it, and every link made before version 2, builds
+// the world it always did. Normalised scenes are version 2.
 //
 // Usage (Node 20 or browser, no dependencies):
 //   import { validateScene, SceneError } from './format/scene.js';
@@ -25,6 +30,14 @@ export { SceneError, SCENE_LIMITS, sceneParticleCount };
 const L = SCENE_LIMITS;
 
 const FORMAT = 'minipbd-scene';
+/** The scene version this page writes (it reads 1 too). */
+export const SCENE_VERSION = 2;
+
+/** A version 1 scene without `collisions`: objects collide with each other as they did then, with self-collision. */
+function upgradeFromVersion1(input, solver) {
+  const given = input !== null && typeof input === 'object' && Object.hasOwn(input, 'collisions');
+  if (!given) solver.collisions = solver.selfCollision;
+}
 
 const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
 const COLLIDER_KEYS = {
@@ -124,10 +137,10 @@ export function validateScene(input) {
   const format = get('format');
   if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
   const version = get('version');
-  if (version !== 1) fail('version', 'must be 1 (the only scene version this page reads)', version);
+  if (version !== 1 && version !== SCENE_VERSION) fail('version', `must be 1 or ${SCENE_VERSION} (the scene versions this page reads)`, version);
   const scene = {
     format: FORMAT,
-    version: 1,
+    version: SCENE_VERSION,
     name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
     solver: paramSection(get('solver'), 'solver', 'solver'),
     ground: ground(get('ground'), 'ground'),
@@ -137,6 +150,7 @@ export function validateScene(input) {
       .map((c, i) => collider(c, join('colliders', i), i))),
     objects: [],
   };
+  if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
   let total = 0;
   for (let i = 0; i < list.length; i++) {

@@ -26,6 +26,7 @@ export const CORE_CONTROLS = [
   control({ name: 'staticFriction', param: 'staticFriction', group: 'contacts', enabledBy: 'ground', max: 2, step: 0.05 }),
   control({ name: 'kineticFriction', param: 'kineticFriction', group: 'contacts', enabledBy: 'ground', max: 2, step: 0.05 }),
   control({ name: 'thickness', param: 'thickness', group: 'contacts', scale: 100, min: 0.2, max: 10, step: 0.1 }),
+  control({ name: 'collisions', kind: 'toggle', param: 'collisions', group: 'contacts' }),
 ];
 
 /** Every parameter control, in the panel's order (grouped by folder; a type's controls show with the type). */
