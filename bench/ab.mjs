@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+/* ab.mjs -- A/B of two builds of the engine on the benchmark cloth, in one process and
+   alternated run by run, so that the ratio is not a difference between two moments of a
+   shared machine. For "is the change within 3% of before": build the old commit in a
+   worktree and give both its files and ours.
+
+     node bench/ab.mjs --wasm-a OLD.wasm --wasm-b dist/minipbd.wasm \
+                       [--native-a OLD/build/bench_native --native-b build/bench_native] \
+                       [--res 316] [--runs 9] [--steps 20] [--case NAME:k=v,k=v ...]
+
+   Each case builds the bench cloth (bench_native.c's scene: res x res, 2 m, pinned at the two
+   top corners) through the flat exports both builds have (pbdjs_CreateWorld, pbdjs_AddCloth,
+   pbd_World_SetParam by name), warms up 30 steps, then times `runs` batches of `steps` steps,
+   A and B alternating. Prints medians, B/A and whether the two builds end on the same hash
+   (they must, when the change keeps the bits). Native builds run as subprocesses, alternated
+   too. Not part of `make bench` (it needs an old build); `make bench` prints the absolute
+   figures. */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : fallback;
+};
+const res = Number(opt('--res', 316));
+const runs = Number(opt('--runs', 9));
+const steps = Number(opt('--steps', 20));
+const cases = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] !== '--case') continue;
+  const [name, kv = ''] = args[i + 1].split(':');
+  cases.push({ name, params: Object.fromEntries(kv.split(',').filter(Boolean).map((p) => p.split('=')).map(([k, v]) => [k, Number(v)])) });
+}
+if (cases.length === 0) {
+  cases.push({ name: `cloth-${res}x${res} 1x10`, params: { substeps: 1, iterations: 10 } });
+  cases.push({ name: `cloth-${res}x${res} 10x1`, params: { substeps: 10, iterations: 1 } });
+}
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function load(file) {
+  const module = await WebAssembly.compile(fs.readFileSync(file));
+  const imports = {};
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.kind !== 'function') continue;
+    imports[imp.module] ??= {};
+    imports[imp.module][imp.name] = () => 0;
+  }
+  const e = (await WebAssembly.instantiate(module, imports)).exports;
+  if (e._initialize) e._initialize();
+  const text = (ptr) => { const u8 = new Uint8Array(e.memory.buffer); let end = ptr; while (u8[end]) end++; return new TextDecoder().decode(u8.subarray(ptr, end)); };
+  const ids = new Map();
+  for (let i = 0; ; i++) { const p = e.pbd_ParamName(i); if (!p) break; ids.set(text(p), i); }
+  return { file, e, ids };
+}
+
+/* bench_native.c's scene, through the flat exports. */
+function build({ e, ids }, params) {
+  const set = (w, name, v) => { if (e.pbd_World_SetParam(w, ids.get(name), v) < 0) throw new Error(`SetParam ${name}`); };
+  const particles = res * res;
+  const constraints = 2 * (res - 1) * res + 2 * (res - 1) * (res - 1) + 2 * (res - 2) * res;
+  const w = e.pbdjs_CreateWorld(particles, constraints, 2 * (res - 1) * (res - 1), 1, 16, 1, 1);
+  if (w <= 0) throw new Error('CreateWorld');
+  const base = { dt: 1 / 60, damping: 0, gravityX: 0, gravityY: -9.81, gravityZ: 0, groundEnabled: 1, groundHeight: 0,
+    restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3, thickness: 0.01, tethers: 1, selfCollision: 0, tearStretch: 0,
+    windX: 0, windY: 0, windZ: 0, airDensity: 0, drag: 1, lift: 0.3 };
+  for (const [k, v] of Object.entries(base)) set(w, k, v);
+  const first = e.pbdjs_AddCloth(w, -1, 2.5, 0, 2, 0, 0, 0, -2, 0, res, res, 0.0005);
+  if (first < 0) throw new Error('AddCloth');
+  e.pbd_World_SetInvMass(w, first, 0);
+  e.pbd_World_SetInvMass(w, first + res - 1, 0);
+  for (const [k, v] of Object.entries(params)) set(w, k, v);
+  return w;
+}
+
+async function wasmAB(fileA, fileB) {
+  const builds = [await load(fileA), await load(fileB)];
+  for (const c of cases) {
+    const worlds = builds.map((b) => build(b, c.params));
+    builds.forEach((b, i) => { for (let s = 0; s < 30; s++) b.e.pbd_World_Step(worlds[i]); });
+    const times = [[], []];
+    for (let r = 0; r < runs; r++) {
+      for (const i of r % 2 ? [1, 0] : [0, 1]) {
+        const { e } = builds[i];
+        const t0 = performance.now();
+        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i]);
+        times[i].push((performance.now() - t0) / steps);
+      }
+    }
+    const hashes = builds.map((b, i) => (b.e.pbd_World_Hash(worlds[i]) >>> 0).toString(16));
+    const [a, b] = times.map(median);
+    console.log(`| wasm | ${c.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`} |`);
+    builds.forEach((bd, i) => bd.e.pbd_DestroyWorld(worlds[i]));
+  }
+}
+
+function nativeAB(binA, binB) {
+  for (const c of cases) {
+    const spec = [`name=ab`, `res=${res}`, 'warmup=30', 'runs=1', `steps=${steps}`, ...Object.entries(c.params).map(([k, v]) => `${k}=${v}`)].join(',');
+    const times = [[], []];
+    const hashes = [null, null];
+    for (let r = 0; r < runs; r++) {
+      for (const i of r % 2 ? [1, 0] : [0, 1]) {
+        const out = spawnSync([binA, binB][i], [spec], { encoding: 'utf8' });
+        if (out.status !== 0) throw new Error(`${[binA, binB][i]}: ${out.stderr}`);
+        const rec = JSON.parse(out.stdout.trim().split('\n').pop());
+        times[i].push(rec.ms_median);
+        hashes[i] = rec.hash_final;
+      }
+    }
+    const [a, b] = times.map(median);
+    console.log(`| native | ${c.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`} |`);
+  }
+}
+
+console.log(`A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step`);
+console.log('| build | case | A | B | B/A | final state |');
+console.log('|---|---|---:|---:|---:|---|');
+if (opt('--wasm-a') && opt('--wasm-b')) await wasmAB(opt('--wasm-a'), opt('--wasm-b'));
+if (opt('--native-a') && opt('--native-b')) nativeAB(opt('--native-a'), opt('--native-b'));
