@@ -176,6 +176,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	size_t scratchBytes = pbd_ColouringScratchBytes(maxParticles, maxConstraints);
 	size_t gridBytes = pbd_HashGridScratchBytes(maxParticles); /* the hash grid's sorted arrays, contacts stage */
 	if (gridBytes > scratchBytes) scratchBytes = gridBytes;
+	scratchBytes = pbd_PoolBytes(scratchBytes, 1); /* pbd_PoolAlloc rounds it up: an odd grid size left scratch NULL */
 	bytes += scratchBytes;
 
 	pbdWorld* w = &s_worlds[index];
