@@ -135,9 +135,9 @@ void FuzzCheckAfterStep(const FuzzSnapshot* before, pbdWorldId world)
 	for (int32_t i = 0; i < n; ++i) {
 		const float *xi = x + 4 * i, *vi = v + 4 * i, *x0 = before->x + 4 * i;
 		for (int k = 0; k < 3; ++k) {
-			FUZZ_CHECK(isfinite(xi[k]) && fabsf(xi[k]) <= WORLD_BOUND, "after a step particle %d position[%d] = %g", i, k,
+			FUZZ_CHECK(isfinite(xi[k]) && fabsf(xi[k]) <= WORLD_BOUND, "after a step particle %d position[%d] = %.9g", i, k,
 					   (double)xi[k]);
-			FUZZ_CHECK(isfinite(vi[k]) && fabsf(vi[k]) <= WORLD_BOUND, "after a step particle %d velocity[%d] = %g", i, k,
+			FUZZ_CHECK(isfinite(vi[k]) && fabsf(vi[k]) <= WORLD_BOUND, "after a step particle %d velocity[%d] = %.9g", i, k,
 					   (double)vi[k]);
 		}
 		/* by value: a -0 set by SetInvMass or SetPosition comes out of x + h v as +0 */

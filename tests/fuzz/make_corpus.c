@@ -200,6 +200,7 @@ int main(int argc, char** argv)
 	Hanging(8), Attach(20, 0, 0, 0), MoveAttach(0, 0, 0, 0), Op(FUZZ_OP_MOVE_ATTACHMENT), W(), B(0), Fs(12), Fs(13), Fs(12);
 	Steps(2), Op(FUZZ_OP_SET_POSITION), W(), I(30), Fs(12), Fs(13), Fs(14);
 	Op(FUZZ_OP_SET_POSITION), W(), I(31), Fs(12), Fs(13), Fs(12), Op(FUZZ_OP_SET_VELOCITY), W(), I(32), Fs(15), Fs(26), Fs(15);
+	Op(FUZZ_OP_SET_VELOCITY), W(), I(31), F(15), F(-15), F(15); /* out through the world bound's faces */
 	Op(FUZZ_OP_SET_VELOCITY), W(), I(33), Fs(15), Fs(15), Fs(15), ParamF(pbdParam_maxSpeed, 1), Steps(4);
 	Write(dir, n++, "teleports-and-speeds");
 
@@ -271,6 +272,14 @@ int main(int argc, char** argv)
 	Op(FUZZ_OP_SET_POSITION), W(), I(0), Fs(22), F(0), F(0), Op(FUZZ_OP_SET_POSITION), W(), I(0), Fs(29), Fs(30), Fs(1);
 	Steps(2);
 	Write(dir, n++, "bad-indices-and-numbers");
+
+	/* Two short chains at the world bound (+x, -z), thrown outward: the commit's clamp must stop them. */
+	Op(FUZZ_OP_ADD_CHAIN), W(), B(0), B(1 | 2 | 4), F(99999), F(1), F(0), Fs(12), F(1), F(0), Count(1);
+	Op(FUZZ_OP_ADD_CHAIN), W(), B(0), B(1 | 2 | 4), F(0), F(1), F(-99999), F(0), F(1), Fs(13), Count(1);
+	for (int i = 0; i < 2; ++i) Op(FUZZ_OP_SET_VELOCITY), W(), I(i), F(15), F(0), F(0);
+	for (int i = 2; i < 4; ++i) Op(FUZZ_OP_SET_VELOCITY), W(), I(i), F(0), F(0), F(-15);
+	ParamF(pbdParam_gravityY, 0), Steps(3), Reads();
+	Write(dir, n++, "world-bound");
 
 	/* Reproducers of what the fuzzer found in the core (each fixed in the commit that added it). */
 	CreateWorld(0, 247, 10); /* an odd particle count whose grid scratch outgrew the colouring's: scratch was NULL */
