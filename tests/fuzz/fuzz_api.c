@@ -125,7 +125,10 @@ int Colliders(pbdWorldId world)
 
 void TakeAll(Fuzz* f)
 {
-	for (int i = 0; i < FUZZ_SLOTS; ++i) FuzzSnapshotTake(&f->slot[i].before, f->slot[i].id);
+	for (int i = 0; i < FUZZ_SLOTS; ++i) {
+		FuzzSnapshotTake(&f->slot[i].before, f->slot[i].id);
+		if (f->slot[i].before.valid) f->work += FUZZ_SNAPSHOT_COST * f->slot[i].before.particles;
+	}
 }
 
 /* After a call on `target` (0: on none): the other worlds are exactly as they were, and so is
@@ -135,7 +138,8 @@ static void CheckOthers(Fuzz* f, pbdWorldId target, int unchanged, const char* w
 	for (int i = 0; i < FUZZ_SLOTS; ++i) {
 		FuzzSlot* s = &f->slot[i];
 		if (s->id == 0) continue;
-		if (unchanged || s->id != target) FuzzSnapshotSame(&s->before, s->id, what);
+		/* the addressed world's hash too (a refusal must not move it); the others' bytes suffice */
+		if (unchanged || s->id != target) FuzzSnapshotSame(&s->before, s->id, s->id == target, what);
 	}
 }
 

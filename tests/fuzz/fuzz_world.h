@@ -11,7 +11,8 @@
 /// Work bounds per input, so one input runs in well under a second even under the sanitizers.
 #define FUZZ_MAX_PARTICLES 2048     ///< capacities the harness asks for (the engine allows more)
 #define FUZZ_MAX_CONSTRAINTS 16384
-#define FUZZ_WORK_BUDGET 12000000.0 ///< particle and constraint updates per input (see FuzzStepCost)
+#define FUZZ_WORK_BUDGET 4000000.0 ///< particle and constraint updates per input (FuzzStepCost): ~0.25 s sanitized
+#define FUZZ_SNAPSHOT_COST 5.0     ///< work per live particle per call: the snapshots and comparisons around it
 #define FUZZ_MAX_CREATES 12         ///< worlds created per input
 #define FUZZ_MAX_IDS 32             ///< attachment handles remembered per world (live and removed)
 #define FUZZ_MAX_STALE 16           ///< destroyed world handles remembered
@@ -111,8 +112,9 @@ void FuzzFail(const char* file, int line, const char* fmt, ...) __attribute__((n
 const char* FuzzLastError(pbdWorldId world);
 
 void FuzzSnapshotTake(FuzzSnapshot* s, pbdWorldId world);
-/// Checks that `world` is exactly as in `s`; `what` names the call for the message.
-void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, const char* what);
+/// Checks that `world` is exactly as in `s` (counts, the bytes of positions and velocities,
+/// parameters, colliders, objects, and with `checkHash` pbd_World_Hash); `what` names the call.
+void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int checkHash, const char* what);
 void FuzzSnapshotFree(FuzzSnapshot* s);
 
 /// A refused call: the code is one of pbdError's negative values with a message.
