@@ -68,8 +68,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
-import { builtinScenes } from '../web/js/scene.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
+import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -183,57 +183,8 @@ function clothScene(res) {
 	};
 }
 
-/**
- * The scene a case runs: the bench cloth, or a built-in scene (normalised by the validator), at
- * its own resolution or, with `res`, shrunk to res x res with its pins mapped onto the smaller
- * grid (the whole top row stays the whole top row; the corners stay the corners).
- */
-function caseScene(c) {
-	if (!c.scene) return clothScene(c.res);
-	const scene = structuredClone(builtinScenes[c.scene]);
-	if (!scene) throw new Error(`no built-in scene ${c.scene}`);
-	if (c.res) {
-		for (const o of scene.objects) {
-			if (o.type !== 'cloth') continue;
-			const [nu, nv] = o.resolution;
-			o.pins = o.pins.map(([i, j]) => [i === nu - 1 ? c.res - 1 : i, j === nv - 1 ? c.res - 1 : j]).filter(([i, j]) => i < c.res && j < c.res);
-			if (pinPattern(o, nu, nv) === 'top') o.pins = Array.from({ length: c.res }, (_, i) => [i, 0]);
-			o.resolution = [c.res, c.res];
-		}
-	}
-	return scene;
-}
-
-/** 'top' (every particle of row 0), 'corners' (the two top corners) or null. */
-function pinPattern(cloth, nu = cloth.resolution[0], nv = cloth.resolution[1]) {
-	const key = new Set(cloth.pins.map(([i, j]) => j * nu + i));
-	if (key.size === nu && cloth.pins.every(([, j]) => j === 0)) return 'top';
-	if (key.size === 2 && key.has(0) && key.has(nu - 1)) return 'corners';
-	return null;
-}
-
-/**
- * bench_native's description of a scene case: the cloth as World.build() makes it and, as
- * base.NAME=VALUE, every world parameter of the wasm world the scene builds (so both start from
- * the same floats whatever the scene format's defaults are). null when bench_native cannot build
- * the scene: it builds one square cloth in plane xy or xz pinned at its top corners or top row.
- */
-function nativeSceneSpec(engine, c) {
-	const scene = caseScene(c);
-	const [o] = scene.objects;
-	const pins = o?.type === 'cloth' ? pinPattern(o) : null;
-	if (scene.objects.length !== 1 || o.type !== 'cloth' || o.resolution[0] !== o.resolution[1] || o.masses.length > 0 ||
-		!pins || scene.colliders.length > 0) return null;
-	const world = engine.createWorld(scene);
-	try {
-		const base = engine.paramNames.map((n) => `base.${n}=${world.getParam(n)}`);
-		return [`scene=${c.scene}`, `res=${o.resolution[0]}`, ...base, `cloth.origin=${o.origin.join(':')}`, `cloth.size=${o.size.join(':')}`,
-			`cloth.mass=${o.mass}`, `cloth.stiffness=${[o.stiffness.stretch, o.stiffness.shear, o.stiffness.bend].join(':')}`,
-			`cloth.plane=${o.plane}`, `cloth.pins=${pins}`].join(',');
-	} finally {
-		world.destroy();
-	}
-}
+/** The scene a case runs: the bench cloth, or a built-in scene (scene-cases.mjs). */
+const caseScene = (c) => (c.scene ? builtinCaseScene(c) : clothScene(c.res));
 
 const hex = (h) => `0x${(h >>> 0).toString(16).padStart(8, '0')}`;
 
