@@ -25,7 +25,10 @@ EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTAN
 	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB \
 	-sEXPORTED_FUNCTIONS=$(WASM_EXPORTS)
 
-WEB_JS := $(wildcard web/js/*.js web/js/*.d.ts)
+# The page's modules: the whole web/js tree (folders by role), copied as it is. engine/param-table.js is generated
+# from the wasm's parameter table (tools/gen-param-table.mjs) and committed; it is rewritten whenever the wasm changes.
+PARAM_TABLE_JS := web/js/engine/param-table.js
+WEB_JS := $(sort $(shell find web/js -name '*.js' -o -name '*.d.ts') $(PARAM_TABLE_JS))
 WEB_FILES := $(wildcard web/*.html web/css/*.css)
 WEB_HTML := $(wildcard web/*.html)
 SHADERS := $(wildcard shaders/*)
@@ -50,10 +53,16 @@ node_modules/lil-gui/package.json:
 	npm ci --no-audit --no-fund
 $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE): node_modules/lil-gui/package.json
 
+$(PARAM_TABLE_JS): build/minipbd.wasm tools/gen-param-table.mjs
+	node tools/gen-param-table.mjs build/minipbd.wasm $@
+
 dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
-	@mkdir -p dist/js/vendor dist/css/vendor dist/shaders
+	@# dist/js is made afresh, so a module that moved or went away does not linger there.
+	rm -rf dist/js
+	@mkdir -p dist/js dist/css/vendor dist/shaders
 	cp build/minipbd.wasm dist/minipbd.wasm
-	cp $(WEB_JS) dist/js/
+	cp -R web/js/. dist/js/
+	@mkdir -p dist/js/vendor
 	cp $(LIB_JS) dist/js/vendor/
 	cp $(LIB_LICENSE) dist/js/vendor/lil-gui.LICENSE.md
 	cp $(WEB_HTML) dist/

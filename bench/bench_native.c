@@ -59,10 +59,12 @@
 #define SCENE_ORIGIN_X (-1.0)
 #define SCENE_ORIGIN_Y 2.5
 
+static pbdWorldId s_world; /* the world being built or run: its calls' messages are its own */
+
 static int Check(int result, const char* what)
 {
 	if (result < 0) {
-		fprintf(stderr, "bench_native: %s failed: %s\n", what, pbd_GetLastErrorMessage());
+		fprintf(stderr, "bench_native: %s failed: %s\n", what, s_world > 0 ? pbd_World_GetLastErrorMessage(s_world) : pbd_GetLastErrorMessage());
 		exit(1);
 	}
 	return result;
@@ -129,7 +131,7 @@ static pbdWorldId BuildCloth(const BenchCase* bc)
 	def.maxAttachments = 16;
 	def.maxObjects = 1;
 	def.maxColliders = 1;
-	pbdWorldId w = Check(pbd_CreateWorld(&def), "pbd_CreateWorld");
+	pbdWorldId w = s_world = Check(pbd_CreateWorld(&def), "pbd_CreateWorld");
 
 	/* Parameters first, in World.build() order: objects take their stiffness from them. */
 	static const struct {

@@ -1,7 +1,7 @@
 /* scene-cases.mjs -- bench cases that run one of the page's built-in scenes (bench.mjs: the
    cloth-100k case) instead of the bench cloth: the scene, optionally shrunk for --quick, and how
    bench_native is told to build exactly the world the scene builds in wasm. */
-import { builtinScenes } from '../web/js/scene.js';
+import { builtinScenes } from '../web/js/minipbd.js';
 
 /**
  * The built-in scene `c.scene` (normalised by the validator), at its own resolution or, with

@@ -22,8 +22,9 @@
        pbd_DestroyWorld(world);
 
    Every function that can fail returns a negative pbdError (or 0 / -1 where it says
-   so), sets a message readable with pbd_GetLastErrorMessage(), and leaves the world
-   exactly as it was. No function allocates after pbd_CreateWorld; in particular
+   so), sets a message readable with pbd_World_GetLastErrorMessage(world) (or, for calls
+   that have no valid world, pbd_GetLastErrorMessage()), and leaves the world exactly as
+   it was. No function allocates after pbd_CreateWorld; in particular
    pbd_World_Step never allocates, so views over the buffers stay valid.
 
    Particle buffers are 4 floats per particle (x, y, z, w) so that one 16-byte load
@@ -125,6 +126,7 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f, 0, "1", "tearing", "solver.tearStretch")                  \
 	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f, 0, "m", "contacts", "solver.thickness")                     \
 	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.selfCollision") \
+	X(pbdParam_collisions, "collisions", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.collisions")   \
 	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f, 0, "1", "contacts", "solver.selfFriction")               \
 	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")
 
@@ -170,7 +172,7 @@ typedef struct pbdWorldDef {
 	int32_t maxAttachments; ///< default 16
 	int32_t maxObjects;     ///< default 16
 	int32_t maxColliders;   ///< default 8
-	int32_t maxContacts;    ///< particle-particle pairs per step for self-collision; default 8 * maxParticles
+	int32_t maxContacts;    ///< particle-particle pairs per substep (self-collision and collisions between objects); default 8 * maxParticles
 	int32_t internalValue;  ///< cookie; do not touch
 } pbdWorldDef;
 
@@ -329,11 +331,13 @@ PBD_API float pbd_World_ColliderDistance(pbdWorldId world, int collider, float x
 /// along the normalised direction, -1 on a miss. A collider containing the origin is ignored.
 PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float* t);
 
-/// Rebuilds the spatial hash from the current positions and finds the particle pairs
-/// closer than the search radius (1.2 x thickness) that self-collision projects when
-/// closer than the thickness (rest-pose neighbours within one object and pin-pin pairs
-/// left out). Returns the pair count. The step does this itself when selfCollision
-/// is on; this entry point is for tools, tests and benchmarks.
+/// Rebuilds the neighbour grid from the current positions and finds the particle pairs
+/// closer than the search radius (1.2 x thickness) that the contacts family projects when
+/// closer than the thickness: pairs within an object (self-collision; rest-pose neighbours
+/// left out) and between objects, pin-pin pairs left out, whatever selfCollision and
+/// collisions say. Returns the pair count. The step does this itself when selfCollision is on,
+/// or collisions is on and the world has two objects; this entry point is for tools, tests
+/// and benchmarks.
 PBD_API int pbd_World_FindPairs(pbdWorldId world);
 
 /// Nearest particle to a ray within radius, first along the ray; -1 when none.
@@ -354,6 +358,12 @@ PBD_API uint32_t pbd_World_Hash(pbdWorldId world);
 PBD_API float pbd_PassStiffness(float k, int ns);
 
 PBD_API const char* pbd_ErrorString(int error);
+/// The message of the last refused call on this world ("ok" until one): what is wrong, e.g.
+/// "particle capacity exceeded: needs 1681 particles, 36 of 100 left". Each world keeps its
+/// own, so calls on one world never change another's. For an invalid id, pbd_ErrorString's text.
+PBD_API const char* pbd_World_GetLastErrorMessage(pbdWorldId world);
+/// The message of the last refused call that had no world to keep it: an invalid or stale
+/// world id, pbd_CreateWorld's refusals, pbd_GetParamInfo with an index out of range.
 PBD_API const char* pbd_GetLastErrorMessage(void);
 
 #ifdef __cplusplus

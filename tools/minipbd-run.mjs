@@ -15,10 +15,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadMiniPBD } from '../web/js/minipbd.js';
-import { builtinScenes } from '../web/js/scene.js';
-import { decodeRun } from '../web/js/link.js';
-import { Replayer } from '../web/js/recorder.js';
+import { loadMiniPBD, builtinScenes, decodeRun, Replayer } from '../web/js/minipbd.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MAX_SCENE_FILE = 1 << 20;

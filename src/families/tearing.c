@@ -1,11 +1,11 @@
-/* tearing.c -- cloth that tears when pulled hard. A cloth constraint stretched past
+/* families/tearing.c -- cloth that tears when pulled hard: the distance family's update hook. A cloth constraint stretched past
    (1 + tearStretch) times its rest length breaks: it becomes a tombstone (both ends the
    same particle, so its length is 0 and every solver path skips it; the colouring stays
    valid because the particle was already this constraint's alone within its colour).
    Triangles that had the broken pair as an edge leave the render mesh, and the triangle
    buffer is compacted once per step, so the renderer only re-uploads indices when the
    topology version moves. Particles are never removed. */
-#include "world/core.h"
+#include "families/distance_internal.h"
 
 #include <math.h>
 
@@ -48,23 +48,23 @@ static void CompactTriangles(pbdWorld* w)
 	w->triangleCount = dst;
 }
 
-int pbd_Tearing_Apply(pbdWorld* w)
+int pbd_Tearing_Apply(pbdWorld* w, pbdDistance* d)
 {
 	const float limit = 1.0f + w->params[pbdParam_tearStretch];
 	int broken = 0, trianglesRemoved = 0;
-	for (int g = 0; g < w->groupCount; ++g) {
-		const pbdGroup* group = &w->groups[g];
+	for (int g = 0; g < d->groupCount; ++g) {
+		const pbdGroup* group = &d->groups[g];
 		if (group->kind == pbdKind_chain) continue; /* ropes do not tear (yet) */
 		pbdObjectInfo* info = &w->objects[group->object];
 		for (int c = group->first; c < group->first + group->count; ++c) {
-			int a = w->ca[c], b = w->cb[c];
+			int a = d->ca[c], b = d->cb[c];
 			if (a == b) continue; /* torn already */
 			const float *pa = w->p + 4 * a, *pb = w->p + 4 * b;
 			float dx = pa[0] - pb[0], dy = pa[1] - pb[1], dz = pa[2] - pb[2];
 			float len = sqrtf(dx * dx + dy * dy + dz * dz);
-			if (!(len > w->rest[c] * limit)) continue;
-			w->cb[c] = a;
-			w->shareA[c] = w->shareB[c] = 0.0f; /* a regular batch still addresses the old ends: move them by 0 */
+			if (!(len > d->rest[c] * limit)) continue;
+			d->cb[c] = a;
+			d->shareA[c] = d->shareB[c] = 0.0f; /* a regular batch still addresses the old ends: move them by 0 */
 			info->tornConstraints += 1;
 			broken += 1;
 			if (group->kind != pbdKind_bend) trianglesRemoved += RemoveTrianglesWithEdge(w, info, (uint32_t)a, (uint32_t)b);

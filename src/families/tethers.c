@@ -1,18 +1,27 @@
-/* tethers.c -- long-range attachments (Kim, Chentanez and Mueller 2012, "Long Range
+/* families/tethers.c -- long-range attachments (Kim, Chentanez and Mueller 2012, "Long Range
    Attachments"). Gauss-Seidel carries a pin's correction only a few particles per pass,
    so a large hanging cloth stretches far beyond its rest length. A tether ties each
    particle to its nearest pin and forbids it to be farther from it than in the rest pose:
    an inequality constraint C = |p - p_pin| - d <= 0, projected only when violated
    (seed 000 section 1), moving the particle alone because the pin has w = 0. */
-#include "world/core.h"
+#include "families/family.h"
 #include "base/simd.h"
 
 #include <math.h>
 
-void pbd_Tethers_Build(pbdWorld* w)
+/* Each particle to its nearest pin, rest distance in the rest pose; anchor -1 = none. Rebuilt
+   at the step after the set of pins changed (the world's pinVersion moved). */
+typedef struct pbdTethers {
+	int32_t* anchor;
+	float* rest;
+	int32_t pinVersion; ///< world->pinVersion the anchors were found for
+	float k;            ///< k' of this step
+} pbdTethers;
+
+static void Build(pbdWorld* w, pbdTethers* t)
 {
-	w->tethersDirty = 0;
-	for (int i = 0; i < w->particleCount; ++i) w->tetherAnchor[i] = -1;
+	t->pinVersion = w->pinVersion;
+	for (int i = 0; i < w->particleCount; ++i) t->anchor[i] = -1;
 	pbdPool scratch = { w->scratch, w->scratchBytes, 0 };
 	for (int o = 0; o < w->objectCount; ++o) {
 		const pbdObjectInfo* info = &w->objects[o];
@@ -43,24 +52,24 @@ void pbd_Tethers_Build(pbdWorld* w)
 					anchor = pins[k];
 				}
 			}
-			w->tetherAnchor[i] = anchor;
-			w->tetherRest[i] = sqrtf(best);
+			t->anchor[i] = anchor;
+			t->rest[i] = sqrtf(best);
 		}
 		scratch.used = 0;
 	}
 }
 
 /* One tether, exactly as the 4-wide loop computes each lane. */
-static void SolveTether(pbdWorld* w, int i, float k, float slack)
+static void SolveTether(pbdWorld* w, const pbdTethers* t, int i, float k, float slack)
 {
-	int a = w->tetherAnchor[i];
+	int a = t->anchor[i];
 	if (a < 0) return;
 	float* p = w->p + 4 * i;
 	if (p[3] <= 0.0f) return;
 	const float* q = w->p + 4 * a;
 	float dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
 	float len = sqrtf(dx * dx + dy * dy + dz * dz);
-	float limit = w->tetherRest[i] * slack;
+	float limit = t->rest[i] * slack;
 	if (len <= limit || len < 1e-9f) return;
 	float s = k * (len - limit) / len;
 	p[0] -= s * dx;
@@ -70,22 +79,23 @@ static void SolveTether(pbdWorld* w, int i, float k, float slack)
 
 /* Each tether moves only its own particle (the anchor is a pin), so tethers of
    consecutive particles are independent: four at a time, like a colour. A lane with no
-   anchor uses itself as anchor, so its length is 0 and it is masked out. */
-void pbd_Tethers_Solve(pbdWorld* w, float k)
+   anchor uses itself as anchor, so its length is 0 and it is masked out. Particles
+   [begin, end): a split at a multiple of 4 gives the same bits as the whole range (a masked
+   lane may turn a -0 coordinate into +0, so the lanes must be the same fours). */
+static void SolveTethers(pbdWorld* w, const pbdTethers* t, int begin, int n)
 {
-	const float slack = 1.0f + w->params[pbdParam_tetherSlack];
-	const int n = w->particleCount;
-	/* Without SIMD the plain loop, as for the distance constraints (solver.c): the same bits
-	   at a plain loop's speed rather than the lanes' emulated one by one. */
+	const float k = t->k, slack = 1.0f + w->params[pbdParam_tetherSlack];
+	/* Without SIMD the plain loop, as for the distance constraints: the same bits at a plain
+	   loop's speed rather than the lanes' emulated one by one. */
 	if (!PBD_SIMD) {
-		for (int i = 0; i < n; ++i) SolveTether(w, i, k, slack);
+		for (int i = begin; i < n; ++i) SolveTether(w, t, i, k, slack);
 		return;
 	}
 	const pbdF4 kv = pbdF4_Splat(k), slackv = pbdF4_Splat(slack), zero = pbdF4_Splat(0.0f), eps = pbdF4_Splat(1e-9f);
 	float* p = w->p;
-	int i = 0;
+	int i = begin;
 	for (; i + 4 <= n; i += 4) {
-		const int32_t* anchor = w->tetherAnchor + i;
+		const int32_t* anchor = t->anchor + i;
 		if ((anchor[0] & anchor[1] & anchor[2] & anchor[3]) < 0) continue; /* all four untethered */
 		int a0 = anchor[0] < 0 ? i : anchor[0], a1 = anchor[1] < 0 ? i + 1 : anchor[1];
 		int a2 = anchor[2] < 0 ? i + 2 : anchor[2], a3 = anchor[3] < 0 ? i + 3 : anchor[3];
@@ -95,7 +105,7 @@ void pbd_Tethers_Solve(pbdWorld* w, float k)
 		pbdF4_Transpose(&qx, &qy, &qz, &qw);
 		pbdF4 dx = pbdF4_Sub(px, qx), dy = pbdF4_Sub(py, qy), dz = pbdF4_Sub(pz, qz);
 		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
-		pbdF4 limit = pbdF4_Mul(pbdF4_Load(w->tetherRest + i), slackv);
+		pbdF4 limit = pbdF4_Mul(pbdF4_Load(t->rest + i), slackv);
 		pbdMask4 ok = pbdMask4_And(pbdMask4_And(pbdF4_Greater(pw, zero), pbdF4_Greater(len, limit)), pbdF4_GreaterEq(len, eps));
 		/* s = 0 in masked lanes: p - 0 d leaves them as they are (a -0 may read back as +0) */
 		pbdF4 s = pbdF4_Select(ok, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(len, limit)), len), zero);
@@ -108,5 +118,58 @@ void pbd_Tethers_Solve(pbdWorld* w, float k)
 		pbdF4_Store(p + 4 * i + 8, pz);
 		pbdF4_Store(p + 4 * i + 12, pw);
 	}
-	for (; i < n; ++i) SolveTether(w, i, k, slack);
+	for (; i < n; ++i) SolveTether(w, t, i, k, slack);
 }
+
+/* ---------------------------------------------------------------- family */
+
+static size_t Tethers_Bytes(const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	return pbd_PoolBytes(1, sizeof(pbdTethers)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(P, sizeof(float));
+}
+
+/* Building lists an object's pins in the scratch. */
+static size_t Tethers_ScratchBytes(const pbdCapacity* cap) { return pbd_PoolBytes((size_t)cap->maxParticles, sizeof(int32_t)); }
+
+static void* Tethers_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	pbdTethers* t = pbd_PoolAlloc(pool, 1, sizeof(pbdTethers));
+	if (t == NULL) return NULL;
+	t->anchor = pbd_PoolAlloc(pool, P, sizeof(int32_t));
+	t->rest = pbd_PoolAlloc(pool, P, sizeof(float));
+	t->pinVersion = w->pinVersion - 1; /* never built */
+	return t->rest != NULL ? t : NULL;
+}
+
+static void Tethers_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdTethers* t = state;
+	if (t->pinVersion != w->pinVersion) Build(w, t);
+	t->k = pbd_PassStiffness(w->params[pbdParam_tethers], ctx->passes);
+}
+
+static int32_t Tethers_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdTethers*)state)->k > 0.0f; }
+
+static int32_t Tethers_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 0; /* each tether moves its own particle only */
+	return w->particleCount;
+}
+
+static void Tethers_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	SolveTethers(w, state, begin, end);
+}
+
+const pbdFamily pbd_family_tethers = {
+	.name = "tethers",
+	.bytes = Tethers_Bytes,
+	.scratchBytes = Tethers_ScratchBytes,
+	.create = Tethers_Create,
+	.prepareStep = Tethers_PrepareStep,
+	.colourCount = Tethers_ColourCount,
+	.colourSize = Tethers_ColourSize,
+	.solve = Tethers_Solve,
+};

@@ -7,21 +7,21 @@
      lift  F_l = -1/2 rho A C_l (v_rel . n) |v_rel| (n - cos(theta) v_rel/|v_rel|)
    with cos(theta) = (v_rel . n)/|v_rel|; the lift is perpendicular to the flow, which is
    what makes a flag flutter. Each vertex gets a third. The forces are explicit, so a
-   triangle's push is capped at what would stop its normal motion relative to the air in
-   one substep: a light cloth in a gale cannot gain energy from the integrator. */
-#include "world/core.h"
+   triangle's push is capped at a sixth of what would stop its normal motion relative to the
+   air in one substep (a grid vertex is in up to 6 triangles, whose pushes add): a light
+   cloth in a gale cannot gain energy from the integrator. */
+#include "families/family.h"
 
 #include <math.h>
 #include <string.h>
 
-int pbd_Wind_Accumulate(pbdWorld* w)
+static void Accumulate(pbdWorld* w, float h)
 {
 	const int n = w->particleCount;
 	memset(w->force, 0, (size_t)n * 4 * sizeof(float));
 	const float rho = w->params[pbdParam_airDensity];
 	const float cd = w->params[pbdParam_drag], cl = w->params[pbdParam_lift];
 	const float wx = w->params[pbdParam_windX], wy = w->params[pbdParam_windY], wz = w->params[pbdParam_windZ];
-	const float h = w->params[pbdParam_dt] / w->params[pbdParam_substeps];
 	for (int t = 0; t < w->triangleCount; ++t) {
 		const uint32_t* tri = w->triangles + 3 * t;
 		const float *a = w->x + 4 * tri[0], *b = w->x + 4 * tri[1], *c = w->x + 4 * tri[2];
@@ -49,9 +49,11 @@ int pbd_Wind_Accumulate(pbdWorld* w)
 		float fx = drag * nx + lift * (nx - cosT * rx / speed);
 		float fy = drag * ny + lift * (ny - cosT * ry / speed);
 		float fz = drag * nz + lift * (nz - cosT * rz / speed);
-		/* cap: the normal velocity change of the lightest vertex must not exceed |vn| */
+		/* cap: the normal velocity change of the lightest vertex must not exceed |vn|, summed
+		   over every triangle it is in (up to 6 in a grid cloth), or a light cloth's vertices
+		   overshoot the air's speed and the drag pumps energy in (FamilyWindNeverReverses) */
 		float fn = fabsf(fx * nx + fy * ny + fz * nz);
-		float dvn = h * wmax * fn / 3.0f;
+		float dvn = 6.0f * h * wmax * fn / 3.0f;
 		if (dvn > fabsf(vn)) {
 			float s = fabsf(vn) / dvn;
 			fx *= s, fy *= s, fz *= s;
@@ -63,5 +65,21 @@ int pbd_Wind_Accumulate(pbdWorld* w)
 			f[2] += fz / 3.0f;
 		}
 	}
-	return 1;
 }
+
+/* The forces hook: aerodynamics needs air, a coefficient and triangles to act on. */
+static void Wind_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	const float* params = w->params;
+	if (!(params[pbdParam_airDensity] > 0.0f) || !(params[pbdParam_drag] > 0.0f || params[pbdParam_lift] > 0.0f) ||
+		w->triangleCount == 0) {
+		return;
+	}
+	Accumulate(w, ctx->h);
+	w->forceActive = 1;
+}
+
+const pbdFamily pbd_family_wind = {
+	.name = "wind",
+	.forces = Wind_Forces,
+};

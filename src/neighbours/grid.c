@@ -1,18 +1,17 @@
-/* neighbours/grid.c -- spatial hash grid and particle-particle self-collision.
+/* neighbours/grid.c -- the neighbour search (grid.h): a cell-sorted hash grid over all
+   particles, pairs or per-particle neighbour lists.
 
-   Grid (rebuilt from the predicted positions p once per substep, contacts stage)
-   ----
-   Particles are spheres of radius thickness / 2, so two collide when their centres are
-   closer than the thickness. Pairs are searched within r = PAIR_MARGIN * thickness.
-   Cells are cubes of edge r (a hair more: CELL_SLACK), so every particle closer than r
-   to particle i lies in one of the 27 cells around i's cell. Cell (ix, iy, iz) =
-   floor(p / cell) goes to bucket
+   Cells
+   -----
+   Cells are cubes of edge R = the largest search radius (a hair more: CELL_SLACK), so every
+   particle closer than R to particle i lies in one of the 27 cells around i's cell; a pair is
+   searched within (r_i + r_j) / 2 <= R. Cell (ix, iy, iz) = floor(p / cell) goes to bucket
        (ix + (iy * 19349663 ^ iz * 83492791)) & (T - 1)
    Teschner et al.'s (2003) large-prime xor hash for y and z, with x added instead of
    multiplied: neighbouring cells along x land in neighbouring buckets, so the 3 cells of
-   each of the 9 neighbour rows is one contiguous run of the sorted arrays: 9 runs read
-   in order instead of 27 scattered buckets. On the 316 x 316 benchmark cloth (native,
-   same pairs) FindPairs took 2.8 ms instead of 9.3 with the 3-prime hash (flat), 13.6
+   each of the 9 neighbour rows is one contiguous run of the sorted arrays: 9 runs read in
+   order instead of 27 scattered buckets. On the 316 x 316 benchmark cloth (native, same
+   pairs) the pair search took 2.8 ms instead of 9.3 with the 3-prime hash (flat), 13.6
    instead of 24.5 (crumpled pile). T is the smallest power of two >= 2 n for the n
    particles present (at most the reserved tableSize), so the cost is O(n) whatever the
    capacity.
@@ -20,84 +19,79 @@
    Counting sort into reserved memory, no allocation: count per bucket -> prefix sums ->
    fill from the last particle down, which leaves cellEntries[cellStart[b] ..
    cellStart[b + 1]) = the particles of bucket b in increasing index order and
-   cellStart[T] = n. The particles' predicted and rest positions, w and object are then
-   gathered in that order into the world's scratch (pbd_HashGridScratchBytes), so the
-   pair search reads memory in runs and tests 4 candidates at a time (wasm SIMD / SSE).
+   cellStart[T] = n. The particles' positions, w, rest positions, phases and radii are then
+   gathered in that order into the build's scratch, so the search reads memory in runs and
+   tests 4 candidates at a time (wasm SIMD / SSE).
 
-   Pairs
-   -----
-   For each sorted slot s, the candidates are the later slots t > s of the 9 runs around
-   its cell (each unordered pair is met once), within r, except
-     - both pinned (w = 0: nothing to move);
-     - rest-pose neighbours: same object and |rest0_i - rest0_j| < thickness (mesh
-       neighbours are meant to be that close; TenMinutePhysics' cloth self-collision
-       filters them the same way).
-   Particles of different objects always collide, even if created on top of each other.
-   Every particle takes part, cloth and chain alike, pinned ones as fixed obstacles: a
-   rope must not pass through a cloth either, and the same grid will serve fluids.
-   Pairs are stored as (i, j), i < j, ordered by sorted slot of their first-met particle,
-   then neighbour row, then slot: a pure function of the positions, so every build
-   (native, scalar, wasm) stores the same pairs in the same order. Pairs past
-   maxContacts are counted, not stored (pbd_HashGrid_DroppedPairs).
+   Search
+   ------
+   For each sorted slot s, the candidates are the slots of the 9 runs around its cell: for
+   pairs only the later ones t > s (each unordered pair is met once), for lists all but s.
+   The distance test runs 4 wide; the filters (grid.h) run on the lanes that hit, with a fast
+   path when the phases cannot refuse anything (every particle SELF, none NO_COLLIDE, both
+   kinds of pairs wanted): then only the rest-pose and pin filters remain, as before phases
+   existed. With one radius for all, the test is d^2 < r^2 exactly as before radii could
+   differ; with radii per particle it is d^2 < ((r_i + r_j) / 2)^2, which gives the same bits
+   when they are equal ((r + r) * 0.5 = r).
 
-   Why a margin: pairs are found once per substep from the predicted positions but are
-   projected in every pass, and the passes still move particles (stretch, pins, other
-   contacts). In a resting stack, pairs sit at exactly the thickness after a projection;
-   with r = thickness they drop out of the next substep's list and get pushed inside it
-   unseen (two 20 x 20 layers at 1 substep x 10 passes: 0.87 thickness at r = 1.0, 0.99
-   at 1.05). The benefit saturates by 1.15-1.2 (a towel folded onto itself, 5 substeps x
-   4 passes: worst distance 0.93, 0.97, 0.97, 0.97 thickness at 1.1, 1.15, 1.2, 1.25),
-   while the pairs grow fast with r: rings of same-object particles between thickness and
-   r join the list (a 32 x 16 cloth at spacing 0.6 thickness: 520 pairs at 1.1, 1900 at
-   1.2, 4096 = overflow of the default capacity at 1.35) and the candidates grow with r^3
-   in a pile. So PAIR_MARGIN = 1.2. Pairs between thickness and r are inert: the solve
-   projects only when violated.
-
-   Determinism: + - * / sqrtf and comparisons only. The cell index is a float-to-int cast
-   of a value clamped to +-1e9 (so the cast is defined, even for NaN), corrected down by
-   one where the cast rounded up (negative values): floor without libm.
-*/
+   Determinism: + - * / and comparisons only. The cell index is a float-to-int cast of a value
+   clamped to +-1e9 (so the cast is defined, even for NaN), corrected down by one where the
+   cast rounded up (negative values): floor without libm. */
+#include "neighbours/grid.h"
 #include "world/core.h"
 #include "base/simd.h"
 
-#include <math.h>
 #include <string.h>
 
-#define PAIR_MARGIN 1.2f
-/* The cell is a hair larger than r so that rounding in p * (1 / cell) cannot put two
-   particles closer than r more than one cell apart. That holds within ~4000 cells of the
-   origin; farther out a pair at nearly r could be missed, a contact (closer than the
-   thickness = r / 1.2) only beyond ~700k cells, where float positions are already
-   coarser than 0.1 thickness. */
+/* The cell is a hair larger than R so that rounding in p * (1 / cell) cannot put two
+   particles closer than R more than one cell apart. That holds within ~4000 cells of the
+   origin; farther out a pair at nearly R could be missed, a contact (closer than R / 1.2 in
+   the contacts family) only beyond ~700k cells, where float positions are already coarser
+   than 0.1 of it. */
 #define CELL_SLACK 1.0009765625f
 #define CELL_LIMIT 1e9f
 /* Sorted arrays are padded so that a 4-wide load may run past the last particle. */
 #define PAD 4
-#define SORTED_ARRAYS 8
+#define SORTED_ARRAYS 9
 
-/* Overflow of the last pbd_HashGrid_FindPairs: pairs found beyond maxContacts. Kept here
-   until pbdWorld has a field for it (see the report to the lead). */
-static const pbdWorld* s_droppedWorld;
-static int32_t s_dropped;
-
-float pbd_HashGrid_SearchRadius(const pbdWorld* w) { return w->params[pbdParam_thickness] * PAIR_MARGIN; }
-
-float pbd_HashGrid_CellSize(const pbdWorld* w) { return pbd_HashGrid_SearchRadius(w) * CELL_SLACK; }
-
-int32_t pbd_HashGrid_TableSize(const pbdWorld* w)
+size_t pbd_Grid_Bytes(int32_t maxParticles)
 {
-	int32_t t = 2;
-	while (t < 2 * w->particleCount && t < w->tableSize) t <<= 1;
-	return t;
+	int32_t table = 2;
+	while (table < 2 * maxParticles) table <<= 1;
+	return pbd_PoolBytes((size_t)table + 1, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxParticles, sizeof(int32_t));
 }
 
-int32_t pbd_HashGrid_DroppedPairs(const pbdWorld* w) { return w == s_droppedWorld ? s_dropped : 0; }
-
-/* Scratch the grid needs during the step: 8 sorted arrays of 4 bytes per particle. */
-size_t pbd_HashGridScratchBytes(int32_t maxParticles)
+int pbd_Grid_Create(pbdGrid* g, pbdPool* pool, int32_t maxParticles)
 {
-	return ((size_t)maxParticles + PAD) * SORTED_ARRAYS * sizeof(float) + 64;
+	memset(g, 0, sizeof *g);
+	int32_t table = 2;
+	while (table < 2 * maxParticles) table <<= 1;
+	g->maxParticles = maxParticles;
+	g->tableSize = table;
+	g->cellStart = pbd_PoolAlloc(pool, (size_t)table + 1, sizeof(int32_t));
+	g->cellEntries = pbd_PoolAlloc(pool, (size_t)(maxParticles > 0 ? maxParticles : 1), sizeof(int32_t));
+	return g->cellStart != NULL && g->cellEntries != NULL;
 }
+
+size_t pbd_NeighbourLists_Bytes(int32_t maxParticles, int32_t capacity)
+{
+	return 2 * pbd_PoolBytes((size_t)maxParticles, sizeof(int32_t)) + pbd_PoolBytes((size_t)capacity, sizeof(int32_t));
+}
+
+int pbd_NeighbourLists_Create(pbdNeighbourLists* lists, pbdPool* pool, int32_t maxParticles, int32_t capacity)
+{
+	memset(lists, 0, sizeof *lists);
+	lists->start = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
+	lists->count = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
+	lists->indices = pbd_PoolAlloc(pool, (size_t)capacity, sizeof(int32_t));
+	lists->capacity = capacity;
+	return lists->start != NULL && lists->count != NULL && lists->indices != NULL;
+}
+
+/* One sorted array: the particles plus the padding, rounded up to a cache line. */
+static size_t SortedStride(int32_t count) { return ((size_t)count + PAD + 15u) & ~(size_t)15u; }
+
+size_t pbd_Grid_ScratchBytes(int32_t count) { return SORTED_ARRAYS * SortedStride(count) * sizeof(float) + 16; }
 
 static inline int32_t CellIndex(float v, float inv)
 {
@@ -108,73 +102,66 @@ static inline int32_t CellIndex(float v, float inv)
 	return c - ((float)c > f);
 }
 
-static inline uint32_t RowHash(int32_t y, int32_t z) { return ((uint32_t)y * 19349663u) ^ ((uint32_t)z * 83492791u); }
-
 static inline uint32_t BucketOf(const float* p, float inv, uint32_t mask)
 {
-	return ((uint32_t)CellIndex(p[0], inv) + RowHash(CellIndex(p[1], inv), CellIndex(p[2], inv))) & mask;
+	const uint32_t row = ((uint32_t)CellIndex(p[1], inv) * 19349663u) ^ ((uint32_t)CellIndex(p[2], inv) * 83492791u);
+	return ((uint32_t)CellIndex(p[0], inv) + row) & mask;
 }
 
-int32_t pbd_HashGrid_Bucket(const pbdWorld* w, const float* p)
+int32_t pbd_Grid_Bucket(const pbdGrid* g, const float* point)
 {
-	return (int32_t)BucketOf(p, 1.0f / pbd_HashGrid_CellSize(w), (uint32_t)pbd_HashGrid_TableSize(w) - 1u);
+	return g->buckets > 0 ? (int32_t)BucketOf(point, g->invCell, (uint32_t)g->buckets - 1u) : 0;
 }
 
-/* Bit k set when lane k of a is below lane k of b (the same comparison in every build). */
-static inline uint32_t LessBits(pbdF4 a, pbdF4 b) { return pbdF4_LessBits(a, b); }
+/* A usable radius: finite and positive, else 0 (a point). */
+static inline float Radius(float r) { return r > 0.0f && r <= 3e38f ? r : 0.0f; }
 
-static inline uint32_t EqualBits(const int32_t* v, int32_t o)
+int pbd_Grid_Build(pbdGrid* g, const pbdGridInput* in, void* scratch, size_t scratchBytes)
 {
-	return (uint32_t)(v[0] == o) | (uint32_t)(v[1] == o) << 1 | (uint32_t)(v[2] == o) << 2 | (uint32_t)(v[3] == o) << 3;
-}
-
-static inline uint32_t ZeroBits(const float* v)
-{
-	return (uint32_t)(v[0] == 0.0f) | (uint32_t)(v[1] == 0.0f) << 1 | (uint32_t)(v[2] == 0.0f) << 2 |
-		   (uint32_t)(v[3] == 0.0f) << 3;
-}
-
-/* The sorted arrays in the scratch: predicted x, y, z; rest x, y, z; w; object. */
-typedef struct Sorted {
-	float *x, *y, *z, *rx, *ry, *rz, *w;
-	int32_t* object;
-} Sorted;
-
-static Sorted SortedArrays(const pbdWorld* w, int32_t n)
-{
-	const size_t stride = (size_t)n + PAD;
-	Sorted q;
-	q.x = (float*)w->scratch;
-	q.y = q.x + stride;
-	q.z = q.y + stride;
-	q.rx = q.z + stride;
-	q.ry = q.rx + stride;
-	q.rz = q.ry + stride;
-	q.w = q.rz + stride;
-	q.object = (int32_t*)(q.w + stride);
-	return q;
-}
-
-/* Counting sort of the particles by the bucket of their predicted position, then their
-   data gathered in that order. Returns 0 (and sorts nothing) if the scratch is too small. */
-int pbd_HashGrid_Build(pbdWorld* w)
-{
-	const int32_t n = w->particleCount;
-	if (w->scratchBytes < pbd_HashGridScratchBytes(n)) {
-		PBD_ASSERT(0 && "world scratch smaller than pbd_HashGridScratchBytes(maxParticles)");
-		return 0;
+	const int32_t n = in->count;
+	g->count = 0;
+	g->buckets = 0;
+	g->dropped = 0;
+	if (n < 0 || n > g->maxParticles || (n > 0 && in->positions == NULL) || scratch == NULL ||
+		scratchBytes < pbd_Grid_ScratchBytes(n)) {
+		return 0; /* a sizing bug of the caller: nothing is found rather than memory overrun */
 	}
-	const int32_t T = pbd_HashGrid_TableSize(w);
+	const uint32_t* phase = in->phase;
+	const int perParticle = in->radii != NULL || in->objectRadius != NULL;
+	float rmax = perParticle ? 0.0f : Radius(in->radius);
+	uintptr_t base = ((uintptr_t)scratch + 15u) & ~(uintptr_t)15u;
+	const size_t stride = SortedStride(n);
+	g->x = (float*)base;
+	g->y = g->x + stride;
+	g->z = g->y + stride;
+	g->w = g->z + stride;
+	g->rx = g->w + stride;
+	g->ry = g->rx + stride;
+	g->rz = g->ry + stride;
+	g->radius = g->rz + stride;
+	g->phase = (uint32_t*)(g->radius + stride);
+	/* Until the gather, radius holds each particle's radius by particle index (when they differ)
+	   and x its bucket. */
+	if (perParticle) {
+		for (int32_t i = 0; i < n; ++i) {
+			const float r = Radius(in->radii != NULL ? in->radii[i] : in->objectRadius[(phase ? phase[i] : 0u) & PBD_PHASE_OBJECT_MASK]);
+			g->radius[i] = r;
+			if (r > rmax) rmax = r;
+		}
+	}
+	if (!(rmax > 0.0f)) return n == 0; /* nothing can be within reach: an empty grid */
+	int32_t T = 2;
+	while (T < 2 * n && T < g->tableSize) T <<= 1;
 	const uint32_t mask = (uint32_t)T - 1u;
-	const float inv = 1.0f / pbd_HashGrid_CellSize(w);
-	const float* p = w->p;
-	const float* rest0 = w->rest0;
-	int32_t* start = w->cellStart;
-	int32_t* entries = w->cellEntries;
-	const Sorted q = SortedArrays(w, n);
-	/* Until the gather, x holds each particle's bucket and rx its object. */
-	uint32_t* bucket = (uint32_t*)q.x;
-	int32_t* objectOf = (int32_t*)q.rx;
+	g->cellSize = rmax * CELL_SLACK;
+	g->invCell = 1.0f / g->cellSize;
+	g->uniformRadius = perParticle ? 0.0f : rmax;
+	g->hasRest = in->rest != NULL;
+	const float inv = g->invCell;
+	const float* p = in->positions;
+	int32_t* start = g->cellStart;
+	int32_t* entries = g->cellEntries;
+	uint32_t* bucket = (uint32_t*)g->x;
 	memset(start, 0, ((size_t)T + 1) * sizeof(int32_t));
 	for (int32_t i = 0; i < n; ++i) {
 		const uint32_t b = BucketOf(p + 4 * i, inv, mask);
@@ -188,28 +175,40 @@ int pbd_HashGrid_Build(pbdWorld* w)
 	}
 	start[T] = n;
 	for (int32_t i = n - 1; i >= 0; --i) entries[--start[bucket[i]]] = i;
-	int32_t i = 0;
-	for (int32_t o = 0; o < w->objectCount; ++o) {
-		const int32_t end = w->objects[o].firstParticle + w->objects[o].particleCount;
-		for (; i < end; ++i) objectOf[i] = o;
+	/* The gather, radii first (they are read by particle index from the array they are sorted into). */
+	if (perParticle) {
+		float* r = g->rx; /* free until the rest gather below */
+		for (int32_t s = 0; s < n; ++s) r[s] = g->radius[entries[s]];
+		memcpy(g->radius, r, (size_t)n * sizeof(float));
 	}
-	for (; i < n; ++i) objectOf[i] = -1; /* not part of an object: cannot happen through the API */
-	for (int32_t s = 0; s < n; ++s) q.object[s] = objectOf[entries[s]];
+	uint32_t all = ~0u, any = 0u;
 	for (int32_t s = 0; s < n; ++s) {
 		const float* pi = p + 4 * entries[s];
-		const float* ri = rest0 + 4 * entries[s];
-		q.x[s] = pi[0];
-		q.y[s] = pi[1];
-		q.z[s] = pi[2];
-		q.w[s] = pi[3];
-		q.rx[s] = ri[0];
-		q.ry[s] = ri[1];
-		q.rz[s] = ri[2];
+		g->x[s] = pi[0];
+		g->y[s] = pi[1];
+		g->z[s] = pi[2];
+		g->w[s] = pi[3];
+		const uint32_t ph = phase != NULL ? phase[entries[s]] : PBD_PHASE_SELF;
+		g->phase[s] = ph;
+		all &= ph;
+		any |= ph;
+	}
+	if (in->rest != NULL) {
+		for (int32_t s = 0; s < n; ++s) {
+			const float* ri = in->rest + 4 * entries[s];
+			g->rx[s] = ri[0];
+			g->ry[s] = ri[1];
+			g->rz[s] = ri[2];
+		}
 	}
 	for (int32_t s = n; s < n + PAD; ++s) {
-		q.x[s] = q.y[s] = q.z[s] = q.rx[s] = q.ry[s] = q.rz[s] = q.w[s] = 0.0f;
-		q.object[s] = -2;
+		g->x[s] = g->y[s] = g->z[s] = g->w[s] = g->rx[s] = g->ry[s] = g->rz[s] = g->radius[s] = 0.0f;
+		g->phase[s] = PBD_PHASE_NO_COLLIDE;
 	}
+	g->phaseAnd = n > 0 ? all : 0u;
+	g->phaseOr = any;
+	g->count = n;
+	g->buckets = T;
 	return 1;
 }
 
@@ -261,63 +260,128 @@ static int32_t Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, in
 	return ranges;
 }
 
-void pbd_HashGrid_FindPairs(pbdWorld* w)
+pbdGridFilter pbd_Grid_ContactFilter(int32_t self, int32_t others, float restDistance)
 {
-	w->pairCount = 0;
-	s_droppedWorld = w;
-	s_dropped = 0;
-	if (!pbd_HashGrid_Build(w)) return;
-	const int32_t n = w->particleCount;
-	const uint32_t mask = (uint32_t)pbd_HashGrid_TableSize(w) - 1u;
-	const float inv = 1.0f / pbd_HashGrid_CellSize(w);
-	const float thickness = w->params[pbdParam_thickness];
-	const float r = pbd_HashGrid_SearchRadius(w);
-	const pbdF4 r2 = pbdF4_Splat(r * r), t2 = pbdF4_Splat(thickness * thickness);
-	const int32_t* start = w->cellStart;
-	const int32_t* entries = w->cellEntries;
-	const Sorted q = SortedArrays(w, n);
-	int32_t* pairs = w->pairs;
-	const int32_t capacity = w->maxContacts;
+	pbdGridFilter f;
+	f.sameGroup = self != 0;
+	f.otherGroups = others != 0;
+	f.keepPinned = 0;
+	f.restDistance = restDistance;
+	return f;
+}
+
+/* Bit k set when lane k of the 4 words has the same object as o. */
+static inline uint32_t SameObjectBits(const uint32_t* v, uint32_t o)
+{
+	uint32_t bits = 0;
+	for (int k = 0; k < 4; ++k) bits |= (uint32_t)(((v[k] ^ o) & PBD_PHASE_OBJECT_MASK) == 0u) << k;
+	return bits;
+}
+
+static inline uint32_t ZeroBits(const float* v)
+{
+	return (uint32_t)(v[0] == 0.0f) | (uint32_t)(v[1] == 0.0f) << 1 | (uint32_t)(v[2] == 0.0f) << 2 |
+		   (uint32_t)(v[3] == 0.0f) << 3;
+}
+
+/* The phase rules of grid.h for 4 lanes against particle phase pi (which is not NO_COLLIDE). */
+static inline uint32_t PhaseBits(const uint32_t* v, uint32_t pi, uint32_t self, uint32_t other)
+{
+	uint32_t bits = 0;
+	for (int k = 0; k < 4; ++k) {
+		const uint32_t pj = v[k];
+		const uint32_t sameGroup = ((pi ^ pj) & PBD_PHASE_GROUP_MASK) == 0u;
+		const uint32_t ok = sameGroup ? self & ((pi & pj & PBD_PHASE_SELF) != 0u) : other;
+		bits |= (ok & ((pj & PBD_PHASE_NO_COLLIDE) == 0u)) << k;
+	}
+	return bits;
+}
+
+/* The search, for pairs (lists == NULL) or lists; perParticle and fast are constants at each
+   call site, so each combination compiles to its own loop. */
+static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs,
+															 int32_t capacity, pbdNeighbourLists* lists,
+															 const int perParticle, const int fast)
+{
+	const int32_t n = g->count;
+	const uint32_t mask = (uint32_t)g->buckets - 1u;
+	const float inv = g->invCell;
+	const pbdF4 r2 = pbdF4_Splat(g->uniformRadius * g->uniformRadius);
+	const pbdF4 half = pbdF4_Splat(0.5f);
+	const int restOn = g->hasRest && f->restDistance > 0.0f;
+	const pbdF4 t2 = pbdF4_Splat(f->restDistance * f->restDistance);
+	const uint32_t self = f->sameGroup != 0, other = f->otherGroups != 0;
+	const int32_t* start = g->cellStart;
+	const int32_t* entries = g->cellEntries;
+	const float *qx = g->x, *qy = g->y, *qz = g->z, *qw = g->w, *qr = g->radius;
+	const float *qrx = g->rx, *qry = g->ry, *qrz = g->rz;
+	const uint32_t* qp = g->phase;
 	int32_t count = 0, dropped = 0;
+	int32_t* indices = lists != NULL ? lists->indices : NULL;
+	const int32_t room = lists != NULL ? (lists->capacity & ~3) : 0; /* whole quads, so the padding always fits */
 
 	/* The runs around the last cell seen: consecutive slots mostly share a cell. */
 	int32_t first[27], end[27];
 	int32_t ranges = 0, cx = 0, cy = 0, cz = 0;
 
 	for (int32_t s = 0; s < n; ++s) {
-		const float xi = q.x[s], yi = q.y[s], zi = q.z[s];
+		const float xi = qx[s], yi = qy[s], zi = qz[s];
 		const int32_t ix = CellIndex(xi, inv), iy = CellIndex(yi, inv), iz = CellIndex(zi, inv);
 		if (s == 0 || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
 			ranges = Neighbourhood(start, mask, ix, iy, iz, first, end);
 		}
-		const int32_t objectI = q.object[s];
-		const int32_t pinnedI = q.w[s] == 0.0f;
+		const uint32_t phaseI = qp[s];
+		const int32_t i = entries[s];
+		const int32_t listStart = count;
+		if (lists != NULL) lists->start[i] = count;
+		if (!fast && (phaseI & PBD_PHASE_NO_COLLIDE)) {
+			if (lists != NULL) lists->count[i] = 0;
+			continue;
+		}
+		const int32_t pinnedI = !f->keepPinned && qw[s] == 0.0f;
 		const pbdF4 xs = pbdF4_Splat(xi), ys = pbdF4_Splat(yi), zs = pbdF4_Splat(zi);
-		const pbdF4 rxs = pbdF4_Splat(q.rx[s]), rys = pbdF4_Splat(q.ry[s]), rzs = pbdF4_Splat(q.rz[s]);
+		/* rest positions and radii are read only when they were gathered */
+		const pbdF4 rxs = pbdF4_Splat(restOn ? qrx[s] : 0.0f), rys = pbdF4_Splat(restOn ? qry[s] : 0.0f);
+		const pbdF4 rzs = pbdF4_Splat(restOn ? qrz[s] : 0.0f);
+		const pbdF4 ris = pbdF4_Splat(perParticle ? qr[s] : 0.0f);
 		for (int32_t k = 0; k < ranges; ++k) {
 			const int32_t e = end[k];
-			for (int32_t t = first[k] > s ? first[k] : s + 1; t < e; t += 4) {
+			const int32_t from = lists != NULL ? first[k] : (first[k] > s ? first[k] : s + 1);
+			for (int32_t t = from; t < e; t += 4) {
 				/* |p_s - p_t|^2 < r^2 for 4 slots; lanes past the run masked off */
-				const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(q.x + t));
-				const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(q.y + t));
-				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(q.z + t));
+				const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(qx + t));
+				const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(qy + t));
+				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(qz + t));
 				const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
-				uint32_t hits = LessBits(d2, r2);
+				uint32_t hits;
+				if (perParticle) {
+					const pbdF4 rij = pbdF4_Mul(pbdF4_Add(ris, pbdF4_Load(qr + t)), half);
+					hits = pbdF4_LessBits(d2, pbdF4_Mul(rij, rij));
+				} else {
+					hits = pbdF4_LessBits(d2, r2);
+				}
 				if (e - t < 4) hits &= (1u << (e - t)) - 1u;
+				if (lists != NULL && (uint32_t)(s - t) < 4u) hits &= ~(1u << (s - t)); /* not itself */
 				if (hits == 0u) continue;
-				/* rest-pose neighbours: same object and closer than the thickness at rest */
-				const pbdF4 ex = pbdF4_Sub(rxs, pbdF4_Load(q.rx + t));
-				const pbdF4 ey = pbdF4_Sub(rys, pbdF4_Load(q.ry + t));
-				const pbdF4 ez = pbdF4_Sub(rzs, pbdF4_Load(q.rz + t));
-				const pbdF4 e2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(ex, ex), pbdF4_Mul(ey, ey)), pbdF4_Mul(ez, ez));
-				hits &= ~(LessBits(e2, t2) & EqualBits(q.object + t, objectI));
-				if (pinnedI) hits &= ~ZeroBits(q.w + t); /* both pinned */
+				if (restOn) {
+					/* rest-pose neighbours: same object and closer than restDistance at rest */
+					const pbdF4 ex = pbdF4_Sub(rxs, pbdF4_Load(qrx + t));
+					const pbdF4 ey = pbdF4_Sub(rys, pbdF4_Load(qry + t));
+					const pbdF4 ez = pbdF4_Sub(rzs, pbdF4_Load(qrz + t));
+					const pbdF4 e2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(ex, ex), pbdF4_Mul(ey, ey)), pbdF4_Mul(ez, ez));
+					hits &= ~(pbdF4_LessBits(e2, t2) & SameObjectBits(qp + t, phaseI));
+				}
+				if (!fast) hits &= PhaseBits(qp + t, phaseI, self, other);
+				if (pinnedI) hits &= ~ZeroBits(qw + t); /* both pinned */
 				while (hits != 0u) {
 					const int32_t u = t + __builtin_ctz(hits);
 					hits &= hits - 1u;
-					if (count < capacity) {
-						const int32_t i = entries[s], j = entries[u];
+					const int32_t j = entries[u];
+					if (lists != NULL) {
+						if (count < room) indices[count++] = j;
+						else dropped += 1;
+					} else if (count < capacity) {
 						pairs[2 * count] = i < j ? i : j;
 						pairs[2 * count + 1] = i < j ? j : i;
 						count += 1;
@@ -327,129 +391,60 @@ void pbd_HashGrid_FindPairs(pbdWorld* w)
 				}
 			}
 		}
-	}
-	w->pairCount = count;
-	s_dropped = dropped;
-}
-
-/* Each pair is the inequality C = |p_i - p_j| - thickness >= 0, projected only when
-   violated (seed 000 section 1) with the mass-weighted split of section 3:
-       dp_i = +w_i / (w_i + w_j) (thickness - d) n,  dp_j = -w_j / (w_i + w_j) (thickness - d) n,
-   n = (p_i - p_j) / d, at stiffness 1 (a contact is hard), pair by pair in list order.
-
-   Friction is positional and Coulomb-bounded, as for the ground (Macklin et al. 2014,
-   sec. 6.1): the pair's relative tangential displacement over the substep,
-   (p_i - x_i) - (p_j - x_j) less its part along n, is cancelled when shorter than
-   mu * depth (static) and otherwise shortened by mu * depth (kinetic), mu = selfFriction,
-   depth = this projection's normal correction, split with the same weights so momentum
-   is kept. Bounded by the depth, friction follows the normal push, so it does not grow
-   with the number of substeps or passes (TenMinutePhysics removes a fixed fraction per
-   projection; at 10 substeps x 2 passes that glues touching layers together).
-
-   Coincident particles (d below 1e-6 thickness) have no centre line: they are pushed
-   apart along their rest-pose offset, or along +y (i up, j down) when that is zero too.
-   Deterministic, and no 0 / 0. */
-void pbd_SelfCollision_Solve(pbdWorld* w)
-{
-	const float thickness = w->params[pbdParam_thickness];
-	const float t2 = thickness * thickness;
-	const float tiny2 = t2 * 1e-12f;
-	const float mu = w->params[pbdParam_selfFriction];
-	float* p = w->p;
-	const float* x = w->x;
-	const float* rest0 = w->rest0;
-	const int32_t* pairs = w->pairs;
-	const int32_t count = w->pairCount;
-	for (int32_t c = 0; c < count; ++c) {
-		const int32_t i = pairs[2 * c], j = pairs[2 * c + 1];
-		float* pi = p + 4 * i;
-		float* pj = p + 4 * j;
-		const float wi = pi[3], wj = pj[3];
-		const float wsum = wi + wj;
-		if (wsum <= 0.0f) continue;
-		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
-		const float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 >= t2) continue;
-		float nx, ny, nz, d;
-		if (d2 > tiny2) {
-			d = sqrtf(d2);
-			nx = dx / d, ny = dy / d, nz = dz / d;
-		} else {
-			const float* ri = rest0 + 4 * i;
-			const float* rj = rest0 + 4 * j;
-			const float ex = ri[0] - rj[0], ey = ri[1] - rj[1], ez = ri[2] - rj[2];
-			const float e2 = ex * ex + ey * ey + ez * ez;
-			if (e2 > tiny2) {
-				const float e = sqrtf(e2);
-				nx = ex / e, ny = ey / e, nz = ez / e;
-			} else {
-				nx = 0.0f, ny = 1.0f, nz = 0.0f;
-			}
-			d = dx * nx + dy * ny + dz * nz;
-		}
-		const float depth = thickness - d;
-		const float si = depth * (wi / wsum), sj = depth * (wj / wsum);
-		pi[0] += si * nx, pi[1] += si * ny, pi[2] += si * nz;
-		pj[0] -= sj * nx, pj[1] -= sj * ny, pj[2] -= sj * nz;
-		if (mu > 0.0f) {
-			const float* xi = x + 4 * i;
-			const float* xj = x + 4 * j;
-			float rx = (pi[0] - xi[0]) - (pj[0] - xj[0]);
-			float ry = (pi[1] - xi[1]) - (pj[1] - xj[1]);
-			float rz = (pi[2] - xi[2]) - (pj[2] - xj[2]);
-			const float rn = rx * nx + ry * ny + rz * nz;
-			rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
-			const float travel2 = rx * rx + ry * ry + rz * rz;
-			if (travel2 <= 0.0f) continue;
-			const float limit = mu * depth;
-			float f = 1.0f; /* static: cancel the whole tangential travel */
-			if (travel2 > limit * limit) f = limit / sqrtf(travel2); /* kinetic */
-			const float fi = f * (wi / wsum), fj = f * (wj / wsum);
-			pi[0] -= fi * rx, pi[1] -= fi * ry, pi[2] -= fi * rz;
-			pj[0] += fj * rx, pj[1] += fj * ry, pj[2] += fj * rz;
+		if (lists != NULL) {
+			lists->count[i] = count - listStart;
+			while (count & 3) indices[count++] = i; /* padding: the particle itself */
 		}
 	}
-}
-
-/* Reusing the pair list across substeps (as Macklin et al. 2019, "Small Steps in Physics
-   Simulation", find neighbours once per frame). The list holds the pairs within
-   r = 1.2 thickness of the positions it was searched at; a pair missing from it was at
-   least r apart then, and a contact needs it closer than the thickness t. To close that
-   gap of r - t = 0.2 t the two must together have moved 0.2 t, so one of them at least
-   0.1 t. So while every particle's predicted position is within 0.1 t of where it was at
-   the search, the list holds every pair that can be in contact, and the search is skipped.
-   Anything the displacement cannot show clears pairsReusable: a parameter change
-   (thickness), a mass change (pairs of two pins were left out), new particles, an
-   overflowing list. A cloth at rest then searches about once in many steps; one that
-   falls or is dragged still searches every substep. */
-static int WithinReach(const pbdWorld* w, float m)
-{
-	const float limit2 = m * m;
-	const float* p = w->p;
-	const float* o = w->pairOrigin;
-	for (int32_t i = 0; i < w->particleCount; ++i) {
-		const float dx = p[4 * i] - o[4 * i], dy = p[4 * i + 1] - o[4 * i + 1], dz = p[4 * i + 2] - o[4 * i + 2];
-		if (!(dx * dx + dy * dy + dz * dz < limit2)) return 0; /* NaN-safe: not within */
+	if (lists != NULL) {
+		lists->used = count;
+		lists->dropped = dropped;
+	} else {
+		g->dropped = dropped;
 	}
-	return 1;
+	return count;
 }
 
-void pbd_SelfCollision_Prepare(pbdWorld* w)
+/* Whether the phases can refuse nothing: both kinds of pairs wanted, every particle SELF and
+   none NO_COLLIDE. */
+static int FastRules(const pbdGrid* g, const pbdGridFilter* f)
 {
-	const float thickness = w->params[pbdParam_thickness];
-	const float reach = 0.5f * (pbd_HashGrid_SearchRadius(w) - thickness);
-	if (w->pairsReusable && WithinReach(w, reach)) return;
-	pbd_HashGrid_FindPairs(w);
-	w->pairSearches += 1;
-	w->pairsReusable = pbd_HashGrid_DroppedPairs(w) == 0;
-	if (w->pairsReusable) memcpy(w->pairOrigin, w->p, (size_t)w->particleCount * 4 * sizeof(float));
+	return f->sameGroup && f->otherGroups && (g->phaseAnd & PBD_PHASE_SELF) && !(g->phaseOr & PBD_PHASE_NO_COLLIDE);
 }
 
-int pbd_World_FindPairs(pbdWorldId id)
+/* Nothing can pass: no kind of pair wanted, or only pairs between groups and one group. */
+static int NothingToFind(const pbdGrid* g, const pbdGridFilter* f)
 {
-	pbdWorld* w = pbd_GetWorld(id);
-	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)id);
-	pbd_HashGrid_FindPairs(w);
-	w->pairsReusable = 0; /* this list is for the positions now, not for reuse */
-	return w->pairCount;
+	if (g->count < 2) return 1;
+	if (!f->sameGroup && !f->otherGroups) return 1;
+	if (!f->sameGroup && ((g->phaseAnd ^ g->phaseOr) & PBD_PHASE_GROUP_MASK) == 0u) return 1;
+	return 0;
+}
+
+int32_t pbd_Grid_FindPairs(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, int32_t capacity)
+{
+	g->dropped = 0;
+	if (NothingToFind(g, f)) return 0;
+	if (capacity < 0) capacity = 0;
+	const int fast = FastRules(g, f);
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1) : Search(g, f, pairs, capacity, NULL, 0, 0);
+	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1) : Search(g, f, pairs, capacity, NULL, 1, 0);
+}
+
+int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists* lists)
+{
+	lists->used = 0;
+	lists->dropped = 0;
+	if (NothingToFind(g, f)) {
+		for (int32_t i = 0; i < g->count; ++i) lists->start[i] = lists->count[i] = 0;
+		return 0;
+	}
+	const int fast = FastRules(g, f);
+	int32_t stored;
+	if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1) : Search(g, f, NULL, 0, lists, 0, 0);
+	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1) : Search(g, f, NULL, 0, lists, 1, 0);
+	int32_t neighbours = 0;
+	for (int32_t i = 0; i < g->count; ++i) neighbours += lists->count[i];
+	(void)stored;
+	return neighbours;
 }

@@ -1,27 +1,24 @@
 /* wasm/api.c -- the flat, scalar-argument surface that JS calls (web/js/minipbd.js).
 
    Structs do not cross the wasm boundary comfortably, so descriptions arrive as
-   scalars and results that are records (counts, stats, object info) are written to
-   one static exchange block whose layout is declared here once and mirrored once in
-   web/js/minipbd.js (the wasm4 memory-map habit). */
+   scalars, and a call whose result is a record (counts, stats, object info) writes it to
+   `out`: memory the caller owns (minipbd.js allocates one block of PBDJS_EXCHANGE_BYTES per
+   loaded engine with the exported malloc). The core keeps no block of its own, so calls on
+   different worlds never share one. The records' layouts are declared here once and
+   mirrored once in web/js/minipbd.js (the wasm4 memory-map habit):
+     pbdjs_ChainCounts, pbdjs_ClothCounts: int32[0..2] = particles, constraints, lines or triangles
+     pbdjs_GetStats:      f64[0..8] = steps, particles, constraints, attachments, maxError,
+                                      meanError, maxStretch, kineticEnergy, potentialEnergy
+     pbdjs_GetObjectInfo: int32[0..11] in pbdObjectInfo order
+     pbdjs_GetColliderInfo, pbdjs_RayCastColliders: see api_colliders.c
+     pbdjs_ParamInfo:     f64[0..3] = default, min, max, flags */
 #include "world/core.h"
 
 #include <string.h>
 
-/* Exchange block layout, in 8-byte slots:
-   counts:      int32[0..2]
-   stats:       f64[0..8] = steps, particles, constraints, attachments, maxError,
-                            meanError, maxStretch, kineticEnergy, potentialEnergy
-   object info: int32[0..11] in pbdObjectInfo order
-   name buffer: 64 bytes at byte offset 128 for parameter names from JS */
-static union {
-	double f64[32];
-	int32_t i32[64];
-	char bytes[256];
-} s_exchange;
-
-PBDJS_API void* pbdjs_Exchange(void) { return &s_exchange; }
-PBDJS_API int pbdjs_ExchangeNameOffset(void) { return 128; }
+/// Bytes of the largest record, and the alignment `out` needs (float64).
+#define PBDJS_EXCHANGE_BYTES 256
+PBDJS_API int pbdjs_ExchangeBytes(void) { return PBDJS_EXCHANGE_BYTES; }
 
 PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int maxTriangles, int maxLines,
 									   int maxAttachments, int maxObjects, int maxColliders)
@@ -61,27 +58,26 @@ PBDJS_API int pbdjs_AddCloth(pbdWorldId world, float ox, float oy, float oz, flo
 	return pbd_World_AddCloth(world, &def);
 }
 
-PBDJS_API void pbdjs_ChainCounts(int segments) { pbd_ChainCounts(segments, &s_exchange.i32[0], &s_exchange.i32[1], &s_exchange.i32[2]); }
-PBDJS_API void pbdjs_ClothCounts(int nu, int nv) { pbd_ClothCounts(nu, nv, &s_exchange.i32[0], &s_exchange.i32[1], &s_exchange.i32[2]); }
+PBDJS_API void pbdjs_ChainCounts(int segments, int32_t* out) { pbd_ChainCounts(segments, &out[0], &out[1], &out[2]); }
+PBDJS_API void pbdjs_ClothCounts(int nu, int nv, int32_t* out) { pbd_ClothCounts(nu, nv, &out[0], &out[1], &out[2]); }
 
-PBDJS_API int pbdjs_GetStats(pbdWorldId world)
+PBDJS_API int pbdjs_GetStats(pbdWorldId world, double* o)
 {
 	pbdStats s;
 	int err = pbd_World_GetStats(world, &s);
 	if (err != PBD_OK) return err;
-	double* o = s_exchange.f64;
 	o[0] = s.steps, o[1] = s.particles, o[2] = s.constraints, o[3] = s.attachments;
 	o[4] = s.maxError, o[5] = s.meanError, o[6] = s.maxStretch;
 	o[7] = s.kineticEnergy, o[8] = s.potentialEnergy;
 	return PBD_OK;
 }
 
-PBDJS_API int pbdjs_GetObjectInfo(pbdWorldId world, int object)
+PBDJS_API int pbdjs_GetObjectInfo(pbdWorldId world, int object, int32_t* out)
 {
 	pbdObjectInfo info;
 	int err = pbd_World_GetObjectInfo(world, object, &info);
 	if (err != PBD_OK) return err;
-	memcpy(s_exchange.i32, &info, sizeof info);
+	memcpy(out, &info, sizeof info);
 	return PBD_OK;
 }
 
@@ -96,6 +92,7 @@ PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
 }
 
 _Static_assert(sizeof(pbdObjectInfo) == 12 * sizeof(int32_t), "JS reads object info as 12 int32");
+_Static_assert(sizeof(pbdObjectInfo) <= PBDJS_EXCHANGE_BYTES && 9 * sizeof(double) <= PBDJS_EXCHANGE_BYTES, "records fit");
 
 /* The parameter table for JS (web/js/engine/param-table.js is generated from it): the row's
    numbers go to out[0..3] = default, min, max, flags as float64; its strings are returned

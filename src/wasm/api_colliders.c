@@ -2,16 +2,14 @@
 
    pbd_World_SetColliderTransform, pbd_World_GetColliderCount and pbd_World_ColliderDistance
    take and return scalars, so JS calls them as they are. What needs a struct or an out
-   pointer is wrapped here: the def arrives as scalars, and records go to the exchange
-   block as float64:
+   pointer is wrapped here: the def arrives as scalars, and records go to the caller's `out`
+   (see wasm/api.c) as float64:
 
      pbdjs_GetColliderInfo:    f64[0..15] = type, position[3], rotation[4], radius,
                                halfHeight, halfExtents[3], staticFriction,
                                kineticFriction, restitution (pbdColliderInfo order)
      pbdjs_RayCastColliders:   f64[0] = t (distance along the normalised direction), -1 if none */
 #include "world/core.h"
-
-void* pbdjs_Exchange(void); /* wasm_api.c: 256 bytes, 8-byte aligned */
 
 #define PBDJS_COLLIDER_FIELDS 16
 
@@ -32,12 +30,11 @@ PBDJS_API int pbdjs_AddCollider(pbdWorldId world, int type, float px, float py, 
 	return pbd_World_AddCollider(world, &def);
 }
 
-PBDJS_API int pbdjs_GetColliderInfo(pbdWorldId world, int collider)
+PBDJS_API int pbdjs_GetColliderInfo(pbdWorldId world, int collider, double* o)
 {
 	pbdColliderInfo info;
 	int err = pbd_World_GetColliderInfo(world, collider, &info);
 	if (err != PBD_OK) return err;
-	double* o = (double*)pbdjs_Exchange();
 	o[0] = info.type;
 	for (int k = 0; k < 3; ++k) o[1 + k] = info.position[k];
 	for (int k = 0; k < 4; ++k) o[4 + k] = info.rotation[k];
@@ -50,14 +47,14 @@ PBDJS_API int pbdjs_GetColliderInfo(pbdWorldId world, int collider)
 	return PBD_OK;
 }
 
-/* Nearest collider hit by the ray: its index or -1; the distance goes to f64[0]. */
-PBDJS_API int pbdjs_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz)
+/* Nearest collider hit by the ray: its index or -1; the distance goes to out[0]. */
+PBDJS_API int pbdjs_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, double* out)
 {
 	float t = -1.0f;
 	int hit = pbd_World_RayCastColliders(world, ox, oy, oz, dx, dy, dz, &t);
-	((double*)pbdjs_Exchange())[0] = hit >= 0 ? (double)t : -1.0;
+	out[0] = hit >= 0 ? (double)t : -1.0;
 	return hit;
 }
 
-_Static_assert(PBDJS_COLLIDER_FIELDS * sizeof(double) <= 256, "collider info fits the exchange block");
+_Static_assert(PBDJS_COLLIDER_FIELDS * sizeof(double) <= 256, "collider info fits the caller's block (pbdjs_ExchangeBytes)");
 _Static_assert(sizeof(pbdColliderInfo) == PBDJS_COLLIDER_FIELDS * 4, "pbdColliderInfo is 16 four-byte fields");

@@ -19,64 +19,42 @@
 #define PBD_ASSERT(c) assert(c)
 #endif
 
-/// At most this many colours per group; constraints that would need more go to the
-/// group's overflow set, solved one by one after the colours.
-#define PBD_MAX_COLOURS 16
-
-/// Constraints of one kind that belong to one object: the unit a stiffness applies to.
-/// When coloured, the group's constraints are sorted by colour: no two constraints of
-/// one colour share a particle, so a colour can be solved 4 at a time (Box2D's
-/// constraint_graph.c idea). colourEnd[c] is one past colour c's last constraint.
-typedef struct pbdGroup {
-	int32_t first, count;
-	int32_t kind; ///< pbdConstraintKind
-	int32_t object;
-	float stiffness; ///< k in [0, 1]; the solver turns it into k' for the pass count
-	int32_t colourCount; ///< 0: not coloured, solved in order
-	int32_t colourEnd[PBD_MAX_COLOURS];
-	/// Each colour starts with its regular batches: four constraints (a0 + j s, a0 + j s + o),
-	/// j = 0..3, whose addresses the solver computes from (a0, s, o) instead of loading eight
-	/// indices (a grid's rows and columns; see pbd_ColourGroup). They end at colourRegularEnd[c];
-	/// their descriptors are world->batch*[colourFirstBatch[c] + (constraint - colour start) / 4].
-	int32_t colourRegularEnd[PBD_MAX_COLOURS];
-	int32_t colourFirstBatch[PBD_MAX_COLOURS];
-} pbdGroup;
-
-typedef struct pbdAttachment {
-	int32_t particle;   ///< -1 when the slot is free
-	int32_t generation; ///< bumped on removal so stale ids are refused
-	float target[3];
-	float stiffness;
-} pbdAttachment;
-
-/// A kinematic collider: its shape now and its transform at the start of the step, so
-/// the solver can interpolate the motion per substep and friction can follow it.
-typedef struct pbdCollider {
-	pbdColliderInfo shape;
-	float prevPosition[3];
-	float prevRotation[4];
-} pbdCollider;
-
 /// The step's stages, in order (Box2D solver.h style): reading this list tells the
-/// algorithm of seed 000 section 4, per substep.
+/// algorithm of seed 000 section 4, per substep. world/step.c runs them; each calls the
+/// families' hooks of its stage through the registry (families/family.h).
 typedef enum pbdStage {
-	pbdStage_predict,        ///< v* = v + dt w f_ext, p = x + dt v*
-	pbdStage_contacts,       ///< hash grid and particle pairs (self-collision), tethers when pins changed
-	pbdStage_solve,          ///< Gauss-Seidel passes: constraint groups, tethers, attachments, pairs, colliders, ground
-	pbdStage_tear,           ///< break over-stretched cloth constraints; the render topology follows
-	pbdStage_velocities,     ///< v = (p - x) / dt, restitution (ground, colliders)
-	pbdStage_commit,         ///< velocity passes (damping, speed bound: after v is recomputed, so they
-	                         ///< last), world bound, x = p: one sweep
+	pbdStage_predict,    ///< forces hooks (wind), then v* = v + h w f_ext, p = x + h v*
+	pbdStage_contacts,   ///< prepareSubstep hooks: particle pairs, collider frames, ground contact flags
+	pbdStage_solve,      ///< ns Gauss-Seidel passes: every family in registry order, colour by colour
+	pbdStage_update,     ///< update hooks: tearing (later plasticity); the render topology follows
+	pbdStage_velocities, ///< v = (p - x) / h, then velocities hooks: restitution (ground, colliders)
+	pbdStage_commit,     ///< damping, speed bound (after v is recomputed, so they last), world bound,
+	                     ///< x = p: one sweep
 	pbdStage_count
 } pbdStage;
+
+/// Room for the registry's families (families/family.h PBD_FAMILIES; registry.c asserts it fits).
+#define PBD_MAX_FAMILIES 16
+
+/// Particle phase (the NVIDIA FleX idea): one word per particle saying which object it belongs
+/// to, its collision group and flags, so that one neighbour search over all particles serves
+/// self-collision, collisions between objects and (later) fluids, each filtering by phase.
+#define PBD_PHASE_OBJECT_MASK 0xffu          ///< bits 0-7: object index (PBD_MAX_OBJECTS = 256)
+#define PBD_PHASE_GROUP_SHIFT 8
+#define PBD_PHASE_GROUP_MASK (0xffu << 8)    ///< bits 8-15: collision group (particles of one group
+                                             ///< collide among themselves only with PBD_PHASE_SELF)
+#define PBD_PHASE_SELF (1u << 16)            ///< collides with particles of its own group
+#define PBD_PHASE_FLUID (1u << 17)           ///< a fluid particle (reserved for the fluids issue)
+#define PBD_PHASE_NO_COLLIDE (1u << 18)      ///< takes part in no particle contact
 
 typedef struct pbdWorld {
 	int32_t generation;
 	int32_t inUse;
 	pbdPool pool;
+	char lastError[256]; ///< the message of the last refused call on this world ("ok" until one)
 
-	int32_t maxParticles, maxConstraints, maxTriangles, maxLines, maxAttachments, maxObjects, maxGroups, maxColliders;
-	int32_t particleCount, constraintCount, triangleCount, lineCount, objectCount, groupCount;
+	int32_t maxParticles, maxTriangles, maxLines, maxObjects;
+	int32_t particleCount, triangleCount, lineCount, objectCount;
 	int32_t topologyVersion;
 	int32_t steps;
 
@@ -88,31 +66,21 @@ typedef struct pbdWorld {
 	float* p;
 	float* v;
 	float* n;
-	uint8_t* contact; ///< 1 when the particle touched the ground in this substep
+	uint32_t* phase;  ///< PBD_PHASE_* per particle, set by the builders
 
-	/* Distance constraints, structure of arrays. */
-	int32_t* ca;
-	int32_t* cb;
-	float* rest;
-	/* Each end's share of a correction, w_a / (w_a + w_b) and w_b / (w_a + w_b) (seed 000 (2.2)
-	   with grad C = +-n), kept per constraint so the solver multiplies instead of loading both
-	   weights and dividing; 0 for a torn constraint or two pins. Recomputed at the next step
-	   whenever a mass changes (sharesDirty). */
-	float* shareA;
-	float* shareB;
-	int32_t sharesDirty;
-	/* Regular batches of coloured groups (pbdGroup.colourRegularEnd): first a particle, particle
-	   stride and b - a, all in floats (4 x particle index) so they add straight to a pointer. */
-	int32_t* batchA;
-	int32_t* batchStride;
-	int32_t* batchOffset;
-	int32_t batchCount, maxBatches;
+	/* Change counters that families compare with the value they last saw, instead of each
+	   family keeping a dirty flag that every setter must know about. */
+	int32_t massVersion;     ///< any inverse mass changed (shares, contact filters)
+	int32_t pinVersion;      ///< the set of pinned (w = 0) particles changed (tethers)
+	int32_t positionVersion; ///< positions were set from outside the step (kept contact lists)
+	int32_t paramVersion;    ///< a parameter changed (contacts: thickness, the filters)
+
+	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
+	void* families[PBD_MAX_FAMILIES];
 
 	uint32_t* triangles;
 	uint32_t* lines;
-	pbdGroup* groups;
 	pbdObjectInfo* objects;
-	pbdAttachment* attachments;
 
 	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
 	   relative error after each pass of the last step (param recordConvergence). */
@@ -122,93 +90,44 @@ typedef struct pbdWorld {
 
 	/* Rest positions (float4 each): tethers and self-collision filtering compare against them. */
 	float* rest0;
-	/* External force per particle (float4), accumulated from wind during prediction. */
+	/* External force per particle (float4), filled by the forces hooks (wind) during prediction;
+	   read only when forceActive was set by one of them in this substep. */
 	float* force;
+	int32_t forceActive;
 
-	/* Long-range attachments (tethers): each cloth particle to its nearest pin, rest distance
-	   in the rest pose; -1 = none. Rebuilt lazily when pins change (tethersDirty). */
-	int32_t* tetherAnchor;
-	float* tetherRest;
-	int32_t tethersDirty;
-
-	/* Colliders (colliders.c), and their restitution records of the current substep. */
-	pbdCollider* colliders;
-	int32_t colliderCount;
-	void* bounces;
-	int32_t bounceCapacity;
-
-	/* Spatial hash grid and particle pairs (hash_grid.c), rebuilt each substep into these
-	   preallocated arrays. */
-	int32_t tableSize;     ///< hash buckets, a power of two >= 2 * maxParticles
-	int32_t* cellStart;    ///< tableSize + 1 prefix sums
-	int32_t* cellEntries;  ///< maxParticles particle indices sorted by bucket
-	int32_t* pairs;        ///< 2 * maxContacts particle indices
-	int32_t maxContacts, pairCount;
-	/* Pair-list reuse across substeps (hash_grid.c, pbd_SelfCollision_Prepare): the list is
-	   kept while no particle has moved 0.1 thickness from pairOrigin (float4 each: p when it
-	   was searched). */
-	float* pairOrigin;
-	int32_t pairsReusable; ///< cleared by anything that could make a kept list miss a pair
-	int32_t pairSearches;  ///< searches done (tests, benchmark)
-
-	/* Scratch reserved at creation: colouring and tethers while building, the hash grid's
-	   sorted arrays in the contacts stage. No later call allocates. */
+	/* Scratch reserved at creation, the largest of the families' scratchBytes: colouring while
+	   building, tethers at the step that rebuilds them, the hash grid's sorted arrays in the
+	   contacts stage. It holds nothing from one hook to the next. No later call allocates. */
 	uint8_t* scratch;
 	size_t scratchBytes;
 } pbdWorld;
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);
+/// Sets the message of a refused call that has no world (pbd_GetLastErrorMessage) and returns code.
 int pbd_SetError(int code, const char* fmt, ...);
+/// Sets the world's message of a refused call on it (pbd_World_GetLastErrorMessage) and returns code.
+int pbd_SetWorldError(pbdWorld* world, int code, const char* fmt, ...);
 
 /* Finite and within the bound that keeps products of positions finite in float. */
 #define PBD_COORD_LIMIT 1e5f
 static inline int pbd_IsFinite(float v) { return v == v && v - v == 0.0f; }
 static inline int pbd_IsCoord(float v) { return pbd_IsFinite(v) && v <= PBD_COORD_LIMIT && v >= -PBD_COORD_LIMIT; }
+/// PBD_OK, or an error naming `what` when a component of v is not a coordinate (pbd_IsCoord).
+int pbd_CheckVec(pbdWorld* world, const float v[3], const char* what);
 
 /* Public entry points start with this: a stale or invalid id is refused with a message. */
 #define PBD_GET_WORLD_OR_RETURN(w, id)                                                \
 	pbdWorld* w = pbd_GetWorld(id);                                                   \
 	if (w == NULL) return pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)(id))
 
+/* Particle indices from outside are refused unless in [0, particleCount). */
+#define PBD_CHECK_PARTICLE(w, i)                                                                                \
+	if ((i) < 0 || (i) >= (w)->particleCount)                                                                   \
+	return pbd_SetWorldError((w), PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
+
 void pbd_Solver_Step(pbdWorld* world);
 /// Every parameter to its default (params.c).
 void pbd_ResetParams(float* params);
 
-/// Recomputes every constraint's shareA/shareB from the current weights (world.c).
-void pbd_UpdateShares(pbdWorld* world);
-
-/// Mean |length - rest| / rest over the live distance constraints, from predicted positions.
-float pbd_MeanRelativeError(const pbdWorld* world);
-
-/* tethers.c: long-range attachments to pins (Kim, Chentanez, Mueller 2012). */
-void pbd_Tethers_Build(pbdWorld* world);
-void pbd_Tethers_Solve(pbdWorld* world, float stiffness);
-/* wind.c: aerodynamic drag and lift per triangle into world->force. */
-int pbd_Wind_Accumulate(pbdWorld* world);
-/* tearing.c: break over-stretched cloth constraints; returns how many broke. */
-int pbd_Tearing_Apply(pbdWorld* world);
-
-/* colliders.c: called by the solver. */
-size_t pbd_ColliderBounceBytes(int32_t maxParticles, int32_t maxColliders);
-void pbd_Colliders_BeginStep(pbdWorld* world);                     ///< before the first substep
-void pbd_Colliders_Solve(pbdWorld* world, float alpha);             ///< each pass; alpha in (0, 1]: substep's share of the collider motion
-void pbd_Colliders_Velocities(pbdWorld* world, float h);            ///< restitution, after v = (p - x)/h
-void pbd_Colliders_EndStep(pbdWorld* world);                       ///< prev = current
-/* hash_grid.c: called by the solver. */
-void pbd_HashGrid_FindPairs(pbdWorld* world);                      ///< from predicted positions, radius SearchRadius
-void pbd_SelfCollision_Prepare(pbdWorld* world);                   ///< contacts stage: keep the pair list or search again
-void pbd_SelfCollision_Solve(pbdWorld* world);                     ///< each pass
-/// Scratch bytes the hash grid needs during the step (sorted particle data).
-size_t pbd_HashGridScratchBytes(int32_t maxParticles);
-int pbd_HashGrid_Build(pbdWorld* world);        ///< counting sort only; 0 if the scratch is too small
-int32_t pbd_HashGrid_Bucket(const pbdWorld* world, const float* p);
-int32_t pbd_HashGrid_TableSize(const pbdWorld* world);
-float pbd_HashGrid_SearchRadius(const pbdWorld* world); ///< 1.2 x thickness
-float pbd_HashGrid_CellSize(const pbdWorld* world);
-int32_t pbd_HashGrid_DroppedPairs(const pbdWorld* world);
-/// Bytes of scratch that colouring needs for these capacities.
-size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints);
-/// Sorts a group's constraints by greedy colour (colouring.c).
-void pbd_ColourGroup(pbdWorld* world, pbdGroup* group, int32_t firstParticle, int32_t particleCount);
 
 #endif

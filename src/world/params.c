@@ -2,7 +2,7 @@
    set parameters. The table is the only place a parameter's name, default, range, unit,
    owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
    builds its validators, link codec and panel from it instead of keeping copies. */
-#include "world/core.h"
+#include "families/distance.h"
 
 #include <math.h>
 #include <string.h>
@@ -58,29 +58,25 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if ((int)param < 0 || param >= pbdParam_count) {
-		return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
+		return pbd_SetWorldError(w, PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
 	}
 	if (!pbd_IsFinite(value)) {
-		return pbd_SetError(PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
+		return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
 	}
 	if (value < s_params[param].minValue || value > s_params[param].maxValue) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
 							(double)s_params[param].minValue, (double)s_params[param].maxValue, (double)value);
 	}
 	if ((s_params[param].flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN)) &&
 		value != (float)(int)value) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
 							(double)value);
 	}
 	w->params[param] = value;
-	w->pairsReusable = 0; /* thickness, self-collision: search afresh */
+	w->paramVersion += 1;
 	int kind = KindOfParam(param);
-	if (kind >= 0) {
-		/* The world-wide stiffness of a kind sets every object's group of that kind. */
-		for (int g = 0; g < w->groupCount; ++g) {
-			if (w->groups[g].kind == kind) w->groups[g].stiffness = value;
-		}
-	}
+	/* The world-wide stiffness of a kind sets every object's group of that kind. */
+	if (kind >= 0) pbd_Distance_SetStiffness(w, -1, (pbdConstraintKind)kind, value);
 	return PBD_OK;
 }
 
@@ -88,15 +84,13 @@ int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind ki
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (object < 0 || object >= w->objectCount) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
 	}
-	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
+	if ((int)kind < 0 || kind >= pbdKind_count) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "constraint kind %d", (int)kind);
 	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
-	for (int g = 0; g < w->groupCount; ++g) {
-		if (w->groups[g].object == object && w->groups[g].kind == (int)kind) w->groups[g].stiffness = stiffness;
-	}
+	pbd_Distance_SetStiffness(w, object, kind, stiffness);
 	return PBD_OK;
 }
 

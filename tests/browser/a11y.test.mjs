@@ -138,8 +138,8 @@ test('the canvas has a text alternative: scene, counts, running or paused, what 
     // Names from a link are text: markup in a scene name shows as characters, never as elements.
     const evil = '<img src=x onerror="__xss=1">Cloth';
     const fragment = await page.evaluate(async (name) => {
-      const { encodeLink } = await import('./js/link.js');
-      const { builtinScenes } = await import('./js/scene.js');
+      const { encodeLink } = await import('./js/format/link.js');
+      const { builtinScenes } = await import('./js/format/builtin-scenes.js');
       return encodeLink({ ...structuredClone(builtinScenes.chain), name });
     }, evil);
     await page.evaluate((f) => { location.hash = f; }, fragment);

@@ -8,7 +8,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { arrowStride, ARROWS } from '../../web/js/renderer.js';
+import { arrowStride, ARROWS } from '../../web/js/render/renderer.js';
 import { openBrowser, openPage, waitSteps, waitFrames, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
@@ -106,7 +106,7 @@ test('velocity arrows: none at rest, drawn along +x and -x from the particle, co
     const info = await page.evaluate(() => {
       const { world, app, scene } = window.minipbd;
       app.state.paused = true;
-      app.state.accumulator = 0;
+      app.state.loop.accumulator = 0;
       const n = world.positions.length / 4;
       for (let i = 0; i < n; i++) world.setVelocity(i, [0, 0, 0]);
       const [cols, rows] = scene.objects[0].resolution;

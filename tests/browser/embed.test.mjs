@@ -8,8 +8,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
-import { encodeLink } from '../../web/js/link.js';
-import { builtinScenes } from '../../web/js/scene.js';
+import { encodeLink } from '../../web/js/format/link.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
 let env;
 before(async () => { env = await openBrowser(); });

@@ -29,7 +29,7 @@ export const READY_TIMEOUT = 60_000;
 export const TEST_TIMEOUT = 180_000;
 
 export async function openBrowser() {
-  for (const f of ['index.html', 'minipbd.wasm', 'js/app.js']) {
+  for (const f of ['index.html', 'minipbd.wasm', 'js/app/main.js']) {
     if (!fs.existsSync(path.join(DIST, f))) throw new Error(`${path.join(DIST, f)} is missing: run \`make dist\` first`);
   }
   const server = await startServer({ root: DIST, port: 0 });

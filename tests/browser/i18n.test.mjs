@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, waitSteps, chooseScene, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
-import { STRINGS, LANGUAGES, detectLanguage, normalizeLanguage, setLanguage, t, plural } from '../../web/js/i18n.js';
+import { STRINGS, LANGUAGES, detectLanguage, normalizeLanguage, setLanguage, t, plural } from '../../web/js/i18n/i18n.js';
 
 let env;
 before(async () => { env = await openBrowser(); });

@@ -92,7 +92,7 @@ test('bad links show a message naming the problem, and the default scene runs', 
       const text = await page.locator('#message-text').textContent();
       assert.match(text, expected, `message for ${hash}: ${text}`);
       const r = await page.evaluate(async () => {
-        const { defaultScene } = await import('./js/scene.js');
+        const { defaultScene } = await import('./js/format/builtin-scenes.js');
         return { name: window.minipbd.scene.name, defaultName: defaultScene().name, role: document.getElementById('message').getAttribute('role') };
       });
       assert.equal(r.name, r.defaultName, 'the default scene runs instead');
@@ -131,8 +131,8 @@ test('a hash change to a bad link keeps the current scene running; a good one sw
     await page.click('#message-close');
     assert.equal(await page.locator('#message').isHidden(), true);
     const good = await page.evaluate(async () => {
-      const { encodeLink } = await import('./js/link.js');
-      const { builtinScenes } = await import('./js/scene.js');
+      const { encodeLink } = await import('./js/format/link.js');
+      const { builtinScenes } = await import('./js/format/builtin-scenes.js');
       return encodeLink(builtinScenes.cloth);
     });
     await page.evaluate((f) => { location.hash = f; }, good);
@@ -150,8 +150,8 @@ test('scene names and messages from links are shown as text, never parsed as HTM
   try {
     const evil = '<img src=x onerror="window.__pwned=1">';
     const fragment = await page.evaluate(async (name) => {
-      const { encodeLink } = await import('./js/link.js');
-      const { builtinScenes } = await import('./js/scene.js');
+      const { encodeLink } = await import('./js/format/link.js');
+      const { builtinScenes } = await import('./js/format/builtin-scenes.js');
       return encodeLink({ ...structuredClone(builtinScenes.chain), name });
     }, evil);
     await page.evaluate((f) => { location.hash = f; }, fragment);

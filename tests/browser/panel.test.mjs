@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { openBrowser, openPage, waitSteps, chooseScene, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 
 // The link codec the page is served, run here to read what a copied link carries.
-const { decodeLink } = await import(pathToFileURL(path.join(DIST, 'js', 'link.js')).href);
+const { decodeLink } = await import(pathToFileURL(path.join(DIST, 'js', 'format', 'link.js')).href);
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -71,7 +71,7 @@ test('every solver, stiffness and contact control reaches the world, the loop, t
 
     // The time step: the engine's dt, and the loop's step length (so the page keeps real time).
     await press(page, '#param-dt', 'Home', 'PageUp'); // 1 ms + 10 x 0.5 ms
-    r = await page.evaluate(() => ({ dt: window.minipbd.world.getParam('dt'), loop: window.minipbd.app.state.dt, scene: window.minipbd.scene.solver.dt }));
+    r = await page.evaluate(() => ({ dt: window.minipbd.world.getParam('dt'), loop: window.minipbd.app.state.loop.dt, scene: window.minipbd.scene.solver.dt }));
     assert.ok(close(r.dt, 0.006, 1e-7) && close(r.loop, 0.006, 1e-7) && close(r.scene, 0.006, 1e-9), `dt 6 ms: ${JSON.stringify(r)}`);
     await waitSteps(page, 5);
 

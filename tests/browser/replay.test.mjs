@@ -19,9 +19,9 @@ import { openBrowser, openPage, watchProblems, waitSteps, chooseScene, particleO
 // Node runs the very files the page is served.
 const js = (f) => import(pathToFileURL(path.join(DIST, 'js', f)).href);
 const { loadMiniPBD } = await js('minipbd.js');
-const { builtinScenes } = await js('scene.js');
-const { encodeLink, decodeRun, LINK_MAX_FRAGMENT, LINK_MAX_PAYLOAD } = await js('link.js');
-const { Replayer } = await js('recorder.js');
+const { builtinScenes } = await js('format/builtin-scenes.js');
+const { encodeLink, decodeRun, LINK_MAX_FRAGMENT, LINK_MAX_PAYLOAD } = await js('format/link.js');
+const { Replayer } = await js('record/replayer.js');
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(DIST, 'minipbd.wasm')));
 
 let env;
@@ -402,7 +402,7 @@ test('opening an over-long link is refused naming its length and the cap, at loa
     await page.locator('#message').waitFor({ state: 'visible', timeout: READY_TIMEOUT });
     assert.match(await page.locator('#message-text').textContent(), cap);
     const names = await page.evaluate(async () => {
-      const { defaultScene } = await import('./js/scene.js');
+      const { defaultScene } = await import('./js/format/builtin-scenes.js');
       return [window.minipbd.scene.name, defaultScene().name];
     });
     assert.equal(names[0], names[1], 'the default scene runs instead');
@@ -467,7 +467,7 @@ test('hostile replays and unknown link versions are refused by name; the running
 
 test('<minipbd-scene> with a link carrying a recording replays it to the recorded bits, and again after reset()', { timeout: TEST_TIMEOUT }, async () => {
   // Recorded in Node on the chain: a grab swung about, released.
-  const { Recorder } = await js('recorder.js');
+  const { Recorder } = await js('record/recorder.js');
   const world = pbd.createWorld(builtinScenes.chain);
   const rec = new Recorder(world);
   const id = world.addAttachment(25, [2.5, 3, 0], 1);

@@ -13,7 +13,7 @@ after(async () => { await env?.close(); });
 test('every built-in scene loads from the picker and draws without errors', { timeout: TEST_TIMEOUT * 3 }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
-    const keys = await page.evaluate(async () => Object.keys((await import('./js/scene.js')).builtinScenes));
+    const keys = await page.evaluate(async () => Object.keys((await import('./js/format/builtin-scenes.js')).builtinScenes));
     const options = await page.locator('#scene-select option').evaluateAll((os) => os.map((o) => o.value));
     for (const key of ['chain', 'cloth', 'mass-split', 'cloth-sphere', 'table', 'flag', 'fold', 'cloth-100k']) {
       assert.ok(keys.includes(key), `built-in ${key} exists`);
@@ -23,7 +23,7 @@ test('every built-in scene loads from the picker and draws without errors', { ti
     for (const key of keys) {
       await chooseScene(page, key);
       const info = await page.evaluate(async (key) => {
-        const { builtinScenes } = await import('./js/scene.js');
+        const { builtinScenes } = await import('./js/format/builtin-scenes.js');
         const { world, scene } = window.minipbd;
         return {
           name: scene.name,

@@ -173,7 +173,7 @@ test('scene picker switches scenes; stiffness controls follow the object types',
 
     await page.selectOption('#scene-select', 'mass-split');
     await page.waitForFunction(async () => {
-      const { builtinScenes } = await import('./js/scene.js');
+      const { builtinScenes } = await import('./js/format/builtin-scenes.js');
       return window.minipbd.scene.name === builtinScenes['mass-split'].name;
     });
     await waitSteps(page, 10);

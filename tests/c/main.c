@@ -43,9 +43,15 @@ int g_testFailed = 0;
 
 #include "test_colliders.h"
 #include "test_self_collision.h"
+#include "test_contact_scenes.h"
 #include "test_cloth.h"
+#include "test_worlds.h"
+#include "test_families.h"
+#include "test_graph_colouring.h"
+#include "test_neighbours.h"
 
-#define TEST_LIST(X) TEST_LIST_CORE(X) TEST_LIST_COLLIDERS(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CLOTH(X)
+#define TEST_LIST(X) TEST_LIST_CORE(X) TEST_LIST_COLLIDERS(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CONTACT_SCENES(X) TEST_LIST_CLOTH(X) \
+	TEST_LIST_WORLDS(X) TEST_LIST_FAMILIES(X) TEST_LIST_GRAPH_COLOURING(X) TEST_LIST_NEIGHBOURS(X)
 
 #define DECLARE(name) void Test_##name(void);
 TEST_LIST(DECLARE)

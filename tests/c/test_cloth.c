@@ -1,5 +1,5 @@
 /* Cloth tests: tethers, wind, tearing, and a violent drag. */
-#include "world/core.h"
+#include "families/distance_internal.h"
 #include "test.h"
 
 #include <string.h>
@@ -137,13 +137,14 @@ void Test_WindBlowsFlag(void)
 
 static int TriangleHasTornEdge(pbdWorld* w, const uint32_t* t)
 {
+	const pbdDistance* d = pbd_DistanceState(w);
 	/* a live triangle's three edges must each still be joined by a live constraint */
 	for (int e = 0; e < 3; ++e) {
 		int a = (int)t[e], b = (int)t[(e + 1) % 3];
 		int joined = 0;
-		for (int c = 0; c < w->constraintCount && !joined; ++c) {
-			if (w->ca[c] == w->cb[c]) continue;
-			joined = (w->ca[c] == a && w->cb[c] == b) || (w->ca[c] == b && w->cb[c] == a);
+		for (int c = 0; c < d->count && !joined; ++c) {
+			if (d->ca[c] == d->cb[c]) continue;
+			joined = (d->ca[c] == a && d->cb[c] == b) || (d->ca[c] == b && d->cb[c] == a);
 		}
 		if (!joined) return 1;
 	}

@@ -162,7 +162,7 @@ void Test_ColliderBadDefRefused(void)
 	zero.radius = 1.0f;
 	zero.rotation[3] = 1.0f;
 	ENSURE(pbd_World_AddCollider(w, &zero) == PBD_ERR_BAD_DEF);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "pbd_DefaultColliderDef") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "pbd_DefaultColliderDef") != NULL);
 	ENSURE(pbd_World_AddCollider(0, &zero) == PBD_ERR_INVALID_WORLD);
 
 	pbdColliderDef d;
@@ -171,7 +171,7 @@ void Test_ColliderBadDefRefused(void)
 		d = pbd_DefaultColliderDef();                                            \
 		setup;                                                                   \
 		ENSURE(pbd_World_AddCollider(w, &d) == (code));                          \
-		ENSURE(strstr(pbd_GetLastErrorMessage(), (words)) != NULL);              \
+		ENSURE(strstr(pbd_World_GetLastErrorMessage(w), (words)) != NULL);              \
 	} while (0)
 	REFUSED(d.type = -1, PBD_ERR_INVALID_ARGUMENT, "type");
 	REFUSED(d.type = pbdShape_count, PBD_ERR_INVALID_ARGUMENT, "type");
@@ -238,8 +238,8 @@ void Test_ColliderCapacityRefused(void)
 	pbd_World_Step(w);
 	uint32_t hash = pbd_World_Hash(w);
 	ENSURE(AddSphere(w, 9, 0, 0, 0.5f) == PBD_ERR_COLLIDER_CAPACITY);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "collider capacity") != NULL);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "2") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "collider capacity") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "2") != NULL);
 	ENSURE(pbd_World_GetColliderCount(w) == 2);
 	ENSURE(pbd_World_Hash(w) == hash);
 	pbd_DestroyWorld(w);
@@ -1037,6 +1037,9 @@ void Test_ColliderDeterminismHash(void)
 	pbdWorldId w = MakeWorld(1200, 12000);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
 	pbd_World_SetParam(w, pbdParam_substeps, 2.0f);
+	/* the chain falls onto the cloth: with collisions between objects (on by default since they
+	   exist) the hash would move; they have their own tests and hash (test_self_collision.c) */
+	pbd_World_SetParam(w, pbdParam_collisions, 0.0f);
 	float origin[3] = { -0.8f, 1.2f, -0.8f }, u[3] = { 1.6f, 0, 0 }, v[3] = { 0, 0, 1.6f };
 	int first = AddCloth(w, origin, u, v, 24, 24);
 	pbd_World_SetInvMass(w, first, 0.0f);
@@ -1087,10 +1090,10 @@ void Test_ColliderMaterialSetLive(void)
 	ENSURE(pbd_World_SetColliderMaterial(w, 1, 0.5f, 0.4f, 0.5f) == PBD_ERR_INVALID_COLLIDER);
 	ENSURE(pbd_World_SetColliderMaterial(w, -1, 0.5f, 0.4f, 0.5f) == PBD_ERR_INVALID_COLLIDER);
 	ENSURE(pbd_World_SetColliderMaterial(w, 0, 0.5f, 0.4f, 1.5f) == PBD_ERR_INVALID_ARGUMENT);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "restitution") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "restitution") != NULL);
 	ENSURE(pbd_World_SetColliderMaterial(w, 0, NAN, 0.4f, 0.5f) == PBD_ERR_NOT_FINITE);
 	ENSURE(pbd_World_SetColliderMaterial(w, 0, 0.5f, -0.1f, 0.5f) == PBD_ERR_INVALID_ARGUMENT);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "kineticFriction") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "kineticFriction") != NULL);
 	ENSURE(pbd_World_SetColliderMaterial(w, 0, 11.0f, 0.4f, 0.5f) == PBD_ERR_INVALID_ARGUMENT);
 	ENSURE(pbd_World_GetColliderInfo(w, 0, &after) == PBD_OK);
 	ENSURE(memcmp(&before, &after, sizeof before) == 0 && pbd_World_Hash(w) == hash);

@@ -1,5 +1,5 @@
 /* Colouring: the invariant the 4-wide solver relies on, checked on the real groups. */
-#include "world/core.h"
+#include "families/distance_internal.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -7,18 +7,19 @@
 
 static void CheckColours(pbdWorld* w, const pbdGroup* g, int* colours)
 {
+	const pbdDistance* d = pbd_DistanceState(w);
 	*colours = g->colourCount;
 	int from = g->first;
 	uint8_t* seen = calloc((size_t)w->particleCount, 1);
 	for (int k = 0; k < g->colourCount; ++k) {
 		memset(seen, 0, (size_t)w->particleCount);
 		for (int c = from; c < g->colourEnd[k]; ++c) {
-			if (seen[w->ca[c]] || seen[w->cb[c]]) {
+			if (seen[d->ca[c]] || seen[d->cb[c]]) {
 				*colours = -1; /* two constraints of one colour share a particle */
 				free(seen);
 				return;
 			}
-			seen[w->ca[c]] = seen[w->cb[c]] = 1;
+			seen[d->ca[c]] = seen[d->cb[c]] = 1;
 		}
 		from = g->colourEnd[k];
 	}
@@ -41,9 +42,10 @@ void Test_ColouringSharesNoParticle(void)
 		cloth.resolutionV = sizes[s][1];
 		ENSURE(pbd_World_AddCloth(id, &cloth) > 0);
 		pbdWorld* w = pbd_GetWorld(id);
+		pbdDistance* d = pbd_DistanceState(w);
 		int total = 0;
-		for (int g = 0; g < w->groupCount; ++g) {
-			const pbdGroup* group = &w->groups[g];
+		for (int g = 0; g < d->groupCount; ++g) {
+			const pbdGroup* group = &d->groups[g];
 			total += group->count;
 			if (group->kind == pbdKind_chain) {
 				ENSURE(group->colourCount == 0); /* chains stay sequential */
@@ -54,12 +56,12 @@ void Test_ColouringSharesNoParticle(void)
 			ENSURE(colours > 0);
 			ENSURE(colours <= 4); /* a grid's stretch, shear and bending each need at most 4 */
 		}
-		ENSURE(total == w->constraintCount);
+		ENSURE(total == d->count);
 		/* every constraint survived the sort: rest lengths still match positions */
-		for (int c = 0; c < w->constraintCount; ++c) {
-			const float *a = w->x + 4 * w->ca[c], *b = w->x + 4 * w->cb[c];
-			float d = sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
-			ENSURE_NEAR(d, w->rest[c], 1e-6);
+		for (int c = 0; c < d->count; ++c) {
+			const float *a = w->x + 4 * d->ca[c], *b = w->x + 4 * d->cb[c];
+			float len = sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+			ENSURE_NEAR(len, d->rest[c], 1e-6);
 		}
 		pbd_DestroyWorld(id);
 	}
@@ -78,9 +80,10 @@ void Test_RegularBatchesMatchConstraints(void)
 	cloth.resolutionV = 57;
 	ENSURE(pbd_World_AddCloth(id, &cloth) >= 0);
 	pbdWorld* w = pbd_GetWorld(id);
+	pbdDistance* d = pbd_DistanceState(w);
 	int regular = 0, coloured = 0;
-	for (int g = 0; g < w->groupCount; ++g) {
-		const pbdGroup* group = &w->groups[g];
+	for (int g = 0; g < d->groupCount; ++g) {
+		const pbdGroup* group = &d->groups[g];
 		int from = group->first;
 		for (int k = 0; k < group->colourCount; ++k) {
 			ENSURE(group->colourRegularEnd[k] >= from && group->colourRegularEnd[k] <= group->colourEnd[k]);
@@ -88,8 +91,8 @@ void Test_RegularBatchesMatchConstraints(void)
 			int b = group->colourFirstBatch[k];
 			for (int c = from; c < group->colourRegularEnd[k]; c += 4, ++b) {
 				for (int j = 0; j < 4; ++j) {
-					int a = (w->batchA[b] + j * w->batchStride[b]) / 4;
-					ENSURE(w->ca[c + j] == a && w->cb[c + j] == a + w->batchOffset[b] / 4);
+					int a = (d->batchA[b] + j * d->batchStride[b]) / 4;
+					ENSURE(d->ca[c + j] == a && d->cb[c + j] == a + d->batchOffset[b] / 4);
 				}
 			}
 			regular += group->colourRegularEnd[k] - from;
@@ -98,7 +101,7 @@ void Test_RegularBatchesMatchConstraints(void)
 		}
 	}
 	printf("  %d of %d coloured constraints in regular batches\n", regular, coloured);
-	ENSURE(coloured == w->constraintCount);
+	ENSURE(coloured == d->count);
 	ENSURE(regular >= 0.95 * coloured);
 	pbd_DestroyWorld(id);
 }
@@ -122,7 +125,8 @@ void Test_ColouredSolveMatchesTextbook(void)
 	cloth.resolutionV = 17;
 	ENSURE(pbd_World_AddCloth(id, &cloth) == 0);
 	pbdWorld* w = pbd_GetWorld(id);
-	const int n = w->particleCount, m = w->constraintCount;
+	pbdDistance* d = pbd_DistanceState(w);
+	const int n = w->particleCount, m = d->count;
 	pbd_World_SetParam(id, pbdParam_gravityY, 0.0f);
 	pbd_World_SetParam(id, pbdParam_groundEnabled, 0.0f);
 	pbd_World_SetParam(id, pbdParam_iterations, 1.0f);
@@ -143,24 +147,24 @@ void Test_ColouredSolveMatchesTextbook(void)
 #undef NEXT
 	/* tear every 7th constraint (as tearing.c does: a tombstone, ca == cb) */
 	for (int c = 0; c < m; c += 7) {
-		w->cb[c] = w->ca[c];
-		w->shareA[c] = w->shareB[c] = 0.0f;
+		d->cb[c] = d->ca[c];
+		d->shareA[c] = d->shareB[c] = 0.0f;
 	}
 	float* ref = malloc((size_t)n * 4 * sizeof(float));
 	memcpy(ref, w->x, (size_t)n * 4 * sizeof(float));
-	for (int g = 0; g < w->groupCount; ++g) {
-		const pbdGroup* group = &w->groups[g];
+	for (int g = 0; g < d->groupCount; ++g) {
+		const pbdGroup* group = &d->groups[g];
 		float k = pbd_PassStiffness(group->stiffness, 1);
 		for (int c = group->first; c < group->first + group->count; ++c) {
-			float *p1 = ref + 4 * w->ca[c], *p2 = ref + 4 * w->cb[c];
+			float *p1 = ref + 4 * d->ca[c], *p2 = ref + 4 * d->cb[c];
 			float w1 = p1[3], w2 = p2[3];
-			if (w->ca[c] == w->cb[c] || w1 + w2 == 0.0f) continue;
-			float d[3] = { p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2] };
-			float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-			float C = len - w->rest[c];
+			if (d->ca[c] == d->cb[c] || w1 + w2 == 0.0f) continue;
+			float dv[3] = { p1[0] - p2[0], p1[1] - p2[1], p1[2] - p2[2] };
+			float len = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]);
+			float C = len - d->rest[c];
 			for (int a = 0; a < 3; ++a) {
-				p1[a] -= k * w1 / (w1 + w2) * C * d[a] / len;
-				p2[a] += k * w2 / (w1 + w2) * C * d[a] / len;
+				p1[a] -= k * w1 / (w1 + w2) * C * dv[a] / len;
+				p2[a] += k * w2 / (w1 + w2) * C * dv[a] / len;
 			}
 		}
 	}

@@ -470,7 +470,7 @@ void Test_CapacityRefusedWorldUnchanged(void)
 	int constraints = pbd_World_GetConstraintCount(w);
 	int version = pbd_World_GetTopologyVersion(w);
 	ENSURE(AddCloth(w, 8, 8, 1.0f) == PBD_ERR_PARTICLE_CAPACITY);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "particle capacity") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "particle capacity") != NULL);
 	pbdChainDef chain = pbd_DefaultChainDef();
 	chain.segments = 30;
 	ENSURE(pbd_World_AddChain(w, &chain) == PBD_ERR_CONSTRAINT_CAPACITY);
@@ -498,7 +498,7 @@ void Test_BadInputRefused(void)
 	ENSURE(pbd_World_SetParam(w, pbdParam_dt, NAN) == PBD_ERR_NOT_FINITE);
 	ENSURE(pbd_World_SetParam(w, pbdParam_dt, INFINITY) == PBD_ERR_NOT_FINITE);
 	ENSURE(pbd_World_SetParam(w, pbdParam_dt, -1.0f) == PBD_ERR_INVALID_ARGUMENT);
-	ENSURE(strstr(pbd_GetLastErrorMessage(), "dt") != NULL);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "dt") != NULL);
 	ENSURE(pbd_World_SetParam(w, pbdParam_iterations, 2.5f) == PBD_ERR_INVALID_ARGUMENT);
 	ENSURE(pbd_World_SetParam(w, pbdParam_iterations, 0.0f) == PBD_ERR_INVALID_ARGUMENT);
 	ENSURE(pbd_World_SetParam(w, (pbdParam)999, 1.0f) == PBD_ERR_UNKNOWN_PARAM);

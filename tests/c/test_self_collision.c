@@ -1,13 +1,7 @@
-/* Self-collision tests: the hash grid's counting sort, the pair search against a brute
-   force reference, the projection's closed forms, and cloth scenes that must keep their
-   layers apart. Every scene test also runs without self-collision and must then fail its
-   own criterion, so a solver that does nothing cannot pass. */
-#include "world/core.h"
-#include "test.h"
-
-#include <stdint.h>
-#include <stdlib.h>
-#include <string.h>
+/* Self-collision tests: the contacts family's grid over a world (its counting sort), the pair
+   search against a brute force reference, and the projection's closed forms. The cloth scenes
+   that must keep their layers apart are in test_contact_scenes.c. */
+#include "test_contacts.h"
 
 /* xorshift32: the same sequence on every libc. */
 static uint32_t s_rng = 1;
@@ -16,50 +10,19 @@ static uint32_t RandInt(void) { return TestXorshift32(&s_rng); }
 static float Rand01(void) { return (float)(RandInt() >> 8) / (float)(1 << 24); }
 static float RandRange(float lo, float hi) { return lo + (hi - lo) * Rand01(); }
 
-static pbdWorldId MakeWorld(int maxParticles, int maxContacts)
-{
-	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = maxParticles;
-	def.maxContacts = maxContacts;
-	def.maxObjects = 32;
-	return TestCreateWorld(&def);
-}
-
-static const float* Pos(pbdWorldId w) { return (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL); }
-
-static int AddChain(pbdWorldId w, float ax, float ay, float az, float bx, float by, float bz, int segments)
-{
-	pbdChainDef def = pbd_DefaultChainDef();
-	def.start[0] = ax, def.start[1] = ay, def.start[2] = az;
-	def.end[0] = bx, def.end[1] = by, def.end[2] = bz;
-	def.segments = segments;
-	def.mass = 0.01f;
-	return pbd_World_AddChain(w, &def);
-}
-
-/* n x n cloth in a plane spanned by u and v (whole edges), particle spacing |u| / (n - 1). */
-static int AddCloth(pbdWorldId w, int n, float ox, float oy, float oz, const float u[3], const float v[3])
-{
-	pbdClothDef def = pbd_DefaultClothDef();
-	def.origin[0] = ox, def.origin[1] = oy, def.origin[2] = oz;
-	memcpy(def.axisU, u, sizeof def.axisU);
-	memcpy(def.axisV, v, sizeof def.axisV);
-	def.resolutionU = n;
-	def.resolutionV = n;
-	def.mass = 0.01f;
-	return pbd_World_AddCloth(w, &def);
-}
-
 /* ---------------------------------------------------------------- grid */
 
-/* Every particle appears exactly once in cellEntries, inside the range of its own bucket,
-   and each bucket lists its particles in increasing order. */
+/* The contacts family's grid over a world's particles: every particle appears exactly once in
+   cellEntries, inside the range of its own bucket, and each bucket lists its particles in
+   increasing order. */
 static void CheckCountingSort(pbdWorldId id)
 {
-	pbdWorld* w = pbd_GetWorld(id);
-	ENSURE(pbd_HashGrid_Build(w));
-	const int n = w->particleCount;
-	const int T = pbd_HashGrid_TableSize(w);
+	pbdWorld* world = pbd_GetWorld(id);
+	ENSURE(pbd_HashGrid_Build(world));
+	const pbdGrid* w = &pbd_ContactsState(world)->grid;
+	const int n = world->particleCount;
+	const int T = w->buckets;
+	ENSURE(w->count == n && w->cellSize == pbd_Contacts_SearchRadius(world) * 1.0009765625f);
 	ENSURE(T >= 2 && (T & (T - 1)) == 0 && T <= w->tableSize && (T >= 2 * n || T == w->tableSize));
 	ENSURE(w->cellStart[0] == 0 && w->cellStart[T] == n);
 	static char seen[4096];
@@ -74,7 +37,7 @@ static void CheckCountingSort(pbdWorldId id)
 			ENSURE(!seen[i]);
 			seen[i] = 1;
 			placed += 1;
-			ENSURE(pbd_HashGrid_Bucket(w, w->p + 4 * i) == b);
+			ENSURE(pbd_Grid_Bucket(w, world->p + 4 * i) == b);
 			if (k > w->cellStart[b]) ENSURE(w->cellEntries[k - 1] < i);
 		}
 	}
@@ -89,7 +52,7 @@ void Test_HashGridCountingSort(void)
 	ENSURE(AddChain(w, -1, 0, 0, 1, 0, 0, 1999) == 0);
 	ENSURE(AddChain(w, 0, -1, 0, 0, 1, 0, 1499) == 2000);
 	int n = pbd_World_GetParticleCount(w);
-	float cell = pbd_HashGrid_CellSize(pbd_GetWorld(w));
+	float cell = pbd_Contacts_SearchRadius(pbd_GetWorld(w)) * 1.0009765625f;
 	for (int i = 0; i < n; ++i) {
 		if (i % 3 == 0) {
 			/* on cell boundaries, negative and positive */
@@ -121,65 +84,16 @@ void Test_HashGridCountingSort(void)
 
 /* ---------------------------------------------------------------- pairs */
 
-static int CompareKeys(const void* a, const void* b)
-{
-	int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
-	return (x > y) - (x < y);
-}
-
-static int ObjectOf(pbdWorldId id, int particle)
-{
-	for (int o = 0; o < pbd_World_GetObjectCount(id); ++o) {
-		pbdObjectInfo info;
-		pbd_World_GetObjectInfo(id, o, &info);
-		if (particle >= info.firstParticle && particle < info.firstParticle + info.particleCount) return o;
-	}
-	return -1;
-}
-
-/* O(n^2) reference: pairs closer than r, not both pinned, not rest-pose
-   neighbours of one object. Returns the count; keys (i * n + j, i < j) sorted into out. */
-static int PairsWithin(pbdWorldId id, float r, int64_t* out)
-{
-	const pbdWorld* w = pbd_GetWorld(id);
-	const int n = w->particleCount;
-	const float t = w->params[pbdParam_thickness];
-	const float r2 = r * r, t2 = t * t;
-	int* object = malloc(sizeof(int) * (size_t)n);
-	for (int i = 0; i < n; ++i) object[i] = ObjectOf(id, i);
-	int count = 0;
-	for (int i = 0; i < n; ++i) {
-		const float* a = w->p + 4 * i;
-		for (int j = i + 1; j < n; ++j) {
-			const float* b = w->p + 4 * j;
-			float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-			if (dx * dx + dy * dy + dz * dz >= r2) continue;
-			if (a[3] == 0.0f && b[3] == 0.0f) continue;
-			if (object[i] == object[j]) {
-				const float* ra = w->rest0 + 4 * i;
-				const float* rb = w->rest0 + 4 * j;
-				float ex = ra[0] - rb[0], ey = ra[1] - rb[1], ez = ra[2] - rb[2];
-				if (ex * ex + ey * ey + ez * ez < t2) continue;
-			}
-			if (out) out[count] = (int64_t)i * n + j;
-			count += 1;
-		}
-	}
-	free(object);
-	if (out) qsort(out, (size_t)count, sizeof *out, CompareKeys);
-	return count;
-}
-
-static int BruteForcePairs(pbdWorldId id, int64_t* out) { return PairsWithin(id, pbd_HashGrid_SearchRadius(pbd_GetWorld(id)), out); }
+static int BruteForcePairs(pbdWorldId id, int64_t* out) { return PairsWithin(id, pbd_Contacts_SearchRadius(pbd_GetWorld(id)), out); }
 
 /* The grid's pairs are exactly the brute force's: same set, each pair once, i < j. */
 static void CheckPairsAgainstBruteForce(pbdWorldId id, int minExpected)
 {
-	pbdWorld* w = pbd_GetWorld(id);
-	const int n = w->particleCount;
+	const int n = pbd_GetWorld(id)->particleCount;
+	const pbdContacts* w = pbd_ContactsState(pbd_GetWorld(id));
 	int found = pbd_World_FindPairs(id);
 	ENSURE(found == w->pairCount);
-	ENSURE(pbd_HashGrid_DroppedPairs(w) == 0);
+	ENSURE(w->dropped == 0);
 	int64_t* expected = malloc(sizeof(int64_t) * ((size_t)n * (size_t)n / 2 + 1));
 	int64_t* got = malloc(sizeof(int64_t) * ((size_t)found + 1));
 	int count = BruteForcePairs(id, expected);
@@ -224,7 +138,7 @@ void Test_HashGridPairsMatchBruteForce(void)
 	/* created along the first chain: close to it at rest, but another object, so they collide */
 	ENSURE(AddChain(w, -0.6f, 0.1f, -0.3f, 0.6f, 0.1f, -0.3f, 300) == 1042);
 	const int n = pbd_World_GetParticleCount(w);
-	const float cell = pbd_HashGrid_CellSize(pbd_GetWorld(w));
+	const float cell = pbd_Contacts_SearchRadius(pbd_GetWorld(w)) * 1.0009765625f;
 	for (int i = 0; i < n; ++i) {
 		uint32_t kind = RandInt() % 10;
 		if (kind < 3) continue; /* rest pose: mesh neighbours close together */
@@ -283,7 +197,7 @@ void Test_SelfCollisionPairOverflowFinite(void)
 	int total = BruteForcePairs(w, NULL);
 	ENSURE(total > 1000);
 	ENSURE(pbd_World_FindPairs(w) == 32);
-	ENSURE(pbd_HashGrid_DroppedPairs(pbd_GetWorld(w)) == total - 32);
+	ENSURE(pbd_ContactsState(pbd_GetWorld(w))->dropped == total - 32);
 	for (int s = 0; s < 120; ++s) {
 		pbd_World_Step(w);
 		ENSURE(TestAllFinite(w));
@@ -422,289 +336,4 @@ void Test_SelfCollisionCoincidentFinite(void)
 	printf("  spread after 120 steps %.4f (thickness %.2f)\n", (double)spread, (double)t);
 	ENSURE(spread > 2.0f * t);
 	pbd_DestroyWorld(w);
-}
-
-/* ---------------------------------------------------------------- cloth scenes */
-
-typedef struct Scene {
-	pbdWorldId w;
-	int lower, upper, n; /* first particles of the two layers, particles per layer */
-} Scene;
-
-static const float kT = 0.02f;        /* thickness */
-static const int kRes = 20;           /* 20 x 20 particles per cloth */
-static const float kSpacing = 0.012f; /* 0.6 thickness: no gap a particle could slip through */
-
-/* Two horizontal 20 x 20 cloths, the upper 3 thickness above the lower and offset by half
-   a spacing in x and z, so its particles fall between the lower one's. */
-static Scene TwoLayers(int selfCollision, int pinCorners)
-{
-	Scene sc;
-	sc.w = MakeWorld(2 * kRes * kRes, 0);
-	pbd_World_SetParam(sc.w, pbdParam_thickness, kT);
-	pbd_World_SetParam(sc.w, pbdParam_selfCollision, (float)selfCollision);
-	pbd_World_SetParam(sc.w, pbdParam_substeps, 5.0f);
-	pbd_World_SetParam(sc.w, pbdParam_iterations, 4.0f);
-	const float L = kSpacing * (float)(kRes - 1);
-	const float u[3] = { L, 0, 0 }, v[3] = { 0, 0, L };
-	const float base = pinCorners ? 0.5f : 0.5f * kT; /* on the ground: centres at the radius */
-	sc.lower = AddCloth(sc.w, kRes, -0.5f * L, base, -0.5f * L, u, v);
-	sc.upper = AddCloth(sc.w, kRes, -0.5f * L + 0.5f * kSpacing, base + 3.0f * kT, -0.5f * L + 0.5f * kSpacing, u, v);
-	sc.n = kRes * kRes;
-	if (pinCorners) {
-		const int corners[4] = { 0, kRes - 1, kRes * (kRes - 1), kRes * kRes - 1 };
-		for (int k = 0; k < 4; ++k) pbd_World_SetInvMass(sc.w, sc.lower + corners[k], 0.0f);
-	}
-	return sc;
-}
-
-static float Dist2(const float* x, int a, int b)
-{
-	float dx = x[4 * a] - x[4 * b], dy = x[4 * a + 1] - x[4 * b + 1], dz = x[4 * a + 2] - x[4 * b + 2];
-	return dx * dx + dy * dy + dz * dz;
-}
-
-static float MinCrossDistance(const Scene* sc)
-{
-	const float* x = Pos(sc->w);
-	float best = 1e30f;
-	for (int i = sc->lower; i < sc->lower + sc->n; ++i) {
-		for (int j = sc->upper; j < sc->upper + sc->n; ++j) {
-			float d2 = Dist2(x, i, j);
-			if (d2 < best) best = d2;
-		}
-	}
-	return sqrtf(best);
-}
-
-static float MeanY(const Scene* sc, int first)
-{
-	const float* x = Pos(sc->w);
-	float sum = 0.0f;
-	for (int i = first; i < first + sc->n; ++i) sum += x[4 * i + 1];
-	return sum / (float)sc->n;
-}
-
-/* The worst cross-layer distance over every step; *gap receives the final mean height of
-   the upper layer above the lower one. */
-static float RunTwoLayers(int selfCollision, int pinCorners, int steps, float* gap)
-{
-	Scene sc = TwoLayers(selfCollision, pinCorners);
-	float worst = 1e30f;
-	for (int s = 0; s < steps; ++s) {
-		pbd_World_Step(sc.w);
-		float d = MinCrossDistance(&sc);
-		if (d < worst) worst = d;
-		if (!TestAllFinite(sc.w)) worst = -1.0f;
-	}
-	*gap = MeanY(&sc, sc.upper) - MeanY(&sc, sc.lower);
-	pbd_DestroyWorld(sc.w);
-	return worst;
-}
-
-/* The issue's test: a cloth falls onto another lying on the ground; every particle pair
-   across the layers stays at least 0.9 thickness apart at every step, and the upper
-   cloth does come to rest on the lower one. */
-void Test_SelfCollisionTwoLayersOnGround(void)
-{
-	float gap, off;
-	float worst = RunTwoLayers(1, 0, 300, &gap);
-	float control = RunTwoLayers(0, 0, 300, &off);
-	printf("  min cross-layer distance %.4f thickness (without self-collision %.4f), final gap %.3f thickness\n",
-		   (double)(worst / kT), (double)(control / kT), (double)(gap / kT));
-	ENSURE(worst >= 0.9f * kT);
-	ENSURE(gap > 0.5f * kT && gap < 1.5f * kT); /* landed, and lies on the lower cloth */
-	ENSURE(control < 0.5f * kT);               /* the check would catch a missing projection */
-}
-
-/* The same with the lower cloth pinned at its corners in the air: both sag together. */
-void Test_SelfCollisionTwoLayersPinnedCorners(void)
-{
-	float gap, off;
-	float worst = RunTwoLayers(1, 1, 300, &gap);
-	float control = RunTwoLayers(0, 1, 300, &off);
-	printf("  min cross-layer distance %.4f thickness (without self-collision %.4f), final gap %.3f thickness\n",
-		   (double)(worst / kT), (double)(control / kT), (double)(gap / kT));
-	ENSURE(worst >= 0.9f * kT);
-	ENSURE(gap > 0.5f * kT && gap < 1.5f * kT);
-	ENSURE(control < 0.5f * kT);
-}
-
-/* Folding a towel: a 32 x 16 cloth lies on the ground; its right edge is pinned and
-   carried over a half circle onto the left edge (2 s), then released to settle (2 s).
-   Returns the worst distance, over all steps, between particles that are not rest-pose
-   neighbours (rest distance >= thickness); *folded counts, at the end, the pairs at least
-   6 thickness apart at rest that lie within 1.5 thickness of each other: layer on layer. */
-static float FoldTowel(int selfCollision, int* folded)
-{
-	const int nu = 32, nv = 16, n = nu * nv, move = 120, settle = 120;
-	pbdWorldId w = MakeWorld(n, 0);
-	pbd_World_SetParam(w, pbdParam_thickness, kT);
-	pbd_World_SetParam(w, pbdParam_selfCollision, (float)selfCollision);
-	pbd_World_SetParam(w, pbdParam_substeps, 5.0f);
-	pbd_World_SetParam(w, pbdParam_iterations, 4.0f);
-	const float lu = kSpacing * (float)(nu - 1), lv = kSpacing * (float)(nv - 1);
-	const float u[3] = { lu, 0, 0 }, v[3] = { 0, 0, lv };
-	const float y0 = 0.5f * kT; /* resting on the ground */
-	pbdClothDef def = pbd_DefaultClothDef();
-	def.origin[0] = -0.5f * lu, def.origin[1] = y0, def.origin[2] = -0.5f * lv;
-	memcpy(def.axisU, u, sizeof u);
-	memcpy(def.axisV, v, sizeof v);
-	def.resolutionU = nu;
-	def.resolutionV = nv;
-	def.mass = 0.01f;
-	const int first = pbd_World_AddCloth(w, &def);
-	const pbdWorld* world = pbd_GetWorld(w);
-	for (int j = 0; j < nv; ++j) pbd_World_SetInvMass(w, first + j * nu + nu - 1, 0.0f);
-	/* The edge follows a half circle about the middle, ending one thickness up: (ex, ey)
-	   turns by pi / move per step (its cos and sin from their series: no libm, so
-	   every build sees the same scene). */
-	const float turn = 3.14159265f / (float)move, turn2 = turn * turn;
-	const float cd = 1.0f - turn2 / 2.0f + turn2 * turn2 / 24.0f - turn2 * turn2 * turn2 / 720.0f;
-	const float sd = turn - turn * turn2 / 6.0f + turn * turn2 * turn2 / 120.0f;
-	float ex = 0.5f * lu, ey = 0.0f;
-	float worst = 1e30f;
-	for (int s = 0; s < move + settle; ++s) {
-		if (s < move) {
-			const float a = (float)(s + 1) / (float)move;
-			const float nx = ex * cd - ey * sd, ny = ex * sd + ey * cd;
-			ex = nx, ey = ny;
-			for (int j = 0; j < nv; ++j) {
-				const int i = first + j * nu + nu - 1;
-				pbd_World_SetPosition(w, i, ex, y0 + ey + kT * a, world->x[4 * i + 2]);
-			}
-		} else if (s == move) {
-			for (int j = 0; j < nv; ++j) pbd_World_SetMass(w, first + j * nu + nu - 1, 0.01f);
-		}
-		pbd_World_Step(w);
-		const float* x = Pos(w);
-		for (int i = first; i < first + n; ++i) {
-			for (int j = i + 1; j < first + n; ++j) {
-				if (Dist2(world->rest0, i, j) < kT * kT) continue;
-				float d2 = Dist2(x, i, j);
-				if (d2 < worst) worst = d2;
-			}
-		}
-		if (!TestAllFinite(w)) worst = -1.0f;
-	}
-	worst = worst < 0.0f ? worst : sqrtf(worst);
-	*folded = 0;
-	const float* x = Pos(w);
-	for (int i = first; i < first + n; ++i) {
-		for (int j = i + 1; j < first + n; ++j) {
-			if (Dist2(world->rest0, i, j) >= 36.0f * kT * kT && Dist2(x, i, j) < 2.25f * kT * kT) *folded += 1;
-		}
-	}
-	pbd_DestroyWorld(w);
-	return worst;
-}
-
-void Test_SelfCollisionClothFoldsOntoItself(void)
-{
-	int folded, foldedOff;
-	float worst = FoldTowel(1, &folded);
-	float control = FoldTowel(0, &foldedOff);
-	printf("  min non-neighbour distance %.4f thickness (without self-collision %.4f), %d pairs folded onto each other\n",
-		   (double)(worst / kT), (double)(control / kT), folded);
-	ENSURE(worst >= 0.9f * kT);
-	ENSURE(folded >= 500); /* it did fold: layer on layer, not a flat cloth */
-	ENSURE(control < 0.5f * kT);
-}
-
-/* The pairs in contact: BruteForcePairs at the thickness instead of the search radius. */
-static int ContactPairs(pbdWorldId id, int64_t* out) { return PairsWithin(id, pbd_GetWorld(id)->params[pbdParam_thickness], out); }
-
-/* Pair-list reuse (pbd_SelfCollision_Prepare): while every particle is within 0.1 thickness
-   of where it was at the search, the kept list holds every pair the brute force finds in
-   contact now; a larger move, or a parameter or mass change, searches again. */
-void Test_SelfCollisionPairReuse(void)
-{
-	Scene sc = TwoLayers(1, 0);
-	for (int s = 0; s < 40; ++s) pbd_World_Step(sc.w);
-	pbdWorld* w = pbd_GetWorld(sc.w);
-	const int n = w->particleCount;
-	pbd_SelfCollision_Prepare(w);
-	ENSURE(w->pairsReusable);
-	const float m = 0.1f * kT; /* each particle's reach */
-	int64_t* expected = malloc(sizeof(int64_t) * ((size_t)n * (size_t)n / 2 + 1));
-	int64_t* got = malloc(sizeof(int64_t) * ((size_t)w->maxContacts + 1));
-	uint32_t seed = 99u;
-	int reused = 0, checked = 0;
-	for (int trial = 0; trial < 20; ++trial) {
-		/* every particle jittered by up to 0.9 m from the search positions */
-		for (int i = 0; i < n; ++i) {
-			for (int k = 0; k < 3; ++k) {
-				float u = (float)(TestXorshift32(&seed) >> 8) / 16777216.0f - 0.5f; /* [-0.5, 0.5) */
-				w->p[4 * i + k] = w->pairOrigin[4 * i + k] + 0.9f * m * u * 1.1547f; /* |d| < 0.9 m */
-			}
-		}
-		int before = w->pairSearches;
-		pbd_SelfCollision_Prepare(w);
-		reused += w->pairSearches == before;
-		int count = ContactPairs(sc.w, expected);
-		for (int k = 0; k < w->pairCount; ++k) got[k] = (int64_t)w->pairs[2 * k] * n + w->pairs[2 * k + 1];
-		qsort(got, (size_t)w->pairCount, sizeof *got, CompareKeys);
-		for (int e = 0, g = 0; e < count; ++e) { /* every expected pair is in the list */
-			while (g < w->pairCount && got[g] < expected[e]) ++g;
-			if (!(g < w->pairCount && got[g] == expected[e])) {
-				printf("  FAILED: pair (%d, %d) within reach but not in the kept list\n", (int)(expected[e] / n), (int)(expected[e] % n));
-				g_testFailed = 1;
-				break;
-			}
-			checked += 1;
-		}
-		if (g_testFailed) break;
-	}
-	free(expected);
-	free(got);
-	printf("  %d of 20 jitters kept the list; %d pairs in contact checked present\n", reused, checked);
-	ENSURE(reused == 20 && checked > 100);
-	/* one particle past its reach: searched again */
-	int before = w->pairSearches;
-	w->p[4 * 7 + 1] = w->pairOrigin[4 * 7 + 1] + 1.01f * m;
-	pbd_SelfCollision_Prepare(w);
-	ENSURE(w->pairSearches == before + 1);
-	/* a parameter change: searched again even without motion */
-	before = w->pairSearches;
-	pbd_World_SetParam(sc.w, pbdParam_thickness, kT);
-	pbd_SelfCollision_Prepare(w);
-	ENSURE(w->pairSearches == before + 1);
-	/* a mass change too (pairs of two pins were left out of the list) */
-	before = w->pairSearches;
-	pbd_World_SetMass(sc.w, 3, 0.01f);
-	pbd_SelfCollision_Prepare(w);
-	ENSURE(w->pairSearches == before + 1);
-	pbd_DestroyWorld(sc.w);
-}
-
-/* A towel folded and left to settle, 5 substeps: searched every substep while the edge is
-   carried over, far less once it rests; the layers stay apart either way (the fold test). */
-void Test_SelfCollisionSearchesLessAtRest(void)
-{
-	Scene sc = TwoLayers(1, 0);
-	pbdWorld* w = pbd_GetWorld(sc.w);
-	for (int s = 0; s < 30; ++s) pbd_World_Step(sc.w); /* falling onto the lower layer */
-	int falling = w->pairSearches;
-	for (int s = 0; s < 120; ++s) pbd_World_Step(sc.w);
-	int settling = w->pairSearches - falling;
-	for (int s = 0; s < 60; ++s) pbd_World_Step(sc.w);
-	int resting = w->pairSearches - falling - settling;
-	printf("  searches per step: %.2f falling, %.2f settling, %.2f resting (5 substeps)\n", (double)falling / 30.0,
-		   (double)settling / 120.0, (double)resting / 60.0);
-	ENSURE(resting <= 60); /* at most one per step at rest, instead of five */
-	pbd_DestroyWorld(sc.w);
-}
-
-/* Self-collision scenes give the same bits in every build (native, scalar, sanitizers,
-   wasm): the pairs' order is a function of the positions only. */
-#define PBD_SELF_COLLISION_HASH 0xc423502au
-void Test_SelfCollisionDeterminismHash(void)
-{
-	Scene sc = TwoLayers(1, 1);
-	pbd_World_SetParam(sc.w, pbdParam_selfFriction, 0.3f);
-	for (int s = 0; s < 150; ++s) pbd_World_Step(sc.w);
-	uint32_t hash = pbd_World_Hash(sc.w);
-	printf("  self-collision determinism hash 0x%08x\n", hash);
-	ENSURE(hash == PBD_SELF_COLLISION_HASH);
-	pbd_DestroyWorld(sc.w);
 }

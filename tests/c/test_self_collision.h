@@ -5,10 +5,4 @@
 	X(SelfCollisionPairOverflowFinite)       \
 	X(SelfCollisionMassWeightedSplit)        \
 	X(SelfCollisionFrictionClosedForm)       \
-	X(SelfCollisionCoincidentFinite)         \
-	X(SelfCollisionTwoLayersOnGround)        \
-	X(SelfCollisionTwoLayersPinnedCorners)   \
-	X(SelfCollisionClothFoldsOntoItself)     \
-	X(SelfCollisionPairReuse)                \
-	X(SelfCollisionSearchesLessAtRest)       \
-	X(SelfCollisionDeterminismHash)
+	X(SelfCollisionCoincidentFinite)

@@ -143,6 +143,8 @@ static void CheckOthers(Fuzz* f, pbdWorldId target, int unchanged, const char* w
 	}
 }
 
+void Unchanged(Fuzz* f, pbdWorldId world, const char* what) { CheckOthers(f, world, 1, what); }
+
 int Result(Fuzz* f, int rc, pbdWorldId world, int reads, const char* what)
 {
 	if (rc < 0) FuzzCheckRefusal(rc, world, what);

@@ -72,7 +72,7 @@ void OpRayPick(Fuzz* f)
 	Trace("RayPick(w%d, " V3 ", " V3 ", %g) -> %d", world, A3(o), A3(d), (double)r, rc);
 	/* -1 is "no particle" here, not an error */
 	FUZZ_CHECK(rc == -1 || (SlotOf(f, world) != NULL && rc >= 0 && rc < Particles(world)), "RayPick returned %d", rc);
-	Result(f, 0, 0, 1, "RayPick");
+	Unchanged(f, world, "RayPick");
 	f->work += Particles(world);
 }
 
@@ -87,7 +87,7 @@ void OpRayColliders(Fuzz* f)
 	Trace("RayCastColliders(w%d, " V3 ", " V3 "%s) -> %d, t %g", world, A3(o), A3(d), null ? ", NULL" : "", rc, (double)t);
 	FUZZ_CHECK(rc == -1 || (SlotOf(f, world) != NULL && rc >= 0 && rc < Colliders(world)), "RayCastColliders returned %d", rc);
 	if (rc >= 0 && !null) FUZZ_CHECK(isfinite(t) && t >= 0.0f, "RayCastColliders hit at t = %g", (double)t);
-	Result(f, 0, 0, 1, "RayCastColliders");
+	Unchanged(f, world, "RayCastColliders");
 }
 
 void OpColliderDistance(Fuzz* f)
@@ -100,7 +100,7 @@ void OpColliderDistance(Fuzz* f)
 	Trace("ColliderDistance(w%d, %d, " V3 ") -> %g", world, c, A3(p), (double)d);
 	int valid = SlotOf(f, world) != NULL && c >= 0 && c < Colliders(world) && InBound(p);
 	FUZZ_CHECK(valid ? isfinite(d) : isnan(d), "ColliderDistance gave %g for a %s query", (double)d, valid ? "valid" : "refused");
-	Result(f, 0, 0, 1, "ColliderDistance");
+	Unchanged(f, world, "ColliderDistance");
 }
 
 /* ---------------------------------------------------------------- getters */
@@ -230,5 +230,5 @@ void OpQuery(Fuzz* f)
 		break;
 	}
 	}
-	Result(f, 0, 0, 1, "query");
+	Unchanged(f, world, "query");
 }

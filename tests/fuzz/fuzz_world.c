@@ -4,6 +4,7 @@
 #include "fuzz_world.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,8 +12,8 @@
 
 const char* FuzzLastError(pbdWorldId world)
 {
-	(void)world;
-	return pbd_GetLastErrorMessage();
+	/* issue 9 item 6: a world's own message; the shared one for calls that have no world */
+	return pbd_World_IsValid(world) ? pbd_World_GetLastErrorMessage(world) : pbd_GetLastErrorMessage();
 }
 
 static void Grow(FuzzSnapshot* s, int32_t particles)
@@ -48,6 +49,9 @@ void FuzzSnapshotTake(FuzzSnapshot* s, pbdWorldId world)
 	s->triangles = pbd_World_GetCount(world, pbdBuffer_triangles);
 	s->lines = pbd_World_GetCount(world, pbdBuffer_lines);
 	s->topology = pbd_World_GetTopologyVersion(world);
+	const char* error = pbd_World_GetLastErrorMessage(world);
+	FUZZ_CHECK(error != NULL, "world %d has no last error message", world);
+	snprintf(s->error, sizeof s->error, "%s", error);
 	FUZZ_CHECK(s->particles >= 0 && s->constraints >= 0 && s->attachments >= 0 && s->colliders >= 0 && s->objects >= 0 &&
 				   s->triangles >= 0 && s->lines >= 0,
 			   "a count of a valid world is negative");
@@ -73,7 +77,7 @@ void FuzzSnapshotTake(FuzzSnapshot* s, pbdWorldId world)
 
 static int SameBits(const void* a, const void* b, size_t n) { return n == 0 || memcmp(a, b, n) == 0; }
 
-void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int checkHash, const char* what)
+void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int addressed, const char* what)
 {
 	if (!s->valid) {
 		FUZZ_CHECK(!pbd_World_IsValid(world), "%s: world %d came to life", what, world);
@@ -92,9 +96,15 @@ void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int checkHash, co
 			   "triangles %d->%d lines %d->%d topology %d->%d",
 			   what, s->particles, particles, s->constraints, constraints, s->attachments, attachments, s->colliders, colliders,
 			   s->objects, objects, s->triangles, triangles, s->lines, lines, s->topology, topology);
-	if (checkHash) {
+	if (addressed) {
 		uint32_t hash = pbd_World_Hash(world);
 		FUZZ_CHECK(hash == s->hash, "%s: hash 0x%08x became 0x%08x", what, s->hash, hash);
+	} else {
+		/* issue 9 item 6: a call on another world (or on none) leaves this world's message alone */
+		const char* error = pbd_World_GetLastErrorMessage(world);
+		FUZZ_CHECK(error != NULL && strncmp(error, s->error, sizeof s->error - 1) == 0,
+				   "%s: the last error of world %d, which it did not address, changed from \"%s\" to \"%s\"", what, world, s->error,
+				   error ? error : "(null)");
 	}
 	size_t bytes = (size_t)s->particles * 4 * sizeof(float);
 	FUZZ_CHECK(SameBits(pbd_World_GetBuffer(world, pbdBuffer_positions, NULL), s->x, bytes), "%s: positions changed", what);

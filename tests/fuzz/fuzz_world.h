@@ -26,6 +26,7 @@ typedef struct FuzzSnapshot {
 	float params[pbdParam_count];
 	pbdColliderInfo collider[PBD_MAX_COLLIDERS];
 	pbdObjectInfo object[PBD_MAX_OBJECTS];
+	char error[256]; ///< pbd_World_GetLastErrorMessage
 	float* x; ///< positions, 4 floats per particle (grown as needed, kept between inputs)
 	float* v; ///< velocities, likewise
 	int32_t capacity; ///< particles x and v can hold
@@ -62,6 +63,9 @@ void TakeAll(Fuzz* f);
 /// and changed no world; a success on a handle the harness does not hold as live is a bug; the
 /// worlds the call did not address (all of them when `reads`) are exactly as they were.
 int Result(Fuzz* f, int rc, pbdWorldId world, int reads, const char* what);
+/// After a call that only reads `world` (or no world): every world is exactly as it was, but the
+/// addressed one's last error message (a refused read sets it).
+void Unchanged(Fuzz* f, pbdWorldId world, const char* what);
 /// The addressed world's particles (positions, velocities, hash) are exactly as before.
 void SameParticles(const FuzzSlot* s, pbdWorldId world, const char* what);
 
@@ -113,8 +117,9 @@ const char* FuzzLastError(pbdWorldId world);
 
 void FuzzSnapshotTake(FuzzSnapshot* s, pbdWorldId world);
 /// Checks that `world` is exactly as in `s` (counts, the bytes of positions and velocities,
-/// parameters, colliders, objects, and with `checkHash` pbd_World_Hash); `what` names the call.
-void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int checkHash, const char* what);
+/// parameters, colliders, objects); if the call `addressed` it, its hash too, otherwise its last
+/// error message too (errors of one world never leak into another); `what` names the call.
+void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int addressed, const char* what);
 void FuzzSnapshotFree(FuzzSnapshot* s);
 
 /// A refused call: the code is one of pbdError's negative values with a message.

@@ -7,8 +7,7 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, MiniPBDError } from '../../web/js/minipbd.js';
-import { builtinScenes, defaultScene, SceneError } from '../../web/js/scene.js';
-import { encodeLink, decodeLink } from '../../web/js/link.js';
+import { builtinScenes, defaultScene, SceneError, encodeLink, decodeLink } from '../../web/js/minipbd.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const wasmPath = path.join(root, 'dist', 'minipbd.wasm');
@@ -16,7 +15,7 @@ const pbd = await loadMiniPBD(fs.readFileSync(wasmPath));
 
 function pairScene({ mass1 = 1, mass2 = 1, iterations = 1, gravity = [0, 0, 0] } = {}) {
 	return {
-		format: 'minipbd-scene', version: 1,
+		format: 'minipbd-scene', version: 2,
 		solver: { substeps: 1, iterations, gravity },
 		ground: { enabled: false },
 		objects: [{ type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 1, mass: mass1, masses: [{ from: 1, to: 1, mass: mass2 }] }],
@@ -200,7 +199,7 @@ test('a refused scene throws with its path and leaves the running world untouche
 	const bad = structuredClone(defaultScene());
 	bad.objects[0].resolution = [2000, 2000];
 	assert.throws(() => pbd.createWorld(bad), (e) => e instanceof SceneError && /resolution/.test(e.message));
-	assert.throws(() => pbd.createWorld({ format: 'minipbd-scene', version: 1, objects: [] }), SceneError);
+	assert.throws(() => pbd.createWorld({ format: 'minipbd-scene', version: 2, objects: [] }), SceneError);
 	assert.throws(() => pbd.createWorld(null), SceneError);
 	world.step(5);
 	control.step(5);
@@ -251,6 +250,10 @@ test('the shipped wasm reproduces the native determinism hash', () => {
 	const P = (name) => pbd.paramIds.get(name);
 	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0, 0);
 	assert.ok(w > 0);
+	// tests/c's TestCreateWorld: the textbook 1 substep x 10 passes the hash was recorded with (the engine's
+	// default is now the scene format's 10 x 1).
+	e.pbd_World_SetParam(w, P('substeps'), 1);
+	e.pbd_World_SetParam(w, P('iterations'), 10);
 	e.pbd_World_SetParam(w, P('gravityY'), 0);
 	e.pbd_World_SetParam(w, P('groundEnabled'), 0);
 	e.pbd_World_SetParam(w, P('thickness'), 0.0001);
@@ -300,7 +303,7 @@ test('minipbd-run prints JSON statistics for a built-in, a file and a link, and 
 		[['s=9.abc'], /version 9/],
 		[['/nonexistent/scene.json'], /no such scene file/],
 		[['builtin:cloth', '--steps', 'x'], /--steps/],
-		[['builtin:cloth', '--set', 'iterations=0'], /iterations must be in/],
+		[['builtin:cloth', '--set', 'iterations=0'], /parameter iterations must be an integer in 1..200, got 0/],
 	]) {
 		const r = spawnSync('node', [cli, ...args], { encoding: 'utf8' });
 		assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
@@ -328,7 +331,7 @@ test('instruments: the error buffer and the convergence curve through the JS API
 
 test('setColliderMaterial: a live restitution change sets the bounce; refused values change nothing', () => {
 	const scene = {
-		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 4 }, ground: { enabled: false },
+		format: 'minipbd-scene', version: 2, solver: { substeps: 1, iterations: 4 }, ground: { enabled: false },
 		objects: [{ type: 'chain', start: [0, 0.2, 0], end: [0, 0.21, 0], segments: 1, mass: 1 }],
 		colliders: [{ type: 'sphere', name: 'ball', position: [0, -0.5, 0], radius: 0.5 }],
 	};
@@ -337,7 +340,7 @@ test('setColliderMaterial: a live restitution change sets the bounce; refused va
 	for (const bad of [{ restitution: 1.5 }, { staticFriction: NaN }, { kineticFriction: -1 }, { restitution: '0.5' }]) {
 		assert.throws(() => world.setColliderMaterial(0, bad), (e) => e instanceof MiniPBDError && /restitution|Friction/.test(e.message));
 	}
-	assert.throws(() => world.setColliderMaterial(3, { restitution: 0.5 }), /collider 3/);
+	assert.throws(() => world.setColliderMaterial(3, { restitution: 0.5 }), /setColliderMaterial: collider must be an integer in 0..0, got 3/);
 	assert.equal(world.hash(), hash);
 	assert.equal(world.describe().colliders[0].restitution, 0);
 	world.setColliderMaterial(0, { restitution: 0.8 });
@@ -360,7 +363,7 @@ test('setColliderMaterial: a live restitution change sets the bounce; refused va
 
 test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep theirs, the description follows; a refused mass changes nothing', () => {
 	const scene = {
-		format: 'minipbd-scene', version: 1, solver: { substeps: 1, iterations: 2 }, ground: { enabled: false },
+		format: 'minipbd-scene', version: 2, solver: { substeps: 1, iterations: 2 }, ground: { enabled: false },
 		objects: [
 			{ type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 3], plane: 'xy', mass: 0.01, pins: [[0, 0]],
 				masses: [{ from: [3, 2], to: [3, 2], mass: 0.5 }] },
@@ -371,7 +374,7 @@ test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep their
 	const w = (i) => world.positions[4 * i + 3];
 	const hash = world.hash();
 	for (const bad of [0, -1, NaN, Infinity, '1']) assert.throws(() => world.setObjectMass(0, bad), MiniPBDError);
-	assert.throws(() => world.setObjectMass(2, 1), /object 2 of 2/);
+	assert.throws(() => world.setObjectMass(2, 1), /setObjectMass: object must be an integer in 0..1, got 2/);
 	assert.equal(world.hash(), hash);
 	assert.equal(world.describe().objects[0].mass, 0.01);
 	world.setObjectMass(0, 0.25);

@@ -7,10 +7,12 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
-import { decodeLink, decodeRun, encodeLink, LinkError, base64urlEncode } from '../../web/js/link.js';
-import { builtinScenes, validateScene, validateReplay, sceneParticleCount, SCENE_LIMITS, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/scene.js';
+import { decodeLink, decodeRun, encodeLink, LinkError, base64urlEncode } from '../../web/js/format/link.js';
+import { validateScene, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { validateReplay, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/format/replay.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
-import { Replayer } from '../../web/js/recorder.js';
+import { Replayer } from '../../web/js/record/replayer.js';
 
 // xorshift32: a reproducible stream (a failure names its seed and index)
 function rng(seed) {
@@ -156,7 +158,7 @@ const enc2 = (value) => `s=2.${base64urlEncode(deflateRawSync(Buffer.from(typeof
 const REPLAY_SCENES = [
 	builtinScenes.chain,
 	validateScene({
-		format: 'minipbd-scene', version: 1, name: 'fuzz colliders',
+		format: 'minipbd-scene', version: 2, name: 'fuzz colliders',
 		colliders: [{ type: 'sphere', position: [0, 0.5, 0], radius: 0.3 }, { type: 'box', position: [0.6, 0.3, 0], halfExtents: [0.2, 0.1, 0.2] }],
 		objects: [{ type: 'cloth', origin: [-0.5, 1, -0.5], size: [1, 1], resolution: [8, 8], plane: 'xz' }],
 	}),

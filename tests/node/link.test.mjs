@@ -1,4 +1,4 @@
-// Tests for web/js/link.js: round trips, length budget, fragment grammar, and a table of hostile links.
+// Tests for web/js/format/link.js: round trips, length budget, fragment grammar, and a table of hostile links.
 // node:zlib and Buffer are used here only as an independent reference for deflate/base64url.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,8 +6,9 @@ import { deflateRawSync } from 'node:zlib';
 import {
   encodeLink, withoutDefaults, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
   LINK_VERSION, LINK_MIN_VERSION, base64urlEncode, base64urlDecode,
-} from '../../web/js/link.js';
-import { builtinScenes, validateScene } from '../../web/js/scene.js';
+} from '../../web/js/format/link.js';
+import { validateScene } from '../../web/js/format/scene.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
 const unhandled = [];
 process.on('unhandledRejection', (e) => unhandled.push(e));
@@ -20,7 +21,7 @@ const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
 const linkOfBytes = (bytes) => `s=1.${b64(deflateRawSync(Buffer.from(bytes)))}`;
 const linkOfText = (text) => linkOfBytes(Buffer.from(text, 'utf8'));
 const minimal = () => ({
-  format: 'minipbd-scene', version: 1,
+  format: 'minipbd-scene', version: 2,
   objects: [{ type: 'chain', start: [0, 2, 0], end: [1, 2, 0], segments: 4 }],
 });
 
@@ -86,7 +87,7 @@ test('encodeLink normalises first and leaves out what is at its default; the pay
 test('encodeLink refuses scenes that could not be decoded again', async () => {
   await assert.rejects(encodeLink({ format: 'nope' }), (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.path === 'format');
   // 20 chains with 10000 pins each: valid, but far beyond the JSON size a link may carry.
-  const big = { format: 'minipbd-scene', version: 1, objects: Array.from({ length: 20 }, () => ({
+  const big = { format: 'minipbd-scene', version: 2, objects: Array.from({ length: 20 }, () => ({
     type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 10000, pins: Array.from({ length: 10000 }, (_, i) => i) })) };
   await assert.rejects(encodeLink(big), (e) => e.reason === 'too-large');
 });
@@ -342,9 +343,10 @@ test('solver.maxSpeed, tetherSlack and selfFriction: exact round trip in both ve
   await assert.rejects(encodeLink(minimal(), { replay: bad }),
     (e) => e.reason === 'invalid-replay' && /^replay\.events\[0\]\[3\] must be a number in \[0\.001, 10000\], got 0$/.test(e.message));
   // A link made before these existed (its solver has none of them) opens with the engine's defaults.
-  const before = { ...minimal(), solver: { dt: 0.01, substeps: 4, iterations: 2, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 1, selfCollision: true, tearStretch: 0 } };
+  const before = { ...minimal(), version: 1, solver: { dt: 0.01, substeps: 4, iterations: 2, gravity: [0, -9.81, 0], damping: 0.1, thickness: 0.02, tethers: 1, selfCollision: true, tearStretch: 0 } };
   const opened = await decodeLink(linkOfText(JSON.stringify(before)));
   assert.deepEqual([opened.solver.maxSpeed, opened.solver.tetherSlack, opened.solver.selfFriction], [100, 0, 0.2]);
-  assert.deepEqual({ ...opened.solver, maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined },
-    { ...before.solver, maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined }, 'the rest as it was');
+  assert.equal(opened.solver.collisions, true, 'a version 1 link that self-collides: its objects collided then too');
+  const skip = { maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined, collisions: undefined };
+  assert.deepEqual({ ...opened.solver, ...skip }, { ...before.solver, ...skip }, 'the rest as it was');
 });

@@ -14,9 +14,12 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { deflateRawSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
-import { builtinScenes, validateScene, validateReplay, SceneError, REPLAY_LIMITS } from '../../web/js/scene.js';
-import { encodeLink, decodeLink, decodeRun, LinkError } from '../../web/js/link.js';
-import { Recorder, Replayer, chooseQuantum } from '../../web/js/recorder.js';
+import { validateScene, SceneError } from '../../web/js/format/scene.js';
+import { validateReplay, REPLAY_LIMITS } from '../../web/js/format/replay.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
+import { encodeLink, decodeLink, decodeRun, LinkError } from '../../web/js/format/link.js';
+import { Recorder, chooseQuantum } from '../../web/js/record/recorder.js';
+import { Replayer } from '../../web/js/record/replayer.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');
@@ -45,7 +48,7 @@ function tunedCloth() {
 // A small scene with a sphere and a rotated capsule under a cloth, for collider drags.
 function colliderScene() {
   return validateScene({
-    format: 'minipbd-scene', version: 1, name: 'colliders',
+    format: 'minipbd-scene', version: 2, name: 'colliders',
     solver: { substeps: 4, thickness: 0.02 },
     colliders: [
       { type: 'sphere', position: [0, 0.6, 0], radius: 0.3 },
@@ -293,16 +296,43 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     b.step(30);
     assert.equal(b.hash(), hash30);
   }
-  // parameters out of the replay's range (the scene format's) that the engine takes
+  // one object's stiffness: the recording ends before it; a refused one changes nothing and it goes on
+  {
+    const a = pbd.createWorld(scene);
+    const rec = new Recorder(a);
+    a.step(4);
+    assert.throws(() => a.setObjectStiffness(0, 'chain', 0.5), /setObjectStiffness: kind/);
+    assert.equal(rec.active, true);
+    const hash4 = a.hash();
+    a.setObjectStiffness(0, 'bend', 0.5);
+    assert.equal(rec.active, false);
+    assert.match(rec.stopReason, /one object's stiffness cannot be recorded/);
+    assert.deepEqual([rec.toReplay().steps, rec.toReplay().hash], [4, hash4]);
+  }
+  // parameters out of the scene format's range: the world refuses them too (one table), so nothing changes and
+  // the recording goes on
   for (const [name, value] of [['dt', 0.5], ['damping', 500]]) {
     const a = pbd.createWorld(scene);
     const rec = new Recorder(a);
     a.step(3);
-    a.setParam(name, value);
-    assert.equal(rec.active, false, name);
-    assert.match(rec.stopReason, new RegExp(`parameter ${name} cannot be recorded`));
-    assert.deepEqual(rec.stopCause, { key: 'param', vars: { name, value: String(value) } }, 'a code the page words in its language');
-    assert.equal(rec.toReplay().steps, 3);
+    const before = a.hash();
+    assert.throws(() => a.setParam(name, value), new RegExp(`parameter ${name} must be a number in`));
+    assert.equal(a.hash(), before);
+    assert.equal(rec.active, true, name);
+    a.step(2);
+    assert.equal(rec.stop().steps, 5);
+  }
+  // a parameter the world takes but a replay cannot carry (recordConvergence is not recorded at all; an unknown
+  // name is refused by both): ends the recording only when the world took it
+  {
+    const a = pbd.createWorld(scene);
+    const rec = new Recorder(a);
+    a.step(3);
+    assert.throws(() => a.setParam('nope', 1), /unknown parameter "nope"/);
+    assert.equal(rec.active, true);
+    a.setParam('recordConvergence', 1);
+    assert.equal(rec.active, true, 'recordConvergence changes no motion');
+    assert.equal(rec.stop().steps, 3);
   }
   // a collider material the world refuses changes nothing, and the recording goes on
   {
@@ -310,7 +340,7 @@ test('what a replay cannot carry ends the recording before it; the limits end it
     const rec = new Recorder(a);
     a.step(2);
     assert.throws(() => a.setColliderMaterial(0, { restitution: 1.5 }), /restitution/);
-    assert.throws(() => a.setColliderMaterial(5, { restitution: 0.5 }), /collider 5/);
+    assert.throws(() => a.setColliderMaterial(5, { restitution: 0.5 }), /setColliderMaterial: collider must be an integer in 0..1, got 5/);
     assert.equal(rec.active, true);
     a.step(2);
     assert.deepEqual(rec.stop().events, []);

@@ -1,9 +1,9 @@
-// Tests for web/js/scene.js: normalisation, built-ins, and a table of refused scenes (path + message).
+// Tests for web/js/format/scene.js (and the built-ins, format/builtin-scenes.js): normalisation, built-ins, and a table of refused scenes (path + message).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  validateScene, SceneError, sceneParticleCount, builtinScenes, defaultScene, SCENE_LIMITS,
-} from '../../web/js/scene.js';
+import { validateScene, SceneError, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { builtinScenes, defaultScene } from '../../web/js/format/builtin-scenes.js';
+import { PARAMS } from '../../web/js/engine/params.js';
 
 function caught(fn) {
   try { fn(); } catch (e) { return e; }
@@ -11,15 +11,15 @@ function caught(fn) {
 }
 
 const minimalChain = () => ({
-  format: 'minipbd-scene', version: 1,
+  format: 'minipbd-scene', version: 2,
   objects: [{ type: 'chain', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20 }],
 });
 
 // A valid scene with one of each object type, every field given; bad cases below each break one thing.
 const full = () => ({
-  format: 'minipbd-scene', version: 1, name: 'base',
+  format: 'minipbd-scene', version: 2, name: 'base',
   solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1, maxSpeed: 40, thickness: 0.02,
-    tethers: 0.5, tetherSlack: 0.05, selfCollision: true, selfFriction: 0.35, tearStretch: 0.8 },
+    tethers: 0.5, tetherSlack: 0.05, selfCollision: true, collisions: true, selfFriction: 0.35, tearStretch: 0.8 },
   ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
   camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
   wind: { velocity: [3, 0, 1], density: 1.2, drag: 0.9, lift: 0.2 },
@@ -41,9 +41,10 @@ const full = () => ({
 
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
-    format: 'minipbd-scene', version: 1, name: 'Untitled scene',
-    solver: { dt: 0.016666666666666666, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
-      thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 },
+    format: 'minipbd-scene', version: 2, name: 'Untitled scene',
+    // dt: the engine's float32 1/60, written as the shortest decimal that is that float (engine/param-table.js)
+    solver: { dt: 0.016666668, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+      thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
     wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
@@ -55,15 +56,16 @@ test('minimal chain scene: every default filled in exactly', () => {
 
 test('minimal cloth object and partial sections: defaults merged field by field', () => {
   const s = validateScene({
-    format: 'minipbd-scene', version: 1,
+    format: 'minipbd-scene', version: 2,
     solver: { substeps: 4 }, ground: { enabled: false }, camera: { fov: 60 },
     objects: [
       { type: 'chain', start: [0, 0, 0], end: [0, 1, 0], segments: 1 },
       { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [2, 3], stiffness: { bend: 0.5 } },
     ],
   });
-  assert.deepEqual(s.solver, { dt: 1 / 60, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
-    thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, selfFriction: 0.2, tearStretch: 0 });
+  assert.equal(Math.fround(s.solver.dt), Math.fround(1 / 60), 'the float the engine has always used for 1/60');
+  assert.deepEqual(s.solver, { dt: 0.016666668, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
+    thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
   assert.deepEqual(s.objects[1], {
@@ -81,16 +83,34 @@ test('maxSpeed, tetherSlack and selfFriction: kept when given, the engine\'s def
     objects: minimalChain().objects };
   const s = validateScene(old);
   assert.deepEqual([s.solver.maxSpeed, s.solver.tetherSlack, s.solver.selfFriction], [100, 0, 0.2]);
-  assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'gravity', 'damping', 'maxSpeed', 'thickness', 'tethers',
-    'tetherSlack', 'selfCollision', 'selfFriction', 'tearStretch'], 'each beside what it belongs to');
+  assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'damping', 'gravity', 'maxSpeed', 'tethers', 'tetherSlack',
+    'tearStretch', 'thickness', 'selfCollision', 'collisions', 'selfFriction'], 'in the engine table\'s order');
   const given = validateScene({ ...old, solver: { ...old.solver, maxSpeed: 12.5, tetherSlack: 0.25, selfFriction: 0.7 } });
   assert.deepEqual([given.solver.maxSpeed, given.solver.tetherSlack, given.solver.selfFriction], [12.5, 0.25, 0.7]);
   assert.deepEqual(validateScene(given), given, 'normalised once, the same again');
   for (const scene of Object.values(builtinScenes)) {
     assert.deepEqual([scene.solver.maxSpeed, scene.solver.tetherSlack, scene.solver.selfFriction], [100, 0, 0.2], scene.name);
   }
-  assert.deepEqual([SCENE_LIMITS.maxSpeed, SCENE_LIMITS.tetherSlack, SCENE_LIMITS.selfFriction],
-    [{ min: 0.001, max: 1e4 }, { min: 0, max: 1 }, { min: 0, max: 1 }], 'the engine\'s ranges');
+  assert.deepEqual(['maxSpeed', 'tetherSlack', 'selfFriction'].map((n) => [PARAMS[n].min, PARAMS[n].max]),
+    [[0.001, 1e4], [0, 1], [0, 1]], 'the engine\'s ranges');
+});
+
+test('versions: a version 1 scene without collisions collides objects exactly when it self-collides, as version 1 did', () => {
+  const chain = minimalChain().objects[0];
+  const v1 = (solver) => ({ format: 'minipbd-scene', version: 1, solver, objects: [chain, chain] });
+  assert.equal(validateScene(v1({})).solver.collisions, false, 'no self-collision: objects passed through each other');
+  assert.equal(validateScene(v1({ selfCollision: true })).solver.collisions, true, 'self-collision: every pair collided');
+  assert.equal(validateScene(v1({ selfCollision: true, collisions: false })).solver.collisions, false, 'given: kept');
+  assert.equal(validateScene(v1({ collisions: true })).solver.collisions, true, 'given: kept');
+  // version 2 (what the page writes) takes the engine's default, on
+  const v2 = validateScene({ ...v1({}), version: 2 });
+  assert.equal(v2.solver.collisions, PARAMS.collisions.default === 1);
+  assert.equal(v2.solver.collisions, true);
+  // normalised scenes are version 2, and normalising them again changes nothing
+  const n = validateScene(v1({}));
+  assert.equal(n.version, 2);
+  assert.deepEqual(validateScene(n), n);
+  assert.throws(() => validateScene({ ...v1({}), version: 3 }), (e) => e instanceof SceneError && e.path === 'version');
 });
 
 test('ground: null means the default ground', () => {
@@ -132,7 +152,7 @@ test('boundaries that are allowed', () => {
   Object.assign(s.solver, { maxSpeed: 1e4, tetherSlack: 0, selfFriction: 1 });
   assert.doesNotThrow(() => validateScene(s));
   // Exactly the particle cap: 512*512 = 262144.
-  assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 1,
+  assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 2,
     objects: [{ type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [512, 512] }] }));
   assert.doesNotThrow(() => validateScene({ ...minimalChain(), objects: Array.from({ length: 64 }, () => minimalChain().objects[0]) }));
 });
@@ -175,7 +195,9 @@ test('SCENE_LIMITS quotes the numbers the validator enforces', () => {
   assert.equal(SCENE_LIMITS.maxNameLength, 80);
   assert.deepEqual(SCENE_LIMITS.resolution, { min: 2, max: 1024 });
   assert.deepEqual(SCENE_LIMITS.segments, { min: 1, max: 10000 });
-  assert.ok(Object.isFrozen(SCENE_LIMITS) && Object.isFrozen(SCENE_LIMITS.dt));
+  assert.ok(Object.isFrozen(SCENE_LIMITS) && Object.isFrozen(SCENE_LIMITS.resolution));
+  // No engine parameter's range is stated here: the table (engine/param-table.js) is the only one.
+  for (const key of Object.keys(SCENE_LIMITS)) assert.equal(Object.hasOwn(PARAMS, key), false, key);
 });
 
 // [description, mutate(scene) or a whole input, expected path]
@@ -190,7 +212,7 @@ const BAD = [
   ['input string', () => 'minipbd-scene', ''],
   ['format missing', withScene((s) => { delete s.format; }), 'format'],
   ['format wrong', withScene((s) => { s.format = 'other'; }), 'format'],
-  ['version 2', withScene((s) => { s.version = 2; }), 'version'],
+  ['version 3', withScene((s) => { s.version = 3; }), 'version'],
   ['version "1"', withScene((s) => { s.version = '1'; }), 'version'],
   ['unknown top-level key', withScene((s) => { s.foo = 1; }), 'foo'],
   ['odd unknown key is quoted in the path', withScene((s) => { s['a b'] = 1; }), '["a b"]'],
@@ -207,7 +229,7 @@ const BAD = [
   ['name with lone surrogate', withScene((s) => { s.name = 'a\ud800b'; }), 'name'],
   ['solver not an object', withScene((s) => { s.solver = [1]; }), 'solver'],
   ['solver.dt string', withScene((s) => { s.solver.dt = 'abc'; }), 'solver.dt'],
-  ['solver.dt at exclusive minimum', withScene((s) => { s.solver.dt = 0.0001; }), 'solver.dt'],
+  ['solver.dt below its minimum', withScene((s) => { s.solver.dt = 0.0000999; }), 'solver.dt'],
   ['solver.dt above 0.1', withScene((s) => { s.solver.dt = 0.11; }), 'solver.dt'],
   ['solver.dt Infinity', withScene((s) => { s.solver.dt = Infinity; }), 'solver.dt'],
   ['solver.dt NaN', withScene((s) => { s.solver.dt = NaN; }), 'solver.dt'],
@@ -332,8 +354,8 @@ test(`a table of ${BAD.length} bad scenes: each refused with the right path and 
 
 test('messages quote the rule and a bounded preview of the value', () => {
   const cases = [
-    [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in (0.0001, 0.1], got "abc"'],
-    [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in (0.0001, 0.1], got NaN'],
+    [(s) => { s.solver.dt = 'abc'; }, 'solver.dt must be a number in [0.0001, 0.1], got "abc"'],
+    [(s) => { s.solver.dt = NaN; }, 'solver.dt must be a number in [0.0001, 0.1], got NaN'],
     [(s) => { s.solver.maxSpeed = 0; }, 'solver.maxSpeed must be a number in [0.001, 10000], got 0'],
     [(s) => { s.solver.tetherSlack = 2; }, 'solver.tetherSlack must be a number in [0, 1], got 2'],
     [(s) => { s.solver.selfFriction = -1; }, 'solver.selfFriction must be a number in [0, 1], got -1'],

@@ -1,12 +1,15 @@
-// Types for editors: web/js/minipbd.js, scene.js and link.js. See README "JS API".
+// Types for editors: web/js/minipbd.js (the engine, the scene format, links, recordings). See README "JS API".
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
+// The ranges, defaults and units of the solver, ground and wind fields and of the object stiffnesses are the
+// engine's parameter table: web/js/engine/param-table.js (generated from src/minipbd.h PBD_PARAMS).
 export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
-  /** m/s, 0.001..1e4 (100) */ maxSpeed: number;
-  thickness: number; tethers: number; /** 0..1 (0) */ tetherSlack: number;
-  selfCollision: boolean; /** 0..1 (0.2) */ selfFriction: number; tearStretch: number;
+  /** m/s: no particle moves faster */ maxSpeed: number;
+  thickness: number; tethers: number; /** a tether lets its particle go (1 + slack) x its rest distance */ tetherSlack: number;
+  selfCollision: boolean; /** particles of different objects collide */ collisions: boolean;
+  /** friction between particles in contact */ selfFriction: number; tearStretch: number;
 }
 export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
 export interface ColliderDescription {
@@ -16,28 +19,24 @@ export interface ColliderDescription {
 }
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
-export interface ChainObject {
-  type: 'chain'; name?: string; start: [number, number, number]; end: [number, number, number];
-  segments: number; mass?: number; stiffness?: number; pins?: number[];
-  masses?: { from: number; to: number; mass: number }[];
-}
-export interface ClothObject {
-  type: 'cloth'; name?: string; origin: [number, number, number]; size: [number, number];
-  resolution: [number, number]; plane?: 'xy' | 'xz'; mass?: number;
-  stiffness?: { stretch?: number; shear?: number; bend?: number };
-  pins?: [number, number][]; masses?: { from: [number, number]; to: [number, number]; mass: number }[];
-}
-/** Scene description, format "minipbd-scene" version 1 (README "Scene format"). */
+// Each object type's description is declared beside its module (objects/).
+import type { ChainObject, ChainStiffnessKind } from './objects/chain';
+import type { ClothObject, ClothStiffnessKind } from './objects/cloth';
+export type { ChainObject, ClothObject };
+export type SceneObject = ChainObject | ClothObject;
+export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind;
+
+/** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
-  format: 'minipbd-scene'; version: 1; name?: string;
+  format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; colliders?: ColliderDescription[];
-  objects: (ChainObject | ClothObject)[];
+  objects: SceneObject[];
 }
 
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
-  | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'selfFriction' | 'tearStretch'
+  | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'collisions' | 'selfFriction' | 'tearStretch'
   | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
 
 export interface Stats {
@@ -50,13 +49,19 @@ export interface Stats {
 }
 
 export interface ObjectInfo {
-  type: 'chain' | 'cloth'; name: string; firstParticle: number; particleCount: number;
+  type: SceneObject['type']; name: string; firstParticle: number; particleCount: number;
   firstConstraint: number; constraintCount: number; firstTriangle: number; triangleCount: number;
   firstLine: number; lineCount: number; resolutionU: number; resolutionV: number;
   /** constraints of this object broken by tearing so far */ tornConstraints: number;
 }
 
 export class MiniPBDError extends Error { code: string; }
+
+/** One row of the engine's parameter table (engine/param-table.js). */
+export interface ParamInfo {
+  id: number; name: ParamName; default: number; min: number; max: number; integer: boolean; boolean: boolean;
+  unit: string; owner: string; /** place in the scene format, "" for none */ scene: string;
+}
 
 export interface Collider {
   type: 'sphere' | 'capsule' | 'box'; name: string; position: [number, number, number];
@@ -99,6 +104,8 @@ export class World {
   setInvMass(particle: number, invMass: number): void;
   /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
   setObjectMass(index: number, mass: number): void;
+  /** One object's stiffness of one of its type's kinds (objects/*.d.ts); the description follows. */
+  setObjectStiffness(index: number, kind: StiffnessKind, stiffness: number): void;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
   /** Colliders as they are now. */
   readonly colliders: Collider[];

@@ -1,0 +1,51 @@
+/* families/colliders_internal.h -- the collider family's state, shared by its two files:
+   colliders.c (the family: the solve and restitution) and colliders_api.c (the public API).
+   No other file reads it. */
+#ifndef PBD_COLLIDERS_INTERNAL_H
+#define PBD_COLLIDERS_INTERNAL_H
+
+#include "families/collider_shapes.h"
+#include "families/family.h"
+
+/// A kinematic collider: its shape now and its transform at the start of the step, so
+/// the solver can interpolate the motion per substep and friction can follow it.
+typedef struct pbdCollider {
+	pbdColliderInfo shape;
+	float prevPosition[3];
+	float prevRotation[4];
+} pbdCollider;
+
+typedef struct pbdBounce {
+	int32_t particle, collider;
+	float speed; ///< approach speed u > 0 along the contact normal, relative to the collider
+} pbdBounce;
+
+typedef struct pbdColliderFrame {
+	pbdXf from, to;   ///< transform at the substep's start and at alpha
+	float lo[3], hi[3]; ///< world box around the shape at both ends of the substep, grown by r
+	float edgeLo[3], edgeHi[3]; ///< world box around the shape at alpha, grown by r
+} pbdColliderFrame;
+
+typedef struct pbdColliders {
+	pbdCollider* colliders;
+	int32_t count, capacity;
+	/* The step in progress (per world, so worlds may step at the same time). */
+	float alphaFrom;    ///< share of the step at the substep's start
+	float alphaTo;      ///< ... and at its end
+	float h, restingSpeed;
+	pbdColliderFrame* frames; ///< per collider, for this substep
+	/* Restitution records of this substep: room for every particle against up to four
+	   colliders (a particle bounces off each collider it touched in a substep). */
+	pbdBounce* bounces;
+	int32_t bounceCount, bounceCapacity;
+	/* Boxes (min xyz, max xyz) around each object's particles, so a collider skips whole
+	   objects it cannot reach: x's once per substep (x is fixed during the solve), p's once
+	   per pass, then grown by every particle a collider moves. */
+	float* xBox;
+	float* pBox;
+	uint8_t* pBoxValid;
+} pbdColliders;
+
+static inline pbdColliders* pbd_CollidersState(const pbdWorld* w) { return (pbdColliders*)w->families[pbdFamily_colliders]; }
+
+#endif

@@ -1,0 +1,244 @@
+/* families/contacts.c -- particle contacts: self-collision and collisions between objects.
+
+   Particles are spheres of radius thickness / 2, so two collide when their centres are closer
+   than the thickness. The pairs come from the neighbour search (neighbours/grid.h) over all
+   particles, with the phase words the builders set (each object its own collision group,
+   PBD_PHASE_SELF on): pairs within one group when selfCollision is on (less the rest-pose
+   neighbours: same object and closer than the thickness at rest, which mesh neighbours are
+   meant to be; TenMinutePhysics' cloth self-collision filters them the same way), pairs
+   between groups when collisions is on (cloth against the cloth of another object, a rope on a
+   cloth), never two pins. One search serves both, so the pairs come in one list in the
+   search's order, a pure function of the positions: every build (native, scalar, wasm) stores
+   the same pairs in the same order. With one object and selfCollision off nothing can be in
+   contact and the family costs nothing: no grid, no search.
+
+   Why a margin: pairs are found once per substep from the predicted positions but are
+   projected in every pass, and the passes still move particles (stretch, pins, other
+   contacts). In a resting stack, pairs sit at exactly the thickness after a projection;
+   with r = thickness they drop out of the next substep's list and get pushed inside it
+   unseen (two 20 x 20 layers at 1 substep x 10 passes: 0.87 thickness at r = 1.0, 0.99
+   at 1.05). The benefit saturates by 1.15-1.2 (a towel folded onto itself, 5 substeps x
+   4 passes: worst distance 0.93, 0.97, 0.97, 0.97 thickness at 1.1, 1.15, 1.2, 1.25),
+   while the pairs grow fast with r: rings of same-object particles between thickness and
+   r join the list (a 32 x 16 cloth at spacing 0.6 thickness: 520 pairs at 1.1, 1900 at
+   1.2, 4096 = overflow of the default capacity at 1.35) and the candidates grow with r^3
+   in a pile. So PBD_CONTACT_MARGIN = 1.2. Pairs between thickness and r are inert: the
+   solve projects only when violated. Pairs past maxContacts are counted, not stored.
+
+   The family is one serial colour: pairs share particles, so they are projected in list order. */
+#include "families/contacts.h"
+
+#include <math.h>
+#include <string.h>
+
+static size_t Contacts_Bytes(const pbdCapacity* cap)
+{
+	const size_t P = (size_t)cap->maxParticles;
+	return pbd_PoolBytes(1, sizeof(pbdContacts)) + pbd_Grid_Bytes(cap->maxParticles) +
+		   pbd_PoolBytes((size_t)cap->maxContacts, 2 * sizeof(int32_t)) + pbd_PoolBytes(P, 4 * sizeof(float));
+}
+
+/* The grid's sorted copies live in the world's scratch for the length of one search. */
+static size_t Contacts_ScratchBytes(const pbdCapacity* cap) { return pbd_Grid_ScratchBytes(cap->maxParticles); }
+
+static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
+{
+	pbdContacts* c = pbd_PoolAlloc(pool, 1, sizeof(pbdContacts));
+	if (c == NULL || !pbd_Grid_Create(&c->grid, pool, cap->maxParticles)) return NULL;
+	c->maxPairs = cap->maxContacts;
+	c->pairs = pbd_PoolAlloc(pool, (size_t)cap->maxContacts, 2 * sizeof(int32_t));
+	c->origin = pbd_PoolAlloc(pool, (size_t)cap->maxParticles, 4 * sizeof(float));
+	return c->origin != NULL ? c : NULL;
+}
+
+float pbd_Contacts_SearchRadius(const pbdWorld* w) { return w->params[pbdParam_thickness] * PBD_CONTACT_MARGIN; }
+
+static int BuildGrid(pbdWorld* w, pbdContacts* c)
+{
+	pbdGridInput in;
+	memset(&in, 0, sizeof in);
+	in.positions = w->p;
+	in.rest = w->rest0;
+	in.phase = w->phase;
+	in.count = w->particleCount;
+	in.radius = pbd_Contacts_SearchRadius(w);
+	return pbd_Grid_Build(&c->grid, &in, w->scratch, w->scratchBytes);
+}
+
+/* Searches the pairs of the current predicted positions; the list is not kept for reuse. */
+static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
+{
+	c->pairCount = 0;
+	c->dropped = 0;
+	c->reusable = 0;
+	if (!BuildGrid(w, c)) return;
+	const pbdGridFilter f = pbd_Grid_ContactFilter(self, others, w->params[pbdParam_thickness]);
+	c->pairCount = pbd_Grid_FindPairs(&c->grid, &f, c->pairs, c->maxPairs);
+	c->dropped = c->grid.dropped;
+	c->searches += 1;
+}
+
+static void Contacts_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdContacts* c = state;
+	c->self = w->params[pbdParam_selfCollision] != 0.0f;
+	c->others = w->params[pbdParam_collisions] != 0.0f && w->objectCount > 1;
+	if (!c->self && !c->others) c->pairCount = 0, c->reusable = 0;
+}
+
+/* Reusing the pair list across substeps (as Macklin et al. 2019, "Small Steps in Physics
+   Simulation", find neighbours once per frame). The list holds the pairs within
+   r = 1.2 thickness of the positions it was searched at; a pair missing from it was at
+   least r apart then, and a contact needs it closer than the thickness t. To close that
+   gap of r - t = 0.2 t the two must together have moved 0.2 t, so one of them at least
+   0.1 t. So while every particle's predicted position is within 0.1 t of where it was at
+   the search, the list holds every pair that can be in contact, and the search is skipped.
+   This holds for pairs of one object and of two alike. Anything the displacement cannot
+   show searches again: a parameter change (thickness, the filters), a mass change (pairs of
+   two pins were left out), new particles, an overflowing list. A cloth at rest then searches
+   about once in many steps; one that falls or is dragged still searches every substep. */
+static int WithinReach(const pbdWorld* w, const pbdContacts* c, float m)
+{
+	const float limit2 = m * m;
+	const float* p = w->p;
+	const float* o = c->origin;
+	for (int32_t i = 0; i < w->particleCount; ++i) {
+		const float dx = p[4 * i] - o[4 * i], dy = p[4 * i + 1] - o[4 * i + 1], dz = p[4 * i + 2] - o[4 * i + 2];
+		if (!(dx * dx + dy * dy + dz * dz < limit2)) return 0; /* NaN-safe: not within */
+	}
+	return 1;
+}
+
+static void Prepare(pbdWorld* w, pbdContacts* c)
+{
+	if (!c->self && !c->others) return;
+	const float thickness = w->params[pbdParam_thickness];
+	const float reach = 0.5f * (pbd_Contacts_SearchRadius(w) - thickness);
+	const int unchanged = c->paramVersion == w->paramVersion && c->massVersion == w->massVersion &&
+						  c->particleCount == w->particleCount;
+	if (c->reusable && unchanged && WithinReach(w, c, reach)) return;
+	Search(w, c, c->self, c->others);
+	c->paramVersion = w->paramVersion;
+	c->massVersion = w->massVersion;
+	c->particleCount = w->particleCount;
+	c->reusable = c->dropped == 0 && c->grid.count == w->particleCount;
+	if (c->reusable) memcpy(c->origin, w->p, (size_t)w->particleCount * 4 * sizeof(float));
+}
+
+static void Contacts_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx) { Prepare(w, state); }
+
+void pbd_Contacts_Prepare(pbdWorld* w)
+{
+	pbdContacts* c = pbd_ContactsState(w);
+	Contacts_PrepareStep(w, c, NULL);
+	Prepare(w, c);
+}
+
+static int32_t Contacts_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdContacts*)state)->pairCount > 0; }
+
+static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 1;
+	return ((const pbdContacts*)state)->pairCount;
+}
+
+/* Each pair is the inequality C = |p_i - p_j| - thickness >= 0, projected only when
+   violated (seed 000 section 1) with the mass-weighted split of section 3:
+       dp_i = +w_i / (w_i + w_j) (thickness - d) n,  dp_j = -w_j / (w_i + w_j) (thickness - d) n,
+   n = (p_i - p_j) / d, at stiffness 1 (a contact is hard), pair by pair in list order.
+
+   Friction is positional and Coulomb-bounded, as for the ground (Macklin et al. 2014,
+   sec. 6.1): the pair's relative tangential displacement over the substep,
+   (p_i - x_i) - (p_j - x_j) less its part along n, is cancelled when shorter than
+   mu * depth (static) and otherwise shortened by mu * depth (kinetic), mu = selfFriction,
+   depth = this projection's normal correction, split with the same weights so momentum
+   is kept. Bounded by the depth, friction follows the normal push, so it does not grow
+   with the number of substeps or passes (TenMinutePhysics removes a fixed fraction per
+   projection; at 10 substeps x 2 passes that glues touching layers together).
+
+   Coincident particles (d below 1e-6 thickness) have no centre line: they are pushed
+   apart along their rest-pose offset, or along +y (i up, j down) when that is zero too.
+   Deterministic, and no 0 / 0. */
+static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	const pbdContacts* cs = state;
+	const float thickness = w->params[pbdParam_thickness];
+	const float t2 = thickness * thickness;
+	const float tiny2 = t2 * 1e-12f;
+	const float mu = w->params[pbdParam_selfFriction];
+	float* p = w->p;
+	const float* x = w->x;
+	const float* rest0 = w->rest0;
+	const int32_t* pairs = cs->pairs;
+	for (int32_t c = begin; c < end; ++c) {
+		const int32_t i = pairs[2 * c], j = pairs[2 * c + 1];
+		float* pi = p + 4 * i;
+		float* pj = p + 4 * j;
+		const float wi = pi[3], wj = pj[3];
+		const float wsum = wi + wj;
+		if (wsum <= 0.0f) continue;
+		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
+		const float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 >= t2) continue;
+		float nx, ny, nz, d;
+		if (d2 > tiny2) {
+			d = sqrtf(d2);
+			nx = dx / d, ny = dy / d, nz = dz / d;
+		} else {
+			const float* ri = rest0 + 4 * i;
+			const float* rj = rest0 + 4 * j;
+			const float ex = ri[0] - rj[0], ey = ri[1] - rj[1], ez = ri[2] - rj[2];
+			const float e2 = ex * ex + ey * ey + ez * ez;
+			if (e2 > tiny2) {
+				const float e = sqrtf(e2);
+				nx = ex / e, ny = ey / e, nz = ez / e;
+			} else {
+				nx = 0.0f, ny = 1.0f, nz = 0.0f;
+			}
+			d = dx * nx + dy * ny + dz * nz;
+		}
+		const float depth = thickness - d;
+		const float si = depth * (wi / wsum), sj = depth * (wj / wsum);
+		pi[0] += si * nx, pi[1] += si * ny, pi[2] += si * nz;
+		pj[0] -= sj * nx, pj[1] -= sj * ny, pj[2] -= sj * nz;
+		if (mu > 0.0f) {
+			const float* xi = x + 4 * i;
+			const float* xj = x + 4 * j;
+			float rx = (pi[0] - xi[0]) - (pj[0] - xj[0]);
+			float ry = (pi[1] - xi[1]) - (pj[1] - xj[1]);
+			float rz = (pi[2] - xi[2]) - (pj[2] - xj[2]);
+			const float rn = rx * nx + ry * ny + rz * nz;
+			rx -= rn * nx, ry -= rn * ny, rz -= rn * nz;
+			const float travel2 = rx * rx + ry * ry + rz * rz;
+			if (travel2 <= 0.0f) continue;
+			const float limit = mu * depth;
+			float f = 1.0f; /* static: cancel the whole tangential travel */
+			if (travel2 > limit * limit) f = limit / sqrtf(travel2); /* kinetic */
+			const float fi = f * (wi / wsum), fj = f * (wj / wsum);
+			pi[0] -= fi * rx, pi[1] -= fi * ry, pi[2] -= fi * rz;
+			pj[0] += fj * rx, pj[1] += fj * ry, pj[2] += fj * rz;
+		}
+	}
+}
+
+int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w)); }
+
+int pbd_World_FindPairs(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	pbdContacts* c = pbd_ContactsState(w);
+	Search(w, c, 1, 1); /* every pair either kind of contact would project; not kept for reuse */
+	return c->pairCount;
+}
+
+const pbdFamily pbd_family_contacts = {
+	.name = "contacts",
+	.bytes = Contacts_Bytes,
+	.scratchBytes = Contacts_ScratchBytes,
+	.create = Contacts_Create,
+	.prepareStep = Contacts_PrepareStep,
+	.prepareSubstep = Contacts_PrepareSubstep,
+	.colourCount = Contacts_ColourCount,
+	.colourSize = Contacts_ColourSize,
+	.solve = Contacts_Solve,
+};

@@ -1,0 +1,119 @@
+/* families/family.h -- the one interface every constraint family implements, and the
+   registry the step walks (Box2D v3's joint dispatch, as a table of functions).
+
+   A family is one kind of constraint (distance, tethers, attachments, particle contacts,
+   colliders, ground, wind) in its own file of src/families/ (or a few, sharing a private
+   <family>_internal.h: distance.c + distance_colouring.c + tearing.c; colliders.c +
+   colliders_api.c + collider_shapes.c), behind the table below. Its state is its own struct,
+   carved from the world's pool at creation; no other file reads it (other code goes through
+   the functions the family's header declares, e.g. families/distance.h). The step (world/step.c)
+   calls the hooks in the order of PBD_FAMILIES, stage by stage:
+
+     per step       prepareStep   (k' for the pass count, masses changed, collider motion)
+     per substep    forces        predict stage: external forces into world->force (wind)
+                    prepareSubstep contacts stage: find contacts, rebuild derived data
+                    solve         ns Gauss-Seidel passes; in each pass every family in
+                                  registry order, colour by colour
+                    update        after the passes: tearing, later plasticity
+                    velocities    after v = (p - x) / h: restitution, in reverse registry order
+     per step       endStep
+     on demand      error         per-particle relative error (heat map, convergence, stats)
+
+   Colours. A family's constraints of one pass are split into colours, solved one colour
+   after the other. A colour that is not `serial` holds constraints that share no particle,
+   so any range [begin, end) of it may be solved on its own (the threads of a later issue
+   take blocks of a colour; the result does not depend on the split, to the bit when the
+   split keeps the family's 4-wide lanes together: tethers at multiples of 4). A serial colour's
+   constraints may share particles and are solved in order, by one worker.
+
+   Adding a family: its file (and header, if builders or the API call it), one line in
+   PBD_FAMILIES, its parameters in minipbd.h's PBD_PARAMS (owner = its name), its
+   scene-format module and its strings on the JS side. The pool, the step and the
+   statistics find it through the registry. */
+#ifndef PBD_FAMILY_H
+#define PBD_FAMILY_H
+
+#include "world/core.h"
+
+/// The registry: one line per family, in solve order. The order is part of the physics
+/// (Gauss-Seidel) and of the determinism hashes: distance constraints first, then tethers,
+/// attachments (the pointer), particle contacts, colliders, and the ground last, so that no
+/// particle ends a pass below it (seed 000 section 1: inequalities projected when violated).
+#define PBD_FAMILIES(X) \
+	X(distance)         \
+	X(tethers)          \
+	X(attachments)      \
+	X(contacts)         \
+	X(colliders)        \
+	X(ground)           \
+	X(wind)
+
+typedef enum pbdFamilyId {
+#define PBD_X_FAMILY_ID(name) pbdFamily_##name,
+	PBD_FAMILIES(PBD_X_FAMILY_ID)
+#undef PBD_X_FAMILY_ID
+	pbdFamily_count
+} pbdFamilyId;
+
+/// Capacities of a world (its definition with the defaults applied): what families size
+/// their share of the pool from.
+typedef struct pbdCapacity {
+	int32_t maxParticles, maxConstraints, maxTriangles, maxLines;
+	int32_t maxAttachments, maxObjects, maxColliders, maxContacts;
+} pbdCapacity;
+
+/// What the hooks know of the step in progress.
+typedef struct pbdStepContext {
+	float dt;          ///< step length
+	float h;           ///< substep length dt / substeps
+	int32_t substep, substeps;
+	int32_t pass, passes; ///< Gauss-Seidel pass within the substep, and ns
+	float alpha;       ///< (substep + 1) / substeps: the share of the step done at this substep's end
+	int32_t recordConvergence;
+} pbdStepContext;
+
+typedef struct pbdFamily {
+	const char* name;
+	/// Pool bytes of the family's state for these capacities (sum of pbd_PoolBytes of each part).
+	size_t (*bytes)(const pbdCapacity* cap);
+	/// Bytes of the world's shared scratch the family needs at most at once (building, a
+	/// contacts search). The scratch holds nothing from one hook to the next, so the world
+	/// reserves the largest need, not the sum.
+	size_t (*scratchBytes)(const pbdCapacity* cap);
+	/// Carves the state out of the pool (zeroed) and returns it; NULL only if the pool is short,
+	/// which is a sizing bug (bytes() and create() disagree). NULL (with bytes NULL): no state.
+	void* (*create)(pbdWorld* world, pbdPool* pool, const pbdCapacity* cap);
+
+	/* Every hook below may be NULL. */
+	void (*prepareStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	void (*forces)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	void (*prepareSubstep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// Colours in a pass (0: nothing to solve now).
+	int32_t (*colourCount)(const pbdWorld* world, const void* state);
+	/// Constraints in colour `colour`; *serial = 1 when they may share particles.
+	int32_t (*colourSize)(const pbdWorld* world, const void* state, int32_t colour, int32_t* serial);
+	/// Projects constraints [begin, end) of colour `colour` once.
+	void (*solve)(pbdWorld* world, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end);
+	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
+	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	void (*endStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// Relative error of each constraint measured on `positions` (float4 per particle):
+	/// perParticle[i] = max(perParticle[i], error of each constraint on i) when perParticle is
+	/// not NULL; adds the errors to *sum and their number to *count (mean error: convergence
+	/// curve, statistics).
+	void (*error)(const pbdWorld* world, const void* state, const float* positions, float* perParticle, double* sum,
+				  int32_t* count);
+} pbdFamily;
+
+#define PBD_X_FAMILY_DECL(name) extern const pbdFamily pbd_family_##name;
+PBD_FAMILIES(PBD_X_FAMILY_DECL)
+#undef PBD_X_FAMILY_DECL
+
+/// The registry, indexed by pbdFamilyId (families/registry.c).
+extern const pbdFamily* const pbd_families[pbdFamily_count];
+
+/// A family's state in a world.
+static inline void* pbd_FamilyState(const pbdWorld* world, pbdFamilyId id) { return world->families[id]; }
+
+#endif

@@ -1,0 +1,137 @@
+/* families/ground.c -- the ground plane y = groundHeight as a constraint family.
+
+   Each particle is a sphere of radius r = thickness / 2, so the constraint is the inequality
+   C(p) = p.y - (height + r) >= 0, projected only when violated (seed 000 section 1): the
+   ground has w = 0, so the particle takes the whole correction, straight up.
+
+   Friction is positional (Macklin et al. 2014, "Unified Particle Physics", sec. 6.1): the
+   tangential travel of this substep, p - x in the plane, is cancelled when under mu_s * depth
+   (static), otherwise shortened by mu_k * depth (kinetic).
+
+   Restitution (Mueller et al. 2020, "Detailed Rigid Body Simulation with XPBD", sec. 3.5):
+   a particle that touched the ground in this substep and approached it faster than the
+   resting speed 2 h |g| leaves it at least at e times that speed. The approach speed is its
+   v*.y, the velocity of the prediction, which w->v holds until the velocity update; the solve
+   records it with the contact, and the velocities hook applies the bounce after v = (p - x) / h.
+   Below the resting speed a contact is resting: bouncing it would make it jitter.
+
+   Each particle's constraint involves that particle alone, so the family is one colour of
+   particleCount constraints that any split may solve (no two share a particle). */
+#include "families/family.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct pbdGround {
+	uint8_t* touched;  ///< per particle: in contact in this substep
+	float* approach;   ///< per particle: v*.y when it touched
+	int32_t* contacts; ///< the particles that touched, in the order they first did
+	int32_t contactCount;
+	/* per step, from the parameters */
+	int32_t enabled;
+	float height; ///< plane height plus the particle radius
+	float staticFriction, kineticFriction, restitution, restingSpeed;
+} pbdGround;
+
+static size_t Ground_Bytes(const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	return pbd_PoolBytes(1, sizeof(pbdGround)) + pbd_PoolBytes(P, 1) + pbd_PoolBytes(P, sizeof(float)) +
+		   pbd_PoolBytes(P, sizeof(int32_t));
+}
+
+static void* Ground_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
+{
+	size_t P = (size_t)cap->maxParticles;
+	pbdGround* g = pbd_PoolAlloc(pool, 1, sizeof(pbdGround));
+	if (g == NULL) return NULL;
+	g->touched = pbd_PoolAlloc(pool, P, 1);
+	g->approach = pbd_PoolAlloc(pool, P, sizeof(float));
+	g->contacts = pbd_PoolAlloc(pool, P, sizeof(int32_t));
+	return g->contacts != NULL ? g : NULL;
+}
+
+static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdGround* g = state;
+	const float* params = w->params;
+	g->enabled = params[pbdParam_groundEnabled] != 0.0f;
+	/* particles are spheres of radius thickness / 2 against every surface */
+	g->height = params[pbdParam_groundHeight] + 0.5f * params[pbdParam_thickness];
+	g->staticFriction = params[pbdParam_staticFriction];
+	g->kineticFriction = params[pbdParam_kineticFriction];
+	g->restitution = params[pbdParam_restitution];
+	const float* gr = &params[pbdParam_gravityX];
+	g->restingSpeed = 2.0f * ctx->h * sqrtf(gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
+}
+
+static void Ground_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdGround* g = state;
+	for (int32_t k = 0; k < g->contactCount; ++k) g->touched[g->contacts[k]] = 0;
+	g->contactCount = 0;
+}
+
+static int32_t Ground_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdGround*)state)->enabled; }
+
+static int32_t Ground_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 0;
+	return w->particleCount;
+}
+
+static void Ground_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	pbdGround* g = state;
+	const float ground = g->height;
+	const float muS = g->staticFriction, muK = g->kineticFriction;
+	for (int32_t i = begin; i < end; ++i) {
+		float* p = w->p + 4 * i;
+		if (p[1] >= ground || p[3] <= 0.0f) continue;
+		float depth = ground - p[1];
+		p[1] = ground;
+		if (!g->touched[i]) {
+			g->touched[i] = 1;
+			g->approach[i] = w->v[4 * i + 1]; /* v*.y: w->v holds the prediction until the velocity update */
+			g->contacts[g->contactCount++] = i;
+		}
+		const float* x = w->x + 4 * i;
+		float tx = p[0] - x[0], tz = p[2] - x[2];
+		float travel = sqrtf(tx * tx + tz * tz);
+		if (travel < muS * depth) {
+			p[0] = x[0];
+			p[2] = x[2];
+		} else if (travel > 0.0f) {
+			float f = muK * depth / travel;
+			if (f > 1.0f) f = 1.0f;
+			p[0] -= tx * f;
+			p[2] -= tz * f;
+		}
+	}
+}
+
+static void Ground_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	const pbdGround* g = state;
+	const float e = g->restitution;
+	for (int32_t k = 0; k < g->contactCount; ++k) {
+		const int32_t i = g->contacts[k];
+		const float approach = g->approach[i];
+		if (approach < -g->restingSpeed) {
+			float bounce = -e * approach;
+			if (w->v[4 * i + 1] < bounce) w->v[4 * i + 1] = bounce;
+		}
+	}
+}
+
+const pbdFamily pbd_family_ground = {
+	.name = "ground",
+	.bytes = Ground_Bytes,
+	.create = Ground_Create,
+	.prepareStep = Ground_PrepareStep,
+	.prepareSubstep = Ground_PrepareSubstep,
+	.colourCount = Ground_ColourCount,
+	.colourSize = Ground_ColourSize,
+	.solve = Ground_Solve,
+	.velocities = Ground_Velocities,
+};

@@ -1,0 +1,11 @@
+/* families/registry.c -- the registry the step walks: every family of PBD_FAMILIES, in solve
+   order, indexed by pbdFamilyId (families/family.h). Adding a family adds one line there. */
+#include "families/family.h"
+
+_Static_assert(pbdFamily_count <= PBD_MAX_FAMILIES, "pbdWorld.families has room for every family");
+
+const pbdFamily* const pbd_families[pbdFamily_count] = {
+#define PBD_X_FAMILY_ENTRY(name) [pbdFamily_##name] = &pbd_family_##name,
+	PBD_FAMILIES(PBD_X_FAMILY_ENTRY)
+#undef PBD_X_FAMILY_ENTRY
+};

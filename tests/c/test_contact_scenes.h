@@ -1,0 +1,12 @@
+/* Tests in test_contact_scenes.c: X(Name) for each void Test_Name(void). */
+#define TEST_LIST_CONTACT_SCENES(X)          \
+	X(SelfCollisionTwoLayersOnGround)       \
+	X(SelfCollisionTwoLayersPinnedCorners)  \
+	X(SelfCollisionClothFoldsOntoItself)    \
+	X(CollisionsBetweenObjectsTwoCloths)    \
+	X(CollisionsBetweenObjectsRopeOnCloth)  \
+	X(CollisionsCostNothingAlone)           \
+	X(SelfCollisionPairReuse)               \
+	X(CollisionsPairReuse)                  \
+	X(SelfCollisionSearchesLessAtRest)      \
+	X(SelfCollisionDeterminismHash)

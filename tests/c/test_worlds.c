@@ -1,0 +1,84 @@
+/* Worlds are independent: no state of the core is shared between them (issue 9, item 6). */
+#include "test.h"
+
+#include <string.h>
+
+#define WORLD_STEPS 60
+
+/* A hanging cloth with a pin, a chain, a sphere swept through the cloth, wind and tearing:
+   a step that goes through every family with state. */
+static pbdWorldId Scene(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 600;
+	pbdWorldId w = TestCreateWorld(&def);
+	pbdClothDef cloth = pbd_DefaultClothDef();
+	cloth.resolutionU = 12;
+	cloth.resolutionV = 12;
+	cloth.origin[1] = 1.5f;
+	int first = pbd_World_AddCloth(w, &cloth);
+	pbd_World_SetInvMass(w, first, 0.0f);
+	pbdChainDef chain = pbd_DefaultChainDef();
+	chain.start[1] = 2.0f;
+	chain.end[1] = 2.0f;
+	pbd_World_AddChain(w, &chain);
+	pbdColliderDef sphere = pbd_DefaultColliderDef();
+	sphere.radius = 0.2f;
+	sphere.position[1] = 1.0f;
+	sphere.restitution = 0.5f;
+	pbd_World_AddCollider(w, &sphere);
+	pbd_World_SetParam(w, pbdParam_airDensity, 1.2f);
+	pbd_World_SetParam(w, pbdParam_windZ, 3.0f);
+	pbd_World_SetParam(w, pbdParam_tearStretch, 1.0f);
+	pbd_World_SetParam(w, pbdParam_selfCollision, 1.0f);
+	pbd_World_AddAttachment(w, first + 11, 1.2f, 1.6f, 0.2f, 0.5f);
+	return w;
+}
+
+static void Advance(pbdWorldId w, int step)
+{
+	pbd_World_SetColliderTransform(w, 0, 0.02f * (float)step, 1.0f, 0.01f * (float)step, 0, 0, 0, 1);
+	pbd_World_Step(w);
+}
+
+/* Two worlds stepped in turn, each refused calls on the other between its steps: each ends
+   exactly where the same scene alone does, keeps its own step count and its own last error,
+   and the message for calls without a world stays apart from both. */
+void Test_WorldsAreIndependent(void)
+{
+	uint32_t alone[WORLD_STEPS + 1];
+	pbdWorldId r = Scene();
+	alone[0] = pbd_World_Hash(r);
+	for (int s = 0; s < WORLD_STEPS; ++s) {
+		Advance(r, s);
+		alone[s + 1] = pbd_World_Hash(r);
+	}
+	ENSURE(strcmp(pbd_World_GetLastErrorMessage(r), "ok") == 0);
+	pbd_DestroyWorld(r);
+
+	pbdWorldId a = Scene(), b = Scene();
+	ENSURE(a > 0 && b > 0 && a != b);
+	ENSURE(pbd_World_SetParam(-7, pbdParam_dt, 0.01f) == PBD_ERR_INVALID_WORLD); /* no world: the other message */
+	char noWorld[256];
+	snprintf(noWorld, sizeof noWorld, "%s", pbd_GetLastErrorMessage());
+	ENSURE(strstr(noWorld, "world id -7") != NULL);
+	for (int s = 0; s < WORLD_STEPS; ++s) {
+		Advance(a, s);
+		ENSURE(pbd_World_SetParam(b, pbdParam_dt, 5.0f) == PBD_ERR_INVALID_ARGUMENT);
+		if (s % 2 == 0) Advance(b, s / 2);
+		ENSURE(pbd_World_AddAttachment(a, 100000, 0, 0, 0, 1) == PBD_ERR_INVALID_PARTICLE);
+		ENSURE(strstr(pbd_World_GetLastErrorMessage(b), "dt must be in") != NULL);
+		ENSURE(strstr(pbd_World_GetLastErrorMessage(a), "particle 100000") != NULL);
+		ENSURE(strcmp(pbd_GetLastErrorMessage(), noWorld) == 0);
+		ENSURE(pbd_World_Hash(a) == alone[s + 1]);
+		ENSURE(pbd_World_Hash(b) == alone[s / 2 + 1]);
+	}
+	pbdStats sa, sb;
+	ENSURE(pbd_World_GetStats(a, &sa) == PBD_OK && pbd_World_GetStats(b, &sb) == PBD_OK);
+	ENSURE(sa.steps == WORLD_STEPS && sb.steps == WORLD_STEPS / 2);
+	/* a destroyed world's id no longer reads a message of its own */
+	pbd_DestroyWorld(a);
+	ENSURE(strcmp(pbd_World_GetLastErrorMessage(a), pbd_ErrorString(PBD_ERR_INVALID_WORLD)) == 0);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(b), "dt must be in") != NULL);
+	pbd_DestroyWorld(b);
+}

@@ -1,0 +1,3 @@
+/* Tests in test_worlds.c: X(Name) for each void Test_Name(void). */
+#define TEST_LIST_WORLDS(X) \
+	X(WorldsAreIndependent)

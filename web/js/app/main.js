@@ -1,0 +1,369 @@
+// main.js — the demo page (index.html): loads the engine and shaders, opens the scene named by the link in
+// location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
+// The panel (panel/), the renderer (render/) and the pointer (input/) report to it; it decides what happens.
+// Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
+
+import { loadMiniPBD } from '../engine/loader.js';
+import { builtinScenes, defaultScene } from '../format/builtin-scenes.js';
+import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
+import { installRecorder } from '../panel/record.js';
+import { OrbitCamera } from '../render/camera.js';
+import { createRenderer } from '../render/renderer.js';
+import { PointerInput } from '../input/pointer.js';
+import { createUI, shortName, paramLabel } from '../panel/panel.js';
+import { t, detectLanguage } from '../i18n/i18n.js';
+import { Plots } from '../panel/plots.js';
+import { FixedStepLoop } from '../sim/loop.js';
+
+const READOUT_INTERVAL_MS = 250;
+
+const exposed = { world: null, scene: null, app: null, ready: false };
+window.minipbd = exposed;
+
+// Built-ins may be scene objects or factories; always hand out a fresh copy (the UI edits scenes).
+function builtin(key) {
+  const v = builtinScenes[key];
+  return typeof v === 'function' ? v() : structuredClone(v);
+}
+
+function builtinKeyFor(scene) {
+  for (const key of Object.keys(builtinScenes)) {
+    if (JSON.stringify(builtin(key)) === JSON.stringify(scene)) return key;
+  }
+  return null;
+}
+
+function errorText(err) {
+  return err && typeof err.message === 'string' && err.message ? err.message : String(err);
+}
+
+async function main() {
+  const canvas = document.getElementById('view');
+  const state = {
+    pbd: null,
+    world: null,
+    scene: null,
+    sceneKey: null,
+    paused: false,
+    // The fixed-step loop (sim/loop.js): its dt follows the world's; a held collider moves toward the pointer a
+    // bounded distance before every step (input.step).
+    loop: new FixedStepLoop((n) => {
+      if (input) input.step(state.world, n, state.loop.dt);
+      else state.world.step(n);
+    }),
+    view: { showParticles: true, heatMap: false, velocityArrows: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
+    ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
+    linkSeq: 0,
+    lastReadout: 0,
+  };
+  const camera = new OrbitCamera();
+  let renderer = null;
+  let input = null;
+  let recorder = null; // recorder.js: the Record button; replays links that carry a recording
+
+  // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
+  const ui = createUI(document, {
+    onSceneChange(key) {
+      if (!state.pbd) return;
+      tryLoad(builtin(key), key);
+      // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
+      if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+    },
+    onParam(param, pairs) {
+      if (!state.world) return;
+      try {
+        for (const [name, value] of pairs) state.world.setParam(name, value);
+      } catch (err) {
+        ui.showError(t('error.param', { label: paramLabel(param), error: errorText(err) }));
+      }
+      // What the loop and the renderer keep of the parameters follows them.
+      state.loop.dt = state.world.getParam('dt');
+      state.view.groundEnabled = Boolean(state.world.getParam('groundEnabled'));
+      state.view.groundHeight = state.world.getParam('groundHeight');
+      // The world keeps its description in step, so links carry the change. Colliders stay where the scene
+      // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
+      // materials set from the panel are in our description already: onColliderMaterial).
+      const scene = state.world.describe();
+      scene.colliders = state.scene.colliders;
+      state.scene = scene;
+      exposed.scene = scene;
+      ui.clearLink();
+    },
+    /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
+    onMass(index, kg) {
+      const world = state.world;
+      const object = state.scene?.objects[index];
+      if (!world || !object) return;
+      try {
+        world.setObjectMass(index, kg); // the world's description follows; our colliders stay ours (onParam)
+        const scene = world.describe();
+        scene.colliders = state.scene.colliders;
+        state.scene = scene;
+        exposed.scene = scene;
+      } catch (err) {
+        ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    /**
+     * Collider `index` gets `material` ({ staticFriction, kineticFriction, restitution }). It goes into our
+     * description's collider (the colliders onParam keeps), so Reset and links carry it; while recording, the
+     * recorder records it (a "f" event), and a replay that is playing ends first.
+     */
+    onColliderMaterial(index, material) {
+      const world = state.world;
+      const collider = state.scene?.colliders[index];
+      if (!world || !collider) return;
+      try {
+        world.setColliderMaterial(index, material);
+        const scene = structuredClone(state.scene);
+        const { staticFriction, kineticFriction, restitution } = material;
+        Object.assign(scene.colliders[index], { staticFriction, kineticFriction, restitution });
+        state.scene = scene;
+        exposed.scene = scene;
+      } catch (err) {
+        ui.showError(t('error.collider', { name: collider.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    onTogglePause() {
+      state.paused = !state.paused;
+      state.loop.accumulator = 0;
+      if (input) input.paused = state.paused;
+      ui.setPaused(state.paused);
+      updateReadout(performance.now(), true);
+    },
+    onStep() {
+      if (state.world && state.paused) state.loop.step(1);
+    },
+    onReset() {
+      if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
+    },
+    onCopyLink: copyLink,
+    onHeatMap(on) {
+      state.view.heatMap = on;
+    },
+    onPlots(on) {
+      state.plots = on ? new Plots(document.getElementById('convergence-plot'), document.getElementById('energy-plot')) : null;
+      // the solver records the mean error after every pass only while someone is looking
+      state.world?.setParam('recordConvergence', on ? 1 : 0);
+    },
+    onShowParticles(show) {
+      state.view.showParticles = show;
+    },
+    onVelocityArrows(on) {
+      state.view.velocityArrows = on; // drawn by renderer.js
+    },
+    onLanguage(lang) {
+      // Keep the choice in the query (a reload or a copied link opens in it); the fragment stays the link's.
+      const url = new URL(location.href);
+      url.searchParams.set('lang', lang);
+      history.replaceState(history.state, '', url);
+    },
+  }, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
+  ui.setPaused(false);
+
+  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, get renderer() { return renderer; }, get input() { return input; } };
+  exposed.app = app;
+  // Deterministic control for tools and tests: exactly n steps now, through the loop's own path (replays and
+  // recordings see them like any other steps), and pause/resume without the panel.
+  app.stepN = (n) => { if (state.world && n > 0) state.loop.step(n); };
+  app.setPaused = (paused) => {
+    state.paused = Boolean(paused);
+    state.loop.accumulator = 0;
+    if (input) input.paused = state.paused;
+    ui.setPaused(state.paused);
+  };
+
+  /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
+  function loadScene(scene, key = null, { keepCamera = false } = {}) {
+    const world = state.pbd.createWorld(scene);
+    const old = state.world;
+    input?.reset();
+    recorder?.worldChanged(world);
+    state.world = world;
+    state.scene = world.describe(); // normalised, with every default filled in
+    state.sceneKey = key;
+    state.loop.reset(world.getParam('dt'));
+    state.view.groundEnabled = Boolean(world.getParam('groundEnabled'));
+    state.view.groundHeight = world.getParam('groundHeight');
+    old?.destroy();
+    if (state.plots) {
+      world.setParam('recordConvergence', 1);
+      state.plots.reset();
+    }
+    renderer?.setWorld(world, state.scene);
+    if (!keepCamera) camera.set(state.scene.camera);
+    ui.showScene(state.scene, key);
+    exposed.world = world;
+    exposed.scene = state.scene;
+    updateReadout(performance.now(), true);
+  }
+
+  function tryLoad(scene, key, opts) {
+    try {
+      loadScene(scene, key, opts);
+      return true;
+    } catch (err) {
+      ui.showError(t('error.scene', { error: errorText(err) }));
+      if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
+      return false;
+    }
+  }
+
+  /**
+   * Open the link in `hash` ('#s=1.…'). On failure show why; at startup (fallback) run the default scene,
+   * later keep the current scene running.
+   */
+  async function openLink(hash, { fallback }) {
+    const seq = ++state.linkSeq;
+    try {
+      const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
+      if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
+      loadScene(scene, builtinKeyFor(scene));
+      if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
+      ui.clearError();
+      return;
+    } catch (err) {
+      if (seq !== state.linkSeq) return;
+      ui.showError(t('error.link', { error: errorText(err) }));
+    }
+    if (fallback) loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+  }
+
+  /** Makes the link (with `replay` and its scene: a recording's link) and shows it; resolves to the fragment or null. */
+  async function copyLink({ scene: recorded = null, replay = null } = {}) {
+    if (!state.scene) return null;
+    // The link carries the scene with the current settings and the current view.
+    const scene = structuredClone(recorded ?? state.scene);
+    if (!recorded) scene.camera = camera.toJSON();
+    let fragment;
+    try {
+      fragment = await encodeLink(scene, { replay });
+    } catch (err) {
+      ui.showError(t('error.makeLink', { error: errorText(err) }));
+      return null;
+    }
+    state.ownHash = `#${fragment}`;
+    location.hash = fragment;
+    const url = location.href;
+    const long = url.length > LINK_WARN_LENGTH;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(url);
+      copied = true;
+    } catch {
+      // Clipboard access needs permission/focus; the URL is in the field to copy by hand.
+    }
+    ui.setLink(url, t(copied ? 'share.copied' : 'share.selectToCopy') + (long ? t('share.long', { n: url.length }) : ''));
+    return fragment;
+  }
+
+  // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
+  // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
+  function updateReadout(now, force = false) {
+    if (!state.world || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    state.lastReadout = now;
+    const s = state.world.stats();
+    const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;
+    ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs, steps: s.steps });
+    ui.setDescription({
+      particles: s.particles,
+      constraints: s.constraints,
+      paused: state.paused,
+      heldParticles: input?.heldParticles.length ?? 0,
+      heldColliders: (input?.heldColliders ?? []).map((i) => state.scene?.colliders[i]?.name ?? `#${i + 1}`),
+    });
+    state.plots?.update(state.world, s);
+  }
+
+  // --- canvas size follows its CSS size x devicePixelRatio ---
+  // (contentRect x devicePixelRatio rather than device-pixel-content-box: the latter is not reported
+  // consistently under browser zoom/emulation, and a 1-pixel rounding difference does not matter here.)
+  let pendingSize = null;
+  const ro = new ResizeObserver((entries) => {
+    const r = entries[entries.length - 1].contentRect;
+    const dpr = window.devicePixelRatio || 1;
+    pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
+  });
+  ro.observe(canvas);
+  // devicePixelRatio changes (browser zoom, moving to another screen) without a CSS resize: re-measure.
+  const watchDpr = () => {
+    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
+      const r = canvas.getBoundingClientRect();
+      pendingSize = [Math.round(r.width * window.devicePixelRatio), Math.round(r.height * window.devicePixelRatio)];
+      watchDpr();
+    }, { once: true });
+  };
+  watchDpr();
+
+  function frame(now) {
+    requestAnimationFrame(frame);
+    if (!state.world) {
+      state.loop.lastTime = now;
+      return;
+    }
+    try {
+      state.loop.frame(now, !state.paused);
+      if (pendingSize) {
+        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
+        canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
+        canvas.height = Math.max(1, Math.min(max, pendingSize[1]));
+        pendingSize = null;
+      }
+      camera.update(canvas.width / canvas.height);
+      state.view.held = input.heldParticles;
+      state.view.heldColliders = input.heldColliders;
+      if (renderer.draw(camera, state.view) && !exposed.ready) {
+        exposed.ready = true;
+        document.documentElement.dataset.ready = 'true';
+      }
+      updateReadout(now);
+    } catch (err) {
+      state.paused = true;
+      if (input) input.paused = true;
+      ui.setPaused(true);
+      ui.showError(t('error.stopped', { error: errorText(err) }));
+    }
+  }
+
+  // --- start up ---
+  ui.setScenes(
+    Object.keys(builtinScenes).map((key) => ({ key, name: builtin(key).name, label: shortName(builtin(key).name) || key })),
+  );
+  try {
+    [state.pbd, renderer] = await Promise.all([
+      loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
+      createRenderer(canvas),
+    ]);
+  } catch (err) {
+    ui.showError(t('error.start', { error: errorText(err) }));
+    console.error(err);
+    return;
+  }
+  renderer.onContextChange = (what) => {
+    if (what === 'lost') ui.showNotice(t('notice.contextLost'), { sticky: true });
+    else ui.clearNotice();
+  };
+  input = new PointerInput(canvas, camera, () => state.world);
+  recorder = installRecorder(app);
+
+  if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
+  else loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+
+  window.addEventListener('hashchange', () => {
+    if (location.hash === state.ownHash) return;
+    if (location.hash.length <= 1) return; // link removed: keep the current scene
+    openLink(location.hash, { fallback: false });
+  });
+  requestAnimationFrame(frame);
+}
+
+main().catch((err) => {
+  console.error(err);
+  const el = document.getElementById('message-text');
+  if (el) {
+    el.textContent = t('error.start', { error: errorText(err) });
+    document.getElementById('message').hidden = false;
+  }
+});

@@ -1,0 +1,405 @@
+// element.js — <minipbd-scene>: a MiniPBD scene as a custom element for any static page (loaded through js/embed.js,
+// which also boots the iframe embed page, embed/page.js).
+//
+//   <script type="module" src="https://example.org/minipbd/js/embed.js"></script>
+//   <minipbd-scene scene="flag" style="width: 480px; height: 300px"></minipbd-scene>
+//   <minipbd-scene src="#s=1.…"></minipbd-scene>          (a link fragment, or a whole URL with one)
+//
+// Attributes: `src` (link fragment 's=1.…' or a URL carrying one; a link carrying a recording, 's=2.…', is
+// replayed from its start, again after reset(), and element.replayResult is set when the replay ends), `scene`
+// (a built-in name: cloth, chain, flag, …; used when there is no src; default cloth), `wasm` (URL of
+// minipbd.wasm; default ../minipbd.wasm next to this module), `autoplay` ("false"/"off"/"0" to start paused;
+// on by default, but never when the user prefers reduced motion: the element then waits for its play button).
+// Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {message}) when the link is
+// refused or the engine/graphics cannot start. Methods: play(), pause(), reset() (rebuilds the world from the
+// scene, so element.world is a new World afterwards; 'load' does not fire again). element.world is the
+// World (minipbd.js), null until the element has first been scrolled into view.
+//
+// Life cycle: nothing is fetched or built until the element is first visible (IntersectionObserver); then the
+// engine (one per page and wasm URL, shared by all elements), the shaders (fetched once, relative to this
+// module) and the element's own world. It steps only while visible and while the page is visible
+// (visibilitychange), drawing only when something changed.
+//
+// WebGL context budget: browsers keep only a limited number of live WebGL contexts per page (Chromium: 16,
+// then it silently kills the oldest). An element holds a context only while it is on screen or near it:
+// it gets a fresh canvas + context when it becomes visible, and when it is scrolled far away (more than one
+// viewport height beyond the edge) the context is released at once (WEBGL_lose_context.loseContext()) and the
+// canvas dropped. Its world stays, so on return it is drawn again from the current state within a frame.
+// On top of that at most MAX_LIVE_CONTEXTS contexts live in a document: acquiring one more releases the
+// least recently visible element that is off screen. (A fresh canvas on return rather than restoreContext():
+// restoring is asynchronous and only works for contexts the extension itself lost; a new canvas is simple
+// and always works.)
+
+import { builtinScenes, DEFAULT_SCENE_KEY } from '../format/builtin-scenes.js';
+import { decodeRun } from '../format/link.js';
+import { Replayer } from '../record/replayer.js';
+import { OrbitCamera } from '../render/camera.js';
+import { Renderer } from '../render/renderer.js';
+import { PointerInput } from '../input/pointer.js';
+import { FixedStepLoop } from '../sim/loop.js';
+import { DEFAULT_WASM_URL, sharedEngine, shaderSources, live, makeRoomForContext, observers, elements } from './shared.js';
+import * as shared from './shared.js';
+import { styleInto } from './style.js';
+
+const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+function errorText(err) {
+  return err && typeof err.message === 'string' && err.message ? err.message : String(err);
+}
+
+/** The link fragment in `src`: 's=1.…', '#s=1.…' or a URL with '#s=1.…'. */
+function fragmentOf(src) {
+  const s = String(src).trim();
+  const i = s.indexOf('#');
+  return i >= 0 ? s.slice(i + 1) : s;
+}
+
+export class MiniPBDSceneElement extends HTMLElement {
+  static get observedAttributes() { return ['src', 'scene', 'wasm']; }
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    styleInto(root);
+    this._stage = document.createElement('div');
+    this._stage.className = 'stage';
+    this._status = document.createElement('p');
+    this._status.className = 'status';
+    this._status.setAttribute('role', 'status');
+    this._status.hidden = true;
+    this._button = document.createElement('button');
+    this._button.type = 'button';
+    this._button.hidden = true;
+    this._button.addEventListener('click', () => (this._playing ? this.pause() : this.play()));
+    root.append(this._stage, this._status, this._button);
+    // Wheel over an embed scrolls the page (input.js would zoom): stop it before it reaches the canvas.
+    this._stage.addEventListener('wheel', (e) => e.stopPropagation(), { capture: true });
+    const markDirty = () => { this._dirty = true; };
+    for (const type of ['pointermove', 'pointerdown', 'keydown']) this._stage.addEventListener(type, markDirty, { capture: true });
+
+    this._world = null;
+    this._scene = null; // the normalised scene the world was built from (reset() rebuilds it)
+    this._replay = null; // the recording the link carries (replayed on load and reset), or null
+    this._replayer = null;
+    this._engine = null;
+    this._renderer = null;
+    this._input = null;
+    this._canvas = null;
+    this._camera = new OrbitCamera();
+    this._view = { showParticles: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] };
+    this._playing = null; // null: not decided yet (autoplay / reduced motion decide at load)
+    this._visible = false;
+    this._loading = false;
+    this._failed = false;
+    this._gen = 0; // bumped whenever a pending load must be forgotten
+    this._raf = 0;
+    // The page's fixed-step loop (sim/loop.js); a held collider moves toward the pointer before every step.
+    this._loop = new FixedStepLoop((n) => {
+      if (this._input) this._input.step(this._world, n, this._loop.dt);
+      else this._world.step(n);
+    });
+    this._dirty = true;
+    this._pendingSize = null;
+    this._frameBound = (t) => this._frame(t);
+  }
+
+  /** The World, or null before the element has loaded (it loads when first scrolled into view). */
+  get world() { return this._world; }
+  /** True while the simulation is set to run (it still only steps while visible). */
+  get playing() { return this._playing === true; }
+  /** True while this element holds a WebGL context. */
+  get graphicsActive() { return this._renderer !== null; }
+
+  connectedCallback() {
+    elements.add(this);
+    if (!this._ro) {
+      this._ro = new ResizeObserver((entries) => {
+        const r = entries[entries.length - 1].contentRect;
+        const dpr = window.devicePixelRatio || 1;
+        this._pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
+      });
+    }
+    observers().visible.observe(this);
+    observers().far.observe(this);
+    this._ro.observe(this);
+  }
+
+  disconnectedCallback() {
+    elements.delete(this);
+    // Moving the element (remove + insert in one task) keeps its world; only a real removal tears down.
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      observers().visible.unobserve(this);
+      observers().far.unobserve(this);
+      this._ro?.disconnect();
+      this._visible = false;
+      this._unload();
+    });
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    if (!this._world && !this._loading && !this._failed) return; // not started: the new value is read at load
+    this._unload();
+    if (this._visible) this._load();
+  }
+
+  play() {
+    this._playing = true;
+    this._loop.restartClock();
+    if (this._input) this._input.paused = false;
+    this._updateButton();
+    this._kick();
+  }
+
+  pause() {
+    this._playing = false;
+    this._loop.accumulator = 0;
+    if (this._input) this._input.paused = true;
+    this._updateButton();
+  }
+
+  /** Rebuilds the world from the scene it was loaded from (element.world is then a new World). */
+  reset() {
+    if (!this._world || !this._engine) return;
+    this._dropPointers();
+    const world = this._engine.createWorld(this._scene);
+    const old = this._world;
+    this._adopt(world);
+    this._startReplay();
+    old.destroy();
+  }
+
+  // ------------------------------------------------------------ internals
+
+  _onVisible(visible) {
+    if (visible) {
+      if (live.has(this)) { live.delete(this); live.add(this); } // most recently visible last
+      if (!this._world && !this._loading && !this._failed) this._load();
+      else this._ensureContext();
+    }
+    this._kick();
+  }
+
+  /** Starts the frame loop if there is something to do (visible, page shown, loaded). */
+  _kick() {
+    this._loop.lastTime = null;
+    if (!this._raf && this._active()) this._raf = requestAnimationFrame(this._frameBound);
+  }
+
+  _active() { return this.isConnected && this._visible && !document.hidden && this._world !== null; }
+
+  _running() { return this._active() && this._playing === true && !this._failed; }
+
+  /** { scene, replay }: replay is the recording a link carries (validated against its scene), or null. */
+  async _resolveScene() {
+    const src = this.getAttribute('src');
+    if (src !== null && src.trim() !== '') return decodeRun(fragmentOf(src));
+    const name = (this.getAttribute('scene') ?? DEFAULT_SCENE_KEY).trim();
+    if (!Object.hasOwn(builtinScenes, name)) {
+      throw new Error(`there is no built-in scene "${name.slice(0, 40)}" (known: ${Object.keys(builtinScenes).join(', ')})`);
+    }
+    return { scene: structuredClone(builtinScenes[name]), replay: null };
+  }
+
+  /** The result of the link's replay once it has ended ({ steps, hash, expected, exact }), else null. */
+  get replayResult() { return this._replayer?.result ?? null; }
+
+  /** Replays the link's recording, if any, on the world just built (load and reset). */
+  _startReplay() {
+    this._replayer = this._replay ? new Replayer(this._world, this._replay) : null;
+  }
+
+  async _load() {
+    const gen = ++this._gen;
+    this._loading = true;
+    this._failed = false;
+    this._showStatus('Loading…');
+    let world = null;
+    try {
+      const wasm = this.getAttribute('wasm');
+      const [{ scene, replay }, engine] = await Promise.all([
+        this._resolveScene(),
+        sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL),
+        shaderSources(),
+      ]);
+      if (gen !== this._gen) return;
+      world = engine.createWorld(scene);
+      this._engine = engine;
+      this._adopt(world);
+      this._replay = replay;
+      this._startReplay();
+      if (this._visible) this._ensureContext(true);
+    } catch (err) {
+      if (gen !== this._gen) return;
+      this._loading = false;
+      if (world) {
+        this._releaseContext();
+        world.destroy();
+        this._world = null;
+      }
+      this._fail(errorText(err));
+      return;
+    }
+    this._loading = false;
+    this._hideStatus();
+    if (this._playing === null) {
+      const a = this.getAttribute('autoplay');
+      const off = a !== null && /^(false|off|0|no)$/i.test(a.trim());
+      this._playing = !off && !reducedMotion();
+    }
+    if (this._input) this._input.paused = !this._playing;
+    this._updateButton();
+    this.dispatchEvent(new CustomEvent('load', { detail: { world } }));
+    this._kick();
+  }
+
+  /** Uses `world` from now on (first load or reset). */
+  _adopt(world) {
+    this._world = world;
+    this._scene = world.describe();
+    this._loop.reset(world.getParam('dt'));
+    this._view.groundEnabled = Boolean(world.getParam('groundEnabled'));
+    this._view.groundHeight = world.getParam('groundHeight');
+    this._camera.set(this._scene.camera);
+    this._renderer?.setWorld(world, this._scene);
+    this._dirty = true;
+  }
+
+  _unload() {
+    this._gen++;
+    this._loading = false;
+    this._failed = false;
+    this._releaseContext();
+    if (this._world) {
+      this._world.destroy();
+      this._world = null;
+    }
+    this._replay = null;
+    this._replayer = null;
+    this._hideStatus();
+    this._button.hidden = true;
+  }
+
+  _fail(message) {
+    this._failed = true;
+    this._showStatus(`This scene could not be shown: ${message}`, true);
+    this._button.hidden = true;
+    this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
+  }
+
+  _showStatus(text, isError = false) {
+    this._status.textContent = text; // text from links only ever goes in as text
+    this._status.classList.toggle('error', isError);
+    this._status.setAttribute('role', isError ? 'alert' : 'status');
+    this._status.hidden = false;
+  }
+
+  _hideStatus() { this._status.hidden = true; }
+
+  _updateButton() {
+    const playing = this._playing === true;
+    this._button.hidden = !this._world || this._failed;
+    this._button.textContent = playing ? '❚❚' : '▶';
+    this._button.setAttribute('aria-label', playing ? 'Pause simulation' : 'Play simulation');
+    this._button.classList.toggle('big', !playing);
+  }
+
+  /** Gives the element a canvas with a live context, if it has a world and none yet. */
+  _ensureContext(throwOnError = false) {
+    if (this._renderer || !this._world) return;
+    makeRoomForContext(this);
+    const canvas = document.createElement('canvas');
+    canvas.tabIndex = 0;
+    canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', 'Simulation view. Drag the cloth or rope to pull it, drag the background to orbit, arrow keys orbit.');
+    const r = this.getBoundingClientRect();
+    const dpr = window.devicePixelRatio || 1;
+    canvas.width = Math.max(1, Math.round(r.width * dpr));
+    canvas.height = Math.max(1, Math.round(r.height * dpr));
+    this._stage.replaceChildren(canvas);
+    let renderer;
+    try {
+      if (!shared.shaderCache) throw new Error('the shaders are not loaded');
+      renderer = new Renderer(canvas, shared.shaderCache); // the load awaited the shaders
+    } catch (err) {
+      canvas.remove();
+      if (throwOnError) throw err;
+      this._fail(errorText(err));
+      return;
+    }
+    renderer.setWorld(this._world, this._scene);
+    renderer.onContextChange = () => { this._dirty = true; };
+    this._canvas = canvas;
+    this._renderer = renderer;
+    this._input = new PointerInput(canvas, this._camera, () => this._world);
+    this._input.canGrab = () => !this._replayer?.active; // a replay is not pulled about while it plays
+    this._input.paused = this._playing !== true;
+    live.add(this);
+    this._dirty = true;
+    this._pendingSize = null;
+  }
+
+  _releaseContext() {
+    if (!this._renderer) return;
+    this._dropPointers();
+    const gl = this._renderer.gl;
+    this._renderer.world = null; // draws nothing from now on
+    try {
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+    } catch {
+      // already lost
+    }
+    this._canvas.remove();
+    this._renderer = null;
+    this._input = null;
+    this._canvas = null;
+    live.delete(this);
+  }
+
+  /** Lets go of whatever the pointers hold (their attachments live in the world). */
+  _dropPointers() {
+    const input = this._input;
+    if (!input) return;
+    for (const p of input.pointers.values()) {
+      if (p.mode === 'grab' && p.world === this._world && !p.world.destroyed) {
+        try { p.world.removeAttachment(p.attachment); } catch { /* already gone */ }
+      }
+    }
+    input.reset();
+  }
+
+  _frame(now) {
+    this._raf = 0;
+    if (!this._active()) {
+      this._loop.lastTime = null;
+      return;
+    }
+    this._raf = requestAnimationFrame(this._frameBound);
+    try {
+      const stepped = this._loop.frame(now, this._running()) > 0;
+      const renderer = this._renderer;
+      if (!renderer || renderer.contextLost) return;
+      const canvas = this._canvas;
+      if (this._pendingSize) {
+        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
+        canvas.width = Math.max(1, Math.min(max, this._pendingSize[0]));
+        canvas.height = Math.max(1, Math.min(max, this._pendingSize[1]));
+        this._pendingSize = null;
+        this._dirty = true;
+      }
+      if (stepped || this._dirty || this._input.pointers.size > 0) {
+        this._camera.update(canvas.width / canvas.height);
+        this._view.held = this._input.heldParticles;
+        this._view.heldColliders = this._input.heldColliders;
+        renderer.draw(this._camera, this._view);
+        this._dirty = false;
+      }
+    } catch (err) {
+      this.pause();
+      this._fail(`the simulation stopped: ${errorText(err)}`);
+    }
+  }
+}
+
+if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);

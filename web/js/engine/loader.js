@@ -1,0 +1,145 @@
+// loader.js — loads the MiniPBD wasm and builds worlds from scene descriptions. Runs unchanged in browsers and in
+// Node 20 (ES module, no dependencies).
+//
+//   const pbd = await loadMiniPBD('./minipbd.wasm');   // or the bytes (Node: fs.readFileSync)
+//   const world = pbd.createWorld(scene);               // validated (format/scene.js); a World (world.js)
+
+import { MiniPBDError } from './args.js';
+import { Heap } from './memory.js';
+import { PARAM_TABLE } from './params.js';
+import { World } from './world.js';
+import { validateScene } from '../format/scene.js';
+import { objectTypeOf } from '../objects/index.js';
+
+const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
+
+async function fetchBytes(source) {
+  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  const url = source instanceof URL ? source : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
+  if (url.protocol === 'file:') {
+    // Node only: fetch() does not read files. The import never runs in a browser.
+    const fs = await import('node:fs/promises');
+    return fs.readFile(url);
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new MiniPBDError('load', `could not load ${url.href}: HTTP ${response.status}`);
+  return response.arrayBuffer();
+}
+
+/**
+ * Loads the engine. `source` is a URL (string or URL; file: URLs work in Node) or the
+ * wasm bytes. Resolves to an engine whose createWorld builds worlds.
+ * @param {string|URL|ArrayBuffer|Uint8Array} source
+ */
+export async function loadMiniPBD(source) {
+  const bytes = await fetchBytes(source);
+  const module = await WebAssembly.compile(bytes);
+  const engine = new Engine();
+  // The standalone wasm imports almost nothing; answer whatever it names so a libc
+  // detail (WASI, memory-growth notices) cannot stop it from loading.
+  const imports = {};
+  for (const imp of WebAssembly.Module.imports(module)) {
+    if (imp.kind !== 'function') continue;
+    imports[imp.module] ??= {};
+    imports[imp.module][imp.name] = imp.name === 'emscripten_notify_memory_growth'
+      ? () => engine.refreshViews()
+      : imp.name === 'proc_exit'
+        ? (code) => { throw new MiniPBDError('abort', `engine exited with code ${code}`); }
+        : () => 0;
+  }
+  const instance = await WebAssembly.instantiate(module, imports);
+  engine.attach(instance.exports);
+  return engine;
+}
+
+export class Engine {
+  attach(exports) {
+    this.exports = exports;
+    this.memory = exports.memory;
+    if (exports._initialize) exports._initialize();
+    this.heap = new Heap(exports);
+    this.paramIds = new Map();
+    for (let i = 0; ; i++) {
+      const ptr = exports.pbd_ParamName(i);
+      if (!ptr) break;
+      this.paramIds.set(this.readString(ptr), i);
+    }
+    this.checkParamTable();
+    this.worlds = new Set();
+  }
+
+  /**
+   * The engine's parameter table must be param-table.js's (generated from the wasm by make): a stale module would
+   * check values against the wrong ranges or set the wrong parameters, so it is refused here, naming the first
+   * parameter that differs.
+   */
+  checkParamTable() {
+    const names = [...this.paramIds.keys()];
+    const stale = (why) => {
+      throw new MiniPBDError('load', `engine/param-table.js is not this engine's table (${why}): regenerate it with make`);
+    };
+    if (names.length !== PARAM_TABLE.length) stale(`${names.length} parameters, the module has ${PARAM_TABLE.length}`);
+    for (const p of PARAM_TABLE) {
+      if (names[p.id] !== p.name) stale(`parameter ${p.id} is ${names[p.id]}, the module says ${p.name}`);
+      if (this.exports.pbdjs_ParamInfo(p.id, this.heap.scratch) < 0) stale(`no row for ${p.name}`);
+      const [def, min, max, flags] = this.heap.scratchFloat64s(4);
+      const same = def === Math.fround(p.default) && min === Math.fround(p.min) && max === Math.fround(p.max)
+        && ((flags & 3) !== 0) === p.integer && ((flags & 2) !== 0) === p.boolean;
+      if (!same) stale(`${p.name} is [${min}, ${max}] (${def}) in the engine`);
+    }
+  }
+
+  /** Rebuilds the heap views when memory has grown (memory.js). */
+  refreshViews() { this.heap?.refreshViews(); }
+
+  /** Bumped whenever the heap views were rebuilt (a World's views follow it). */
+  get generation() { return this.heap.generation; }
+
+  readString(ptr) { return this.heap.readString(ptr); }
+
+  lastError(world = 0) { return this.heap.lastError(world); }
+
+  /** Throws a MiniPBDError carrying the engine's message (world `world`'s, when the call was on one) when `result`
+   *  is negative. */
+  check(result, code = 'engine', world = 0) { return this.heap.check(result, code, world); }
+
+  /** The counts an object type's pbdjs_<Type>Counts export writes (particles, constraints, lines or triangles). */
+  counts(name, ...args) {
+    this.heap.out(name, args, false);
+    return this.heap.int32s(3);
+  }
+
+  /** Names of the settable parameters, in C order. */
+  get paramNames() { return [...this.paramIds.keys()]; }
+
+  /**
+   * Builds a world from a scene description (validated here; throws SceneError or
+   * MiniPBDError). On failure nothing is left behind.
+   */
+  createWorld(input) {
+    const scene = validateScene(input);
+    const e = this.exports;
+    let particles = 0, constraints = 0, triangles = 0, lines = 0;
+    for (const o of scene.objects) {
+      const c = objectTypeOf(o).counts(this, o);
+      particles += c.particles;
+      constraints += c.constraints;
+      triangles += c.triangles;
+      lines += c.lines;
+    }
+    const id = e.pbdjs_CreateWorld(Math.max(particles, 1), Math.max(constraints, 1), Math.max(triangles, 1),
+      Math.max(lines, 1), MAX_POINTERS, scene.objects.length, Math.max(scene.colliders.length, 1));
+    this.heap.refreshViews();
+    this.check(id, 'create');
+    const world = new World(this, id, scene);
+    try {
+      world.build();
+    } catch (err) {
+      e.pbd_DestroyWorld(id);
+      throw err;
+    }
+    this.worlds.add(world);
+    return world;
+  }
+}
+

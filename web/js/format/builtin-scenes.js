@@ -1,0 +1,124 @@
+// builtin-scenes.js — the built-in scenes (the page's picker, <minipbd-scene scene="…">, minipbd-run builtin:NAME),
+// written compactly and stored normalised and deep-frozen: validateScene fills the defaults. defaultScene() returns
+// a fresh mutable copy of the default one.
+
+import { validateScene, SCENE_VERSION } from './scene.js';
+import { deepFreeze } from './read.js';
+
+const FORMAT = 'minipbd-scene';
+
+// Cameras use small yaw so the xy-plane scenes are seen nearly face-on, assuming the usual orbit convention
+// eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
+const BUILTIN_SOURCES = {
+  chain: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Pendulum chain: 25 segments, pinned at one end, released horizontal',
+    solver: { substeps: 4, iterations: 10 },
+    camera: { target: [0, 1.7, 0], yaw: 0.25, pitch: 0.12, distance: 7, fov: 45 },
+    objects: [{
+      type: 'chain', name: 'chain', start: [0, 3, 0], end: [2.5, 3, 0], segments: 25,
+      mass: 0.05, stiffness: 1, pins: [0],
+    }],
+  },
+  cloth: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Hanging cloth: 2 m x 2 m, 40 x 40, pinned at the top corners',
+    solver: { damping: 0.05 },
+    camera: { target: [0, 1.5, 0], yaw: 0.45, pitch: 0.18, distance: 4.6, fov: 45 },
+    objects: [{
+      type: 'cloth', name: 'cloth', origin: [-1, 2.5, 0], size: [2, 2], resolution: [40, 40], plane: 'xy',
+      mass: 0.01, stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [39, 0]],
+    }],
+  },
+  // The mass-weighted split of seed 000, three ways. Centre: a cloth whose left half is 50x heavier than its
+  // right half, pinned at the top corners: corrections move the light particles w_light/(w_heavy+w_light) ~ 98%
+  // of the way, so the heavy half falls and drags the light half into a lopsided drape. Sides: two chains
+  // released horizontal. Left: light links with a 50x heavier bob (it swings almost like a point pendulum and
+  // yanks the links taut). Right: heavy links with a 50x lighter bob (the links swing as a rope and the light
+  // bob is flung around at the tip).
+  'mass-split': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
+    camera: { target: [0, 1.8, 0], yaw: 0, pitch: 0.12, distance: 10, fov: 45 },
+    objects: [
+      {
+        type: 'cloth', name: 'half heavy cloth', origin: [-0.9, 3, 0], size: [1.8, 1.8], resolution: [24, 24],
+        plane: 'xy', mass: 0.01, pins: [[0, 0], [23, 0]], masses: [{ from: [0, 0], to: [11, 23], mass: 0.5 }],
+      },
+      {
+        type: 'chain', name: 'light chain, heavy bob', start: [-3.6, 3, 0], end: [-2.1, 3, 0], segments: 15,
+        mass: 0.02, pins: [0], masses: [{ from: 15, to: 15, mass: 1 }],
+      },
+      {
+        type: 'chain', name: 'heavy chain, light bob', start: [2.1, 3, 0], end: [3.6, 3, 0], segments: 15,
+        mass: 1, pins: [0], masses: [{ from: 15, to: 15, mass: 0.02 }],
+      },
+    ],
+  },
+  // Issue 3 scenes: cloth against colliders, wind, tearing, self-collision, and scale.
+  'cloth-sphere': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Cloth on a sphere: 64 x 64 dropped over a ball (drag the ball)',
+    solver: { damping: 0.1, thickness: 0.02 },
+    camera: { target: [0, 0.75, 0], yaw: 0.5, pitch: 0.3, distance: 3.6, fov: 45 },
+    colliders: [{ type: 'sphere', name: 'ball', position: [0, 0.7, 0], radius: 0.5, staticFriction: 0.6, kineticFriction: 0.5 }],
+    objects: [{ type: 'cloth', name: 'sheet', origin: [-0.65, 1.5, -0.65], size: [1.3, 1.3], resolution: [48, 48], plane: 'xz', mass: 0.005 }],
+  },
+  table: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Cloth sliding off a table: a slippery tablecloth hangs over one edge',
+    solver: { damping: 0.3, thickness: 0.02 },
+    camera: { target: [0.3, 0.8, 0], yaw: 0.9, pitch: 0.3, distance: 4.2, fov: 45 },
+    colliders: [
+      { type: 'box', name: 'table top', position: [0, 0.75, 0], halfExtents: [0.6, 0.03, 0.5], staticFriction: 0.1, kineticFriction: 0.08 },
+      ...[[-0.54, -0.44], [0.54, -0.44], [-0.54, 0.44], [0.54, 0.44]].map(([x, z], i) => ({
+        type: 'box', name: `leg ${i + 1}`, position: [x, 0.36, z], halfExtents: [0.03, 0.36, 0.03],
+      })),
+    ],
+    objects: [{ type: 'cloth', name: 'tablecloth', origin: [-0.55, 0.8, -0.6], size: [1.6, 1.2], resolution: [64, 48], plane: 'xz', mass: 0.004 }],
+  },
+  flag: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Flag tearing in wind: pull it hard and it rips',
+    solver: { damping: 0.02, thickness: 0.01, tearStretch: 0.35 },
+    wind: { velocity: [6, 0, 2], density: 1.2, drag: 1, lift: 0.4 },
+    camera: { target: [0.7, 1.8, 0], yaw: 0.35, pitch: 0.1, distance: 5, fov: 45 },
+    colliders: [{ type: 'capsule', name: 'pole', position: [-0.05, 1.4, 0], radius: 0.04, halfHeight: 1.4 }],
+    objects: [{
+      type: 'cloth', name: 'flag', origin: [0, 2.8, 0], size: [1.8, 1.1], resolution: [48, 30], plane: 'xy', mass: 0.0008,
+      stiffness: { stretch: 1, shear: 1, bend: 0.05 },
+      pins: [[0, 0], [0, 7], [0, 14], [0, 22], [0, 29]],
+    }],
+  },
+  fold: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Cloth folding onto itself: a long strip falls and piles up (self-collision)',
+    solver: { damping: 0.1, thickness: 0.03, selfCollision: true },
+    camera: { target: [0, 0.4, 0], yaw: 0.7, pitch: 0.45, distance: 3.4, fov: 45 },
+    // a low bar under the strip's edge tips it over, so it folds instead of standing on its edge
+    colliders: [{ type: 'capsule', name: 'bump', position: [0, 0.06, 0.07], rotation: [0, 0, 0.7071068, 0.7071068], radius: 0.06, halfHeight: 0.6 }],
+    objects: [{ type: 'cloth', name: 'strip', origin: [-0.5, 2.4, 0], size: [1, 2.2], resolution: [30, 66], plane: 'xy', mass: 0.004,
+      stiffness: { stretch: 1, shear: 1, bend: 0.2 } }],
+  },
+  'cloth-100k': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Large cloth: 316 x 316 (99,856 particles) hanging from its top edge',
+    solver: { damping: 0.05, thickness: 0.01 },
+    camera: { target: [0, 2.2, 0], yaw: 0.5, pitch: 0.1, distance: 7, fov: 45 },
+    objects: [{ type: 'cloth', name: 'large cloth', origin: [-2, 4.2, 0], size: [4, 4], resolution: [316, 316], plane: 'xy', mass: 0.0005,
+      pins: Array.from({ length: 316 }, (_, i) => [i, 0]) }],
+  },
+};
+
+/** Built-in scenes keyed by id, normalised and deep-frozen (use defaultScene() or validateScene() for a copy). */
+export const builtinScenes = deepFreeze(Object.fromEntries(
+  Object.entries(BUILTIN_SOURCES).map(([id, src]) => [id, validateScene(src)]),
+));
+
+/** The built-in scene a page shows when it is given none. */
+export const DEFAULT_SCENE_KEY = 'cloth';
+
+/** A fresh, mutable copy of the default built-in scene. */
+export function defaultScene() {
+  return validateScene(builtinScenes[DEFAULT_SCENE_KEY]);
+}

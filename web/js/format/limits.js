@@ -1,0 +1,30 @@
+// limits.js — the scene format's own limits: sizes, counts, names, the camera, colliders. The solver, ground and
+// wind sections and the object stiffnesses are engine parameters: their ranges and defaults are the engine's
+// parameter table (engine/params.js, generated from src/minipbd.h), not written here.
+
+const freeze = (o) => {
+  for (const v of Object.values(o)) if (v && typeof v === 'object') Object.freeze(v);
+  return Object.freeze(o);
+};
+
+/** Every limit of the scene format that is not an engine parameter, so the UI and docs can quote the numbers. */
+export const SCENE_LIMITS = freeze({
+  maxObjects: 64,
+  maxParticles: 262144,        // over all objects
+  maxNameLength: 80,           // UTF-16 code units (String.prototype.length)
+  maxCoord: 1e4,               // |x|,|y|,|z| of chain start/end, cloth origin, camera target
+  maxPitch: 1.55,              // exclusive: |pitch| < 1.55 rad
+  distance: { min: 0.05, max: 1e4 },
+  fov: { min: 10, max: 120 },
+  segments: { min: 1, max: 10000 },
+  resolution: { min: 2, max: 1024 },
+  maxSize: 1e4,                // cloth width/height, exclusive 0
+  maxMass: 1e6,                // kg per particle, exclusive 0
+  maxPins: 10000,              // entries per object
+  maxMassRanges: 1000,         // entries per object
+  maxColliders: 16,
+  colliderSize: { minExclusive: 0, max: 1e4 }, // radius, halfHeight, halfExtents
+  // A collider's material (pbd_World_SetColliderMaterial's ranges; colliders are not parameters).
+  colliderFriction: { min: 0, max: 10 },
+  colliderRestitution: { min: 0, max: 1 },
+});

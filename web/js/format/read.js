@@ -1,0 +1,181 @@
+// read.js — the readers the scene format is written with (format/scene.js, format/replay.js and each object
+// type's module in objects/ use them): strict, bounded and naming the path of the first bad value.
+//
+// Input is untrusted (it arrives in share links), hence:
+//   - only the known schema is walked (no generic recursion: deeply nested junk cannot blow the stack);
+//   - only own data properties are read (Object.hasOwn + descriptors: no inherited values, no getters);
+//   - "__proto__", "constructor" and "prototype" keys are refused (JSON.parse makes "__proto__" an own key);
+//   - array lengths are checked before any loop over them (a sparse array of length 1e9 is refused at once);
+//   - offending values are previewed with a bounded renderer, never a full JSON.stringify.
+
+import { SCENE_LIMITS as L } from './limits.js';
+
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
+
+/** A refused scene. `.path` locates the bad value ("" = the scene itself), the message quotes path, rule, value. */
+export class SceneError extends Error {
+  constructor(path, message) {
+    super(message);
+    this.name = 'SceneError';
+    this.path = path;
+  }
+}
+
+// ---------------------------------------------------------------- error helpers
+
+function label(path) { return path === '' ? 'scene' : path; }
+
+export function fail(path, rule, value) {
+  throw new SceneError(path, `${label(path)} ${rule}, got ${showValue(value)}`);
+}
+
+/** Bounded preview of any value (<= 40 chars). Never walks more than a few levels / elements. */
+export function showValue(value) {
+  let s;
+  try { s = preview(value, 0); } catch { s = Object.prototype.toString.call(value); }
+  return s.length > 40 ? s.slice(0, 39) + '…' : s;
+}
+
+function preview(v, depth) {
+  switch (typeof v) {
+    case 'undefined': return 'undefined';
+    case 'number': return Object.is(v, -0) ? '-0' : String(v);   // String keeps NaN/Infinity (JSON would say null)
+    case 'bigint': return `${v}n`;
+    case 'boolean': return String(v);
+    case 'string': return JSON.stringify(v.length > 41 ? v.slice(0, 41) : v);
+    case 'symbol': return 'Symbol';
+    case 'function': return 'function';
+  }
+  if (v === null) return 'null';
+  const isArray = Array.isArray(v);
+  if (depth >= 3) return isArray ? '[…]' : '{…}';
+  const parts = [];
+  const keys = isArray ? null : Object.keys(v);
+  const n = isArray ? v.length : keys.length;
+  // Stop after a few entries: the output is cut to 40 chars anyway.
+  for (let i = 0; i < n && i < 8; i++) {
+    const k = isArray ? String(i) : keys[i];
+    const d = Object.getOwnPropertyDescriptor(v, k);
+    const item = d === undefined ? '' : ('value' in d ? preview(d.value, depth + 1) : 'getter');
+    parts.push(isArray ? item : `${JSON.stringify(k.slice(0, 41))}:${item}`);
+  }
+  if (n > 8) parts.push('…');
+  return isArray ? `[${parts.join(',')}]` : `{${parts.join(',')}}`;
+}
+
+export function join(path, key) {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  const k = key.length > 40 ? key.slice(0, 40) + '…' : key;
+  if (/^[A-Za-z_$][\w$]*$/.test(k)) return path === '' ? k : `${path}.${k}`;
+  return `${path}[${JSON.stringify(k)}]`;
+}
+
+// ---------------------------------------------------------------- readers
+
+/** Checks `value` is a plain record with only `allowed` own keys; returns a getter for own data values. */
+export function record(value, path, allowed, what = 'an object') {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, `must be ${what}`, value);
+  // Reflect.ownKeys also sees symbol and non-enumerable keys, which Object.keys would silently skip.
+  for (const key of Reflect.ownKeys(value)) {
+    if (typeof key !== 'string') fail(path, 'must not have symbol keys', value);
+    const p = join(path, key);
+    if (FORBIDDEN_KEYS.has(key)) throw new SceneError(p, `forbidden key ${p} (keys named __proto__, constructor or prototype are refused)`);
+    if (!allowed.includes(key)) throw new SceneError(p, `unknown key ${p} (allowed here: ${allowed.join(', ')})`);
+    if (!('value' in Object.getOwnPropertyDescriptor(value, key))) fail(p, 'must be a plain value, not a getter', undefined);
+  }
+  return (key) => (Object.hasOwn(value, key) ? value[key] : undefined);
+}
+
+/** Checks `value` is an array with length in [min, max]; returns its elements (own data values only). */
+export function array(value, path, min, max, what) {
+  if (!Array.isArray(value)) fail(path, `must be ${what}`, value);
+  if (value.length < min || value.length > max) fail(path, `must be ${what}`, value);
+  const out = new Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const d = Object.getOwnPropertyDescriptor(value, i);   // undefined for holes in sparse arrays
+    if (d === undefined || !('value' in d)) fail(join(path, i), 'must be present (no holes or getters)', undefined);
+    out[i] = d.value;
+  }
+  return out;
+}
+
+function fmtRange(min, max, minExcl, maxExcl) {
+  return `${minExcl ? '(' : '['}${min}, ${max}${maxExcl ? ')' : ']'}`;
+}
+
+/** Finite number in a range; -0 becomes 0 so JSON round trips are exact. */
+export function number(value, path, min, max, { minExcl = false, maxExcl = false } = {}) {
+  const ok = typeof value === 'number' && Number.isFinite(value)
+    && (minExcl ? value > min : value >= min) && (maxExcl ? value < max : value <= max);
+  if (!ok) fail(path, `must be a number in ${fmtRange(min, max, minExcl, maxExcl)}`, value);
+  return value + 0;
+}
+
+export function finite(value, path) {
+  if (!(typeof value === 'number' && Number.isFinite(value))) fail(path, 'must be a finite number', value);
+  return value + 0;
+}
+
+export function integer(value, path, min, max) {
+  if (!(Number.isInteger(value) && value >= min && value <= max)) fail(path, `must be an integer in ${min}..${max}`, value);
+  return value + 0;
+}
+
+export function optional(value, fallback, read) { return value === undefined ? fallback : read(value); }
+
+export function vec(value, path, n, min, max, opts) {
+  const items = array(value, path, n, n, `an array of ${n} numbers`);
+  return items.map((v, i) => number(v, join(path, i), min, max, opts));
+}
+
+export function coord3(value, path) { return vec(value, path, 3, -L.maxCoord, L.maxCoord); }
+
+// Lone surrogates cannot be encoded as UTF-8 (TextEncoder would turn them into U+FFFD, breaking link round
+// trips); control characters have no business in a one-line title.
+const BAD_NAME_CHARS = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+export function name(value, path) {
+  if (typeof value !== 'string' || value.length > L.maxNameLength) fail(path, `must be a string of at most ${L.maxNameLength} characters`, value);
+  if (BAD_NAME_CHARS.test(value)) fail(path, 'must not contain control characters or unpaired surrogates', value);
+  return value;
+}
+
+/** A scene value of engine parameter `p` (a row of the table): true/false, an integer or a number in its range. */
+export function paramValue(p, value, path) {
+  if (p.boolean) return boolean(value, path);
+  if (p.integer) return integer(value, path, p.min, p.max);
+  return number(value, path, p.min, p.max);
+}
+
+export function boolean(v, path) {
+  if (typeof v !== 'boolean') fail(path, 'must be true or false', v);
+  return v;
+}
+
+export function mass(value, path) { return number(value, path, 0, L.maxMass, { minExcl: true }); }
+
+export function required(get, key, path) {
+  const v = get(key);
+  if (v === undefined) throw new SceneError(join(path, key), `${join(path, key)} is required`);
+  return v;
+}
+
+/** {from, to, mass}: inclusive range; `from` must not lie after `to` (an empty range is almost surely a typo). */
+export function massRange(value, path, readIndex, ordered) {
+  const get = record(value, path, MASS_RANGE_KEYS);
+  const from = readIndex(required(get, 'from', path), join(path, 'from'));
+  const to = readIndex(required(get, 'to', path), join(path, 'to'));
+  if (!ordered(from, to)) fail(join(path, 'to'), `must not be before from (${JSON.stringify(from)})`, to);
+  return { from, to, mass: mass(required(get, 'mass', path), join(path, 'mass')) };
+}
+
+export function structuredCopy(v) { return JSON.parse(JSON.stringify(v)); }
+
+export function deepFreeze(v) {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze(v[k]);
+  }
+  return v;
+}

@@ -1,0 +1,172 @@
+// scene.js — the MiniPBD scene description, format "minipbd-scene" version 2 (version 1 still read): strict
+// validation and normalisation (README "Scene format").
+//
+// Versions. Version 2 added solver.collisions (particles of different objects collide; the engine's default, on).
+// In version 1 objects collided with each other exactly when self-collision was on, so a version 1 scene that
+// does not say `collisions` gets collisions = selfCollision: it, and every link made before version 2, builds
+// the world it always did. Normalised scenes are version 2.
+//
+// Usage (Node 20 or browser, no dependencies):
+//   import { validateScene, SceneError } from './format/scene.js';
+//   try { const scene = validateScene(JSON.parse(text)); world = pbd.createWorld(scene); }
+//   catch (e) { if (e instanceof SceneError) showText(e.message); else throw e; }   // e.path = "objects[1].resolution[0]"
+//
+// validateScene(input) never mutates or returns `input`: it builds a NEW object holding every field of the
+// schema (defaults filled in), so callers can rely on the full shape without `?? default` everywhere. Input is
+// untrusted (it arrives in share links): the readers (format/read.js) walk only the known schema, read only own
+// data properties, refuse forbidden keys and bound every length. The solver, ground and wind sections are the
+// engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's
+// (objects/, the registry).
+
+import { placeFields, fieldDefault } from '../engine/params.js';
+import { findObjectType, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { SCENE_LIMITS } from './limits.js';
+import {
+  SceneError, array, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
+} from './read.js';
+
+export { SceneError, SCENE_LIMITS, sceneParticleCount };
+
+const L = SCENE_LIMITS;
+
+const FORMAT = 'minipbd-scene';
+/** The scene version this page writes (it reads 1 too). */
+export const SCENE_VERSION = 2;
+
+/** A version 1 scene without `collisions`: objects collide with each other as they did then, with self-collision. */
+function upgradeFromVersion1(input, solver) {
+  const given = input !== null && typeof input === 'object' && Object.hasOwn(input, 'collisions');
+  if (!given) solver.collisions = solver.selfCollision;
+}
+
+const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
+const COLLIDER_KEYS = {
+  sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
+  capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution'],
+  box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution'],
+};
+const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
+
+// The solver, ground and wind sections are the engine's parameters: their keys, ranges and defaults come from the
+// parameter table (e.g. 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch
+// per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's default, so
+// it builds the same world.
+const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind'].map((head) => [head, placeFields(head)]));
+const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
+const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
+const DEFAULT_SCENE_NAME = 'Untitled scene';
+
+/** A section of engine parameters ('solver', 'ground', 'wind'): every field of the table, defaults filled in. */
+function paramSection(value, path, head) {
+  const fields = SECTIONS[head];
+  const get = value === undefined ? () => undefined : record(value, path, fields.map((f) => f.key));
+  const out = {};
+  for (const f of fields) out[f.key] = optional(get(f.key), fieldDefault(f), (v) => paramField(f, v, join(path, f.key)));
+  return out;
+}
+
+/** One field of a parameter section: a parameter's value, or a vector whose components are parameters. */
+function paramField(field, value, path) {
+  const { params } = field;
+  if (params.length === 1 && !/\.\d+$/.test(params[0].scene)) return paramValue(params[0], value, path);
+  const items = array(value, path, params.length, params.length, `an array of ${params.length} numbers`);
+  return items.map((v, i) => paramValue(params[i], v, join(path, i)));
+}
+
+function collider(value, path, index) {
+  const peek = record(value, path, [...new Set(Object.values(COLLIDER_KEYS).flat())]);
+  const type = peek('type');
+  if (!Object.hasOwn(COLLIDER_KEYS, type ?? '')) fail(join(path, 'type'), 'must be "sphere", "capsule" or "box"', type);
+  const get = record(value, path, COLLIDER_KEYS[type]);
+  const d = DEFAULT_COLLIDER;
+  const size = (v, p) => number(v, p, 0, L.colliderSize.max, { minExcl: true });
+  const out = {
+    type,
+    name: optional(get('name'), `${type} ${index + 1}`, (v) => name(v, join(path, 'name'))),
+    position: coord3(required(get, 'position', path), join(path, 'position')),
+  };
+  if (type !== 'sphere') {
+    out.rotation = optional(get('rotation'), [...d.rotation], (v) => {
+      const q = vec(v, join(path, 'rotation'), 4, -1e4, 1e4);
+      if (Math.hypot(...q) < 1e-6) fail(join(path, 'rotation'), 'must be a non-zero quaternion [x, y, z, w]', q);
+      return q;
+    });
+  }
+  if (type !== 'box') out.radius = optional(get('radius'), d.radius, (v) => size(v, join(path, 'radius')));
+  if (type === 'capsule') out.halfHeight = optional(get('halfHeight'), d.halfHeight, (v) => size(v, join(path, 'halfHeight')));
+  if (type === 'box') {
+    out.halfExtents = optional(get('halfExtents'), [...d.halfExtents], (v) => {
+      const p = join(path, 'halfExtents');
+      return array(v, p, 3, 3, 'an array of 3 numbers').map((x, i) => size(x, join(p, i)));
+    });
+  }
+  const friction = (key) => optional(get(key), d[key], (v) => number(v, join(path, key), L.colliderFriction.min, L.colliderFriction.max));
+  out.staticFriction = friction('staticFriction');
+  out.kineticFriction = friction('kineticFriction');
+  out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.colliderRestitution.min, L.colliderRestitution.max));
+  return out;
+}
+
+function ground(value, path) {
+  // null and absent both mean "default ground"; {"enabled": false} switches it off.
+  if (value === null) return paramSection(undefined, path, 'ground');
+  if (value !== undefined && (typeof value !== 'object' || Array.isArray(value))) fail(path, 'must be an object or null', value);
+  return paramSection(value, path, 'ground');
+}
+
+function camera(value, path) {
+  if (value === undefined) return structuredCopy(DEFAULT_CAMERA);
+  const get = record(value, path, CAMERA_KEYS);
+  const d = DEFAULT_CAMERA;
+  return {
+    target: optional(get('target'), [...d.target], (v) => coord3(v, join(path, 'target'))),
+    // yaw has no range in the spec (an orbiting user may wind it up): any finite number.
+    yaw: optional(get('yaw'), d.yaw, (v) => finite(v, join(path, 'yaw'))),
+    pitch: optional(get('pitch'), d.pitch, (v) => number(v, join(path, 'pitch'), -L.maxPitch, L.maxPitch, { minExcl: true, maxExcl: true })),
+    distance: optional(get('distance'), d.distance, (v) => number(v, join(path, 'distance'), L.distance.min, L.distance.max)),
+    fov: optional(get('fov'), d.fov, (v) => number(v, join(path, 'fov'), L.fov.min, L.fov.max)),
+  };
+}
+
+/**
+ * Validates an untrusted scene (parsed JSON or a JS object) and returns a new, fully normalised scene.
+ * @throws {SceneError} naming the path of the first bad value.
+ */
+export function validateScene(input) {
+  const get = record(input, '', SCENE_KEYS, 'a JSON object');
+  const format = get('format');
+  if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
+  const version = get('version');
+  if (version !== 1 && version !== SCENE_VERSION) fail('version', `must be 1 or ${SCENE_VERSION} (the scene versions this page reads)`, version);
+  const scene = {
+    format: FORMAT,
+    version: SCENE_VERSION,
+    name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
+    solver: paramSection(get('solver'), 'solver', 'solver'),
+    ground: ground(get('ground'), 'ground'),
+    camera: camera(get('camera'), 'camera'),
+    wind: paramSection(get('wind'), 'wind', 'wind'),
+    colliders: optional(get('colliders'), [], (v) => array(v, 'colliders', 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
+      .map((c, i) => collider(c, join('colliders', i), i))),
+    objects: [],
+  };
+  if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
+  const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
+  let total = 0;
+  for (let i = 0; i < list.length; i++) {
+    const path = join('objects', i);
+    const objGet = record(list[i], path, OBJECT_KEYS);
+    const type = findObjectType(objGet('type'));
+    if (!type) fail(join(path, 'type'), `must be ${OBJECT_TYPES.map((t) => JSON.stringify(t.type)).join(' or ')}`, objGet('type'));
+    // Re-check keys against the type's own list: "origin" on a chain is as unknown as "foo".
+    record(list[i], path, type.keys);
+    const obj = type.read(objGet, path, i);
+    total += type.particleCount(obj);
+    if (total > L.maxParticles) {
+      fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${path})`, total);
+    }
+    scene.objects.push(obj);
+  }
+  return scene;
+}
+

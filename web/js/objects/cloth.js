@@ -1,0 +1,186 @@
+// cloth.js — the cloth object type: a grid of resolution[0] x resolution[1] particles with stretch, shear and bend
+// constraints and a triangle mesh (pbdjs_AddCloth, src/builders). Everything the page knows about cloth is here,
+// registered in objects/index.js: its scene keys and validation, its counts, how it is built in the engine, its
+// mass rule, its stiffnesses, its panel controls (stiffness, and the options that act on cloth: tethers, tearing,
+// self-collision, wind), their strings, how it is drawn and how big it is for a recording.
+//
+//   { "type": "cloth", "name": "cloth", "origin": [-1, 2.5, 0], "size": [2, 2], "resolution": [40, 40],
+//     "plane": "xy", "mass": 0.01, "stiffness": { "stretch": 1, "shear": 1, "bend": 0.1 },
+//     "pins": [[0, 0], [39, 0]], "masses": [{ "from": [0, 0], "to": [19, 39], "mass": 0.1 }] }
+// Particle (i, j) is at origin + i/(nu-1) size[0] along +x and j/(nv-1) size[1] along -y ("xy": it hangs) or
+// +z ("xz": it lies flat); its index is first + j nu + i.
+
+import { PARAMS, sceneParamShown } from '../engine/params.js';
+import { SCENE_LIMITS as L } from '../format/limits.js';
+import {
+  array, coord3, fail, integer, join, mass, massRange, name, optional, paramValue, record, required, vec,
+} from '../format/read.js';
+import { control } from '../panel/control.js';
+import { CLOTH_STRINGS } from './cloth-strings.js';
+
+const TYPE = 'cloth';
+const KINDS = ['stretch', 'shear', 'bend'];
+const DEFAULT_MASS = 0.01; // kg per particle
+const AIR_DENSITY = 1.2; // kg/m^3, air at sea level: what the wind switch turns on in a scene that had no air
+
+/** A cloth's { stretch, shear, bend }: the parameters stiffness.stretch/shear/bend, one set per object. */
+function stiffness(value, path) {
+  const get = value === undefined ? () => undefined : record(value, path, KINDS);
+  const out = {};
+  for (const k of KINDS) {
+    const p = PARAMS[`stiffness.${k}`];
+    out[k] = optional(get(k), p.default, (x) => paramValue(p, x, join(path, k)));
+  }
+  return out;
+}
+
+function windVelocity(speed, degrees) {
+  const a = (degrees * Math.PI) / 180;
+  const r = (v) => Math.round(v * 1e6) / 1e6; // keeps links short and exact 0s exact
+  return [['windX', r(speed * Math.cos(a))], ['windZ', r(speed * Math.sin(a))]];
+}
+
+/** @type {import('./index.js').ObjectType} */
+export const cloth = {
+  type: TYPE,
+  keys: ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses'],
+
+  /** Reads an untrusted cloth (`get` reads its own keys, already checked against `keys`); returns it normalised. */
+  read(get, path, index) {
+    const origin = coord3(required(get, 'origin', path), join(path, 'origin'));
+    const size = vec(required(get, 'size', path), join(path, 'size'), 2, 0, L.maxSize, { minExcl: true });
+    const resPath = join(path, 'resolution');
+    const resolution = array(required(get, 'resolution', path), resPath, 2, 2, 'an array of 2 integers')
+      .map((v, i) => integer(v, join(resPath, i), L.resolution.min, L.resolution.max));
+    if (resolution[0] * resolution[1] > L.maxParticles) fail(resPath, `must have a product of at most ${L.maxParticles}`, resolution);
+    const plane = optional(get('plane'), 'xy', (v) => {
+      if (v !== 'xy' && v !== 'xz') fail(join(path, 'plane'), 'must be "xy" or "xz"', v);
+      return v;
+    });
+    const cell = (v, p) => {
+      const ij = array(v, p, 2, 2, 'an [i, j] pair');
+      return [integer(ij[0], join(p, 0), 0, resolution[0] - 1), integer(ij[1], join(p, 1), 0, resolution[1] - 1)];
+    };
+    const stiffPath = join(path, 'stiffness');
+    const pinsPath = join(path, 'pins');
+    const massesPath = join(path, 'masses');
+    return {
+      type: TYPE,
+      name: optional(get('name'), `cloth ${index + 1}`, (v) => name(v, join(path, 'name'))),
+      origin, size, resolution, plane,
+      mass: optional(get('mass'), DEFAULT_MASS, (v) => mass(v, join(path, 'mass'))),
+      stiffness: optional(get('stiffness'), stiffness(undefined, stiffPath), (v) => stiffness(v, stiffPath)),
+      pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} [i, j] pairs`)
+        .map((p, i) => cell(p, join(pinsPath, i)))),
+      masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
+        .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
+    };
+  },
+
+  particleCount: (o) => o.resolution[0] * o.resolution[1],
+
+  /** What the engine reserves for it (pbd_ClothCounts). */
+  counts(engine, o) {
+    const [particles, constraints, triangles] = engine.counts('pbdjs_ClothCounts', o.resolution[0], o.resolution[1]);
+    return { particles, constraints, triangles, lines: 0 };
+  },
+
+  /** Adds it to world `id` (its stiffnesses, masses and pins too); returns its first particle. */
+  build(engine, id, o, index) {
+    const e = engine.exports;
+    const [w, h] = o.size;
+    const [nu, nv] = o.resolution;
+    const v = o.plane === 'xz' ? [0, 0, h] : [0, -h, 0];
+    const first = engine.check(e.pbdjs_AddCloth(id, ...o.origin, w, 0, 0, ...v, nu, nv, o.mass), 'engine', id);
+    for (const k of KINDS) engine.check(e.pbd_World_SetObjectStiffness(id, index, cloth.stiffness[k].kind, o.stiffness[k]), 'engine', id);
+    for (const m of o.masses) {
+      for (let j = m.from[1]; j <= m.to[1]; j++) {
+        for (let i = m.from[0]; i <= m.to[0]; i++) engine.check(e.pbd_World_SetMass(id, first + j * nu + i, m.mass), 'engine', id);
+      }
+    }
+    for (const [i, j] of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
+    return first;
+  },
+
+  /** Local indices of its particles whose mass its `mass` does not set: pins and `masses` rectangles. */
+  particlesWithOwnMass(o) {
+    const nu = o.resolution[0];
+    const keep = new Set();
+    for (const [i, j] of o.pins) keep.add(j * nu + i);
+    for (const m of o.masses) {
+      for (let j = m.from[1]; j <= m.to[1]; j++) for (let i = m.from[0]; i <= m.to[0]; i++) keep.add(j * nu + i);
+    }
+    return keep;
+  },
+
+  /** Its constraint kinds: the engine's pbdConstraintKind, the parameter, where one object keeps its own. */
+  stiffness: Object.fromEntries(KINDS.map((k, kind) => [k, {
+    kind, param: `stiffness.${k}`, get: (o) => o.stiffness[k], set: (o, v) => { o.stiffness[k] = v; },
+  }])),
+
+  /** Its largest size in metres (a recording's position quantum follows it). */
+  extent: (o) => Math.max(...o.size),
+
+  /** Drawn as lit triangles (world.triangles) with a fabric pattern over its grid; small dots, larger pins. */
+  render: {
+    primitive: 'triangles',
+    pointColor: 'clothParticle',
+    sprite(o) {
+      const [cols, rows] = o.resolution;
+      const spacing = Math.min(o.size[0] / Math.max(1, cols - 1), o.size[1] / Math.max(1, rows - 1));
+      return { radius: spacing * 0.1, pinnedRadius: Math.max(spacing * 0.55, 0.018), columns: cols, rows };
+    },
+  },
+
+  /** Its own panel folder (its options: tethers, tearing, self-collision), after the masses. */
+  folders: [TYPE],
+  controls: [
+    ...KINDS.map((k) => control({ name: `stiffness.${k}`, param: `stiffness.${k}`, group: 'stiffness', step: 0.01 })),
+    // --- Cloth: tethers to its pins, tearing its links, its layers colliding ---
+    control({
+      name: 'tethers', kind: 'toggle', param: 'tethers', group: TYPE,
+      read: (s) => sceneParamShown(s, PARAMS.tethers) > 0,
+      // On restores the scene's tether stiffness (or full strength).
+      write: (on, ctx) => [['tethers', on ? ctx.remembered('tethers', 1) : 0]],
+    }),
+    control({ name: 'tetherSlack', param: 'tetherSlack', group: TYPE, enabledBy: 'tethers', scale: 100, step: 1 }),
+    control({
+      name: 'tearing', kind: 'toggle', param: 'tearStretch', group: TYPE,
+      read: (s) => sceneParamShown(s, PARAMS.tearStretch) > 0,
+      write: (on, ctx) => [['tearStretch', on ? ctx.value('tearStretch') / 100 : 0]],
+    }),
+    control({
+      name: 'tearStretch', param: 'tearStretch', group: TYPE, enabledBy: 'tearing', scale: 100, min: 5, max: 200, step: 5, fallback: 35,
+      read: (s) => {
+        const v = sceneParamShown(s, PARAMS.tearStretch);
+        return v > 0 ? v * 100 : undefined; // off: keep the threshold the slider shows
+      },
+    }),
+    control({ name: 'selfCollision', kind: 'toggle', param: 'selfCollision', group: TYPE }),
+    control({ name: 'selfFriction', param: 'selfFriction', group: TYPE, enabledBy: 'selfCollision', step: 0.05 }),
+    // --- Wind: drag and lift act on its faces ---
+    control({
+      name: 'wind', kind: 'toggle', param: 'airDensity', group: 'wind',
+      read: (s) => sceneParamShown(s, PARAMS.airDensity) > 0,
+      write: (on, ctx) => [['airDensity', on ? ctx.remembered('airDensity', AIR_DENSITY) : 0]],
+    }),
+    control({
+      name: 'windSpeed', group: 'wind', enabledBy: 'wind', min: 0, max: 20, step: 0.5, decimals: 1,
+      read: (s) => Math.hypot(s.wind.velocity[0], s.wind.velocity[2]),
+      write: (v, ctx) => windVelocity(v, ctx.value('windDirection')),
+    }),
+    control({
+      name: 'windDirection', group: 'wind', enabledBy: 'wind', min: 0, max: 355, step: 5, fallback: 0,
+      read: (s) => {
+        const [x, , z] = s.wind.velocity;
+        if (Math.hypot(x, z) === 0) return undefined; // no direction: keep what the slider shows
+        return ((Math.atan2(z, x) * 180) / Math.PI + 360) % 360;
+      },
+      write: (v, ctx) => windVelocity(ctx.value('windSpeed'), v),
+    }),
+    control({ name: 'drag', param: 'drag', group: 'wind', enabledBy: 'wind', max: 3, step: 0.05 }),
+    control({ name: 'lift', param: 'lift', group: 'wind', enabledBy: 'wind', max: 2, step: 0.05 }),
+  ],
+
+  strings: CLOTH_STRINGS,
+};

@@ -1,0 +1,217 @@
+// record.js — the page's Record button (beside Copy link) and its status line, and the app hooks
+// window.minipbd.app.startRecording() / stopRecording() / endReplay(): records a run (record/recorder.js) into a
+// version-2 link, and replays the links that carry one (record/replayer.js). Its label and status lines are in
+// i18n (English and Chinese).
+
+import { Recorder } from '../record/recorder.js';
+import { Replayer } from '../record/replayer.js';
+import { t, plural, formatNumber } from '../i18n/i18n.js';
+
+/**
+ * Wires recording and replaying into the demo page. `app` is window.minipbd.app (state, camera, ui, input,
+ * loadScene, copyLink). Adds a Record / Stop button after #copy-link (or at the end of the panel) and
+ * app.startRecording(), app.stopRecording(), app.endReplay(). The app calls controller.worldChanged(world)
+ * whenever it replaces the world and controller.play(replay) after opening a link that carries one.
+ */
+export function installRecorder(app, { doc = document } = {}) {
+  let recorder = null;
+  let replayer = null;
+  let scene = null; // the scene the running recording started from, with the camera it started with
+
+  // The button looks like its neighbour "Copy link": a lil-gui function controller when the panel is made with
+  // lil-gui, a plain button otherwise. The status line below it says what the recorder is doing (text only).
+  const copy = doc.getElementById('copy-link');
+  const lil = copy?.closest('.lil-controller');
+  const box = doc.createElement('div');
+  const button = doc.createElement('button');
+  button.type = 'button';
+  button.id = 'record';
+  let label = button;
+  if (lil) {
+    box.className = 'lil-controller lil-function record-controls';
+    const widget = doc.createElement('div');
+    widget.className = 'lil-widget';
+    label = doc.createElement('div');
+    label.className = 'lil-name';
+    button.append(label);
+    widget.append(button);
+    box.append(widget);
+  } else {
+    box.className = 'record-controls';
+    box.append(button);
+  }
+  const status = doc.createElement('p');
+  status.id = 'record-status';
+  status.className = 'panel-note small';
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const place = () => {
+    const anchor = doc.getElementById('copy-link');
+    const at = anchor?.closest('.lil-controller') ?? anchor;
+    if (at) at.after(box, status);
+    else (doc.getElementById('panel') ?? doc.querySelector('.panel') ?? doc.body).append(box, status);
+  };
+  place();
+
+  // The status line is kept as a function of the language (a switch rewrites it, like the rest of the page).
+  let statusText = () => '';
+  const say = (text) => {
+    statusText = text;
+    status.textContent = text();
+  };
+  const seconds = (steps) => (steps * (app.state.loop?.dt || 1 / 60)).toFixed(1);
+  const update = () => {
+    if (!box.isConnected) place(); // the panel may have been rebuilt
+    const key = recorder ? 'record.stop' : replayer ? 'record.endReplay' : 'record.start';
+    label.textContent = t(key);
+    button.title = t(`${key}.help`);
+    if (app.input) app.input.canGrab = () => replayer === null; // a replay is not pulled about while it plays
+  };
+  /** Why a recording ended early, in the current language ('' when it was stopped by the user). */
+  const whyStopped = (rec, reason) => {
+    if (reason === 'stopped') return '';
+    if (reason === 'steps') return t('record.limitSteps', { n: formatNumber(rec.maxSteps) });
+    if (reason === 'events') return t('record.limitEvents', { n: formatNumber(rec.maxEvents) });
+    const cause = rec.stopCause;
+    return t('record.because', { reason: cause ? t(`record.cause.${cause.key}`, cause.vars) : reason });
+  };
+  const replayCount = (result) => ({ done: String(result.steps), total: String(result.total) });
+  const replayText = (result) => {
+    if (result.error) return t('replay.failed', { ...replayCount(result), error: result.error });
+    if (result.stopped) {
+      return result.cause ? t('replay.stoppedBecause', { ...replayCount(result), cause: t(`replay.cause.${result.cause}`) })
+        : t('replay.stopped', replayCount(result));
+    }
+    if (result.exact === true) return t('replay.exact', { steps: String(result.steps) });
+    if (result.exact === false) return t('replay.differs', { steps: String(result.steps) });
+    return t('replay.finished', { steps: String(result.steps) });
+  };
+
+  async function finish(rec, reason) {
+    recorder = null;
+    update();
+    if (reason === 'destroyed') {
+      controller.last = null;
+      say(() => t('record.discarded'));
+      return null;
+    }
+    let replay;
+    try {
+      replay = rec.toReplay();
+    } catch (err) {
+      say(() => t('record.unusable', { error: err.message }));
+      return null;
+    }
+    const grabs = replay.events.filter((e) => e[1] === 'g').length;
+    controller.last = { scene, replay, fragment: null, reason };
+    const fragment = await app.copyLink({ scene, replay });
+    controller.last.fragment = fragment ?? null;
+    const steps = String(replay.steps);
+    say(fragment
+      ? () => t('record.done', { steps, seconds: seconds(replay.steps), grabs: plural('record.grabs', grabs) }) + whyStopped(rec, reason)
+      : () => t('record.noLink', { steps }) + whyStopped(rec, reason));
+    return fragment ?? null;
+  }
+
+  const controller = {
+    /** The last finished recording: { scene, replay, fragment, reason }. */
+    last: null,
+    /** The result of the last replay (Replayer onEnd), or null while one plays. */
+    lastReplay: null,
+    pending: null,
+    get recording() { return recorder !== null; },
+    get replaying() { return replayer !== null; },
+    get recorder() { return recorder; },
+    get replayer() { return replayer; },
+
+    /** Restarts the current scene (keeping the camera) and records from its first step. */
+    start() {
+      const { state } = app;
+      if (recorder || !state.pbd || !state.scene) return false;
+      const next = structuredClone(state.scene);
+      next.camera = app.camera.toJSON();
+      try {
+        app.loadScene(next, state.sceneKey, { keepCamera: true });
+        scene = structuredClone(state.scene);
+        recorder = new Recorder(state.world, { onStop: (rec, reason) => { controller.pending = finish(rec, reason); } });
+      } catch (err) {
+        app.ui.showError(t('error.record', { error: err?.message ?? String(err) }));
+        return false;
+      }
+      controller.last = null;
+      app.ui.clearLink?.();
+      say(() => t('record.recording'));
+      update();
+      return true;
+    },
+
+    /** Stops the recording and makes its link; resolves to the fragment ('s=2.…'), or null. */
+    async stop() {
+      if (!recorder) return controller.pending ? controller.pending : null;
+      recorder.stop();
+      return controller.pending;
+    },
+
+    /** Plays `replay` (validated by decodeRun) on the world just built from its scene. */
+    play(replay) {
+      controller.lastReplay = null;
+      const player = new Replayer(app.state.world, replay, {
+        onParam(name) {
+          // What the loop and the renderer keep of the parameters follows them (as after a panel change).
+          const { state } = app;
+          if (name === 'dt') state.loop.dt = state.world.getParam('dt');
+          if (name === 'groundEnabled') state.view.groundEnabled = Boolean(state.world.getParam('groundEnabled'));
+          if (name === 'groundHeight') state.view.groundHeight = state.world.getParam('groundHeight');
+        },
+        onEnd(result) {
+          replayer = null;
+          controller.lastReplay = result;
+          update();
+          if (result.destroyed) return;
+          say(() => replayText(result));
+          app.ui.showNotice?.(replayText(result));
+        },
+      });
+      replayer = player.active ? player : null; // a replay of 0 steps has already ended
+      if (replayer) {
+        const text = () => t('replay.playing', { steps: String(replay.steps), seconds: seconds(replay.steps) });
+        say(text);
+        app.ui.showNotice?.(text());
+      }
+      update();
+    },
+
+    /** Ends a running replay early. */
+    endReplay() { replayer?.stop(); },
+
+    /** The app replaced its world: a recording or replay of the old one ends (a recording is discarded). */
+    worldChanged(world) {
+      if (recorder && recorder.world !== world) recorder._stop('destroyed');
+      if (replayer && replayer.world !== world) {
+        const r = replayer;
+        replayer = null;
+        r._finish(null, { stopped: true, destroyed: true });
+        say(() => '');
+      }
+      update();
+    },
+  };
+
+  button.addEventListener('click', () => {
+    if (recorder) controller.stop();
+    else if (replayer) controller.endReplay();
+    else controller.start();
+  });
+  app.startRecording = () => controller.start();
+  app.stopRecording = () => controller.stop();
+  app.endReplay = () => controller.endReplay();
+  app.recorder = controller;
+  // A language switch rewrites the button and the status line (ui.js calls this back with its own texts).
+  const translate = () => {
+    update();
+    status.textContent = statusText();
+  };
+  if (app.ui?.translated) app.ui.translated(translate);
+  else update();
+  return controller;
+}

@@ -1,0 +1,58 @@
+// common.js — what the recorder and the replayer share: which World calls they wrap, the position quantum of a
+// scene, the check that a world is fresh, and wrapping a world's methods on the instance (and putting them back).
+
+import { PARAM_TABLE } from '../engine/params.js';
+import { SCENE_LIMITS } from '../format/limits.js';
+import { REPLAY_LIMITS } from '../format/replay.js';
+import { objectTypeOf } from '../objects/index.js';
+
+export const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
+  'setParam', 'setObjectStiffness', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
+/** Parameters that change nothing in the motion (instruments such as recordConvergence: no place in a scene),
+ *  so they are not recorded. */
+export const UNRECORDED_PARAMS = new Set(PARAM_TABLE.filter((p) => p.scene === '').map((p) => p.name));
+/** World calls that change the motion outside a replay's events: they end a replay. */
+export const INTERFERING = ['setParam', 'setObjectStiffness', 'setColliderMaterial', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
+export const MAX_COORD = SCENE_LIMITS.maxCoord;
+/** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
+export const MATERIAL = [
+  ['staticFriction', SCENE_LIMITS.colliderFriction],
+  ['kineticFriction', SCENE_LIMITS.colliderFriction],
+  ['restitution', SCENE_LIMITS.colliderRestitution],
+];
+
+/** The position quantum for a scene: the coarsest q whose step (1/q m) is at most 1/1000 of its largest object. */
+export function chooseQuantum(scene) {
+  let extent = 0;
+  for (const o of scene.objects) extent = Math.max(extent, objectTypeOf(o).extent(o));
+  for (const q of REPLAY_LIMITS.quanta) if (extent * q >= 1000) return q;
+  return REPLAY_LIMITS.quanta[REPLAY_LIMITS.quanta.length - 1];
+}
+
+export function freshness(world, what) {
+  const s = world.stats();
+  if (s.steps !== 0 || s.attachments !== 0) {
+    throw new Error(`${what} starts from a freshly built world (this one has run ${s.steps} steps and holds ${s.attachments} attachments)`);
+  }
+}
+
+/** Replaces `names` on the instance; returns a function putting back exactly what was there. */
+export function wrap(world, names, make) {
+  const saved = names.map((name) => [name, Object.getOwnPropertyDescriptor(world, name)]);
+  const original = {};
+  for (const name of names) {
+    const fn = world[name];
+    original[name] = (...args) => fn.apply(world, args);
+    world[name] = make(name);
+  }
+  const restore = () => {
+    for (const [name, d] of saved) {
+      if (d) Object.defineProperty(world, name, d);
+      else delete world[name];
+    }
+  };
+  return { original, restore };
+}
+
+export const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+export const sameBits = (a, b) => a.length === b.length && a.every((v, k) => Object.is(v, b[k]));

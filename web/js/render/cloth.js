@@ -1,0 +1,40 @@
+// cloth.js — the surfaces pass: every object drawn as triangles (objects/: render.primitive 'triangles'), lit on
+// both faces, all in one draw from world.triangles (tearing re-packs each object's triangle range, so they go out
+// together). The vertex shader finds each vertex's object grid for the fabric pattern from the particle ranges
+// (surfaceGrids), and shades it by its constraint error when the heat map is on (heatmap.js uploads the errors).
+
+import { useLit } from './palette.js';
+
+const MAX_GRIDS = 16; // surfaces the fabric pattern knows (cloth.vert's u_cloth); more still draw, plain
+
+export const cloth = {
+  programs: { cloth: ['cloth.vert', 'cloth.frag'] },
+
+  visible: (frame) => frame.hasSurfaces,
+
+  draw(r, { camera, eye, view }) {
+    const gl = r.gl;
+    const p = r.progs.cloth;
+    const C = r.colors;
+    useLit(r, p, camera, eye);
+    gl.uniform3fv(p.uniforms.u_frontColor, C.clothFront);
+    gl.uniform3fv(p.uniforms.u_backColor, C.clothBack);
+    gl.uniform1i(p.uniforms.u_clothCount, r.surfaceGrids.count);
+    gl.uniform4iv(p.uniforms.u_cloth, r.surfaceGrids.data);
+    gl.uniform1i(p.uniforms.u_heatMap, view?.heatMap ? 1 : 0);
+    gl.bindVertexArray(r.vaoMesh);
+    gl.drawElements(gl.TRIANGLES, r.triIndexCount, gl.UNSIGNED_INT, 0);
+  },
+};
+
+/** Particle ranges and grids of the objects with a grid, for cloth.vert: [firstParticle, particleCount, columns,
+ *  rows] each. */
+export function surfaceGrids(objects) {
+  const data = new Int32Array(4 * MAX_GRIDS);
+  let count = 0;
+  for (const o of objects) {
+    if (o.primitive !== 'triangles' || o.columns === 0 || count === MAX_GRIDS) continue;
+    data.set([o.firstParticle, o.particleCount, o.columns, o.rows], 4 * count++);
+  }
+  return { data, count };
+}

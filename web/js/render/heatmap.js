@@ -1,0 +1,24 @@
+// heatmap.js — the constraint-error heat map (view.heatMap): per particle, the largest relative error of its
+// constraints, computed in C (world.updateErrors) and uploaded like the positions, one bufferSubData and no JS
+// loop; the surfaces pass (cloth.js) shades by it, blue at 0 to red at 10% or more (cloth.vert).
+
+export const heatmap = {
+  init(r) {
+    r.errorBuffer = r.gl.createBuffer(); // per-particle relative error (world.errors)
+  },
+
+  setWorld(r) {
+    const gl = r.gl;
+    gl.bindBuffer(gl.ARRAY_BUFFER, r.errorBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, r.bufferBytes / 4, gl.DYNAMIC_DRAW); // zeros: no heat until uploaded
+  },
+
+  visible: (frame) => Boolean(frame.view.heatMap) && frame.hasSurfaces,
+
+  upload(r, world) {
+    const gl = r.gl;
+    world.updateErrors();
+    gl.bindBuffer(gl.ARRAY_BUFFER, r.errorBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.errors);
+  },
+};

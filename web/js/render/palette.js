@@ -1,0 +1,57 @@
+// palette.js — the page's colours and lights, in one place: the sky and floor are written as given (sRGB), lit
+// surfaces are converted to linear first; the key light (which also casts the shadows) and the fill light.
+
+import { linearRGB, srgbRGB } from './gl.js';
+
+// Palette (sRGB hex).
+export const PALETTE = Object.freeze({
+  skyTop: '#f8fafc',
+  skyHorizon: '#e2e8f0',
+  floorA: '#e9edf2',
+  floorB: '#e4e9ef',
+  floorLine: '#cdd5df',
+  clothFront: '#e4684a',
+  clothBack: '#3a78a8',
+  ambientSky: '#e6eef8',
+  ambientGround: '#8b8178',
+  rope: '#27303d',
+  particle: '#3a4657',
+  clothParticle: '#1f2937',
+  pinned: '#f6b324',
+  held: '#ffffff',
+  collider: '#a7afba',
+  colliderHeld: '#ffffff',
+});
+
+const normalize = (v) => {
+  const l = Math.hypot(...v);
+  return v.map((x) => x / l);
+};
+export const LIGHT_DIR = normalize([-0.3, 0.88, 0.38]); // key light: high, front-left (also casts the shadows)
+export const FILL_DIR = normalize([0.5, 0.25, -0.8]); // fill light: low, from behind-right
+
+/** The palette as the shaders take it: sky and floor as written, lit surfaces linear. */
+export function paletteColors() {
+  const lin = (k) => linearRGB(PALETTE[k]);
+  const raw = (k) => srgbRGB(PALETTE[k]);
+  return {
+    skyTop: raw('skyTop'), skyHorizon: raw('skyHorizon'),
+    floorA: raw('floorA'), floorB: raw('floorB'), floorLine: raw('floorLine'),
+    clothFront: lin('clothFront'), clothBack: lin('clothBack'),
+    ambientSky: lin('ambientSky'), ambientGround: lin('ambientGround'),
+    rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
+    collider: lin('collider'), colliderHeld: lin('colliderHeld'),
+  };
+}
+
+/** The lighting shared by the lit programs (cloth and colliders): one place to change it. */
+export function useLit(r, p, camera, eye) {
+  const gl = r.gl;
+  gl.useProgram(p.program);
+  gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+  gl.uniform3fv(p.uniforms.u_eye, eye);
+  gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
+  gl.uniform3fv(p.uniforms.u_fillDir, FILL_DIR);
+  gl.uniform3fv(p.uniforms.u_skyColor, r.colors.ambientSky);
+  gl.uniform3fv(p.uniforms.u_groundColor, r.colors.ambientGround);
+}

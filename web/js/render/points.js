@@ -1,0 +1,57 @@
+// points.js — the particles pass: one draw per object, each with its type's sprite size and colour (objects/:
+// render.sprite, render.pointColor); pins always show (w = 0 in the position's fourth float), held particles are
+// lit up.
+
+import { objectTypeOf } from '../objects/index.js';
+
+export const points = {
+  programs: { point: ['point.vert', 'point.frag'] },
+
+  init(r) {
+    const gl = r.gl;
+    // Points read all four floats: w is invMass, which marks pinned particles.
+    r.vaoPoints = gl.createVertexArray();
+    gl.bindVertexArray(r.vaoPoints);
+    gl.bindBuffer(gl.ARRAY_BUFFER, r.posBuffer);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
+    const range = gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE);
+    r.maxPointSize = range ? Math.min(64, range[1]) : 64;
+  },
+
+  draw(r, { camera, view }) {
+    const gl = r.gl;
+    const p = r.progs.point;
+    const C = r.colors;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+    gl.uniform1f(p.uniforms.u_pixelScale, (gl.drawingBufferHeight * camera.proj[5]) / 2);
+    gl.uniform1f(p.uniforms.u_maxSize, r.maxPointSize);
+    gl.uniform3fv(p.uniforms.u_pinnedColor, C.pinned);
+    gl.uniform3fv(p.uniforms.u_heldColor, C.held);
+    const held = view.held ?? [];
+    gl.uniform4i(p.uniforms.u_held, held[0] ?? -1, held[1] ?? -1, held[2] ?? -1, held[3] ?? -1);
+    gl.bindVertexArray(r.vaoPoints);
+    for (const o of r.objects) {
+      gl.uniform1f(p.uniforms.u_radius, view.showParticles ? o.radius : 0);
+      gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
+      gl.uniform1f(p.uniforms.u_pinnedRadius, o.pinnedRadius);
+      gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
+      gl.drawArrays(gl.POINTS, o.firstParticle, o.particleCount);
+    }
+  },
+};
+
+/** Per-object drawing info: world.objects' ranges with the matching scene object's type's sprite and colour. */
+export function describeObjects(world, scene) {
+  const src = scene?.objects ?? [];
+  return world.objects.map((o, k) => {
+    const s = src[k]?.type === o.type ? src[k] : null;
+    const render = s ? objectTypeOf(s).render : null;
+    const sprite = render ? render.sprite(s) : { radius: 0.01, pinnedRadius: 0.02, columns: 0, rows: 0 };
+    return {
+      ...o, ...sprite, primitive: render?.primitive ?? null, pointColor: render?.pointColor ?? 'particle',
+      baseInvMass: s?.mass > 0 ? 1 / s.mass : 0,
+    };
+  });
+}

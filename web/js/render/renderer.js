@@ -1,0 +1,210 @@
+// renderer.js — WebGL2 drawing of a MiniPBD world, composed of one module per draw pass, in drawing order: sky,
+// floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), lines, points,
+// velocity arrows.
+//
+// The particle data never passes through JS arrays: each frame uploads world.positions (and, for surfaces,
+// world.normals after world.updateNormals()) with exactly one bufferSubData each, straight from the wasm memory
+// views. Index buffers are re-uploaded only when world.topologyVersion changes (tearing). Which objects are
+// surfaces or lines, and how their particles look, the object types say (objects/: render). Shader locations are
+// looked up once per GL context. On context loss we stop drawing; on restore every GL resource is rebuilt from the
+// cached shader sources and the current world (the simulation itself is untouched).
+//
+// A pass is { programs: { name: [vert, frag] }, init(r)?, setWorld(r, world)?, visible(frame, r)?, upload(r,
+// world)?, draw(r, frame)? }; `r` is the Renderer, which holds the GL context and the shared buffers.
+
+import { fetchShaderSources, createProgram } from './gl.js';
+import { paletteColors } from './palette.js';
+import { sky } from './sky.js';
+import { floor } from './floor.js';
+import { colliders, colliderDraws } from './colliders.js';
+import { cloth, surfaceGrids } from './cloth.js';
+import { lines } from './lines.js';
+import { points, describeObjects } from './points.js';
+import { arrows } from './arrows.js';
+import { heatmap } from './heatmap.js';
+
+export { PALETTE } from './palette.js';
+export { ARROWS, arrowStride } from './arrows.js';
+export { colliderDraws, quatToMat4 } from './colliders.js';
+
+/** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
+const PASSES = [floor, colliders, cloth, lines, points, arrows];
+const MODULES = [sky, ...PASSES, heatmap];
+
+/** Every shader file a pass uses (fetched once, relative to the page or the given base). */
+export const SHADER_FILES = [...new Set(MODULES.flatMap((m) => Object.values(m.programs ?? {}).flat()))];
+
+/**
+ * Load the shaders and create a renderer for `canvas`. Throws with a readable message on failure.
+ * `shaderBase` (optional) is where the shaders live, e.g. new URL('../shaders/', import.meta.url);
+ * by default './shaders/' relative to the page.
+ */
+export async function createRenderer(canvas, shaderBase = undefined) {
+  const sources = await fetchShaderSources(SHADER_FILES, shaderBase === undefined ? undefined : String(shaderBase));
+  return new Renderer(canvas, sources);
+}
+
+export class Renderer {
+  constructor(canvas, sources) {
+    this.canvas = canvas;
+    this.sources = sources;
+    this.world = null;
+    this.scene = null;
+    this.contextLost = false;
+    this.onContextChange = null; // (state: 'lost' | 'restored') => void
+    this.framesDrawn = 0;
+    this.lastColliderCount = 0; // colliders drawn in the last frame
+    this.colliderCache = []; // per-collider draw records, reused frame to frame
+    const gl = canvas.getContext('webgl2', {
+      antialias: true,
+      stencil: true, // one-shadow-per-pixel via stencil (overlapping folds must not darken twice)
+      alpha: false,
+      preserveDrawingBuffer: false,
+    });
+    if (!gl) throw new Error('this page needs WebGL2, which this browser or device does not provide');
+    this.gl = gl;
+    canvas.addEventListener('webglcontextlost', (e) => {
+      e.preventDefault(); // without this the browser never offers a restore
+      this.contextLost = true;
+      this.onContextChange?.('lost');
+    });
+    canvas.addEventListener('webglcontextrestored', () => {
+      this.contextLost = false;
+      this._initGL();
+      if (this.world) this.setWorld(this.world, this.scene);
+      this.onContextChange?.('restored');
+    });
+    this._initGL();
+  }
+
+  _initGL() {
+    const gl = this.gl;
+    this.progs = {};
+    for (const m of MODULES) {
+      for (const [name, [vert, frag]] of Object.entries(m.programs ?? {})) this.progs[name] = createProgram(gl, this.sources, vert, frag);
+    }
+    // Shared by the passes: positions, normals, the index buffers, and the mesh and line vertex arrays.
+    this.posBuffer = gl.createBuffer();
+    this.normalBuffer = gl.createBuffer();
+    this.triBuffer = gl.createBuffer();
+    this.lineBuffer = gl.createBuffer();
+    heatmap.init(this);
+
+    // Attribute locations are fixed with layout(location=N) in the shaders: 0 = position, 1 = normal, 2 = error.
+    this.vaoMesh = gl.createVertexArray();
+    gl.bindVertexArray(this.vaoMesh);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
+    gl.enableVertexAttribArray(1);
+    gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.errorBuffer);
+    gl.enableVertexAttribArray(2);
+    gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 4, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triBuffer);
+
+    this.vaoLines = gl.createVertexArray();
+    gl.bindVertexArray(this.vaoLines);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
+    gl.enableVertexAttribArray(0);
+    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.lineBuffer);
+    gl.bindVertexArray(null);
+
+    for (const m of [sky, ...PASSES]) m.init?.(this);
+    gl.bindVertexArray(null);
+
+    this.topologyVersion = null; // forces an index upload on the next draw
+    this.bufferBytes = 0;
+    this.colors = paletteColors();
+  }
+
+  /**
+   * Use `world` from now on. Sizes the vertex buffers and derives per-object drawing info (grid sizes for the
+   * fabric pattern, particle sprite radii) from the scene description through the object types. Call after
+   * every createWorld (the memory views are new then).
+   */
+  setWorld(world, scene) {
+    this.world = world;
+    this.scene = scene;
+    this.topologyVersion = null;
+    this.objects = describeObjects(world, scene);
+    this.surfaceGrids = surfaceGrids(this.objects);
+    if (this.contextLost) return;
+    const gl = this.gl;
+    this.bufferBytes = world.positions.byteLength;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, world.positions, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW);
+    heatmap.setWorld(this, world);
+    arrows.setWorld(this, world);
+  }
+
+  _uploadTopology(world) {
+    const gl = this.gl;
+    const tris = world.triangles;
+    const lines = world.lines;
+    gl.bindVertexArray(this.vaoMesh);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, tris.length ? tris : 4, gl.STATIC_DRAW);
+    gl.bindVertexArray(this.vaoLines);
+    gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, lines.length ? lines : 4, gl.STATIC_DRAW);
+    gl.bindVertexArray(null);
+    this.triIndexCount = tris.length;
+    this.lineIndexCount = lines.length;
+    this.topologyVersion = world.topologyVersion;
+  }
+
+  /**
+   * Draw one frame. `view` = { showParticles, groundEnabled, groundHeight, held: [particle indices],
+   * heldColliders: [collider indices], heatMap, velocityArrows } (the last two optional, off by default).
+   * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
+   */
+  draw(camera, view) {
+    const world = this.world;
+    if (this.contextLost || !world) return false;
+    const gl = this.gl;
+    gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+
+    // --- per-frame uploads: one for positions, one for normals (surfaces only), and one each for the errors and
+    // the velocities while the heat map / the arrows are on ---
+    if (world.positions.byteLength !== this.bufferBytes) this.setWorld(world, this.scene);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.positions);
+    if (world.topologyVersion !== this.topologyVersion) this._uploadTopology(world);
+    const frame = {
+      camera,
+      view,
+      eye: camera.eye,
+      fadeStart: camera.distance * 1.5 + 2, // floor fades out between these distances from the eye
+      fadeEnd: camera.distance * 7 + 10,
+      hasSurfaces: this.triIndexCount > 0,
+      hasLines: this.lineIndexCount > 0,
+      colliders: colliderDraws(world.colliders, view.heldColliders, this.colliderCache),
+    };
+    if (frame.hasSurfaces) {
+      world.updateNormals();
+      gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
+      gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.normals);
+    }
+    for (const m of [heatmap, arrows]) if (m.visible(frame, this)) m.upload(this, world);
+
+    const C = this.colors;
+    gl.clearColor(C.skyHorizon[0], C.skyHorizon[1], C.skyHorizon[2], 1);
+    gl.clearDepth(1);
+    gl.clearStencil(0);
+    gl.depthMask(true);
+    gl.stencilMask(0xff);
+    gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT | gl.STENCIL_BUFFER_BIT);
+
+    sky.draw(this, frame);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    for (const pass of PASSES) if (!pass.visible || pass.visible(frame, this)) pass.draw(this, frame);
+    this.lastColliderCount = frame.colliders.length;
+    gl.bindVertexArray(null);
+    this.framesDrawn++;
+    return true;
+  }
+}
