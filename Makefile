@@ -88,11 +88,43 @@ build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
 
-test-c: build/test_native build/test_scalar build/test_san build/test_wasm.cjs
+test-c: build/test_native build/test_scalar build/test_san build/test_wasm.cjs build/fuzz_api
 	build/test_native
 	build/test_scalar
 	build/test_san
 	node build/test_wasm.cjs
+	$(FUZZ_SHORT)
+
+# ---- Fuzzing (issue 9 item 8): a libFuzzer harness over the public C API (tests/fuzz/), built
+# from CORE_SRC with clang's -fsanitize=fuzzer,address,undefined. `make fuzz` runs it for
+# FUZZ_SECONDS (10 minutes) from tests/fuzz/corpus and what earlier runs found (build/fuzz-corpus);
+# `make fuzz-short` (the last step of test-c) for FUZZ_SHORT_SECONDS from the committed corpus
+# alone (build/fuzz-corpus-short, emptied first), so the test does the same work every time. The
+# committed corpus is only read; a crash leaves its reproducer in build/fuzz-artifacts/ (replay:
+# build/fuzz_api FILE, FUZZ_TRACE=1 to print every call). `make fuzz-corpus` rewrites the seeds.
+FUZZ_SRC := $(filter-out tests/fuzz/make_corpus.c,$(wildcard tests/fuzz/*.c))
+FUZZ_HDRS := $(wildcard tests/fuzz/*.h)
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+	$(FP_FLAGS) $(WARN) -Isrc
+FUZZ_SECONDS ?= 600
+FUZZ_SHORT_SECONDS ?= 60
+FUZZ_RUN = bash tests/fuzz/run.sh build/fuzz_api
+FUZZ_SHORT = FRESH=1 $(FUZZ_RUN) $(FUZZ_SHORT_SECONDS) build/fuzz-corpus-short
+.PHONY: fuzz fuzz-short fuzz-corpus
+build/fuzz_api: $(CORE_SRC) $(FUZZ_SRC) $(HDRS) $(FUZZ_HDRS) Makefile
+	@mkdir -p build
+	clang $(FUZZ_CFLAGS) $(CORE_SRC) $(FUZZ_SRC) -lm -o $@
+build/make_corpus: tests/fuzz/make_corpus.c tests/fuzz/fuzz_input.h src/minipbd.h Makefile
+	@mkdir -p build
+	gcc -O1 $(WARN) -Isrc tests/fuzz/make_corpus.c -lm -o $@
+fuzz-corpus: build/make_corpus
+	@mkdir -p tests/fuzz/corpus
+	rm -f tests/fuzz/corpus/seed-* tests/fuzz/corpus/repro-*
+	build/make_corpus tests/fuzz/corpus
+fuzz: build/fuzz_api
+	$(FUZZ_RUN) $(FUZZ_SECONDS) build/fuzz-corpus
+fuzz-short: build/fuzz_api
+	$(FUZZ_SHORT)
 
 test-node: dist
 	node --test tests/node/

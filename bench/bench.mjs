@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles on the wasm
+/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles, and the page's
+   built-in cloth-100k scene at its own settings, on the wasm
    build (in this Node process), natively (build/bench_native*, spawned) and on two peers
    in this Node process (bench/peers.mjs: the same algorithm in plain JS, and Bullet's
    soft-body cloth through ammo.js), medians of several timed runs, every ratio from the
@@ -28,7 +29,10 @@
                       product itself, on the same engine (V8) in the same process
      js, ammo         the peers (bench/peers.mjs says exactly what they do)
 
-   Cases: cloth-RxR (every impl), cloth-RxR/1-pass (iterations 1: with the 10-pass case it
+   Cases: cloth-RxR (every impl), cloth-100k (our builds: the built-in scene of web/js/scene.js
+   as the page runs it, 316 x 316 hanging from its whole top edge, tethers, 10 substeps x 1 pass,
+   damping 0.05; next to the bench cloth of the same size at 1 x 10; --quick runs it at 20 x 20
+   as cloth-100k/20x20), cloth-RxR/1-pass (iterations 1: with the 10-pass case it
    gives the solve stage alone, see below), cloth-RxR/self-off and /self-on (thickness about
    the grid spacing, selfCollision 0 and 1: the cost of self-collision in the step) and
    cloth-RxR/findpairs (pbd_World_FindPairs alone: spatial hash rebuild + pair search from
@@ -36,7 +40,8 @@
    native only: the engine's internal pbd_HashGrid_Build, which wasm does not export).
 
    Our builds (native*, wasm) build the same scene (bench_native.c mirrors minipbd.js
-   World.build()); the engine is bit-identical natively and in wasm, scalar or SIMD, so
+   World.build(); for cloth-100k it is handed the cloth and every parameter of the wasm world the
+   scene builds, see nativeSceneSpec); the engine is bit-identical natively and in wasm, scalar or SIMD, so
    the state hash after the warm-up and after the runs (and the pair count) must be
    equal on every one of them. A mismatch means they did different work: the table is
    still printed but the exit status is 1. The peers do the same physics in other code
@@ -53,7 +58,7 @@
    (self-collision pairs, when searched), ratio_vs_native (ms_median / native's of the
    same case, on every other record), fastest_native and ratio_vs_fastest_native (against
    the fastest SIMD native build of the case), node, cpu, load_1min; native: compiler, target,
-   simd, build; peers: build, lowest_y, wasm_speedup (peer ms / wasm ms: how many times
+   simd, build; scene cases: scene (its name); peers: build, lowest_y, wasm_speedup (peer ms / wasm ms: how many times
    faster our wasm is); 10-pass records with a 1-pass twin: solve_ms_est and
    other_ms_est; self-on records: ratio_vs_self_off. */
 import { spawnSync } from 'node:child_process';
@@ -64,11 +69,14 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
+import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo'];
 const OURS = new Set(['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar']);
+/* Our builds run scenes; the peers build the bench cloth themselves (peers.mjs) and cannot. */
+const SCENE_IMPLS = [...OURS];
 /* The two wasm builds, run in this process. */
 const WASM_BUILDS = {
 	wasm: { build: 'emcc -O3 -msimd128, Node/V8', required: true },
@@ -146,6 +154,10 @@ function makeCases(quick) {
 			{ name: name(100), res: 100, warmup: 30, runs: 7, steps: 100, impls: all },
 			{ name: name(316), res: 316, warmup: 30, runs: 7, steps: 20, impls: all },
 		];
+	// The page's large cloth at its own defaults, next to the bench cloth of its size.
+	list.push(quick
+		? { name: 'cloth-100k/20x20', scene: 'cloth-100k', res: 20, warmup: 3, runs: 2, steps: 2, impls: SCENE_IMPLS }
+		: { name: 'cloth-100k', scene: 'cloth-100k', warmup: 30, runs: 7, steps: 20, impls: SCENE_IMPLS });
 	const w = quick ? { warmup: 3, runs: 2, steps: 2 } : { warmup: 30, runs: 7, steps: 20 };
 	list.push(
 		{ name: `${name(big)}/1-pass`, res: big, ...w, steps: quick ? 2 : 60, params: { iterations: 1 }, impls: ['native', 'native-scalar', 'wasm', 'wasm-scalar'] },
@@ -171,6 +183,9 @@ function clothScene(res) {
 	};
 }
 
+/** The scene a case runs: the bench cloth, or a built-in scene (scene-cases.mjs). */
+const caseScene = (c) => (c.scene ? builtinCaseScene(c) : clothScene(c.res));
+
 const hex = (h) => `0x${(h >>> 0).toString(16).padStart(8, '0')}`;
 
 function median(values) {
@@ -190,11 +205,11 @@ function cpuModel() {
 const load1 = () => Number(os.loadavg()[0].toFixed(2));
 
 function baseRecord(c, impl) {
-	return { case: c.name, impl, mode: c.mode, params: { ...c.params } };
+	return { case: c.name, impl, mode: c.mode, ...(c.scene ? { scene: c.scene } : {}), params: { ...c.params } };
 }
 
 async function runWasm(engine, c, impl) {
-	const world = engine.createWorld(clothScene(c.res));
+	const world = engine.createWorld(caseScene(c));
 	try {
 		for (const [k, v] of Object.entries(c.params)) world.setParam(k, v);
 		const passes = world.getParam('substeps') * world.getParam('iterations');
@@ -228,8 +243,8 @@ async function runWasm(engine, c, impl) {
 }
 
 function nativeSpec(c) {
-	const kv = { name: c.name, res: c.res, warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
-	return Object.entries(kv).map(([k, v]) => `${k}=${v}`).join(',');
+	const kv = { name: c.name, ...(c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
+	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
 }
 
 function runNative(impl, bin, cases) {
@@ -361,6 +376,16 @@ function targets(records, big) {
 		}
 	}
 	const minRatio = (a, b) => `min/min ${fmt.ratio(a.ms_min / b.ms_min)}`;
+	// The page's large cloth (10 substeps x 1 pass, tethers) against the bench cloth of its size (1 x 10).
+	const scene = big === 316 ? 'cloth-100k' : `cloth-100k/${big}x${big}`;
+	for (const [impl, bench] of [['wasm', wasm], ['native', native]]) {
+		const r = find(scene, impl);
+		if (!r) continue;
+		line(`${scene} ${impl} ms/step (${r.passes} passes)`, fmt.ms(r.ms_median), '', null,
+			`max stretch ${fmt.stretch(r.max_stretch)}${bench ? `; ${fmt.ratio(r.ms_median / bench.ms_median)} the bench cloth's ${fmt.ms(bench.ms_median)} ms` : ''}`);
+	}
+	const sw = find(scene, 'wasm'), sn = find(scene, 'native');
+	if (sw && sn) line(`${scene} wasm / native`, fmt.ratio(sw.ratio_vs_native), '', null, minRatio(sw, sn));
 	if (wasm && native) line('wasm / native (gcc -O3 -march=native)', fmt.ratio(wasm.ratio_vs_native), '<= 1.3', wasm.ratio_vs_native <= 1.3, minRatio(wasm, native));
 	if (wasm && wasm.fastest_native && wasm.fastest_native !== 'native') {
 		const f = find(main, wasm.fastest_native);
@@ -443,12 +468,21 @@ async function main() {
 		else if (spec.required) throw new Error(`${opts[impl]} is missing: run make`);
 		else notes.push(`(${impl}: ${path.relative(root, opts[impl])} not built; skipped: make build/minipbd_scalar.wasm)`);
 	}
+	// bench_native is handed a scene case as its cloth and the parameters of its wasm world.
+	const sceneNatives = (c) => c.scene && natives.some(([impl]) => wants(c, impl));
+	if (cases.some(sceneNatives)) {
+		const describer = engines.wasm ?? await loadMiniPBD(fs.readFileSync(opts.wasm));
+		for (const c of cases.filter(sceneNatives)) {
+			c.nativeScene = nativeSceneSpec(describer, c);
+			if (!c.nativeScene) notes.push(`(${c.name}: bench_native cannot build scene ${c.scene}; native builds skipped)`);
+		}
+	}
 	const ammo = cases.some((c) => wants(c, 'ammo')) ? await loadAmmo() : null;
 	if (ammo && !ammo.Ammo) notes.push(`(ammo: ${ammo.reason}; skipped)`);
 	let ammoBroken = false;
 	for (const c of cases) {
 		for (const [impl, bin] of natives) {
-			if (!wants(c, impl)) continue;
+			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
 			for (const rec of runNative(impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
 				else records.push({ ...rec, load_1min: load1() });

@@ -1,10 +1,10 @@
 /* bench_native.c -- native half of `make bench` (bench/bench.mjs runs the wasm half and
    the JS peers).
 
-   Builds the benchmark cloth with the C API exactly as web/js/minipbd.js builds the
-   same scene in wasm (same parameters, same float conversions, same capacities), sets
-   the case's extra world parameters, warms up, times RUNS batches and prints one JSON
-   line per case:
+   Builds the benchmark cloth (or a single-cloth scene described on the command line, such
+   as the built-in cloth-100k) with the C API exactly as web/js/minipbd.js builds the same
+   scene in wasm (same parameters, same float conversions, same capacities), sets the case's
+   extra world parameters, warms up, times RUNS batches and prints one JSON line per case:
 
      {"case":"cloth-100x100","impl":"native","mode":"step","particles":10000,
       "constraints":59002,"passes":10,"warmup_steps":30,"steps_per_run":100,
@@ -28,6 +28,16 @@
                    "skipped" when the engine has no such function)
        NAME=VALUE  any other key is a world parameter (pbd_ParamFromName), set after the
                    scene is built, in the order given (bench.mjs sets them in the same order)
+     A scene other than the bench cloth (bench.mjs: the built-in cloth-100k) is described by:
+       scene=TEXT          its name, printed in the record
+       base.NAME=VALUE     a world parameter set before the cloth is built, after the bench
+                           cloth's own (bench.mjs passes every parameter of the wasm world that
+                           the scene built, so both worlds start from the same floats)
+       cloth.origin=X:Y:Z, cloth.size=W:H, cloth.mass=M, cloth.stiffness=STRETCH:SHEAR:BEND,
+       cloth.plane=xy|xz, cloth.pins=corners|top
+                           the cloth as web/js/minipbd.js World.build() makes it: axisU = (W, 0, 0),
+                           axisV = (0, -H, 0) for xy or (0, 0, H) for xz; pinned at the two top
+                           corners or along the whole top row (j = 0)
      e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */
 #include "minipbd.h"
@@ -81,8 +91,30 @@ static double Median(const double* values, int n)
 	return n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
 }
 
-static pbdWorldId BuildCloth(int res)
+#define MAX_PARAMS 16
+
+enum { PINS_CORNERS, PINS_TOP };
+
+typedef struct BenchCase {
+	char name[64];
+	char scene[32]; /* "" for the bench cloth */
+	int res, warmup, runs, steps;
+	int mode; /* MODE_... */
+	int paramCount;
+	pbdParam param[MAX_PARAMS];
+	char paramName[MAX_PARAMS][32];
+	double value[MAX_PARAMS];
+	/* the scene: base parameters and the cloth (defaults: the bench cloth, SCENE_*) */
+	int baseCount;
+	pbdParam baseParam[pbdParam_count];
+	double baseValue[pbdParam_count];
+	double origin[3], size[2], mass, stiffness[3];
+	int planeXZ, pins;
+} BenchCase;
+
+static pbdWorldId BuildCloth(const BenchCase* bc)
 {
+	const int res = bc->res;
 	int32_t particles, constraints, triangles;
 	pbd_ClothCounts(res, res, &particles, &constraints, &triangles);
 	if (particles <= 0) {
@@ -133,32 +165,36 @@ static pbdWorldId BuildCloth(int res)
 	for (size_t i = 0; i < sizeof params / sizeof params[0]; ++i) {
 		Check(pbd_World_SetParam(w, params[i].param, (float)params[i].value), "pbd_World_SetParam");
 	}
+	/* Another scene's parameters, as its wasm world has them (no parameter's effect depends on
+	   the order they are set in before the cloth exists). */
+	for (int i = 0; i < bc->baseCount; ++i) {
+		Check(pbd_World_SetParam(w, bc->baseParam[i], (float)bc->baseValue[i]), "pbd_World_SetParam (base)");
+	}
 
-	/* plane "xy", 2 m x 2 m: axisU = (w, 0, 0), axisV = (0, -h, 0) as in minipbd.js. */
+	/* axisU = (w, 0, 0), axisV = (0, -h, 0) for plane "xy" or (0, 0, h) for "xz", as in minipbd.js. */
 	pbdClothDef cloth = pbd_DefaultClothDef();
-	cloth.origin[0] = (float)SCENE_ORIGIN_X;
-	cloth.origin[1] = (float)SCENE_ORIGIN_Y;
-	cloth.origin[2] = 0.0f;
-	cloth.axisU[0] = (float)SCENE_SIZE;
+	for (int k = 0; k < 3; ++k) cloth.origin[k] = (float)bc->origin[k];
+	cloth.axisU[0] = (float)bc->size[0];
 	cloth.axisU[1] = 0.0f;
 	cloth.axisU[2] = 0.0f;
 	cloth.axisV[0] = 0.0f;
-	cloth.axisV[1] = (float)-SCENE_SIZE;
-	cloth.axisV[2] = 0.0f;
+	cloth.axisV[1] = bc->planeXZ ? 0.0f : (float)-bc->size[1];
+	cloth.axisV[2] = bc->planeXZ ? (float)bc->size[1] : 0.0f;
 	cloth.resolutionU = res;
 	cloth.resolutionV = res;
-	cloth.mass = (float)SCENE_MASS;
+	cloth.mass = (float)bc->mass;
 	int first = Check(pbd_World_AddCloth(w, &cloth), "pbd_World_AddCloth");
-	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_stretch, (float)1.0), "stiffness");
-	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_shear, (float)1.0), "stiffness");
-	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_bend, (float)0.1), "stiffness");
-	/* Pinned at the two top corners: grid cells [0, 0] and [res - 1, 0]. */
-	Check(pbd_World_SetInvMass(w, first + 0, 0.0f), "pin");
-	Check(pbd_World_SetInvMass(w, first + res - 1, 0.0f), "pin");
+	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_stretch, (float)bc->stiffness[0]), "stiffness");
+	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_shear, (float)bc->stiffness[1]), "stiffness");
+	Check(pbd_World_SetObjectStiffness(w, 0, pbdKind_bend, (float)bc->stiffness[2]), "stiffness");
+	/* Pinned at the two top corners, grid cells [0, 0] and [res - 1, 0], or along the top row. */
+	for (int i = 0; i < res; ++i) {
+		if (bc->pins == PINS_TOP || i == 0 || i == res - 1) Check(pbd_World_SetInvMass(w, first + i, 0.0f), "pin");
+	}
 	/* World.build() ends by setting each kind's world stiffness to what the objects use. */
-	Check(pbd_World_SetParam(w, pbdParam_stiffnessStretch, (float)1.0), "pbd_World_SetParam");
-	Check(pbd_World_SetParam(w, pbdParam_stiffnessShear, (float)1.0), "pbd_World_SetParam");
-	Check(pbd_World_SetParam(w, pbdParam_stiffnessBend, (float)0.1), "pbd_World_SetParam");
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessStretch, (float)bc->stiffness[0]), "pbd_World_SetParam");
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessShear, (float)bc->stiffness[1]), "pbd_World_SetParam");
+	Check(pbd_World_SetParam(w, pbdParam_stiffnessBend, (float)bc->stiffness[2]), "pbd_World_SetParam");
 	if (pbd_World_GetParticleCount(w) != particles || pbd_World_GetConstraintCount(w) != constraints) {
 		fprintf(stderr, "bench_native: counts differ from pbd_ClothCounts\n");
 		exit(1);
@@ -190,8 +226,6 @@ static const char* Target(void)
 #define BENCH_SIMD 1
 #endif
 
-#define MAX_PARAMS 16
-
 /* The hash rebuild alone (mode=rebuild) is internal to the engine (src/hash_grid.c), so it
    is reached by symbol name, weakly: the bench still builds, and says so, if the engine
    renames it. Assumed signature: void pbd_HashGrid_Build(pbdWorld*), with the world from
@@ -202,16 +236,6 @@ extern void* BenchGetWorld(pbdWorldId id) __asm__("pbd_GetWorld");
 enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD };
 static const char* const s_modeNames[] = { "step", "findpairs", "rebuild" };
 
-typedef struct BenchCase {
-	char name[64];
-	int res, warmup, runs, steps;
-	int mode; /* MODE_... */
-	int paramCount;
-	pbdParam param[MAX_PARAMS];
-	char paramName[MAX_PARAMS][32];
-	double value[MAX_PARAMS];
-} BenchCase;
-
 static void RunCase(const char* impl, const BenchCase* bc)
 {
 	if (bc->mode == MODE_REBUILD && BenchHashGridBuild == NULL) {
@@ -220,7 +244,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		fflush(stdout);
 		return;
 	}
-	pbdWorldId w = BuildCloth(bc->res);
+	pbdWorldId w = BuildCloth(bc);
 	for (int i = 0; i < bc->paramCount; ++i) {
 		Check(pbd_World_SetParam(w, bc->param[i], (float)bc->value[i]), "pbd_World_SetParam");
 	}
@@ -260,9 +284,10 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		pairs = Check(pbd_World_FindPairs(w), "pbd_World_FindPairs");
 	}
 
-	printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"%s\",\"particles\":%d,\"constraints\":%d,\"passes\":%d,"
+	printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"%s\",%s%s%s\"particles\":%d,\"constraints\":%d,\"passes\":%d,"
 		   "\"warmup_steps\":%d,\"%s\":%d,\"runs\":[",
-		   bc->name, impl, s_modeNames[bc->mode], particles, constraints, passes, bc->warmup,
+		   bc->name, impl, s_modeNames[bc->mode], bc->scene[0] ? "\"scene\":\"" : "", bc->scene, bc->scene[0] ? "\"," : "",
+		   particles, constraints, passes, bc->warmup,
 		   bc->mode == MODE_STEP ? "steps_per_run" : "calls_per_run", bc->steps);
 	for (int r = 0; r < bc->runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
 	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,", median, fastest);
@@ -299,9 +324,42 @@ static int PlainText(const char* s)
 	return 1;
 }
 
+static double ParseNumber(const char* s, const char* what)
+{
+	char* end;
+	double v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !(v == v) || v - v != 0.0) {
+		fprintf(stderr, "bench_native: %s must be a finite number, got \"%s\"\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+/* "X:Y:Z" (n numbers separated by ':') into out. */
+static void ParseNumbers(const char* s, double* out, int n, const char* what)
+{
+	char buf[128];
+	if (strlen(s) >= sizeof buf) {
+		fprintf(stderr, "bench_native: %s is too long\n", what);
+		exit(2);
+	}
+	strcpy(buf, s);
+	char* at = buf;
+	for (int i = 0; i < n; ++i) {
+		char* colon = strchr(at, ':');
+		if ((colon == NULL) != (i == n - 1)) {
+			fprintf(stderr, "bench_native: %s needs %d numbers separated by ':', got \"%s\"\n", what, n, s);
+			exit(2);
+		}
+		if (colon) *colon = '\0';
+		out[i] = ParseNumber(at, what);
+		at = colon ? colon + 1 : at;
+	}
+}
+
 static void ParseCase(const char* spec, BenchCase* bc)
 {
-	char buf[1024];
+	char buf[4096];
 	if (strlen(spec) >= sizeof buf) {
 		fprintf(stderr, "bench_native: case spec too long\n");
 		exit(2);
@@ -312,6 +370,11 @@ static void ParseCase(const char* spec, BenchCase* bc)
 	bc->warmup = 30;
 	bc->runs = 7;
 	bc->steps = 10;
+	bc->origin[0] = SCENE_ORIGIN_X, bc->origin[1] = SCENE_ORIGIN_Y, bc->origin[2] = 0.0;
+	bc->size[0] = bc->size[1] = SCENE_SIZE;
+	bc->mass = SCENE_MASS;
+	bc->stiffness[0] = 1.0, bc->stiffness[1] = 1.0, bc->stiffness[2] = 0.1;
+	bc->pins = PINS_CORNERS;
 	for (char* item = strtok(buf, ","); item != NULL; item = strtok(NULL, ",")) {
 		char* eq = strchr(item, '=');
 		if (eq == NULL || eq == item) {
@@ -342,6 +405,41 @@ static void ParseCase(const char* spec, BenchCase* bc)
 				fprintf(stderr, "bench_native: mode must be step, findpairs or rebuild, got \"%s\"\n", value);
 				exit(2);
 			}
+		} else if (strcmp(key, "scene") == 0) {
+			if (strlen(value) == 0 || strlen(value) >= sizeof bc->scene || !PlainText(value)) {
+				fprintf(stderr, "bench_native: bad scene name \"%s\"\n", value);
+				exit(2);
+			}
+			strcpy(bc->scene, value);
+		} else if (strncmp(key, "base.", 5) == 0) {
+			int param = pbd_ParamFromName(key + 5);
+			if (param < 0 || bc->baseCount == pbdParam_count) {
+				fprintf(stderr, "bench_native: \"%s\" is not base.<a world parameter>\n", key);
+				exit(2);
+			}
+			bc->baseParam[bc->baseCount] = (pbdParam)param;
+			bc->baseValue[bc->baseCount] = ParseNumber(value, key);
+			bc->baseCount += 1;
+		} else if (strcmp(key, "cloth.origin") == 0) {
+			ParseNumbers(value, bc->origin, 3, key);
+		} else if (strcmp(key, "cloth.size") == 0) {
+			ParseNumbers(value, bc->size, 2, key);
+		} else if (strcmp(key, "cloth.mass") == 0) {
+			bc->mass = ParseNumber(value, key);
+		} else if (strcmp(key, "cloth.stiffness") == 0) {
+			ParseNumbers(value, bc->stiffness, 3, key);
+		} else if (strcmp(key, "cloth.plane") == 0) {
+			if (strcmp(value, "xy") != 0 && strcmp(value, "xz") != 0) {
+				fprintf(stderr, "bench_native: cloth.plane must be xy or xz, got \"%s\"\n", value);
+				exit(2);
+			}
+			bc->planeXZ = strcmp(value, "xz") == 0;
+		} else if (strcmp(key, "cloth.pins") == 0) {
+			if (strcmp(value, "corners") != 0 && strcmp(value, "top") != 0) {
+				fprintf(stderr, "bench_native: cloth.pins must be corners or top, got \"%s\"\n", value);
+				exit(2);
+			}
+			bc->pins = strcmp(value, "top") == 0 ? PINS_TOP : PINS_CORNERS;
 		} else {
 			int param = pbd_ParamFromName(key);
 			char* end;

@@ -18,7 +18,7 @@ pbdChainDef pbd_DefaultChainDef(void)
 
 void pbd_ChainCounts(int32_t segments, int32_t* particles, int32_t* constraints, int32_t* lines)
 {
-	int64_t s = segments < 1 ? 0 : segments;
+	int64_t s = segments < 1 || segments >= PBD_MAX_PARTICLES ? 0 : segments; /* what AddChain accepts; no int overflow */
 	if (particles) *particles = s > 0 ? (int32_t)(s + 1) : 0;
 	if (constraints) *constraints = (int32_t)s;
 	if (lines) *lines = (int32_t)s;

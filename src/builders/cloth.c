@@ -50,6 +50,13 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 	if ((err = pbd_CheckVec(w, def->origin, "cloth origin")) != PBD_OK) return err;
 	if ((err = pbd_CheckVec(w, def->axisU, "cloth axisU")) != PBD_OK) return err;
 	if ((err = pbd_CheckVec(w, def->axisV, "cloth axisV")) != PBD_OK) return err;
+	/* Every particle within the world bound too: each coordinate below is monotone in s and t,
+	   so the four corners, computed the same way, bound them all (found by tests/fuzz). */
+	for (int corner = 0; corner < 4; ++corner) {
+		float s = (float)(corner & 1), t = (float)(corner >> 1), c[3];
+		for (int k = 0; k < 3; ++k) c[k] = def->origin[k] + def->axisU[k] * s + def->axisV[k] * t;
+		if ((err = pbd_CheckVec(w, c, "cloth corner (origin + axisU, axisV)")) != PBD_OK) return err;
+	}
 	if ((err = pbd_Builder_CheckMass(w, def->mass)) != PBD_OK) return err;
 	int nu = def->resolutionU, nv = def->resolutionV;
 	if (nu < 2 || nv < 2 || (int64_t)nu * nv > PBD_MAX_PARTICLES) {

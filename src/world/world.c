@@ -102,7 +102,14 @@ float pbd_PassStiffness(float k, int ns)
 	for (int it = 0; it < 64; ++it) {
 		double mid = 0.5 * (lo + hi);
 		double power = 1.0;
-		for (int i = 0; i < ns; ++i) power *= mid;
+		/* ns multiplies up to 256 (the step's passes are <= 200: those bits stay as they were);
+		   beyond, by squaring, so that a huge ns does not take minutes (found by tests/fuzz) */
+		if (ns <= 256) {
+			for (int i = 0; i < ns; ++i) power *= mid;
+		} else {
+			double x = mid;
+			for (int n = ns; n > 0; n >>= 1, x *= x) if (n & 1) power *= x;
+		}
 		if (power < a) lo = mid;
 		else hi = mid;
 	}

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OURS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar'];
 const PEERS = ['js', 'ammo'];
-const CASES = ['cloth-20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild'];
+const CASES = ['cloth-20x20', 'cloth-100k/20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild'];
 const hasClang = spawnSync('sh', ['-c', 'command -v clang'], { encoding: 'utf8' }).status === 0;
 
 // A make started from a make (make test -> node --test) must not inherit the outer
@@ -65,6 +65,8 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
     for (const impl of [...OURS.filter((i) => i !== 'native-clang' || hasClang), ...PEERS]) {
       assert.ok(has('cloth-20x20', impl), `a cloth-20x20 record for ${impl}`);
     }
+    // The built-in cloth-100k scene (at 20 x 20 here) on every one of our builds: they must agree bit for bit below.
+    for (const impl of OURS.filter((i) => i !== 'native-clang' || hasClang)) assert.ok(has('cloth-100k/20x20', impl), `cloth-100k/20x20 ${impl}`);
     // The cases behind the solve-stage, self-collision and hash figures.
     for (const impl of ['native', 'native-scalar', 'wasm', 'wasm-scalar']) assert.ok(has('cloth-20x20/1-pass', impl), `1-pass ${impl}`);
     for (const name of ['cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs']) {
