@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need, when missing: Debian's emscripten and
-# chromium, and the npm packages pinned in package-lock.json (npm ci). Idempotent and
+# Installs what the build and the tests need, when missing: Debian's emscripten,
+# chromium and clang (with libFuzzer), and the npm packages pinned in package-lock.json (npm ci). Idempotent and
 # quiet when everything is there. Called by `make serve` and `make test`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +19,9 @@ command -v node >/dev/null 2>&1 || missing+=(nodejs)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v make >/dev/null 2>&1 || missing+=(make)
+# clang and its libFuzzer runtime: the fuzz harness (tests/fuzz, run by make test-c)
+command -v clang >/dev/null 2>&1 || missing+=(clang)
+compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null || missing+=(libclang-rt-dev)
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing Debian packages: ${missing[*]}"
 	as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
