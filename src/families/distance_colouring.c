@@ -2,8 +2,8 @@
    colour's constraints share no particle and can be projected 4 at a time (seed 001 section
    3.4: "graph colouring for parallel solving"; Box2D v3 constraint_graph.c).
 
-   Greedy in the group's own order: each constraint takes the smallest colour that
-   neither of its particles has yet. A grid's stretch, shear and bending groups come out
+   Greedy in the group's own order (world/graph_colouring.c, the colouring of any arity):
+   each constraint takes the smallest colour that neither of its particles has yet. A grid's stretch, shear and bending groups come out
    with 4 colours each. A constraint that would need more than PBD_MAX_COLOURS goes to
    the overflow set at the group's end, which the solver projects one by one. Solving
    colour by colour is still Gauss-Seidel, only in another order, and the order is a
@@ -13,68 +13,52 @@
    pbdGroup.colourRegularEnd) and the rest; builders/cloth.c builds a grid's constraints in an
    order that makes nearly all of them regular. */
 #include "families/distance_internal.h"
+#include "world/graph_colouring.h"
 
 #include <string.h>
 
-#define OVERFLOW_COLOUR 0xff
-
 size_t pbd_ColouringScratchBytes(int32_t maxParticles, int32_t maxConstraints)
 {
-	/* per particle: a 32-bit mask of used colours; per constraint: its colour and a copy of (a, b, rest) */
-	return pbd_PoolBytes((size_t)maxParticles, sizeof(uint32_t)) + pbd_PoolBytes((size_t)maxConstraints, 1) +
-		   2 * pbd_PoolBytes((size_t)maxConstraints, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxConstraints, sizeof(float));
+	/* the greedy colouring's own scratch (a colour mask per particle); per constraint: its colour,
+	   its place in the sorted order and a copy of (a, b, rest) */
+	return pbd_GraphColourScratchBytes(maxParticles) + pbd_PoolBytes((size_t)maxConstraints, 1) +
+		   3 * pbd_PoolBytes((size_t)maxConstraints, sizeof(int32_t)) + pbd_PoolBytes((size_t)maxConstraints, sizeof(float));
 }
 
 void pbd_ColourGroup(pbdWorld* w, pbdDistance* d, pbdGroup* g, int32_t firstParticle, int32_t particleCount)
 {
 	pbdPool scratch = { w->scratch, w->scratchBytes, 0 };
-	uint32_t* used = pbd_PoolAlloc(&scratch, (size_t)particleCount, sizeof(uint32_t));
+	const size_t maskBytes = pbd_GraphColourScratchBytes(particleCount);
+	void* masks = pbd_PoolAlloc(&scratch, maskBytes, 1);
 	uint8_t* colour = pbd_PoolAlloc(&scratch, (size_t)g->count, 1);
+	int32_t* order = pbd_PoolAlloc(&scratch, (size_t)g->count, sizeof(int32_t));
 	int32_t* ca = pbd_PoolAlloc(&scratch, (size_t)g->count, sizeof(int32_t));
 	int32_t* cb = pbd_PoolAlloc(&scratch, (size_t)g->count, sizeof(int32_t));
 	float* rest = pbd_PoolAlloc(&scratch, (size_t)g->count, sizeof(float));
 	PBD_ASSERT(rest != NULL);
-	if (rest == NULL) {
-		g->colourCount = 0; /* cannot happen with the reserved scratch; solve in order */
+	/* Greedy in the group's order, then the stable counting sort by colour, overflow last: the
+	   one graph colouring of any arity (world/graph_colouring.c), here of 2-particle constraints. */
+	pbdColouringInput in = { 0 };
+	in.count = g->count;
+	in.arity = 2;
+	in.lanes[0] = d->ca + g->first;
+	in.lanes[1] = d->cb + g->first;
+	in.stride = 1;
+	in.firstParticle = firstParticle;
+	in.particleCount = particleCount;
+	in.maxColours = PBD_MAX_COLOURS;
+	pbdColouring out;
+	if (rest == NULL || pbd_GraphColour(&in, masks, maskBytes, colour, order, &out) < 0) {
+		g->colourCount = 0; /* cannot happen with the reserved scratch and a builder's indices; solve in order */
 		return;
 	}
-	memset(used, 0, (size_t)particleCount * sizeof(uint32_t));
-
-	int colours = 0;
-	int32_t perColour[PBD_MAX_COLOURS] = { 0 };
-	for (int i = 0; i < g->count; ++i) {
-		int c = g->first + i;
-		int a = d->ca[c] - firstParticle, b = d->cb[c] - firstParticle;
-		PBD_ASSERT(a >= 0 && a < particleCount && b >= 0 && b < particleCount);
-		uint32_t busy = used[a] | used[b];
-		int k = 0;
-		while (k < PBD_MAX_COLOURS && (busy & (1u << k))) ++k;
-		if (k == PBD_MAX_COLOURS) {
-			colour[i] = OVERFLOW_COLOUR;
-			continue;
-		}
-		used[a] |= 1u << k;
-		used[b] |= 1u << k;
-		colour[i] = (uint8_t)k;
-		perColour[k] += 1;
-		if (k + 1 > colours) colours = k + 1;
-	}
-
-	/* Stable counting sort by colour, overflow last. */
-	int32_t start[PBD_MAX_COLOURS + 1];
-	int32_t at = 0;
-	for (int k = 0; k < colours; ++k) {
-		start[k] = at;
-		at += perColour[k];
-		g->colourEnd[k] = g->first + at;
-	}
-	start[PBD_MAX_COLOURS] = at; /* overflow */
-	for (int i = 0; i < g->count; ++i) {
-		int k = colour[i] == OVERFLOW_COLOUR ? PBD_MAX_COLOURS : colour[i];
-		int32_t dst = start[k]++;
-		ca[dst] = d->ca[g->first + i];
-		cb[dst] = d->cb[g->first + i];
-		rest[dst] = d->rest[g->first + i];
+	const int colours = out.colourCount;
+	for (int k = 0; k < colours; ++k) g->colourEnd[k] = g->first + out.colourStart[k + 1];
+	for (int32_t dst = 0; dst < g->count; ++dst) {
+		const int32_t src = g->first + order[dst];
+		ca[dst] = d->ca[src];
+		cb[dst] = d->cb[src];
+		rest[dst] = d->rest[src];
 	}
 	/* Within each colour, regular batches first: four constraints in a row of the sorted list
 	   that are (a0 + j s, a0 + j s + o), j = 0..3. Their order inside the colour does not change

@@ -25,7 +25,10 @@ static void Shuffle(int32_t* v, int32_t n)
 /* ---------------------------------------------------------------- arity 2 = pbd_ColourGroup */
 
 /* Colours group g of world w from the input order src (indices into the group's constraints as
-   built), both ways, and compares. pbd_ColourGroup sorts the group in place and then moves each
+   built), both ways, and compares. pbd_ColourGroup colours with pbd_GraphColour itself; what this
+   checks is its own part: the regular batches it pulls forward and the arrays it moves keep each
+   colour's constraints, the counting-sort order and the overflow set exactly as colouring gave them
+   (the greedy rule itself is checked against its definition by CheckGreedy below). pbd_ColourGroup sorts the group in place and then moves each
    colour's regular batches first, so its output is the counting-sort order with whole runs of
    4 consecutive entries pulled forward: checked as exactly that. Each constraint carries its
    input position in rest[] so its source is known after the sort. */
