@@ -2,4 +2,7 @@
 #define TEST_LIST_RECOVERY(X)              \
 	X(DisplacementBoundTeleport)           \
 	X(DisplacementBoundReachesTarget)      \
-	X(DisplacementBoundDefaultsInCloth)
+	X(DisplacementBoundDefaultsInCloth)    \
+	X(TethersBoundEveryPinIsland)          \
+	X(HangingClothHasNoSeam)               \
+	X(TetherIslandsFollowTheMesh)
