@@ -102,6 +102,25 @@ void Test_DisplacementBoundReachesTarget(void)
 	pbd_DestroyWorld(w);
 }
 
+/* Damping makes v smaller than (p - x) / h, so a particle can move more than maxSpeed h in a
+   substep while its damped velocity stays under the speed bound: the displacement is bounded
+   by itself. At damping c = 100/s and h = dt, v is (p - x) / h / (1 + c h) = 0.375 (p - x) / h;
+   a target 1.2 maxSpeed dt away is reached in one step without the displacement bound (v then
+   0.45 maxSpeed), and is approached by exactly maxSpeed dt with it, v = 0.375 maxSpeed. */
+void Test_DisplacementBoundHeavyDamping(void)
+{
+	const float maxSpeed = 8.0f, c = 100.0f;
+	pbdWorldId w = LoneParticleWorld(1, maxSpeed);
+	pbd_World_SetParam(w, pbdParam_damping, c);
+	const float dt = pbd_World_GetParam(w, pbdParam_dt);
+	const float x0 = Pos(w)[2];
+	pbd_World_AddAttachment(w, 0, Pos(w)[0], Pos(w)[1], x0 + 1.2f * maxSpeed * dt, 1.0f);
+	pbd_World_Step(w);
+	ENSURE_NEAR(Pos(w)[2] - x0, maxSpeed * dt, 1e-6);
+	ENSURE_NEAR(Vel(w)[2], maxSpeed / (1.0f + c * dt), 1e-4);
+	pbd_DestroyWorld(w);
+}
+
 /* The issue's report: a grabbed cloth particle whose target is teleported 99 m. At the
    engine's defaults (maxSpeed 100 m/s, 10 substeps x 1 pass) it moves maxSpeed dt = 1.67 m
    in one step, along the line to the target (constraints pull it back in every substep,

@@ -2,6 +2,7 @@
 #define TEST_LIST_RECOVERY(X)              \
 	X(DisplacementBoundTeleport)           \
 	X(DisplacementBoundReachesTarget)      \
+	X(DisplacementBoundHeavyDamping)       \
 	X(DisplacementBoundDefaultsInCloth)    \
 	X(TethersBoundEveryPinIsland)          \
 	X(HangingClothHasNoSeam)               \
