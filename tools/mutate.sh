@@ -48,18 +48,31 @@ M teth-slack-drop - 'const float k = t->k, slack = 1.0f + w->params[pbdParam_tet
 	'Family' 'tetherSlack ignored'
 M teth-slack-no-one - 'const float k = t->k, slack = 1.0f + w->params[pbdParam_tetherSlack];' 'const float k = t->k, slack = w->params[pbdParam_tetherSlack];' \
 	'Family' 'tether limit s*d instead of (1+s)*d'
-M teth-tail-slack 'static void SolveTether(' 'float limit = t->rest[i] * slack;' 'float limit = t->rest[i];' \
+M teth-tail-slack 'static void SolveTetherTo(' 'float limit = rest * slack;' 'float limit = rest;' \
 	'Family' 'scalar tether path ignores the slack'
-M teth-lanes-slack - 'pbdF4 limit = pbdF4_Mul(pbdF4_Load(t->rest + i), slackv);' 'pbdF4 limit = pbdF4_Load(t->rest + i);' \
+M teth-lanes-slack - 'pbdF4 limit = pbdF4_Mul(pbdF4_Load(rests + i), slackv);' 'pbdF4 limit = pbdF4_Load(rests + i);' \
 	'Family' '4-wide tether path ignores the slack'
-M teth-tail-equality 'static void SolveTether(' 'if (len <= limit || len < 1e-9f) return;' 'if (len < 1e-9f) return;' \
+M teth-tail-equality 'static void SolveTetherTo(' 'if (len <= limit || len < 1e-9f) return;' 'if (len < 1e-9f) return;' \
 	'Family' 'scalar tether projected when not violated (equality)'
-M teth-lanes-equality 'static void SolveTethers(' 'pbdF4_Greater(len, limit)' 'pbdF4_Greater(len, zero)' \
+M teth-lanes-equality 'static void SolveTetherSet(' 'pbdF4_Greater(len, limit)' 'pbdF4_Greater(len, zero)' \
 	'Family' '4-wide tether projected when not violated (equality)'
 M teth-kprime - 't->k = pbd_PassStiffness(w->params[pbdParam_tethers], ctx->passes);' 't->k = w->params[pbdParam_tethers];' \
 	'Family' "tether stiffness k used per pass instead of k'"
 M teth-last-pin - 'if (d2 < best) {' 'if (d2 < best || k == pinCount - 1) {' \
 	'Family' 'tether anchored to the last pin, not the nearest'
+M teth-islands-none 'static void SolveTethers(' 'for (int e = 0; e < t->extraSlots; ++e) {' 'for (int e = 0; e < 0; ++e) {' \
+	'TethersBoundEveryPinIsland HangingClothHasNoSeam TetherIslandsFollowTheMesh' 'tethers to the nearest pin only (the other islands dropped)'
+M teth-islands-merged 'static int PinIslands(' 'island[k] = r == k ? count++ : island[r];' 'island[k] = 0, count = 1;' \
+	'TethersBoundEveryPinIsland HangingClothHasNoSeam' 'all pins one island'
+M teth-islands-apart 'static void JoinPins(' 'if (sa < 0 || sb < 0) return;' 'return;' \
+	'TetherIslandsFollowTheMesh' 'pins side by side taken as separate islands'
+M teth-extra-last 'static void SolveTethers(' 'SolveTetherSet(w, t->anchor, t->rest, begin, n, k, slack);' ';' \
+	'FamilyTetherSlackHangingCloth TethersBoundEveryPinIsland' 'the nearest pin'"'"'s tether not projected (only the other islands'"'"')'
+# ---- speed bound (src/world/step.c)
+M step-move-bound 'static void Stage_Commit(' 'if (d2 > maxMove2) {' 'if (0) {' \
+	'Displacement' 'displacement not bounded (only the velocity)'
+M step-move-fast 'static void Stage_Commit(' 'pbdF4_LessBits(pbdF4_Abs(d), dCap) & ' '' \
+	'Displacement' 'fast path skips the displacement check'
 # ---- wind (src/families/wind.c)
 M wind-lift-sign - 'float lift = -q * cl * vn * speed;' 'float lift = q * cl * vn * speed;' \
 	'Family' 'sign of lift flipped'

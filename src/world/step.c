@@ -147,6 +147,11 @@ static void Stage_Velocities(pbdWorld* w, pbdStepContext* ctx)
      damping      v <- v / (1 + c h): unconditionally stable and exact to apply after the
                   velocity update, so damping carries into the next prediction;
      speed bound  |v| <= maxSpeed keeps hostile inputs (huge drags, tiny masses) finite;
+                  it bounds the displacement as well: within a substep no particle moves
+                  more than maxSpeed h from where it started. When |p - x| > maxSpeed h, p is
+                  pulled back along p - x to that distance and v is scaled by the same factor,
+                  so v stays the (damped) velocity (p - x) / h of seed 000 (2.3) and a target
+                  teleported far away is followed at maxSpeed, not jumped to in one substep;
      world bound  a particle thrown past +-1e5 stops there;
      commit       x = p. */
 static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
@@ -155,24 +160,42 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 	const pbdF4 damp = pbdF4_Splat(1.0f / (1.0f + c * ctx->h));
 	const float maxSpeed = w->params[pbdParam_maxSpeed];
 	const float maxSpeed2 = maxSpeed * maxSpeed;
+	const float maxMove = maxSpeed * ctx->h;
+	const float maxMove2 = maxMove * maxMove;
 	const float limit = PBD_COORD_LIMIT;
-	/* Fast path: no |v| component reaches maxSpeed / 2 (so |v|^2 <= 3/4 maxSpeed^2) and no |p|
-	   component passes the limit: nothing to bound. Otherwise the exact checks below, so the
-	   result is the same either way. The w lanes compare against +inf: never. */
+	/* Fast path: no |v| component reaches maxSpeed / 2 (so |v|^2 <= 3/4 maxSpeed^2), no |p - x|
+	   component reaches maxSpeed h / 2 and no |p| component passes the limit: nothing to bound.
+	   Otherwise the exact checks below, so the result is the same either way. The w lanes
+	   compare against +inf: never. */
 	const float inf = 1.0f / 0.0f;
 	const pbdF4 vCap = pbdF4_Set(0.5f * maxSpeed, 0.5f * maxSpeed, 0.5f * maxSpeed, inf);
+	const pbdF4 dCap = pbdF4_Set(0.5f * maxMove, 0.5f * maxMove, 0.5f * maxMove, inf);
 	const pbdF4 pCap = pbdF4_Set(limit, limit, limit, inf);
 	const int n = w->particleCount;
 	for (int i = 0; i < n; ++i) {
 		float* vi = w->v + 4 * i;
 		float* p = w->p + 4 * i;
+		const float* xi = w->x + 4 * i;
 		const pbdF4 v = pbdF4_Mul(pbdF4_Load(vi), damp);
 		const pbdF4 pp = pbdF4_Load(p);
+		const pbdF4 d = pbdF4_Sub(pp, pbdF4_Load(xi));
 		pbdF4_Store(vi, v);
 		/* !(|v| < cap) also catches NaN, which then goes the exact way */
-		if ((pbdF4_LessBits(pbdF4_Abs(v), vCap) & pbdF4_LessBits(pbdF4_Abs(pp), pCap)) == 0xfu) {
+		if ((pbdF4_LessBits(pbdF4_Abs(v), vCap) & pbdF4_LessBits(pbdF4_Abs(d), dCap) & pbdF4_LessBits(pbdF4_Abs(pp), pCap)) ==
+			0xfu) {
 			pbdF4_Store(w->x + 4 * i, pp);
 			continue;
+		}
+		float dx = p[0] - xi[0], dy = p[1] - xi[1], dz = p[2] - xi[2];
+		float d2 = dx * dx + dy * dy + dz * dz;
+		if (d2 > maxMove2) {
+			float f = maxMove / sqrtf(d2);
+			p[0] = xi[0] + dx * f;
+			p[1] = xi[1] + dy * f;
+			p[2] = xi[2] + dz * f;
+			vi[0] *= f;
+			vi[1] *= f;
+			vi[2] *= f;
 		}
 		float s2 = vi[0] * vi[0] + vi[1] * vi[1] + vi[2] * vi[2];
 		if (s2 > maxSpeed2) {

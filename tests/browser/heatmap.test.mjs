@@ -39,7 +39,10 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     const stretchedError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
     await page.mouse.up();
     assert.ok(stretchedError >= 0.1, `the drag stretches some constraints past 10% (${stretchedError.toFixed(3)})`);
-    assert.ok(stretched.clothFraction > rest.clothFraction + 0.005, `red appears where it is stretched (${rest.clothFraction.toFixed(4)} -> ${stretched.clothFraction.toFixed(4)})`);
+    // Tethered to both pins, the rest of the cloth cannot be pulled farther from either: the stretch, and the
+    // red, stay near the grabbed particle (0.4% of the canvas here; before the tethers reached both pins it
+    // spread over more of the cloth).
+    assert.ok(stretched.clothFraction > rest.clothFraction + 0.002, `red appears where it is stretched (${rest.clothFraction.toFixed(4)} -> ${stretched.clothFraction.toFixed(4)})`);
 
     await page.uncheck('#heat-map');
     await waitFrames(page, 5);

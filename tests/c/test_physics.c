@@ -111,6 +111,7 @@ void Test_PinnedEndTakesNothing(void)
 	pbd_World_SetInvMass(w, 0, 0.0f);
 	pbd_World_SetPosition(w, 1, 3.25f, 0.5f, 0.75f);
 	pbd_World_SetParam(w, pbdParam_iterations, 1.0f);
+	pbd_World_SetParam(w, pbdParam_maxSpeed, 1e4f); /* a 2 m correction in one step: past the default bound's 100 dt */
 	pbd_World_Step(w);
 	const float* x = X(w);
 	ENSURE(x[0] == 0.25f && x[1] == 0.5f && x[2] == 0.75f); /* bit for bit */
@@ -405,6 +406,7 @@ void Test_AttachmentPullsAndReleases(void)
 	AddPair(w, 0, 0, 0, 1, 0, 0);
 	pbd_World_SetParam(w, pbdParam_stiffnessChain, 0.0f);
 	pbd_World_SetMass(w, 0, 0.37f);
+	pbd_World_SetParam(w, pbdParam_maxSpeed, 1e4f); /* 2 m in one step: past the default bound's 100 dt */
 	float before = X(w)[3];
 	pbdAttachmentId a = pbd_World_AddAttachment(w, 0, 0.0f, 2.0f, 0.0f, 1.0f);
 	ENSURE(a > 0);
