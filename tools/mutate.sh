@@ -112,8 +112,8 @@ M att-mass - 'float k = s->k[i];' 'float k = s->k[i] * p[3];' \
 M att-z - 'p[2] -= k * (p[2] - a->target[2]);' 'p[2] -= k * (p[2] - a->target[1]);' \
 	'Family' 'attachment z pulled toward the target y'
 M att-pin 'static void Attachments_Solve(' 'if (p[3] <= 0.0f) continue;' '/* mutated: no w = 0 check */' \
-	'Family PinnedStays' 'attachment moves a pin (caught by test_physics.c)'
-# ---- distance constraints (controls: covered by test_physics.c before this check)
+	'Family PinnedStays' 'attachment moves a pin (caught by test_projection.c)'
+# ---- distance constraints (controls: covered by test_projection.c before this check)
 M dist-half 'static void SolveDistanceRange(' 'float s = len >= 1e-9f ? k * (len - rest[c]) / len : 0.0f;' \
 	'float s = len >= 1e-9f ? 0.5f * k * (len - rest[c]) / len : 0.0f;' \
 	'MassWeighted Residual' "seed 001's extra 0.5 in the distance correction (control)"

@@ -7,41 +7,17 @@
 
 int g_testFailed = 0;
 
-#define TEST_LIST_CORE(X)              \
-	X(MassWeightedSplit)          \
-	X(MassWeightedSplitRandom)    \
-	X(PinnedEndTakesNothing)      \
-	X(PinsNeverMove)              \
-	X(PassStiffnessClosedForm)    \
-	X(ResidualIndependentOfPasses)\
-	X(ObjectStiffness)            \
-	X(FreeFallClosedForm)         \
-	X(FreeFallSubsteps)           \
-	X(NothingBelowGround)         \
-	X(Restitution)                \
-	X(KineticFrictionClosedForm)  \
-	X(StaticFrictionHolds)        \
-	X(DampingSurvivesVelocityUpdate) \
-	X(MomentumConserved)          \
-	X(PendulumEnergyBounded)      \
-	X(AttachmentPullsAndReleases) \
-	X(PinnedStaysWhileNeighbourDragged) \
-	X(CapacityRefusedWorldUnchanged) \
-	X(BadInputRefused)            \
-	X(StaleHandles)               \
-	X(DegenerateGeometryFinite)   \
-	X(HostileFuzzFinite)          \
-	X(NormalsUnitLength)          \
-	X(RayPickNearest)             \
-	X(ColouringSharesNoParticle)  \
-	X(RegularBatchesMatchConstraints) \
-	X(ColouredSolveMatchesTextbook) \
-	X(ErrorBufferRelative)        \
-	X(ConvergenceCurveClosedForm) \
-	X(SpeedAndWorldBounds)        \
-	X(DeterminismHash)
-
-#include "test_colliders.h"
+/* One header per test file, each with its TEST_LIST_* of X(Name) for void Test_Name(void);
+   the tests run in this order. */
+#include "test_projection.h"
+#include "test_integration.h"
+#include "test_robustness.h"
+#include "test_instruments.h"
+#include "test_colouring.h"
+#include "test_collider_api.h"
+#include "test_collider_shapes.h"
+#include "test_collider_friction.h"
+#include "test_collider_edges.h"
 #include "test_self_collision.h"
 #include "test_contact_scenes.h"
 #include "test_cloth.h"
@@ -49,10 +25,15 @@ int g_testFailed = 0;
 #include "test_families.h"
 #include "test_graph_colouring.h"
 #include "test_neighbours.h"
+#include "test_neighbour_rules.h"
 #include "test_recovery.h"
 
-#define TEST_LIST(X) TEST_LIST_CORE(X) TEST_LIST_COLLIDERS(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CONTACT_SCENES(X) TEST_LIST_CLOTH(X) \
-	TEST_LIST_WORLDS(X) TEST_LIST_FAMILIES(X) TEST_LIST_GRAPH_COLOURING(X) TEST_LIST_NEIGHBOURS(X) TEST_LIST_RECOVERY(X)
+#define TEST_LIST(X)                                                                                                  \
+	TEST_LIST_PROJECTION(X) TEST_LIST_INTEGRATION(X) TEST_LIST_ROBUSTNESS(X) TEST_LIST_INSTRUMENTS(X)                 \
+	TEST_LIST_COLOURING(X) TEST_LIST_COLLIDER_API(X) TEST_LIST_COLLIDER_SHAPES(X) TEST_LIST_COLLIDER_FRICTION(X)      \
+	TEST_LIST_COLLIDER_EDGES(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CONTACT_SCENES(X) TEST_LIST_CLOTH(X)            \
+	TEST_LIST_WORLDS(X) TEST_LIST_FAMILIES(X) TEST_LIST_GRAPH_COLOURING(X) TEST_LIST_NEIGHBOURS(X)                    \
+	TEST_LIST_NEIGHBOUR_RULES(X) TEST_LIST_RECOVERY(X)
 
 #define DECLARE(name) void Test_##name(void);
 TEST_LIST(DECLARE)

@@ -1,8 +1,5 @@
 /* Tests in test_neighbours.c: X(Name) for each void Test_Name(void). */
-#define TEST_LIST_NEIGHBOURS(X)                \
-	X(NeighbourCountingSort)                   \
-	X(NeighbourPairsAndListsMatchBruteForce)   \
-	X(NeighbourAdversarialClouds)              \
-	X(NeighbourPhaseRules)                     \
-	X(NeighbourRadiiMean)                      \
-	X(NeighbourCapacity)
+#define TEST_LIST_NEIGHBOURS(X)              \
+	X(NeighbourCountingSort)                 \
+	X(NeighbourPairsAndListsMatchBruteForce) \
+	X(NeighbourAdversarialClouds)

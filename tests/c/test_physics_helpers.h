@@ -1,0 +1,60 @@
+/* test_physics_helpers.h -- helpers of the physics tests (test_projection.c, test_integration.c,
+   test_robustness.c, test_instruments.c): a world with everything off but what a closed form
+   tests, a pair, a cloth, and a seeded random sequence. */
+#ifndef PBD_TEST_PHYSICS_HELPERS_H
+#define PBD_TEST_PHYSICS_HELPERS_H
+
+#include "minipbd.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* xorshift32: the same sequence on every libc, unlike rand(). Each file has its own state, and
+   each test that draws seeds it first, so no test depends on another's draws. */
+static uint32_t s_rng = 1;
+static inline void SeedRand(uint32_t seed) { s_rng = seed ? seed : 1; }
+static inline uint32_t RandInt(void) { return TestXorshift32(&s_rng) & 0x7fffffff; }
+static inline float Rand01(void) { return (float)(RandInt() >> 7) / (float)(1 << 24); }
+
+static inline pbdWorldId MakeWorld(int particles, int constraints)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = particles;
+	def.maxConstraints = constraints;
+	pbdWorldId w = TestCreateWorld(&def);
+	/* Closed-form tests switch everything off but what they test. */
+	pbd_World_SetParam(w, pbdParam_gravityY, 0.0f);
+	pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
+	pbd_World_SetParam(w, pbdParam_thickness, 0.0001f); /* particles 0.05 mm in radius */
+	return w;
+}
+
+static inline const float* X(pbdWorldId w) { return (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL); }
+static inline const float* V(pbdWorldId w) { return (const float*)pbd_World_GetBuffer(w, pbdBuffer_velocities, NULL); }
+
+/* A two-particle chain from a to b (rest length |b - a|). */
+static inline int AddPair(pbdWorldId w, float ax, float ay, float az, float bx, float by, float bz)
+{
+	pbdChainDef def = pbd_DefaultChainDef();
+	def.start[0] = ax, def.start[1] = ay, def.start[2] = az;
+	def.end[0] = bx, def.end[1] = by, def.end[2] = bz;
+	def.segments = 1;
+	def.mass = 1.0f;
+	return pbd_World_AddChain(w, &def);
+}
+
+static inline int AddCloth(pbdWorldId w, int nu, int nv, float y)
+{
+	pbdClothDef def = pbd_DefaultClothDef();
+	def.origin[0] = -1.0f, def.origin[1] = y, def.origin[2] = 0.0f;
+	def.axisU[0] = 2.0f, def.axisU[1] = 0.0f, def.axisU[2] = 0.0f;
+	def.axisV[0] = 0.0f, def.axisV[1] = -2.0f, def.axisV[2] = 0.0f;
+	def.resolutionU = nu;
+	def.resolutionV = nv;
+	def.mass = 0.01f;
+	return pbd_World_AddCloth(w, &def);
+}
+
+#endif
