@@ -12,6 +12,7 @@ CORE_SRC := $(sort $(filter-out src/wasm/%,$(wildcard src/*/*.c)))
 WASM_SRC := $(CORE_SRC) $(wildcard src/wasm/*.c)
 HDRS := $(wildcard src/*.h src/*/*.h)
 TEST_SRC := $(wildcard tests/c/*.c)
+TEST_HDRS := $(wildcard tests/c/*.h)
 
 # Same bits natively and in wasm: no FMA contraction, no fast-math, no libm in the step.
 FP_FLAGS := -ffp-contract=off -fno-fast-math
@@ -75,16 +76,16 @@ dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS) $(LIB_JS) $(LIB_CSS) 
 	@echo "dist/ ready"
 
 # ---- C tests: native, native under ASan+UBSan, scalar fallback, and the wasm build under Node.
-build/test_native: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+build/test_native: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(NATIVE_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
-build/test_scalar: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+build/test_scalar: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(NATIVE_CFLAGS) -DPBD_SCALAR=1 $(CORE_SRC) $(TEST_SRC) -lm -o $@
-build/test_san: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+build/test_san: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(SAN_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
-build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) tests/c/test.h
+build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
 
