@@ -12,6 +12,7 @@
 
 import { GUI } from '../vendor/lil-gui.esm.min.js';
 import { PARAMS_CONTROLS, COLLIDER_FIELDS, GROUPS } from './controls.js';
+import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { rowBuilders, decimals, niceStep, clean, shortName } from './widgets.js';
 import { installShortcuts } from './shortcuts.js';
 import { addShareFolder } from './share.js';
@@ -333,9 +334,14 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       delete els.title.dataset.i18n; // no longer "Loading…"
       renderTitle();
       const types = new Set(scene.objects.map((o) => o.type));
+      // A toggle that switches a parameter off and on again restores the scene's own value (a tether
+      // stiffness, an air density): remember each toggled parameter's value in the scene when it is on.
       remembered.clear();
-      if (scene.solver?.tethers > 0) remembered.set('tethers', scene.solver.tethers);
-      if (scene.wind?.density > 0) remembered.set('airDensity', scene.wind.density);
+      for (const { param } of rows.values()) {
+        if (param.kind !== 'toggle' || !PARAMS[param.param]) continue;
+        const v = sceneParamShown(scene, PARAMS[param.param]);
+        if (typeof v === 'number' && v > 0) remembered.set(param.param, v);
+      }
       const visibleGroups = new Set(['mass']);
       for (const { c, param } of rows.values()) {
         const visible = !param.objectType || types.has(param.objectType);
