@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/* knots -- measures issue 9 item 10d: does the built-in hanging cloth come back after fast drags?
+
+     node tools/knots.mjs [wasm] [--k K] [--self THICKNESS] [--seconds S,S,...] [--random N]
+
+   Grabs the bottom-left corner the way the page does (an attachment of stiffness K, default 1,
+   moved every step) along circles, lets go, and prints the largest edge stretch during the drag,
+   the least max stretch over the fifth second after release and the max stretch a minute after
+   release, next to an undisturbed cloth's. Named drags: 1 m circles (r 0.5 m), 1 s a turn, in the
+   plane across the cloth ('out'), exactly in its plane ('in') and turned 0.01 rad out of it
+   ('in-tilt'), hanging in the air and with the hem on the floor. Then N random drags in the air
+   (a random plane, r 0.5-1 m, 0.5-2 s a turn, 3 s; fixed seed): knotted = over 5% a minute after
+   release. --self turns on self-collision at that thickness. Only measures; asserts nothing. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadMiniPBD, builtinScenes } from '../web/js/minipbd.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const opt = (name, dflt) => { const i = args.indexOf(name); return i >= 0 ? args.splice(i, 2)[1] : dflt; };
+const K = +opt('--k', 1), SELF = +opt('--self', 0), RANDOM = +opt('--random', 48);
+const SECONDS = opt('--seconds', '1,3,10').split(',').map(Number);
+const pbd = await loadMiniPBD(fs.readFileSync(args[0] ?? path.join(root, 'dist', 'minipbd.wasm')));
+
+const NU = 40, CORNER = 39 * NU; // 40 x 40; (0, 39), the bottom-left corner
+const at = (w, i) => Array.from(w.positions.subarray(4 * i, 4 * i + 3));
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const unit = (a) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
+const pct = (x) => `${(100 * x).toFixed(2)}%`;
+let seed = 12345;
+const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+
+function scene(hem) {
+  const s = structuredClone(builtinScenes.cloth);
+  if (hem) s.objects[0].origin = [-1, 2, 0]; // 0.5 m lower: the bottom row lies on the floor
+  if (SELF) { s.solver.selfCollision = true; s.solver.thickness = SELF; }
+  return s;
+}
+
+// A circle of radius r through the corner, in the plane with normal n, `period` s a turn.
+function dragAndRelease(sc, { n, r, period, seconds }) {
+  const w = pbd.createWorld(sc), dt = sc.solver.dt ?? w.getParam('dt');
+  w.step(120);
+  const c = at(w, CORNER), id = w.addAttachment(CORNER, c, K);
+  const u = unit(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), v = cross(n, u);
+  let peak = 0;
+  for (let s = 1; s <= Math.round(seconds / dt); s++) {
+    const a = (2 * Math.PI * s * dt) / period, su = r * Math.sin(a), sv = r * (1 - Math.cos(a));
+    w.moveAttachment(id, [0, 1, 2].map((k) => c[k] + su * u[k] + sv * v[k]));
+    w.step(1);
+    peak = Math.max(peak, w.stats().maxStretch);
+  }
+  w.removeAttachment(id);
+  let fifth = Infinity;
+  for (let s = 1; s <= 300; s++) { w.step(1); if (s > 240) fifth = Math.min(fifth, w.stats().maxStretch); }
+  w.step(3300);
+  const minute = w.stats().maxStretch;
+  w.destroy();
+  return { peak, fifth, minute };
+}
+
+function undisturbed(sc) {
+  const w = pbd.createWorld(sc);
+  w.step(420);
+  const s = w.stats().maxStretch;
+  w.destroy();
+  return s;
+}
+
+for (const hem of [false, true]) {
+  const sc = scene(hem), rest = undisturbed(sc);
+  const where = hem ? 'hem on floor' : 'in the air';
+  console.log(`${where}: undisturbed ${pct(rest)}`);
+  for (const [name, n] of [['out', [1, 0, 0]], ['in', [0, 0, 1]], ['in-tilt', [Math.sin(0.01), 0, Math.cos(0.01)]]]) {
+    for (const seconds of SECONDS) {
+      const m = dragAndRelease(sc, { n, r: 0.5, period: 1, seconds });
+      console.log(`  ${name.padEnd(7)} ${String(seconds).padStart(3)} s: peak ${pct(m.peak)}, fifth second ${pct(m.fifth)}, a minute ${pct(m.minute)}`);
+    }
+  }
+  if (hem || RANDOM === 0) continue;
+  const minutes = [];
+  for (let i = 0; i < RANDOM; i++) {
+    const n = unit([rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1]);
+    const r = 0.5 + 0.5 * rnd(), period = 0.5 + 1.5 * rnd();
+    minutes.push(dragAndRelease(sc, { n, r, period, seconds: 3 }).minute);
+  }
+  const knotted = minutes.filter((x) => x > 0.05).length;
+  console.log(`  random: ${knotted} of ${RANDOM} knotted (over 5% a minute after release); a minute: ${minutes.map((x) => (100 * x).toFixed(1)).join(' ')}`);
+}
