@@ -389,3 +389,33 @@ test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep their
 	const again = pbd.createWorld(d);
 	for (let i = 0; i < 15; i++) assert.equal(again.positions[4 * i + 3], w(i), `rebuilt particle ${i}`);
 });
+
+// Error messages live in each world (issue 9: no mutable statics in the core): a refusal in one world is
+// reported with that world's message, and another world's refusal afterwards does not overwrite it.
+test('each world keeps its own last error message; calls without a world have theirs', () => {
+	const a = pbd.createWorld(builtinScenes.cloth);
+	const b = pbd.createWorld(builtinScenes.chain);
+	try {
+		const e = pbd.exports;
+		// Refused by C itself (the JS checks pass: a valid particle, a finite target): capacity.
+		let caught = null;
+		const ids = [];
+		try { for (let i = 0; i < 1000; i++) ids.push(a.addAttachment(5, [0, 1, 0], 1)); } catch (err) { caught = err; }
+		assert.ok(caught instanceof MiniPBDError, 'the 17th attachment is refused');
+		assert.match(caught.message, /attachment capacity exceeded: all \d+ attachments are in use/);
+		const readA = () => pbd.lastError(a.id);
+		assert.equal(readA(), caught.message);
+		// b's refusal (an inverse mass out of range, through the raw export) is b's message, not a's
+		assert.ok(e.pbd_World_SetInvMass(b.id, 0, -1) < 0);
+		assert.match(pbd.lastError(b.id), /inverse mass must be in \[0, 1e\+?0?6\], got -1/);
+		assert.equal(readA(), caught.message, "b's error left a's message as it was");
+		// a call with no world (a stale id) has the no-world message and touches neither
+		assert.ok(e.pbd_World_Step(0x7fff0001) < 0);
+		assert.match(pbd.lastError(), /invalid or destroyed world handle/);
+		assert.equal(readA(), caught.message);
+		for (const id of ids) a.removeAttachment(id);
+	} finally {
+		a.destroy();
+		b.destroy();
+	}
+});
