@@ -143,7 +143,7 @@ serve: setup dist
 
 # bench_native: tuned for this CPU (the reference of ratio_vs_native); bench_native_portable:
 # -O2 for any x86-64; bench_native_scalar: the tuned build with -DPBD_SCALAR=1 (no SIMD: the
-# distance solve is solver.c's plain loop, same bits), for the SIMD/scalar speed-up; bench_native_clang: the
+# distance solve is families/distance.c's plain loop, same bits), for the SIMD/scalar speed-up; bench_native_clang: the
 # tuned flags through clang (emcc's compiler), when clang is installed, so that "the
 # fastest native build" is measured, not assumed. All keep FP_FLAGS, so their states hash
 # the same as the wasm's (bench.mjs checks it). Warnings are shown but do not stop the

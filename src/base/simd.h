@@ -4,7 +4,7 @@
    (-msimd128) on the web, SSE natively, through GCC/clang vector extensions. Building
    with -DPBD_SCALAR=1 swaps in a plain struct with the same element-wise operations.
    Element-wise IEEE add/sub/mul/div/sqrt round identically in both, so the scalar and
-   SIMD builds give the same bits (tests/c/test_solver.c checks it). Nothing here may
+   SIMD builds give the same bits (the scalar test build, build/test_scalar, checks it). Nothing here may
    reassociate or fuse: the build uses -ffp-contract=off.
 */
 #ifndef PBD_SIMD_H

@@ -1,11 +1,11 @@
-/* wasm/api.c -- the flat, scalar-argument surface that JS calls (web/js/minipbd.js).
+/* wasm/api.c -- the flat, scalar-argument surface that JS calls (web/js/engine/, through web/js/minipbd.js).
 
    Structs do not cross the wasm boundary comfortably, so descriptions arrive as
    scalars, and a call whose result is a record (counts, stats, object info) writes it to
-   `out`: memory the caller owns (minipbd.js allocates one block of PBDJS_EXCHANGE_BYTES per
+   `out`: memory the caller owns (web/js/engine/memory.js allocates one block of PBDJS_EXCHANGE_BYTES per
    loaded engine with the exported malloc). The core keeps no block of its own, so calls on
    different worlds never share one. The records' layouts are declared here once and
-   mirrored once in web/js/minipbd.js (the wasm4 memory-map habit):
+   mirrored once in web/js/engine/memory.js (the wasm4 memory-map habit):
      pbdjs_ChainCounts, pbdjs_ClothCounts: int32[0..2] = particles, constraints, lines or triangles
      pbdjs_GetStats:      f64[0..8] = steps, particles, constraints, attachments, maxError,
                                       meanError, maxStretch, kineticEnergy, potentialEnergy
