@@ -40,9 +40,11 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     await page.mouse.up();
     assert.ok(stretchedError >= 0.1, `the drag stretches some constraints past 10% (${stretchedError.toFixed(3)})`);
     // Tethered to both pins, the rest of the cloth cannot be pulled farther from either: the stretch, and the
-    // red, stay near the grabbed particle (0.4% of the canvas here; before the tethers reached both pins it
-    // spread over more of the cloth).
-    assert.ok(stretched.clothFraction > rest.clothFraction + 0.002, `red appears where it is stretched (${rest.clothFraction.toFixed(4)} -> ${stretched.clothFraction.toFixed(4)})`);
+    // red, stay near the grabbed particle (0.2-0.4% of the canvas here, against 0.03% at rest, depending on
+    // how many steps the software-rendered page ran; before the tethers reached both pins it spread over
+    // more of the cloth). So: several times the resting red, and at least 0.1% of the canvas more.
+    assert.ok(stretched.clothFraction > 3 * rest.clothFraction + 0.001,
+      `red appears where it is stretched (${rest.clothFraction.toFixed(4)} -> ${stretched.clothFraction.toFixed(4)})`);
 
     await page.uncheck('#heat-map');
     await waitFrames(page, 5);
