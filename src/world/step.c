@@ -16,7 +16,7 @@
        update           update hooks: tearing (later plasticity)
        velocities       v = (p - x) / h                                     (2.3), then the
                         velocities hooks: restitution (ground, colliders)
-       commit           damping, speed bound, world bound, x = p
+       commit           damping, speed bound (velocity and displacement), world bound, x = p
      per step           endStep hooks (colliders: the motion's start moves to its end)
 
    Damping and restitution act after v is recomputed from positions. Seed 001's snippet
