@@ -115,6 +115,9 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_stiffnessShear, "stiffness.shear", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "cloth.stiffness.shear")        \
 	X(pbdParam_stiffnessBend, "stiffness.bend", 0.1f, 0.0f, 1.0f, 0, "1", "distance", "cloth.stiffness.bend")           \
 	X(pbdParam_stiffnessChain, "stiffness.chain", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "chain.stiffness")              \
+	X(pbdParam_stiffnessEdge, "stiffness.edge", 1.0f, 0.0f, 1.0f, 0, "1", "distance", "soft.stiffness.edge")            \
+	X(pbdParam_stiffnessVolume, "stiffness.volume", 1.0f, 0.0f, 1.0f, 0, "1", "volume", "soft.stiffness.volume")        \
+	X(pbdParam_stiffnessShape, "stiffness.shape", 1.0f, 0.0f, 1.0f, 0, "1", "shapes", "rigid.stiffness")                \
 	X(pbdParam_tethers, "tethers", 1.0f, 0.0f, 1.0f, 0, "1", "tethers", "solver.tethers")                                \
 	X(pbdParam_tetherSlack, "tetherSlack", 0.0f, 0.0f, 1.0f, 0, "1", "tethers", "solver.tetherSlack")                    \
 	X(pbdParam_windX, "windX", 0.0f, -1000.0f, 1000.0f, 0, "m/s", "wind", "wind.velocity.0")                             \
@@ -147,6 +150,9 @@ typedef enum pbdConstraintKind {
 	pbdKind_shear,
 	pbdKind_bend,
 	pbdKind_chain,
+	pbdKind_edge,   ///< soft bodies: the edges of their tets (distance family)
+	pbdKind_volume, ///< soft bodies: each tet's signed volume (volume family)
+	pbdKind_shape,  ///< shape-matched (rigid) bodies (shapes family)
 	pbdKind_count
 } pbdConstraintKind;
 
@@ -159,6 +165,9 @@ typedef enum pbdBuffer {
 	pbdBuffer_lines,         ///< uint32 x2 per line (chains)
 	pbdBuffer_errors,        ///< float per particle: max relative error of its constraints, after pbd_World_UpdateErrors
 	pbdBuffer_convergence,   ///< float per solver pass of the last step: mean relative constraint error (recordConvergence)
+	pbdBuffer_skinPositions, ///< float4 per skin vertex: bodies' render surfaces, after pbd_World_UpdateSkin
+	pbdBuffer_skinNormals,   ///< float4 per skin vertex, after pbd_World_UpdateSkin
+	pbdBuffer_skinTriangles, ///< uint32 x3 per skin triangle (indices into the skin vertices)
 	pbdBuffer_count
 } pbdBuffer;
 
@@ -173,6 +182,9 @@ typedef struct pbdWorldDef {
 	int32_t maxObjects;     ///< default 16
 	int32_t maxColliders;   ///< default 8
 	int32_t maxContacts;    ///< particle-particle pairs per substep (self-collision and collisions between objects); default 8 * maxParticles
+	int32_t maxTets;        ///< soft-body tetrahedra (volume constraints); default 2 * maxParticles
+	int32_t maxSkinVertices;  ///< vertices of embedded render surfaces (bodies); default maxParticles
+	int32_t maxSkinTriangles; ///< their triangles; default 2 * maxParticles
 	int32_t internalValue;  ///< cookie; do not touch
 } pbdWorldDef;
 
@@ -240,14 +252,23 @@ typedef struct pbdStats {
 	double potentialEnergy;///< sum -m g . x over particles with w > 0 (J)
 } pbdStats;
 
+/// Object types (pbdObjectInfo.type).
+#define PBD_OBJECT_CHAIN 0
+#define PBD_OBJECT_CLOTH 1
+#define PBD_OBJECT_SOFT 2  ///< a soft body: particles, tet edges (pbdKind_edge) and tet volumes (pbdKind_volume)
+#define PBD_OBJECT_RIGID 3 ///< a rigid body: particles held in their rest shape by shape matching (pbdKind_shape)
+
 typedef struct pbdObjectInfo {
-	int32_t type; ///< 0 chain, 1 cloth
+	int32_t type; ///< PBD_OBJECT_*
 	int32_t firstParticle, particleCount;
 	int32_t firstConstraint, constraintCount;
 	int32_t firstTriangle, triangleCount;
 	int32_t firstLine, lineCount;
 	int32_t resolutionU, resolutionV;
 	int32_t tornConstraints; ///< constraints of this object broken by tearing so far
+	int32_t firstTet, tetCount;                   ///< soft bodies: their volume constraints
+	int32_t firstSkinVertex, skinVertexCount;     ///< bodies: their render surface (pbdBuffer_skin*)
+	int32_t firstSkinTriangle, skinTriangleCount;
 } pbdObjectInfo;
 
 PBD_API pbdWorldDef pbd_DefaultWorldDef(void);
@@ -302,6 +323,25 @@ PBD_API void* pbd_World_GetBuffer(pbdWorldId world, pbdBuffer buffer, int32_t* c
 PBD_API int pbd_World_GetTopologyVersion(pbdWorldId world);
 PBD_API int pbd_World_GetObjectCount(pbdWorldId world);
 PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo* info);
+
+/// Material of one object beyond its stiffness (issue 10).
+/// Contact radius: its particles are spheres of this radius against other particles, colliders
+/// and the ground; 0 (the default for chains and cloth) follows the world's thickness / 2.
+/// Plasticity (seed 001 section 5.3; the yield / creep / max set of FleX and Rapier): once the
+/// strain of a soft body's edge or a rigid body's shape passes `yield`, its rest state creeps
+/// toward the deformed state at `creep` per second, until the plastic strain reaches `max`.
+/// creep = 0 turns it off (the default). yield, max in [0, 10]; creep in [0, 1000].
+PBD_API int pbd_World_SetObjectRadius(pbdWorldId world, int object, float radius);
+PBD_API float pbd_World_GetObjectRadius(pbdWorldId world, int object);
+PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yield, float creep, float max);
+/// out[0..2] = yield, creep, max.
+PBD_API int pbd_World_GetObjectPlasticity(pbdWorldId world, int object, float* out);
+
+/* ---- bodies (issue 10): builders/body.c -------------------------------------------- */
+
+/* ---- shape matching (issue 10): families/shapes.c ----------------------------------- */
+
+/* ---- skin (issue 10): builders/skin.c ----------------------------------------------- */
 
 /// Temporary attachments: pull one particle toward a target with stiffness k in [0, 1]
 /// (a constraint C = |p - t| whose other end has w = 0). The particle's mass is never

@@ -117,8 +117,12 @@ void pbd_Distance_BeginGroup(pbdWorld* w, pbdConstraintKind kind, int32_t object
 {
 	pbdDistance* d = pbd_DistanceState(w);
 	PBD_ASSERT(d->groupCount < d->maxGroups); /* maxGroups = maxObjects * kinds */
-	static const pbdParam kindParam[pbdKind_count] = { pbdParam_stiffnessStretch, pbdParam_stiffnessShear,
-														 pbdParam_stiffnessBend, pbdParam_stiffnessChain };
+	static const pbdParam kindParam[pbdKind_count] = {
+		[pbdKind_stretch] = pbdParam_stiffnessStretch, [pbdKind_shear] = pbdParam_stiffnessShear,
+		[pbdKind_bend] = pbdParam_stiffnessBend,       [pbdKind_chain] = pbdParam_stiffnessChain,
+		[pbdKind_edge] = pbdParam_stiffnessEdge,       [pbdKind_volume] = pbdParam_stiffnessVolume,
+		[pbdKind_shape] = pbdParam_stiffnessShape,
+	};
 	pbdGroup* g = &d->groups[d->groupCount];
 	g->first = d->count;
 	g->count = 0;

@@ -60,6 +60,7 @@ typedef enum pbdFamilyId {
 typedef struct pbdCapacity {
 	int32_t maxParticles, maxConstraints, maxTriangles, maxLines;
 	int32_t maxAttachments, maxObjects, maxColliders, maxContacts;
+	int32_t maxTets, maxSkinVertices, maxSkinTriangles;
 } pbdCapacity;
 
 /// What the hooks know of the step in progress.

@@ -47,6 +47,11 @@ typedef enum pbdStage {
 #define PBD_PHASE_FLUID (1u << 17)           ///< a fluid particle (reserved for the fluids issue)
 #define PBD_PHASE_NO_COLLIDE (1u << 18)      ///< takes part in no particle contact
 
+/// An object's plasticity (minipbd.h pbd_World_SetObjectPlasticity); creep = 0: off.
+typedef struct pbdPlasticity {
+	float yield, creep, max;
+} pbdPlasticity;
+
 typedef struct pbdWorld {
 	int32_t generation;
 	int32_t inUse;
@@ -81,6 +86,10 @@ typedef struct pbdWorld {
 	uint32_t* triangles;
 	uint32_t* lines;
 	pbdObjectInfo* objects;
+	/* Per object material (pbd_World_SetObjectRadius, pbd_World_SetObjectPlasticity): set by the
+	   builders and the API, read by the families. A change moves paramVersion. */
+	float* objectRadius;            ///< contact radius; 0: the world's thickness / 2
+	pbdPlasticity* plasticity;      ///< per object
 
 	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
 	   relative error after each pass of the last step (param recordConvergence). */

@@ -50,7 +50,21 @@ static int KindOfParam(pbdParam param)
 	case pbdParam_stiffnessShear: return pbdKind_shear;
 	case pbdParam_stiffnessBend: return pbdKind_bend;
 	case pbdParam_stiffnessChain: return pbdKind_chain;
+	case pbdParam_stiffnessEdge: return pbdKind_edge;
+	case pbdParam_stiffnessVolume: return pbdKind_volume;
+	case pbdParam_stiffnessShape: return pbdKind_shape;
 	default: return -1;
+	}
+}
+
+/* Stiffness k of one kind for one object (object < 0: every object), to the family that owns
+   the kind: the distance family holds stretch, shear, bend, chain and soft-body edges. */
+static void SetKindStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
+{
+	switch (kind) {
+	case pbdKind_volume: /* families/volume.c */ break;
+	case pbdKind_shape: /* families/shapes.c */ break;
+	default: pbd_Distance_SetStiffness(w, object, kind, k); break;
 	}
 }
 
@@ -76,7 +90,7 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 	w->paramVersion += 1;
 	int kind = KindOfParam(param);
 	/* The world-wide stiffness of a kind sets every object's group of that kind. */
-	if (kind >= 0) pbd_Distance_SetStiffness(w, -1, (pbdConstraintKind)kind, value);
+	if (kind >= 0) SetKindStiffness(w, -1, (pbdConstraintKind)kind, value);
 	return PBD_OK;
 }
 
@@ -90,7 +104,60 @@ int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind ki
 	if (!pbd_IsFinite(stiffness) || stiffness < 0.0f || stiffness > 1.0f) {
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "stiffness must be in [0, 1], got %g", (double)stiffness);
 	}
-	pbd_Distance_SetStiffness(w, object, kind, stiffness);
+	SetKindStiffness(w, object, kind, stiffness);
+	return PBD_OK;
+}
+
+/* ---------------------------------------------------------------- object material */
+
+#define PBD_CHECK_OBJECT(w, object)                                                                               \
+	if ((object) < 0 || (object) >= (w)->objectCount)                                                             \
+	return pbd_SetWorldError((w), PBD_ERR_INVALID_ARGUMENT, "object %d of %d", (int)(object), (w)->objectCount)
+
+int pbd_World_SetObjectRadius(pbdWorldId id, int object, float radius)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	PBD_CHECK_OBJECT(w, object);
+	if (!pbd_IsFinite(radius) || radius < 0.0f || radius > 1.0f) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "radius must be in [0, 1] m (0: thickness / 2), got %g", (double)radius);
+	}
+	w->objectRadius[object] = radius;
+	w->paramVersion += 1; /* contacts search again with the new radius */
+	return PBD_OK;
+}
+
+float pbd_World_GetObjectRadius(pbdWorldId id, int object)
+{
+	pbdWorld* w = pbd_GetWorld(id);
+	if (w == NULL || object < 0 || object >= w->objectCount) return NAN;
+	return w->objectRadius[object];
+}
+
+int pbd_World_SetObjectPlasticity(pbdWorldId id, int object, float yield, float creep, float max)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	PBD_CHECK_OBJECT(w, object);
+	const float v[3] = { yield, creep, max };
+	const float hi[3] = { 10.0f, 1000.0f, 10.0f };
+	static const char* const names[3] = { "yield", "creep", "max" };
+	for (int i = 0; i < 3; ++i) {
+		if (!pbd_IsFinite(v[i])) return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "plasticity %s", names[i]);
+		if (v[i] < 0.0f || v[i] > hi[i]) {
+			return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "plasticity %s must be in [0, %g], got %g", names[i],
+									 (double)hi[i], (double)v[i]);
+		}
+	}
+	w->plasticity[object] = (pbdPlasticity){ yield, creep, max };
+	w->paramVersion += 1;
+	return PBD_OK;
+}
+
+int pbd_World_GetObjectPlasticity(pbdWorldId id, int object, float* out)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	PBD_CHECK_OBJECT(w, object);
+	if (out == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "out is NULL");
+	out[0] = w->plasticity[object].yield, out[1] = w->plasticity[object].creep, out[2] = w->plasticity[object].max;
 	return PBD_OK;
 }
 

@@ -132,7 +132,8 @@ static int32_t DefOr(int32_t value, int32_t fallback) { return value > 0 ? value
 static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 {
 	if (def->maxParticles < 0 || def->maxConstraints < 0 || def->maxTriangles < 0 || def->maxLines < 0 ||
-		def->maxAttachments < 0 || def->maxObjects < 0 || def->maxColliders < 0 || def->maxContacts < 0) {
+		def->maxAttachments < 0 || def->maxObjects < 0 || def->maxColliders < 0 || def->maxContacts < 0 ||
+		def->maxTets < 0 || def->maxSkinVertices < 0 || def->maxSkinTriangles < 0) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "capacities must not be negative");
 	}
 	cap->maxParticles = DefOr(def->maxParticles, 1024);
@@ -148,6 +149,14 @@ static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 	cap->maxColliders = DefOr(def->maxColliders, 8);
 	int64_t contacts64 = def->maxContacts > 0 ? def->maxContacts : 8 * (int64_t)cap->maxParticles;
 	cap->maxContacts = (int32_t)(contacts64 > PBD_MAX_CONSTRAINTS ? PBD_MAX_CONSTRAINTS : contacts64);
+	cap->maxTets = DefOr(def->maxTets, 2 * cap->maxParticles);
+	cap->maxSkinVertices = DefOr(def->maxSkinVertices, cap->maxParticles);
+	cap->maxSkinTriangles = DefOr(def->maxSkinTriangles, 2 * cap->maxParticles);
+	if (cap->maxTets > PBD_MAX_CONSTRAINTS || cap->maxSkinVertices > PBD_MAX_PARTICLES ||
+		cap->maxSkinTriangles > PBD_MAX_CONSTRAINTS) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "a capacity is over its limit (tets %d, skin vertices %d, skin triangles %d)",
+							PBD_MAX_CONSTRAINTS, PBD_MAX_PARTICLES, PBD_MAX_CONSTRAINTS);
+	}
 	if (cap->maxConstraints > PBD_MAX_CONSTRAINTS || cap->maxTriangles > PBD_MAX_CONSTRAINTS ||
 		cap->maxLines > PBD_MAX_CONSTRAINTS || cap->maxAttachments > PBD_MAX_ATTACHMENTS ||
 		cap->maxObjects > PBD_MAX_OBJECTS || cap->maxColliders > PBD_MAX_COLLIDERS) {
@@ -166,7 +175,8 @@ static size_t WorldBytes(const pbdCapacity* cap)
 	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + pbd_PoolBytes(P, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxTriangles, 3 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxLines, 2 * sizeof(uint32_t)) +
-		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
+		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
+		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdPlasticity)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
 }
 
 pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
@@ -224,6 +234,8 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->triangles = pbd_PoolAlloc(&w->pool, (size_t)cap.maxTriangles, 3 * sizeof(uint32_t));
 	w->lines = pbd_PoolAlloc(&w->pool, (size_t)cap.maxLines, 2 * sizeof(uint32_t));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdObjectInfo));
+	w->objectRadius = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
+	w->plasticity = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdPlasticity));
 	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));
 	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);
 	w->scratchBytes = scratchBytes;

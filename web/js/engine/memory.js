@@ -20,7 +20,8 @@ export const BUFFER = Object.freeze({ positions: 0, velocities: 1, normals: 2, t
 export const STATS_FIELDS = Object.freeze(['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError',
   'maxStretch', 'kineticEnergy', 'potentialEnergy']);
 export const OBJECT_FIELDS = Object.freeze(['type', 'firstParticle', 'particleCount', 'firstConstraint', 'constraintCount',
-  'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints']);
+  'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints',
+  'firstTet', 'tetCount', 'firstSkinVertex', 'skinVertexCount', 'firstSkinTriangle', 'skinTriangleCount']);
 // Mirrors pbdShapeType and pbdColliderInfo (16 float64 from pbdjs_GetColliderInfo).
 export const COLLIDER_TYPES = Object.freeze(['sphere', 'capsule', 'box']);
 export const COLLIDER_FIELDS = 16;
