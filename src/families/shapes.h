@@ -1,0 +1,17 @@
+/* families/shapes.h -- what the rest of the core may ask of the shapes family: shape-matched
+   bodies (Mueller et al. 2005), one per object over a range of its particles. */
+#ifndef PBD_SHAPES_H
+#define PBD_SHAPES_H
+
+#include "world/core.h"
+
+/// PBD_OK, or PBD_ERR_OBJECT_CAPACITY (message set) when no body more fits.
+int pbd_Shapes_CheckRoom(pbdWorld* world);
+/// Makes particles [first, first + count) of `object` one shape-matched body; rest shape = world->x now.
+void pbd_Shapes_Add(pbdWorld* world, int32_t object, int32_t first, int32_t count);
+/// Stiffness k of object's shape matching; object < 0: every body.
+void pbd_Shapes_SetStiffness(pbdWorld* world, int32_t object, float k);
+/// 1 and the transform x = c + R(q) (x0 - c0) of object's body as last solved; 0 if it has none.
+int pbd_Shapes_Transform(const pbdWorld* world, int32_t object, float c[3], float q[4], float c0[3]);
+
+#endif
