@@ -44,6 +44,7 @@
 	X(tethers)          \
 	X(attachments)      \
 	X(contacts)         \
+	X(shapes)           \
 	X(colliders)        \
 	X(ground)           \
 	X(wind)
