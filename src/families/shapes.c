@@ -46,7 +46,7 @@ static pbdShapes* State(const pbdWorld* w) { return pbd_ShapesState(w); }
    A = sum m (x - c) q^T = sum m d q^T - e Q^T. Double, where float4 sums would be twice as fast,
    because the products of floats are exact in double: a body that is symmetric about an axis
    gets exactly no turn about it, where float rounding turns it by ~1e-8 rad, and a stack of
-   boxes (shapes_motion.c: the bumpy faces) grows that into a fall. */
+   boxes grows that into a fall (their faces of particles are bumpy: tests/c/test_shapes_scenes.c). */
 void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, float e[3], float A[9])
 {
 	const int32_t end = b->first + b->count;

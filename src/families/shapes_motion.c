@@ -2,49 +2,48 @@
    predictor (the forces hook), mass scaling for stacks (prepareSubstep, undone in the update
    hook) and plasticity (the update hook). State: shapes_internal.h.
 
-   The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight
-   line, so a spinning body's particles fly outward along their tangents and the solve pulls
-   them back in, turned by atan(omega h) instead of omega h: the spin loses about (omega h)^2 / 2
-   of its angular momentum per substep (measured: 30% in 2 s at 2 rev/s and 600 substeps a
-   second, tests/c/test_shapes.c). So before the
-   prediction, a rigid body's velocities (stiffness 1 and no pin: nothing but the body decides
-   its shape) are replaced by the exact chords of a rigid motion that keeps its momenta:
+   The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight line,
+   so a spinning body's particles fly outward along their tangents and the solve pulls them back
+   in, turned by atan(omega h) instead of omega h: the spin loses about (omega h)^2 / 2 of its
+   angular momentum per substep (measured: 30% in 2 s at 2 rev/s and 600 substeps a second,
+   tests/c/test_shapes.c). So before the prediction, a rigid body's velocities (stiffness 1 and
+   no pin: nothing but the body decides its shape) are replaced by the exact chords of a rigid
+   motion that keeps its momenta:
        v_i = v_c + (R r_i - r_i) / h,   r_i = x_i - c,
-   v_c and c the centre's velocity and position, so p_i = c + h v_c + R r_i (+ h^2 g, which the
-   prediction adds to every particle alike) is the body turned by R and moved. R is the
-   rotation, as the unit quaternion (u, s), whose chords carry the body's angular momentum L:
-       sum_i m_i r_i x (R r_i - r_i) / h = L,  that is  2 (s I u + u x I u) = h L,
-   with I = sum m (|r|^2 1 - r r^T) the inertia about c (r x R r = 2 s r x (u x r) + 2 (u . r)
-   (r x u), summed). This is the discrete rigid body of Moser and Veselov (1991): for a spin
-   about a principal axis it is the rotation with sin(theta) = |omega| h, omega = I^-1 L; about
-   any other axis the chords of that rotation would carry L plus (1 - cos theta) / h (n x I n),
-   a sideways error of theta / 2 of L per substep that turns L around (measured: 9% in 2 s for
-   the test's spin about a tilted axis; one fixed-point step below leaves 0.5%, four 1e-4). So
-   u starts at the principal-axis answer, u = omega h / sqrt(2 (1 + cos
-   theta)), cos theta = sqrt(1 - (|omega| h)^2), and four fixed-point steps
+   v_c and c the centre's velocity and position, so p_i = c + h v_c + R r_i (+ h^2 g, the same
+   for every particle) is the body turned by R and moved. R, as the unit quaternion (u, s), is
+   the rotation whose chords carry the body's angular momentum L:
+       sum_i m_i r_i x (R r_i - r_i) / h = L,   that is   2 (s I u + u x I u) = h L,
+   I = sum m (|r|^2 1 - r r^T) the inertia about c (r x R r = 2 s r x (u x r) + 2 (u . r)(r x u),
+   summed): the discrete rigid body of Moser and Veselov (1991). About a principal axis it is the
+   rotation with sin(theta) = |omega| h, omega = I^-1 L; about any other axis that rotation's
+   chords would carry L plus (1 - cos theta) / h (n x I n), a sideways error of theta / 2 of L per
+   substep that turns L around (measured: 9% in 2 s for the test's spin about a tilted axis).
+   So u starts at the principal-axis answer, u = omega h / sqrt(2 (1 + cos theta)),
+   cos theta = sqrt(1 - (|omega| h)^2), and four fixed-point steps
        u <- J^-1 (h L / 2 - u x I u) / s + eps J^-1 u,   s = sqrt(1 - |u|^2),
-   solve the equation exactly (each step multiplies the error by ~theta; J = I + eps, eps =
-   1e-6 tr I, keeps a collinear body's I invertible, and the last term makes the step converge to
-   the answer for the true I). The end positions of the chords then have the angular momentum
-   L as well (sum m R r x (R r - r) = sum m r x R r), so it is kept to rounding, step after step;
-   as the velocities' other parts (deformation, a contact's push on a few particles) are dropped
-   for the body's, linear and angular momentum, which those parts do not change, are what
-   remains. |omega| h is held to 1 (a quarter turn per substep: 95 rev/s at 600 substeps a
-   second), where sin(theta) = |omega| h has no solution. Only + - * / and sqrtf (the double
-   square roots below refine sqrtf's), so the same bits on every build.
+   solve the equation (each step multiplies the error by ~theta: one step leaves 0.5% in 2 s,
+   four 1e-4). J = I + eps, eps = 1e-6 tr I, keeps a collinear body's I invertible; the last term
+   makes the steps converge to the answer for the true I. The chords' end positions carry L as
+   well (sum m R r x (R r - r) = sum m r x R r), so L is kept to rounding, step after step. The
+   velocities' other parts (deformation, a contact's push on a few particles) are dropped for
+   the body's linear and angular momentum, which those parts do not change. |omega| h is held
+   to 1 (a quarter turn per substep: 95 rev/s at 600 substeps a second), past which
+   sin(theta) = |omega| h has no solution. Only + - * / and sqrtf (the double square roots below
+   refine sqrtf's), so the same bits on every build.
 
-   Plasticity (seed 001 section 5.3; Mueller et al. 2005 section 4.3, with the yield / creep / max
-   of FleX and Rapier). After the passes, the body's deformation is F = (A_pq + eps R)(A_qq +
-   eps I)^-1, fitted with pins weighing as their free neighbours (the eps terms, 1e-4 tr A_qq,
-   make F = R across a flat body's missing extent; a rigid motion gives F = R exactly), its
-   strain in the rest frame E = sym(R^T F) - I. When
-   |E| (Frobenius) passes `yield`, the rest offsets creep toward the deformed shape,
+   Plasticity (seed 001 section 5.3; Mueller et al. 2005 section 4.3, with the yield / creep /
+   max of FleX and Rapier). After the passes, the body's deformation is
+   F = (A_pq + eps R)(A_qq + eps I)^-1, fitted with pins weighing as their free neighbours (eps =
+   1e-4 tr A_qq makes F = R across a flat body's missing extent; a rigid motion gives F = R
+   exactly), its strain in the rest frame E = sym(R^T F) - I. When |E| (Frobenius) passes
+   `yield`, the rest offsets creep toward the deformed shape,
        q_i <- (I + c E) q_i,   c = creep h (|E| - yield) / |E|  (at most 1),
    kept as the plastic deformation P <- (I + c E) P, q_i = P (x0_i - c0), and c is cut back (by
    bisection) so that |P - I| never passes `max`. A linear map keeps the offsets centred; the
-   rest size is refreshed from the new offsets. A rigid body (stiffness 1) is exactly
-   in its rest shape after its solve, so only what acts after it (colliders, the ground) can
-   strain it: plasticity is for bodies of stiffness below 1. */
+   rest size is refreshed from the new offsets. A rigid body (stiffness 1) is exactly in its rest
+   shape after its solve, so only what acts after it (colliders, the ground) can strain it:
+   plasticity is for bodies of stiffness below 1. */
 #include "families/shapes_internal.h"
 #include "base/simd.h"
 #include "families/rotation.h"
@@ -222,9 +221,11 @@ void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
        w_i <- w_i 2^((y_b - y_low) / H),  H = twice the largest body's rest size,
    y_b its centre's height and y_low the lowest body's (their e^(k h), with 2^x as 2^n (1 + f),
    exact at whole n and only + and *). Between two bodies of a stack the lower one then gives
-   way less, so a load no longer drives the lower bodies down: the ten boxes sink 2.8 mm (and
-   20 substeps instead do as well: 2.7 mm; tests/c/test_shapes_scenes.c). Bodies side by side
-   weigh alike; contacts with cloth or other particles see a body's scaled weight too. The
+   way less, so a load no longer drives the lower bodies down: the ten boxes sink 2.8 mm
+   (tests/c/test_shapes_scenes.c; without the scaling, 20 substeps instead of 10 give 2.7 mm).
+   The price is momentum between bodies at different heights: one that falls on another is
+   lighter than it, so the lower one is pushed less than it would be. Bodies side by side weigh
+   alike; contacts with cloth or other particles see a body's scaled weight too. The
    scaling is the contacts family's split w_i / (w_i + w_j), which reads p.w: it is set after
    the pair search (the contacts' prepareSubstep comes first; the search reads p.w only as pin
    or not, which scaling keeps) and p.w = x.w is restored in the update hook, before the
@@ -255,7 +256,8 @@ void pbd_Shapes_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* c
 {
 	pbdShapes* s = state;
 	s->scaled = 0;
-	if (s->count < 2) return;
+	/* two bodies at least, that meet each other's particles */
+	if (s->count < 2 || w->params[pbdParam_collisions] == 0.0f) return;
 	float low = 0.0f, H = 0.0f;
 	for (int32_t k = 0; k < s->count; ++k) {
 		pbdBody* b = &s->bodies[k];
