@@ -10,6 +10,10 @@
 /// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts.c says why 1.2).
 #define PBD_CONTACT_MARGIN 1.2f
 
+/// In a particle contact the heavier particle is split as if it were at most this many times
+/// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
+#define PBD_CONTACT_MASS_RATIO 10.0f
+
 /// The contact radius of object `object`'s particles: its own (pbd_World_SetObjectRadius), or
 /// half the world's thickness when that is 0 (chains and cloth), computed as the families did
 /// before radii per object (0.5f * thickness) so their results keep their bits. Read by the
@@ -27,6 +31,7 @@ typedef struct pbdContacts {
 	int32_t dropped; ///< pairs of the last search past maxPairs (counted, not stored)
 	/* What this step looks for (prepareStep, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least
+	float massRatio;      ///< PBD_CONTACT_MASS_RATIO (tests set INFINITY: the exact mass-weighted split)
 	/* Radii (Radii(), each step and each search, from the objects and the thickness). */
 	int32_t uniform;                  ///< every object has the same radius r: one contact distance for all
 	float distance;                   ///< uniform: r + r (the thickness when no object has its own)
