@@ -108,9 +108,12 @@ void Test_PlasticOnlySoftEdges(void)
 }
 
 /* The issue's bar: 10 x 2 x 2 cells of 5 cm (0.5 m long), its end x = 0 pinned, the other end's
-   nine particles dragged 15 cm down over 1 s by attachments, held 0.5 s, released, then left 4 s
+   nine particles dragged 20 cm down over 1 s by attachments, held 0.5 s, released, then left 4 s
    to settle (damped). Tip displacement kept: >= half with plasticity (yield 0.02, creep 20/s,
-   max 1); without, back within 1% of the length. The tets' rest volume is the same bits after. */
+   max 1; 72% measured, 56% for a 15 cm drag: the part of each edge's strain within the yield
+   springs back); without, back within 1% of the length. The tets' rest volume is the same bits
+   after. Tethers off: they hold the bar's particles within their rest distance of the pins,
+   which keeps more of the bend (79% at 15 cm) for reasons of their own. */
 static double BendAndRelease(int plastic, double* held, double restBefore[3], double restAfter[3])
 {
 	pbdWorldId id = TestSoftWorld(400);
@@ -118,6 +121,7 @@ static double BendAndRelease(int plastic, double* held, double restBefore[3], do
 	pbd_World_SetParam(id, pbdParam_groundEnabled, 0.0f);
 	pbd_World_SetParam(id, pbdParam_substeps, 10.0f);
 	pbd_World_SetParam(id, pbdParam_iterations, 1.0f);
+	pbd_World_SetParam(id, pbdParam_tethers, 0.0f); /* the edges, volumes and creep alone */
 	const float origin[3] = { 0.0f, 1.0f, 0.0f };
 	const int nx = 10, ny = 2, nz = 2;
 	TestSoftLattice(id, nx, ny, nz, origin, 0.05f, 0.01f);
@@ -137,7 +141,7 @@ static double BendAndRelease(int plastic, double* held, double restBefore[3], do
 	pbdAttachmentId grab[9];
 	for (int t = 0; t < 9; ++t) grab[t] = pbd_World_AddAttachment(id, tip[t], start[t][0], start[t][1], start[t][2], 1.0f);
 	for (int i = 1; i <= 90; ++i) {
-		const float down = 0.15f * (float)(i < 60 ? i : 60) / 60.0f;
+		const float down = 0.2f * (float)(i < 60 ? i : 60) / 60.0f;
 		for (int t = 0; t < 9; ++t) pbd_World_MoveAttachment(id, grab[t], start[t][0], start[t][1] - down, start[t][2]);
 		pbd_World_Step(id);
 	}
@@ -159,10 +163,10 @@ void Test_PlasticBarKeepsBend(void)
 	double held, before[3], after[3];
 	const double kept = BendAndRelease(1, &held, before, after);
 	printf("  plastic bar: tip held %.4f m down, %.4f m after release (%.0f%%)\n", held, kept, 100.0 * kept / held);
-	ENSURE(held > 0.14 && kept >= 0.5 * held);
+	ENSURE(held > 0.19 && kept >= 0.5 * held);
 	ENSURE(after[1] == before[1] && after[2] == 0.0);
 	const double back = BendAndRelease(0, &held, before, after);
 	printf("  elastic bar: tip held %.4f m down, %.5f m after release\n", held, back);
-	ENSURE(held > 0.14 && fabs(back) < 0.01 * 0.5);
+	ENSURE(held > 0.19 && fabs(back) < 0.01 * 0.5);
 	ENSURE(after[1] == before[1] && after[2] == 0.0);
 }
