@@ -4,7 +4,7 @@
    with plasticity and comes back within 1% of its length without, its rest volume untouched
    either way. */
 #include "test_plasticity_soft.h"
-#include "test_volume.h"
+#include "test_soft_helpers.h"
 #include "test.h"
 #include "builders/builder.h"
 #include "families/distance_internal.h"
