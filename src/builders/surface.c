@@ -104,17 +104,17 @@ int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int
 					if (tri[(f + 2) % 3] == b) opposite += 1;
 				}
 			}
-			if (same > 1) {
-				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT,
-									"inconsistent orientation: triangles %d and %d both run edge %u-%u the same way (one is flipped)", t,
-									other, a, b);
+			if (same > 1 || opposite > 1) {
+				if (same > 1 && opposite <= 1) {
+					return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT,
+										"inconsistent orientation: triangles %d and %d both run edge %u-%u the same way (one is flipped)",
+										t, other, a, b);
+				}
+				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "edge %u-%u is shared by more than two triangles", a, b);
 			}
 			if (opposite == 0) {
 				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "the surface is open: edge %u-%u of triangle %d has no triangle across it",
 									a, b, t);
-			}
-			if (opposite > 1) {
-				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "edge %u-%u is shared by more than two triangles", a, b);
 			}
 		}
 	}
@@ -142,7 +142,8 @@ static double EdgeFn(const float* v, uint32_t ia, uint32_t ib, const double p[2]
 }
 
 /* Tie rule for a ray exactly on an edge: the edge a -> b counts as holding it when it points
-   "up" in (y, z) lexicographic order (the top-left rule of rasterisers). */
+   "up" in (y, z) lexicographic order (the top-left rule of rasterisers): the sign its edge
+   function takes once the ray is nudged by (-e^2, e), e -> 0+. */
 static int EdgeHolds(const float* v, uint32_t ia, uint32_t ib)
 {
 	const float *a = v + 3 * ia, *b = v + 3 * ib;
@@ -177,17 +178,19 @@ static uint64_t PrefixXor(uint64_t x)
 }
 
 /* Ray parity (arch10 "Meshes"): one ray along x per row (j, k) of cells, through the row's cell
-   centres nudged by a fixed tiny offset (a ray exactly through a vertex would be counted by each
-   of its triangles; no model puts vertices at these irrational fractions of a cell). A cell is
-   inside when an odd number of crossings lie left of its centre. Instead of sorting a row's
-   crossings, each crossing flips the bit of the first cell right of it, and a prefix XOR along
+   centres; a cell is inside when an odd number of crossings lie left of its centre. A ray that
+   meets an edge or a vertex exactly is resolved by the tie rule of EdgeFn and EdgeHolds, which
+   is the same as nudging the ray by a fixed, infinitely small offset (-e^2, e) in (y, z)
+   ("simulation of simplicity"): a vertex or shared edge is counted by exactly the triangles the
+   nudged ray would cross, so the parity stays right without moving the ray by a finite amount
+   (which would misjudge centres that close to the surface). Instead of sorting a row's
+   crossings, each crossing flips the bit of the first cell right of it and a prefix XOR along
    the row turns flips into parities: no memory beyond the mask, and each triangle visits only
    the rows its (y, z) bounds cover. */
 void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt)
 {
 	memset(lat->cell, 0, sizeof lat->cell);
-	const double oy = (double)lat->origin[1] + (0.5 + 1.2345679e-4) * lat->spacing[1];
-	const double oz = (double)lat->origin[2] + (0.5 + 2.7182818e-4) * lat->spacing[2];
+	const double oy = (double)lat->origin[1] + 0.5 * lat->spacing[1], oz = (double)lat->origin[2] + 0.5 * lat->spacing[2];
 	const double sy = lat->spacing[1], sz = lat->spacing[2];
 	for (int32_t t = 0; t < nt; ++t) {
 		const uint32_t* tri = idx + 3 * t;
