@@ -45,9 +45,11 @@
 	X(tethers)          \
 	X(attachments)      \
 	X(contacts)         \
+	X(shapes)           \
 	X(colliders)        \
 	X(ground)           \
-	X(wind)
+	X(wind)             \
+	X(skin)
 
 typedef enum pbdFamilyId {
 #define PBD_X_FAMILY_ID(name) pbdFamily_##name,
