@@ -338,6 +338,11 @@ PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yi
 PBD_API int pbd_World_GetObjectPlasticity(pbdWorldId world, int object, float* out);
 
 /* ---- bodies (issue 10): builders/body.c -------------------------------------------- */
+/* volume family (families/volume.c) */
+/// The object's tets measured now: out[0] the sum of their signed volumes (m^3), out[1] the sum
+/// of their rest volumes, out[2] how many have a volume <= 0 (inverted or flat). An object
+/// without tets reads 0, 0, 0.
+PBD_API int pbd_World_GetObjectVolume(pbdWorldId world, int object, double* out);
 
 /* ---- shape matching (issue 10): families/shapes.c ----------------------------------- */
 

@@ -41,6 +41,7 @@
 /// particle ends a pass below it (seed 000 section 1: inequalities projected when violated).
 #define PBD_FAMILIES(X) \
 	X(distance)         \
+	X(volume)           \
 	X(tethers)          \
 	X(attachments)      \
 	X(contacts)         \
