@@ -47,7 +47,8 @@
 	X(contacts)         \
 	X(colliders)        \
 	X(ground)           \
-	X(wind)
+	X(wind)             \
+	X(skin)
 
 typedef enum pbdFamilyId {
 #define PBD_X_FAMILY_ID(name) pbdFamily_##name,
