@@ -397,6 +397,12 @@ PBD_API int pbd_World_AddBody(pbdWorldId world, const pbdBodyDef* def);
 
 /* ---- shape matching (issue 10): families/shapes.c ----------------------------------- */
 
+/// A shape-matched body's transform from its last solve: out[0..2] = c, its centre of mass,
+/// out[3..6] = q (x, y, z, w), its rotation, so that a rest point x0 is now at
+/// c + R(q) (x0 - c0), c0 the rest centre (where c was when the body was added, for its masses
+/// now). PBD_ERR_INVALID_ARGUMENT for an object that is not a shape-matched body.
+PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out);
+
 /* ---- skin (issue 10): builders/skin.c ----------------------------------------------- */
 
 /// Moves every body's skin with its particles into pbdBuffer_skinPositions and writes

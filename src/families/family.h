@@ -45,6 +45,7 @@
 	X(tethers)          \
 	X(attachments)      \
 	X(contacts)         \
+	X(shapes)           \
 	X(colliders)        \
 	X(ground)           \
 	X(wind)             \
