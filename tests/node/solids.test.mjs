@@ -21,6 +21,7 @@ const scene = (...objects) => ({ format: 'minipbd-scene', version: 2, objects })
 const caught = (fn) => { try { fn(); } catch (e) { return e; } return assert.fail('expected a throw'); };
 const SOLID_IDS = ['jelly', 'box-stack', 'bend-bar', 'trampoline', 'bunny'];
 const OCTAHEDRON = fs.readFileSync(path.join(root, 'tests', 'node', 'fixtures', 'obj', 'octahedron.obj'), 'utf8');
+const TORUS = fs.readFileSync(path.join(root, 'tests', 'node', 'fixtures', 'obj', 'torus.obj'), 'utf8');
 
 // ---------------------------------------------------------------- the scene format
 
@@ -265,15 +266,21 @@ test('a refused body leaves no world behind and the engine as it was', async () 
   const bunny = await loadBuiltinScene('bunny');
   const bad = [
     // the engine's checks: an open surface; a pin past the exact count of a mesh body (within the scene's bound)
-    [scene({ type: 'soft', shape: 'box', position: [0, 1, 0] }, { type: 'soft', shape: 'mesh', obj: open }), 'objects[1].mesh'],
-    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').particleCount(bunny.objects[0]) - 1] }] }, 'objects[0].pins[0]'],
+    [scene({ type: 'soft', shape: 'box', position: [0, 1, 0] }, { type: 'soft', shape: 'mesh', obj: open }), 'objects[1].mesh', /the surface is open/],
+    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').particleCount(bunny.objects[0]) - 1] }] }, 'objects[0].pins[0]',
+      /must be an integer in 0\.\.\d+ \(the body has \d+ particles\)/],
     // a tet of zero volume
-    [scene({ type: 'soft', shape: 'tets', mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], tets: [[0, 1, 2, 3]] } }), 'objects[0].mesh'],
+    [scene({ type: 'soft', shape: 'tets', mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], tets: [[0, 1, 2, 3]] } }), 'objects[0].mesh',
+      /refused by the engine: invalid argument: tet 0 has zero volume/],
+    // a lattice too coarse for any cell of a torus: its one cell's centre is in the hole
+    [scene({ type: 'rigid', shape: 'mesh', resolution: 1, obj: TORUS }), 'objects[0].mesh',
+      /no lattice cell has its centre inside the surface at resolution 1: raise the resolution/],
   ];
-  for (const [s, where] of bad) {
+  for (const [s, where, message] of bad) {
     const e = caught(() => pbd.createWorld(s));
     assert.ok(e instanceof SceneError, where);
     assert.equal(e.path, where);
+    assert.match(e.message, message);
     assert.equal(pbd.worlds.size, worlds, 'no world left behind');
   }
   // The engine builds and runs exactly as a fresh one does.
