@@ -194,9 +194,10 @@ test('pin boxes: the bar is pinned over its end face exactly, and those particle
   const x0 = Array.from(world.positions.subarray(4 * firstParticle, 4 * (firstParticle + particleCount)));
   const pinned = [];
   for (let j = 0; j < particleCount; j++) if (x0[4 * j + 3] === 0) pinned.push(j);
-  // The bar's end face at x = -0.5: its 3 x 3 lattice nodes, and nothing else.
+  // The bar's end face at x = -halfExtents[0]: its 3 x 3 lattice nodes, and nothing else.
+  const end = -s.objects[0].halfExtents[0];
   assert.equal(pinned.length, 9);
-  for (let j = 0; j < particleCount; j++) assert.equal(pinned.includes(j), Math.abs(x0[4 * j] + 0.5) < 1e-6, `particle ${j}`);
+  for (let j = 0; j < particleCount; j++) assert.equal(pinned.includes(j), Math.abs(x0[4 * j] - end) < 1e-6, `particle ${j}`);
   world.step(60);
   for (const j of pinned) for (let k = 0; k < 3; k++) assert.equal(world.positions[4 * (firstParticle + j) + k], x0[4 * j + k]);
   const tip = world.positions[4 * (firstParticle + particleCount - 1) + 1];
