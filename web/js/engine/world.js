@@ -254,8 +254,8 @@ export class World {
   }
 
   /**
-   * Object `index` weighs `mass` kg per particle, as if its scene had said `mass`: its pins and its
-   * `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
+   * Object `index` weighs `mass` kg per particle (a body: `mass` kg in all, spread evenly), as if its scene had
+   * said `mass`: its pins and its `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
    * whatever wraps setMass (recorder.js) sees every particle. A refused mass changes nothing.
    */
   setObjectMass(index, mass) {
