@@ -130,7 +130,12 @@ fuzz: build/fuzz_api
 fuzz-short: build/fuzz_api
 	$(FUZZ_SHORT)
 
-test-node: dist
+# build/replay_calls replays natively the calls the JS engine made to the wasm (tests/node/crossbuild.test.mjs).
+build/replay_calls: $(WASM_SRC) $(HDRS) tests/crossbuild/replay_calls.c
+	@mkdir -p build
+	gcc $(NATIVE_CFLAGS) $(WASM_SRC) tests/crossbuild/replay_calls.c -lm -o $@
+
+test-node: dist build/replay_calls
 	node --test tests/node/
 
 test-browser: dist
