@@ -4,6 +4,7 @@
    builds its validators, link codec and panel from it instead of keeping copies. */
 #include "families/distance.h"
 #include "families/shapes.h"
+#include "families/volume.h"
 
 #include <math.h>
 #include <string.h>
@@ -63,7 +64,7 @@ static int KindOfParam(pbdParam param)
 static void SetKindStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
 {
 	switch (kind) {
-	case pbdKind_volume: /* families/volume.c */ break;
+	case pbdKind_volume: pbd_Volume_SetStiffness(w, object, k); break;
 	case pbdKind_shape: pbd_Shapes_SetStiffness(w, object, k); break;
 	default: pbd_Distance_SetStiffness(w, object, kind, k); break;
 	}
