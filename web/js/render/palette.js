@@ -21,6 +21,9 @@ export const PALETTE = Object.freeze({
   held: '#ffffff',
   collider: '#a7afba',
   colliderHeld: '#ffffff',
+  softBody: '#3fb37f',   // jelly green: soft bodies
+  rigidBody: '#d9b26c',  // pale wood: rigid bodies
+  bodyParticle: '#2f3b4c',
 });
 
 const normalize = (v) => {
@@ -41,10 +44,11 @@ export function paletteColors() {
     ambientSky: lin('ambientSky'), ambientGround: lin('ambientGround'),
     rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
     collider: lin('collider'), colliderHeld: lin('colliderHeld'),
+    softBody: lin('softBody'), rigidBody: lin('rigidBody'), bodyParticle: lin('bodyParticle'),
   };
 }
 
-/** The lighting shared by the lit programs (cloth and colliders): one place to change it. */
+/** The lighting shared by the lit programs (cloth, skins and colliders): one place to change it. */
 export function useLit(r, p, camera, eye) {
   const gl = r.gl;
   gl.useProgram(p.program);
