@@ -1,6 +1,7 @@
 // main.js — the demo page (index.html): loads the engine and shaders, opens the scene named by the link in
 // location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
-// The panel (panel/), the renderer (render/) and the pointer (input/) report to it; it decides what happens.
+// The panel (panel/), the renderer (render/), the pointer (input/) and files dropped or opened (files.js) report
+// to it; it decides what happens.
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
 
 import { loadMiniPBD } from '../engine/loader.js';
@@ -14,6 +15,7 @@ import { createUI, shortName, paramLabel } from '../panel/panel.js';
 import { t, detectLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
 import { FixedStepLoop } from '../sim/loop.js';
+import { fileActions } from './files.js';
 
 const READOUT_INTERVAL_MS = 250;
 
@@ -31,6 +33,11 @@ function builtinKeyFor(scene) {
     if (JSON.stringify(builtin(key)) === JSON.stringify(scene)) return key;
   }
   return null;
+}
+
+/** The link encoder's refusal of a scene whose mesh data is too large for a link (format/link.js). */
+function isTooLargeForLink(err) {
+  return err?.name === 'LinkError' && /too large for a link/i.test(String(err.message));
 }
 
 function errorText(err) {
@@ -60,6 +67,15 @@ async function main() {
   let renderer = null;
   let input = null;
   let recorder = null; // recorder.js: the Record button; replays links that carry a recording
+  let files = null; // files.js: scene files and models, dropped or opened
+
+  /** Our description follows the world's after a change made through it; the colliders stay ours (onParam). */
+  function followWorld() {
+    const scene = state.world.describe();
+    scene.colliders = state.scene.colliders;
+    state.scene = scene;
+    exposed.scene = scene;
+  }
 
   // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
   const ui = createUI(document, {
@@ -126,6 +142,32 @@ async function main() {
       }
       ui.clearLink();
     },
+    /** Body `index`'s stiffness of one of its kinds (a soft body's edge or volume, a rigid body's shape). */
+    onObjectStiffness(index, kind, value) {
+      const object = state.scene?.objects[index];
+      if (!state.world || !object) return;
+      try {
+        state.world.setObjectStiffness(index, kind, value);
+        followWorld();
+      } catch (err) {
+        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    /** Body `index`'s plasticity { yield, creep, max }. */
+    onObjectPlasticity(index, plasticity) {
+      const object = state.scene?.objects[index];
+      if (!state.world || !object) return;
+      try {
+        state.world.setObjectPlasticity(index, plasticity);
+        followWorld();
+      } catch (err) {
+        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    onDownloadScene: () => files?.download(),
+    onOpenFiles: (list) => files?.open(list),
     onTogglePause() {
       state.paused = !state.paused;
       state.loop.accumulator = 0;
@@ -241,6 +283,8 @@ async function main() {
     try {
       fragment = await encodeLink(scene, { replay });
     } catch (err) {
+      // A scene with a large mesh (a model) fits no link: say so where the link would be, and what to do instead.
+      if (isTooLargeForLink(err)) ui.setLink('', t('share.tooLarge'));
       ui.showError(t('error.makeLink', { error: errorText(err) }));
       return null;
     }
@@ -347,6 +391,8 @@ async function main() {
   };
   input = new PointerInput(canvas, camera, () => state.world);
   recorder = installRecorder(app);
+  files = fileActions(app, document.body);
+  app.files = files;
 
   if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
   else loadScene(defaultScene(), builtinKeyFor(defaultScene()));
