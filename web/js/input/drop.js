@@ -4,14 +4,12 @@
 // read, so a 100 MB file is refused at once. Nothing here touches the world: the app builds a new world from the
 // new scene and keeps the running one when that is refused (main.js), and the reason is shown as text.
 
-import { parseObj } from '../format/obj.js';
+import { readObjFile } from '../format/obj.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { intersectPlane } from '../render/camera.js';
 
 /** The largest scene file the page reads (a scene with a 100,000-vertex mesh written as JSON is ~10 MB). */
 export const MAX_SCENE_FILE_BYTES = 32 * 1024 * 1024;
-/** The largest .obj file (format/obj.js's default bound). */
-export const MAX_OBJ_FILE_BYTES = 16 * 1024 * 1024;
 /** A dropped model's largest side, when its own size is not a body's (outside MODEL_SIZE). */
 const MODEL_FIT = 0.6;
 const MODEL_SIZE = { min: 0.15, max: 2 }; // metres: a model within these keeps its own size
@@ -51,12 +49,10 @@ export async function readSceneFile(file) {
   }
 }
 
-/** The model an .obj file holds: { vertices: Float32Array, triangles: Uint32Array, name } (format/obj.js). */
-export async function readModelFile(file) {
-  if (file.size > MAX_OBJ_FILE_BYTES) {
-    throw new FileError(`${file.name} is ${size(file.size)}; a model may be at most ${size(MAX_OBJ_FILE_BYTES)}`);
-  }
-  return parseObj(await file.text(), { maxBytes: MAX_OBJ_FILE_BYTES });
+/** The model an .obj file holds: { vertices: Float32Array, triangles: Uint32Array, name } (format/obj.js, which
+ *  checks the file's size before reading it). */
+export function readModelFile(file) {
+  return readObjFile(file);
 }
 
 /**
