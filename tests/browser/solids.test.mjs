@@ -1,0 +1,241 @@
+// solids.test.mjs — soft and rigid bodies on the page: each solid built-in scene opens from the picker and from a
+// link and draws its bodies (their colours where they are) with finite positions; the heat map shows a dragged
+// soft body's stretch in red; the Bodies folder shows and sets a soft body's stiffness (edges, volume) and
+// plasticity and a rigid body's stiffness; Download scene gives JSON that validates and rebuilds the same world,
+// Open scene loads it, and a scene too large for a link says so; the embed element shows a solid scene.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { encodeLink } from '../../web/js/format/link.js';
+import { validateScene } from '../../web/js/format/scene.js';
+import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const SOLID_SCENES = ['jelly', 'box-stack', 'bend-bar', 'trampoline', 'bunny'];
+
+/** What the page runs: its bodies (type, particle and skin counts), whether every position is finite, any message. */
+const running = (page) => page.evaluate(() => {
+  const { world, scene } = window.minipbd;
+  return {
+    name: scene.name,
+    bodies: world.objects.map((o, k) => ({ k, type: scene.objects[k].type, particles: o.particleCount, skin: o.skinTriangleCount }))
+      .filter((b) => b.type === 'soft' || b.type === 'rigid'),
+    finite: world.positions.every(Number.isFinite),
+    message: document.getElementById('message').hidden ? null : document.getElementById('message-text').textContent,
+  };
+});
+
+function assertBodiesDrawn(key, info, px) {
+  assert.equal(info.message, null, `${key}: no error message`);
+  assert.ok(info.bodies.length > 0, `${key}: has bodies`);
+  for (const b of info.bodies) assert.ok(b.skin > 0 && b.particles > 0, `${key}: body ${b.k} has particles and a skin`);
+  assert.ok(info.finite, `${key}: positions are finite`);
+  if (info.bodies.some((b) => b.type === 'soft')) assert.ok(px.softFraction > 0.003, `${key}: soft bodies drawn in their colour (${(px.softFraction * 100).toFixed(2)}%)`);
+  if (info.bodies.some((b) => b.type === 'rigid')) assert.ok(px.rigidFraction > 0.003, `${key}: rigid bodies drawn in their colour (${(px.rigidFraction * 100).toFixed(2)}%)`);
+}
+
+test('each solid scene opens from the picker and from a link, draws its bodies and runs finite', { timeout: TEST_TIMEOUT * 4 }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    for (const key of SOLID_SCENES) {
+      await chooseScene(page, key);
+      await waitSteps(page, 30);
+      await waitFrames(page, 2);
+      assertBodiesDrawn(key, await running(page), await canvasPixels(page));
+      assert.deepEqual(problems, [], `${key}: no console errors`);
+    }
+    // From a link (a scene whose mesh is too large for one is the share test's).
+    for (const key of SOLID_SCENES) {
+      let fragment;
+      try {
+        fragment = await encodeLink(builtinScenes[key]);
+      } catch (err) {
+        assert.match(err.message, /too large for a link/, `${key}: only a mesh too large for a link is refused`);
+        continue;
+      }
+      await page.goto(`${env.url}#${fragment}`);
+      await page.waitForFunction((name) => window.minipbd?.ready && window.minipbd.scene?.name === name, builtinScenes[key].name, { timeout: READY_TIMEOUT });
+      await waitSteps(page, 20);
+      await waitFrames(page, 2);
+      const info = await running(page);
+      assert.equal(await page.locator('#scene-select').inputValue(), key, `${key}: the link's scene is the built-in`);
+      assertBodiesDrawn(`${key} (link)`, info, await canvasPixels(page));
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the heat map shows solid bodies: blue at rest, red where a dragged soft body is stretched', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'bend-bar');
+    await waitSteps(page, 60);
+    await page.check('#heat-map');
+    await waitFrames(page, 4);
+    const rest = await canvasPixels(page);
+    assert.ok(rest.softFraction < 0.002, `the bar's skin gives way to its particles (${rest.softFraction})`);
+    assert.ok(rest.backFraction > 0.003, `blue at rest (${rest.backFraction})`);
+    // Pull the bar's free end far down: its edges stretch past 10% near the pull.
+    const end = await page.evaluate(() => {
+      const { world, app } = window.minipbd;
+      const k = window.minipbd.scene.objects.findIndex((o) => o.type === 'soft');
+      const o = world.objects[k];
+      const P = world.positions;
+      let best = -1;
+      for (let i = o.firstParticle; i < o.firstParticle + o.particleCount; i++) if (P[4 * i + 3] > 0 && (best < 0 || P[4 * i] > P[4 * best])) best = i;
+      const r = app.canvas.getBoundingClientRect();
+      app.camera.update(r.width / r.height);
+      const [x, y] = app.camera.project([P[4 * best], P[4 * best + 1], P[4 * best + 2]], r.width, r.height);
+      return { x: r.left + x, y: r.top + y };
+    });
+    await page.mouse.move(end.x, end.y);
+    await page.mouse.down();
+    await page.mouse.move(end.x + 40, end.y + 220, { steps: 8 });
+    await waitSteps(page, 30);
+    await waitFrames(page, 2);
+    const pulled = await canvasPixels(page);
+    const maxError = await page.evaluate(() => { window.minipbd.world.updateErrors(); return Math.max(...window.minipbd.world.errors); });
+    await page.mouse.up();
+    assert.ok(maxError >= 0.1, `the pull stretches some constraints past 10% (${maxError.toFixed(3)})`);
+    assert.ok(pulled.clothFraction > 3 * rest.clothFraction + 0.0005, `red where it is stretched (${rest.clothFraction.toFixed(4)} -> ${pulled.clothFraction.toFixed(4)})`);
+    await page.uncheck('#heat-map');
+    await waitFrames(page, 3);
+    assert.ok((await canvasPixels(page)).softFraction > 0.003, 'off again, the skin is back');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+// Set a number field with real keys: Home or End, then arrow steps.
+async function setField(page, selector, { from = 'Home', steps = 0 }) {
+  await page.locator(selector).focus();
+  await page.keyboard.press(from);
+  for (let k = 0; k < steps; k++) await page.keyboard.press(from === 'Home' ? 'ArrowUp' : 'ArrowDown');
+}
+
+test('the Bodies folder shows and sets a soft body\'s stiffness and plasticity and a rigid body\'s stiffness', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'jelly');
+    const k = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'soft'));
+    const fields = await page.evaluate((k) => [...document.querySelectorAll(`#body-${k} [data-body-field]`)].map((el) => el.dataset.bodyField), k);
+    assert.deepEqual(fields, ['stiffness.edge', 'stiffness.volume', 'plasticity.yield', 'plasticity.creep', 'plasticity.max']);
+    assert.equal(await page.locator(`#body-${k}-title`).textContent(), await page.evaluate((k) => window.minipbd.scene.objects[k].name, k));
+    assert.ok(await page.locator('#folder-bodies').isVisible());
+
+    await setField(page, `#body-${k}-stiffness-volume`, { from: 'Home', steps: 30 }); // 0.30
+    await setField(page, `#body-${k}-stiffness-edge`, { from: 'End', steps: 50 }); // 0.50
+    await setField(page, `#body-${k}-creep`, { from: 'Home', steps: 4 }); // 2 per second
+    await setField(page, `#body-${k}-yield`, { from: 'Home', steps: 2 }); // 0.01
+    const read = await page.evaluate((k) => {
+      const { world, scene } = window.minipbd;
+      const e = world.engine.exports;
+      const heap = world.engine.heap;
+      e.pbd_World_GetObjectPlasticity(world.id, k, heap.scratch);
+      const f32 = new Float32Array(heap.memory.buffer, heap.scratch, 3);
+      return { stiffness: scene.objects[k].stiffness, plasticity: scene.objects[k].plasticity, engine: [...f32] };
+    }, k);
+    assert.ok(Math.abs(read.stiffness.volume - 0.3) < 1e-9 && Math.abs(read.stiffness.edge - 0.5) < 1e-9, JSON.stringify(read.stiffness));
+    assert.ok(Math.abs(read.plasticity.creep - 2) < 1e-9 && Math.abs(read.plasticity.yield - 0.01) < 1e-9, JSON.stringify(read.plasticity));
+    assert.ok(Math.abs(read.engine[1] - 2) < 1e-6 && Math.abs(read.engine[0] - 0.01) < 1e-6, `the engine has the plasticity (${read.engine})`);
+    // Reset keeps them (they are in the description).
+    await page.click('#reset');
+    await waitSteps(page, 2);
+    assert.equal(await page.evaluate((k) => window.minipbd.scene.objects[k].plasticity.creep, k), 2);
+
+    await chooseScene(page, 'box-stack');
+    const r = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'rigid'));
+    const rigidFields = await page.evaluate((r) => [...document.querySelectorAll(`#body-${r} [data-body-field]`)].map((el) => el.dataset.bodyField), r);
+    assert.ok(rigidFields.length >= 1 && rigidFields[0].startsWith('stiffness.'), `a rigid body has its stiffness (${rigidFields})`);
+    const kind = rigidFields[0].slice('stiffness.'.length);
+    await setField(page, `#body-${r}-stiffness-${kind}`, { from: 'End', steps: 20 }); // 0.80
+    const rigidStiffness = await page.evaluate((r) => window.minipbd.scene.objects[r].stiffness, r);
+    assert.ok(Math.abs((typeof rigidStiffness === 'number' ? rigidStiffness : rigidStiffness[kind]) - 0.8) < 1e-9, `set: ${JSON.stringify(rigidStiffness)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Download scene gives JSON that validates and rebuilds the same world; Open scene loads it; a mesh too large for a link says so', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'jelly');
+    await page.evaluate(() => window.minipbd.app.setPaused(true));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-scene')]);
+    assert.match(download.suggestedFilename(), /\.json$/);
+    const text = fs.readFileSync(await download.path(), 'utf8');
+    const saved = JSON.parse(text);
+    const valid = validateScene(saved);
+    assert.equal(valid.name, builtinScenes.jelly.name);
+    const same = await page.evaluate((saved) => {
+      const { world, scene, app } = window.minipbd;
+      const pbd = app.state.pbd;
+      const a = pbd.createWorld(saved), b = pbd.createWorld(scene);
+      const first = [a.hash(), b.hash(), a.particleCount === world.particleCount];
+      a.step(30); b.step(30);
+      const out = [...first, a.hash() === b.hash()];
+      a.destroy(); b.destroy();
+      return out;
+    }, saved);
+    assert.equal(same[0], same[1], 'the saved scene builds the same world');
+    assert.ok(same[2] && same[3], 'with the same particles, and it runs the same');
+
+    // Open scene: the file picker gets it back (after another scene).
+    await chooseScene(page, 'chain');
+    await page.setInputFiles('#open-file', { name: 'jelly.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForFunction((name) => window.minipbd.scene.name === name, builtinScenes.jelly.name, { timeout: READY_TIMEOUT });
+    assert.equal(await page.evaluate(() => document.getElementById('message').hidden), true);
+
+    // The bunny's mesh does not fit a link: the share button says so.
+    await chooseScene(page, 'bunny');
+    await page.click('#copy-link');
+    await page.waitForFunction(() => document.getElementById('link-status').textContent !== '', null, { timeout: READY_TIMEOUT });
+    assert.match(await page.locator('#link-status').textContent(), /too large for a link.*Download scene/);
+    assert.equal(await page.inputValue('#link-field'), '');
+    assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the embed element shows a solid scene', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 600 } });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  try {
+    const html = `<!doctype html><html><body style="margin:0">
+      <minipbd-scene id="a" scene="box-stack" style="display:block;width:640px;height:420px"></minipbd-scene>
+      <script>window.__loaded = false; document.getElementById('a').addEventListener('load', () => { window.__loaded = true; });</script>
+      <script type="module" src="./js/embed.js"></script></body></html>`;
+    await page.route(`${env.url}__solids.html`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+    await page.goto(`${env.url}__solids.html`);
+    await page.waitForFunction(() => window.__loaded === true, null, { timeout: READY_TIMEOUT });
+    await page.waitForFunction(() => document.getElementById('a').world.stats().steps > 20, null, { timeout: READY_TIMEOUT });
+    const bodies = await page.evaluate(() => document.getElementById('a').world.objects.filter((o) => o.skinTriangleCount > 0).length);
+    assert.ok(bodies >= 10, `the boxes and the ball (${bodies})`);
+    const png = await page.locator('#a').screenshot();
+    const rigid = await page.evaluate(async (b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+      const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
+      ctx.drawImage(bmp, 0, 0);
+      const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i] > d[i + 2] + 50 && d[i + 1] > d[i + 2] + 30 && d[i] >= d[i + 1] && d[i] - d[i + 1] < 60) n++;
+      return n / (d.length / 4);
+    }, png.toString('base64'));
+    assert.ok(rigid > 0.005, `the boxes are drawn (${(rigid * 100).toFixed(2)}% of the element)`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
