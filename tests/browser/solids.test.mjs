@@ -127,14 +127,14 @@ test('the Bodies folder shows and sets a soft body\'s stiffness and plasticity a
     await chooseScene(page, 'jelly');
     const k = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'soft'));
     const fields = await page.evaluate((k) => [...document.querySelectorAll(`#body-${k} [data-body-field]`)].map((el) => el.dataset.bodyField), k);
-    assert.deepEqual(fields, ['stiffness.edge', 'stiffness.volume', 'plasticity.yield', 'plasticity.creep', 'plasticity.max']);
+    assert.deepEqual(fields, ['mass', 'stiffness.edge', 'stiffness.volume', 'plasticity.yield', 'plasticity.creep', 'plasticity.max', 'particleRadius']);
     assert.equal(await page.locator(`#body-${k}-title`).textContent(), await page.evaluate((k) => window.minipbd.scene.objects[k].name, k));
     assert.ok(await page.locator('#folder-bodies').isVisible());
 
     await setField(page, `#body-${k}-stiffness-volume`, { from: 'Home', steps: 30 }); // 0.30
     await setField(page, `#body-${k}-stiffness-edge`, { from: 'End', steps: 50 }); // 0.50
-    await setField(page, `#body-${k}-creep`, { from: 'Home', steps: 4 }); // 2 per second
-    await setField(page, `#body-${k}-yield`, { from: 'Home', steps: 2 }); // 0.01
+    await setField(page, `#body-${k}-plasticity-creep`, { from: 'Home', steps: 20 }); // 2 per second
+    await setField(page, `#body-${k}-plasticity-yield`, { from: 'Home', steps: 1 }); // 0.01
     const read = await page.evaluate((k) => {
       const { world, scene } = window.minipbd;
       const e = world.engine.exports;

@@ -154,12 +154,12 @@ async function main() {
       }
       ui.clearLink();
     },
-    /** Body `index`'s plasticity { yield, creep, max }. */
-    onObjectPlasticity(index, plasticity) {
+    /** One of body `index`'s material values (objects/: its type's `material`: plasticity, contact radius). */
+    onObjectMaterial(index, field, value) {
       const object = state.scene?.objects[index];
       if (!state.world || !object) return;
       try {
-        state.world.setObjectPlasticity(index, plasticity);
+        field.write(state.world, index, value);
         followWorld();
       } catch (err) {
         ui.showError(t('error.body', { name: object.name, error: errorText(err) }));

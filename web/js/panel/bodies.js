@@ -1,22 +1,14 @@
 // bodies.js — the panel's Bodies folder: one sub-folder per soft or rigid body of the scene (titled with its name
-// from the scene, as text), with its own material: the stiffness of each of its type's constraint kinds (a soft
-// body's edges and volume, a rigid body's shape matching: objects/, `stiffness`, ranges from the parameter table)
-// and its plasticity (yield, creep, max: seed 001 section 5.3), set live through world.setObjectStiffness and
-// world.setObjectPlasticity (handlers.onObjectStiffness, onObjectPlasticity). Rebuilt for each scene, hidden
-// when it has no body. The world-wide sliders of the same kinds stay in the Stiffness folder.
+// from the scene, as text) with its own mass (the whole body's, in kg), the stiffness of each of its type's
+// constraint kinds (a soft body's edges and volume, a rigid body's shape: objects/, `stiffness`, ranges from the
+// parameter table) and its type's material (objects/, `material`: plasticity, seed 001 section 5.3, and the
+// contact radius), each set live for that body only (handlers.onMass, onObjectStiffness, onObjectMaterial).
+// Rebuilt for each scene, hidden when it has none. The world-wide sliders of the same kinds stay in Stiffness.
 
 import { PARAMS } from '../engine/params.js';
 import { objectTypeOf } from '../objects/index.js';
 import { t } from '../i18n/i18n.js';
-import { decimals } from './widgets.js';
-
-/** The plasticity fields as the panel shows them: within what the engine takes (yield, max in [0, 10] strain;
- *  creep in [0, 1000] per second), narrowed to what a person tries by hand. */
-export const PLASTICITY_FIELDS = [
-  { key: 'yield', min: 0, max: 0.5, step: 0.005 },
-  { key: 'creep', min: 0, max: 50, step: 0.5 },
-  { key: 'max', min: 0, max: 2, step: 0.05 },
-];
+import { clean, decimals, niceStep } from './widgets.js';
 
 /** The scene's bodies: objects whose type draws a skin (soft and rigid), with their index in the scene. */
 export function sceneBodies(scene) {
@@ -27,30 +19,52 @@ export function sceneBodies(scene) {
   return out;
 }
 
-/** The stiffness fields of body `o`: one per kind of its type, { kind, param, min, max, step, value }. */
-export function stiffnessFields(o) {
-  const kinds = objectTypeOf(o).stiffness ?? {};
-  return Object.entries(kinds).map(([kind, k]) => {
+/**
+ * The rows of body `o`: [{ field, id suffix, label and help keys, min, max, step, value, write: (handlers, index,
+ * v) => … }]: its mass, one stiffness per kind of its type, then its type's material.
+ */
+export function bodyFields(o) {
+  const type = objectTypeOf(o);
+  const massStep = niceStep(o.mass / 10);
+  const rows = [{
+    field: 'mass', label: 'body.mass', help: 'body.mass.help', min: massStep, max: clean(Math.ceil((o.mass * 10) / massStep) * massStep),
+    step: massStep, value: o.mass, write: (h, index, v) => h.onMass?.(index, v),
+  }];
+  for (const [kind, k] of Object.entries(type.stiffness ?? {})) {
     const p = PARAMS[k.param];
-    return { kind, param: k.param, min: p?.min ?? 0, max: p?.max ?? 1, step: 0.01, value: k.get(o) };
-  });
+    rows.push({
+      field: `stiffness.${kind}`, label: `param.${k.param}`, help: `param.${k.param}.help`, min: p.min, max: p.max, step: 0.01,
+      value: k.get(o), write: (h, index, v) => h.onObjectStiffness?.(index, kind, v),
+    });
+  }
+  for (const m of type.material ?? []) {
+    // A scene may hold more than the panel shows: the field widens to it rather than clamping it.
+    rows.push({
+      field: m.name, label: `material.${m.name}`, help: `material.${m.name}.help`, min: m.min, max: Math.max(m.max, m.get(o)),
+      step: m.step, value: m.get(o), write: (h, index, v) => h.onObjectMaterial?.(index, m, v),
+    });
+  }
+  return rows;
 }
 
 /**
- * The Bodies folder inside `folder` (the panel's bodies folder); returns { show(scene) }. `rows` are the panel's
- * row builders (widgets.js), `tr` re-runs a text function on every language change.
+ * The bodies' sub-folders inside `folder` (the panel's Bodies folder); returns { show(scene) -> whether the scene
+ * has a body }. `rows` are the panel's row builders (widgets.js), `tr` re-runs a text function on every
+ * language change.
  */
 export function bodiesPanel(doc, folder, els, tr, handlers, { numberField }) {
   let subFolders = [];
-  let ctrls = []; // [{ c, labelKey, helpKey }]
-  const helpIds = {};
+  let ctrls = []; // [{ c, row }]
+  const helpIds = new Map();
   const helpSpan = (key) => {
-    if (helpIds[key]) return helpIds[key];
-    const span = doc.createElement('span');
-    span.id = `body-${key.replace(/\./g, '-')}-help`;
-    els.helpTexts.append(span);
-    tr(() => { span.textContent = t(`${key}.help`); });
-    return (helpIds[key] = span.id);
+    if (!helpIds.has(key)) {
+      const span = doc.createElement('span');
+      span.id = `body-${key.replace(/\./g, '-')}`;
+      els.helpTexts.append(span);
+      tr(() => { span.textContent = t(key); });
+      helpIds.set(key, span.id);
+    }
+    return helpIds.get(key);
   };
 
   function show(scene) {
@@ -61,33 +75,19 @@ export function bodiesPanel(doc, folder, els, tr, handlers, { numberField }) {
       f.domElement.id = `body-${index}`;
       f.domElement.dataset.object = String(index);
       f.$title.id = `body-${index}-title`;
-      const add = (values, key, spec, labelKey, helpKey, onChange) => {
-        const c = f.add(values, key, spec.min, spec.max, spec.step);
+      const values = {};
+      for (const row of bodyFields(o)) {
+        values[row.field] = row.value;
+        const c = f.add(values, row.field, row.min, row.max, row.step);
         numberField(c, {
-          id: spec.id, min: spec.min, max: spec.max, step: spec.step, places: decimals(spec.step), describedBy: helpSpan(helpKey),
+          id: `body-${index}-${row.field.replace(/\./g, '-')}`, min: row.min, max: row.max, step: row.step,
+          places: Math.max(0, decimals(clean(row.step))), describedBy: helpSpan(row.help),
         });
+        // Named "<body> <field>": the sub-folder's title and the row's label.
         c.$input.setAttribute('aria-labelledby', `${f.$title.id} ${c.$name.id}`);
-        c.onChange(onChange);
-        ctrls.push({ c, labelKey, helpKey });
-        return c;
-      };
-      // Stiffness, one row per kind: the parameter's own label (the type's strings).
-      const stiffness = {};
-      for (const s of stiffnessFields(o)) {
-        stiffness[s.kind] = s.value;
-        const c = add(stiffness, s.kind, { ...s, id: `body-${index}-stiffness-${s.kind}` }, `param.${s.param}`, `param.${s.param}`,
-          (v) => handlers.onObjectStiffness?.(index, s.kind, v));
-        c.domElement.dataset.bodyField = `stiffness.${s.kind}`;
-      }
-      // Plasticity, when the type has it.
-      if (o.plasticity) {
-        const plasticity = { ...o.plasticity };
-        for (const p of PLASTICITY_FIELDS) {
-          // A scene may hold more than the panel shows: the field widens to it rather than clamping it.
-          const spec = { ...p, max: Math.max(p.max, plasticity[p.key] ?? 0), id: `body-${index}-${p.key}` };
-          const c = add(plasticity, p.key, spec, `body.${p.key}`, `body.${p.key}`, () => handlers.onObjectPlasticity?.(index, { ...plasticity }));
-          c.domElement.dataset.bodyField = `plasticity.${p.key}`;
-        }
+        c.domElement.dataset.bodyField = row.field;
+        c.onChange((v) => row.write(handlers, index, v));
+        ctrls.push({ c, row });
       }
       return f;
     });
@@ -96,9 +96,9 @@ export function bodiesPanel(doc, folder, els, tr, handlers, { numberField }) {
   }
 
   function renderTexts() {
-    for (const { c, labelKey, helpKey } of ctrls) {
-      c.name(t(labelKey));
-      c.domElement.title = t(`${helpKey}.help`);
+    for (const { c, row } of ctrls) {
+      c.name(t(row.label));
+      c.domElement.title = t(row.help);
     }
   }
   tr(renderTexts);

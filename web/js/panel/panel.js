@@ -29,7 +29,8 @@ const LINK_OPTION = '__link';
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
  * onMass(objectIndex, kg), onColliderMaterial(colliderIndex, { staticFriction, kineticFriction, restitution }),
- * onObjectStiffness(objectIndex, kind, value), onObjectPlasticity(objectIndex, { yield, creep, max }),
+ * onObjectStiffness(objectIndex, kind, value), onObjectMaterial(objectIndex, materialField, value) (objects/: a type's
+ * `material`),
  * onTogglePause(), onStep(), onReset(), onCopyLink(), onDownloadScene(), onOpenFiles([File]), onShowParticles(bool),
  * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
  * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
@@ -261,7 +262,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     renderColliderTexts();
   }
 
-  // Bodies: one sub-folder per soft or rigid body, with its stiffness and plasticity (bodies.js).
+  // Bodies: one sub-folder per soft or rigid body, with its mass, stiffness and material (bodies.js).
   const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rowsBuild);
 
   function renderColliderTexts() {

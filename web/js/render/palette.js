@@ -23,7 +23,8 @@ export const PALETTE = Object.freeze({
   colliderHeld: '#ffffff',
   softBody: '#3fb37f',   // jelly green: soft bodies
   rigidBody: '#d9b26c',  // pale wood: rigid bodies
-  bodyParticle: '#2f3b4c',
+  softParticle: '#1f6b4a',
+  rigidParticle: '#7a5a2a',
 });
 
 const normalize = (v) => {
@@ -44,7 +45,7 @@ export function paletteColors() {
     ambientSky: lin('ambientSky'), ambientGround: lin('ambientGround'),
     rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
     collider: lin('collider'), colliderHeld: lin('colliderHeld'),
-    softBody: lin('softBody'), rigidBody: lin('rigidBody'), bodyParticle: lin('bodyParticle'),
+    softBody: lin('softBody'), rigidBody: lin('rigidBody'), softParticle: lin('softParticle'), rigidParticle: lin('rigidParticle'),
   };
 }
 

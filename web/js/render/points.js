@@ -39,7 +39,7 @@ export const points = {
     for (const o of r.objects) {
       const heat = Boolean(view.heatMap) && o.primitive === 'skin';
       gl.uniform1i(p.uniforms.u_heatMap, heat ? 1 : 0);
-      gl.uniform1f(p.uniforms.u_radius, heat ? o.contactRadius : view.showParticles ? o.radius : 0);
+      gl.uniform1f(p.uniforms.u_radius, heat ? contactRadius(r.world, o) : view.showParticles ? o.radius : 0);
       gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
       gl.uniform1f(p.uniforms.u_pinnedRadius, o.pinnedRadius);
       gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
@@ -48,8 +48,7 @@ export const points = {
   },
 };
 
-/** Per-object drawing info: world.objects' ranges with the matching scene object's type's sprite and colours,
- *  and a body's contact radius (the engine's, pbd_World_GetObjectRadius; 0 there means thickness / 2). */
+/** Per-object drawing info: world.objects' ranges with the matching scene object's type's sprite and colours. */
 export function describeObjects(world, scene) {
   const src = scene?.objects ?? [];
   return world.objects.map((o, k) => {
@@ -60,17 +59,17 @@ export function describeObjects(world, scene) {
     return {
       ...o, ...sprite, primitive, pointColor: render?.pointColor ?? 'particle',
       skinColor: render?.skinColor ?? `${o.type}Body`,
-      contactRadius: primitive === 'skin' ? contactRadius(world, k, sprite.radius) : sprite.radius,
+      index: k,
       // A body's `mass` is the whole body's: the sprites keep one size.
       baseInvMass: primitive !== 'skin' && s?.mass > 0 ? 1 / s.mass : 0,
     };
   });
 }
 
-function contactRadius(world, k, fallback) {
-  const e = world.engine?.exports;
-  const r = e?.pbd_World_GetObjectRadius ? e.pbd_World_GetObjectRadius(world.id, k) : NaN;
+/** A body's contact radius now (the engine's: the panel may change it; 0 there means thickness / 2). */
+function contactRadius(world, o) {
+  const r = world.getObjectRadius ? world.getObjectRadius(o.index) : NaN;
   if (r > 0) return r;
   if (r === 0) return world.getParam('thickness') / 2;
-  return fallback;
+  return o.radius;
 }
