@@ -42,7 +42,7 @@ export class Replayer {
 
   _interfere(name, args) {
     if (this.active && !(name === 'setParam' && UNRECORDED_PARAMS.has(args[0]))) {
-      const cause = name === 'setParam' || name === 'setObjectStiffness' ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
+      const cause = name === 'setParam' || name.startsWith('setObject') ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
       this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
     }
     return this.original[name](...args);
