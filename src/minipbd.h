@@ -338,10 +338,78 @@ PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yi
 PBD_API int pbd_World_GetObjectPlasticity(pbdWorldId world, int object, float* out);
 
 /* ---- bodies (issue 10): builders/body.c -------------------------------------------- */
+/* volume family (families/volume.c) */
+/// The object's tets measured now: out[0] the sum of their signed volumes (m^3), out[1] the sum
+/// of their rest volumes, out[2] how many have a volume <= 0 (inverted or flat). An object
+/// without tets reads 0, 0, 0.
+PBD_API int pbd_World_GetObjectVolume(pbdWorldId world, int object, double* out);
+
+/// Shapes of a body (pbdBodyDef.shape). box, ball and surface fill their volume with a lattice
+/// of cubic cells, each cut into 6 tets (Kuhn); tets takes the caller's tet mesh as it is.
+typedef enum pbdBodyShape {
+	pbdBodyShape_box = 0, ///< halfExtents about position
+	pbdBodyShape_ball,    ///< radius about position
+	pbdBodyShape_tets,    ///< vertices (the particles) and 4 indices per tet
+	pbdBodyShape_surface, ///< a closed triangle surface (an OBJ model), filled with the lattice cells inside it
+	pbdBodyShape_count
+} pbdBodyShape;
+
+/// Limits of what a body may be given (tets, surface).
+#define PBD_BODY_MAX_VERTICES 100000
+#define PBD_BODY_MAX_TRIANGLES 200000
+#define PBD_BODY_MAX_TETS 200000
+#define PBD_BODY_MAX_RESOLUTION 48
+
+/// A soft body (tet edges + tet volumes) or a rigid one (shape matching). Make it with
+/// pbd_DefaultBodyDef. Particles sit at the lattice corners (box, ball, surface) or at the
+/// given vertices (tets); the body's skin (pbdBuffer_skin*) is what a renderer draws.
+typedef struct pbdBodyDef {
+	int32_t type;            ///< PBD_OBJECT_SOFT or PBD_OBJECT_RIGID
+	int32_t shape;           ///< pbdBodyShape
+	float position[3];       ///< box, ball: centre; tets, surface: added to the given vertices
+	float rotation[4];       ///< unit quaternion x, y, z, w applied about position (default identity; normalised)
+	float velocity[3];       ///< every particle's initial velocity
+	float halfExtents[3];    ///< box: of the particles' lattice (the skin adds the particle radius)
+	float radius;            ///< ball: of the lattice's sphere (the skin adds the particle radius)
+	int32_t resolution;      ///< lattice cells along the longest side (box, ball, surface), [1, 48]; default 4
+	float mass;              ///< the whole body, kg, spread evenly over its particles; default 1
+	float particleRadius;    ///< contact radius in [0, 1] m; 0: half the lattice spacing (tets: half the shortest edge)
+	const float* vertices;   ///< tets, surface: xyz per vertex, in the body's frame
+	int32_t vertexCount;
+	const uint32_t* indices; ///< tets: 4 per tet; surface: 3 per triangle, counter-clockwise seen from outside
+	int32_t indexCount;
+	int32_t internalValue;   ///< cookie; do not touch
+} pbdBodyDef;
+
+/// What a body uses (pbd_BodyCounts): particles, distance constraints (tet edges, soft only),
+/// tets (soft only), skin vertices and triangles.
+typedef struct pbdBodyCounts {
+	int32_t particles, edges, tets, skinVertices, skinTriangles;
+} pbdBodyCounts;
+
+PBD_API pbdBodyDef pbd_DefaultBodyDef(void);
+/// Checks the def as pbd_World_AddBody does (the same messages, through pbd_GetLastErrorMessage)
+/// and fills *counts with exactly what it would use. PBD_OK or a negative pbdError (counts zeroed).
+/// For a tets or surface body it takes a temporary block (a few MB at the limits) to check the mesh.
+PBD_API int pbd_BodyCounts(const pbdBodyDef* def, pbdBodyCounts* counts);
+/// Adds the body as one object; returns its first particle, or a negative pbdError (world unchanged).
+PBD_API int pbd_World_AddBody(pbdWorldId world, const pbdBodyDef* def);
 
 /* ---- shape matching (issue 10): families/shapes.c ----------------------------------- */
 
+/// A shape-matched body's transform from its last solve: out[0..2] = c, its centre of mass,
+/// out[3..6] = q (x, y, z, w), its rotation, so that a rest point x0 is now at
+/// c + R(q) (x0 - c0), c0 the rest centre (where c was when the body was added, for its masses
+/// now). PBD_ERR_INVALID_ARGUMENT for an object that is not a shape-matched body.
+PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out);
+
 /* ---- skin (issue 10): builders/skin.c ----------------------------------------------- */
+
+/// Moves every body's skin with its particles into pbdBuffer_skinPositions and writes
+/// area-weighted normals into pbdBuffer_skinNormals (call once per drawn frame, like
+/// pbd_World_UpdateNormals): a soft body's skin vertex is a barycentric blend of the 4 particles
+/// of its tet; a rigid body's is its rest position moved by the body's rotation and translation.
+PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
 
 /// Temporary attachments: pull one particle toward a target with stiffness k in [0, 1]
 /// (a constraint C = |p - t| whose other end has w = 0). The particle's mass is never

@@ -10,6 +10,7 @@
 #include "base/simd.h"
 
 #include <math.h>
+#include <string.h>
 
 /* ---------------------------------------------------------------- kernels */
 
@@ -151,6 +152,7 @@ void pbd_Distance_EndGroup(pbdWorld* w, int colour, int32_t firstParticle, int32
 	g->count = d->count - g->first;
 	if (g->count == 0) return;
 	if (colour) pbd_ColourGroup(w, d, g, firstParticle, particleCount);
+	memcpy(d->restOriginal + g->first, d->rest + g->first, (size_t)g->count * sizeof(float));
 	d->groupCount += 1;
 }
 
@@ -220,7 +222,7 @@ static size_t Distance_Bytes(const pbdCapacity* cap)
 {
 	size_t C = (size_t)cap->maxConstraints, B = C / 4 + 1; /* regular batches: at most one per 4 constraints */
 	size_t G = (size_t)cap->maxObjects * pbdKind_count;
-	return pbd_PoolBytes(1, sizeof(pbdDistance)) + 2 * pbd_PoolBytes(C, sizeof(int32_t)) + 3 * pbd_PoolBytes(C, sizeof(float)) +
+	return pbd_PoolBytes(1, sizeof(pbdDistance)) + 2 * pbd_PoolBytes(C, sizeof(int32_t)) + 4 * pbd_PoolBytes(C, sizeof(float)) +
 		   3 * pbd_PoolBytes(B, sizeof(int32_t)) + pbd_PoolBytes(G, sizeof(pbdGroup)) +
 		   pbd_PoolBytes(G * (PBD_MAX_COLOURS + 1), sizeof(pbdDistanceColour));
 }
@@ -237,6 +239,7 @@ static void* Distance_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	d->ca = pbd_PoolAlloc(pool, C, sizeof(int32_t));
 	d->cb = pbd_PoolAlloc(pool, C, sizeof(int32_t));
 	d->rest = pbd_PoolAlloc(pool, C, sizeof(float));
+	d->restOriginal = pbd_PoolAlloc(pool, C, sizeof(float));
 	d->shareA = pbd_PoolAlloc(pool, C, sizeof(float));
 	d->shareB = pbd_PoolAlloc(pool, C, sizeof(float));
 	d->batchA = pbd_PoolAlloc(pool, B, sizeof(int32_t));
@@ -335,10 +338,12 @@ static void Distance_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 	SolveDistanceColour4(d, p, lo > c->regularEnd ? lo : c->regularEnd, hi, c->k);
 }
 
-/* Tearing (tearing.c): a constraint stretched past (1 + tearStretch) rest breaks. */
+/* Tearing (tearing.c): a constraint stretched past (1 + tearStretch) rest breaks. Plasticity
+   (plasticity.c): a soft body's edges strained past its yield creep toward their length. */
 static void Distance_Update(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	if (w->params[pbdParam_tearStretch] > 0.0f) pbd_Tearing_Apply(w, state);
+	pbd_Plasticity_Apply(w, state, ctx);
 }
 
 /* |length - rest| / rest of each live constraint (torn ones and zero rest lengths skipped). */

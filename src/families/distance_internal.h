@@ -44,6 +44,10 @@ typedef struct pbdDistance {
 	int32_t* ca;
 	int32_t* cb;
 	float* rest;
+	/* The rest length each constraint was built with: soft-body plasticity (plasticity.c) moves
+	   rest and bounds the plastic strain |rest / restOriginal - 1|. Copied at EndGroup, after the
+	   colouring has put the group's constraints in their final order. */
+	float* restOriginal;
 	/* Each end's share of a correction, w_a / (w_a + w_b) and w_b / (w_a + w_b) (seed 000 (2.2)
 	   with grad C = +-n), kept per constraint so the solver multiplies instead of loading both
 	   weights and dividing; 0 for a torn constraint or two pins. Recomputed at the next step
@@ -74,5 +78,8 @@ void pbd_ColourGroup(pbdWorld* world, pbdDistance* d, pbdGroup* group, int32_t f
 
 /* tearing.c: breaks over-stretched cloth constraints; returns how many broke. */
 int pbd_Tearing_Apply(pbdWorld* world, pbdDistance* d);
+
+/* plasticity.c: soft bodies' edges (pbdKind_edge) creep toward their stretched length. */
+void pbd_Plasticity_Apply(pbdWorld* world, pbdDistance* d, const pbdStepContext* ctx);
 
 #endif

@@ -41,12 +41,15 @@
 /// particle ends a pass below it (seed 000 section 1: inequalities projected when violated).
 #define PBD_FAMILIES(X) \
 	X(distance)         \
+	X(volume)           \
 	X(tethers)          \
 	X(attachments)      \
 	X(contacts)         \
+	X(shapes)           \
 	X(colliders)        \
 	X(ground)           \
-	X(wind)
+	X(wind)             \
+	X(skin)
 
 typedef enum pbdFamilyId {
 #define PBD_X_FAMILY_ID(name) pbdFamily_##name,

@@ -3,6 +3,8 @@
    owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
    builds its validators, link codec and panel from it instead of keeping copies. */
 #include "families/distance.h"
+#include "families/shapes.h"
+#include "families/volume.h"
 
 #include <math.h>
 #include <string.h>
@@ -62,8 +64,8 @@ static int KindOfParam(pbdParam param)
 static void SetKindStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
 {
 	switch (kind) {
-	case pbdKind_volume: /* families/volume.c */ break;
-	case pbdKind_shape: /* families/shapes.c */ break;
+	case pbdKind_volume: pbd_Volume_SetStiffness(w, object, k); break;
+	case pbdKind_shape: pbd_Shapes_SetStiffness(w, object, k); break;
 	default: pbd_Distance_SetStiffness(w, object, kind, k); break;
 	}
 }

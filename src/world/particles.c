@@ -3,6 +3,7 @@
    A setter changes the particle and moves the world's change counters (core.h); the
    families that keep something derived from it compare the counters at the next step. */
 #include "builders/builder.h"
+#include "builders/skin.h"
 #include "families/distance.h"
 
 #include <string.h>
@@ -106,6 +107,13 @@ int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 	case pbdBuffer_lines: return w->lineCount;
 	case pbdBuffer_errors: return w->particleCount;
 	case pbdBuffer_convergence: return w->convergenceCount;
+	case pbdBuffer_skinPositions:
+	case pbdBuffer_skinNormals:
+	case pbdBuffer_skinTriangles: {
+		int32_t n;
+		pbd_Skin_Buffer(w, buffer, &n);
+		return n;
+	}
 	default: return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "buffer %d", (int)buffer);
 	}
 }
@@ -129,6 +137,9 @@ void* pbd_World_GetBuffer(pbdWorldId id, pbdBuffer buffer, int32_t* count)
 	case pbdBuffer_lines: return w->lines;
 	case pbdBuffer_errors: return w->errors;
 	case pbdBuffer_convergence: return w->convergence;
+	case pbdBuffer_skinPositions:
+	case pbdBuffer_skinNormals:
+	case pbdBuffer_skinTriangles: return pbd_Skin_Buffer(w, buffer, &n);
 	default: return NULL;
 	}
 }

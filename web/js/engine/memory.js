@@ -129,6 +129,7 @@ export class Heap {
     const ptr = e.pbd_World_GetBuffer(world, buffer, 0);
     const count = e.pbd_World_GetCount(world, buffer);
     this.refreshViews();
-    return new Type(this.memory.buffer, ptr, count * per);
+    // An empty buffer (no bodies: no skin) may have no storage: an empty view.
+    return count > 0 && ptr ? new Type(this.memory.buffer, ptr, count * per) : new Type(this.memory.buffer, 0, 0);
   }
 }

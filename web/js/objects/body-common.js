@@ -178,12 +178,32 @@ function sides(o) {
   return hi.map((h, k) => h - lo[k]);
 }
 
-/** Lattice cells along each axis: `resolution` along the longest side, the others the nearest whole number of
- *  cells of the same spacing (at least one). */
-function latticeCells(o) {
-  const s = sides(o);
-  const spacing = Math.max(...s) / o.resolution;
-  return s.map((x) => Math.max(1, Math.round(x / spacing)));
+// The lattice as the engine plans it (src/builders/body.c), in its float32 arithmetic (Math.fround after every
+// operation, as C rounds each one), so the counts here are the engine's to the cell.
+const f = Math.fround;
+const MAX_CELLS = 48; // PBD_LATTICE_MAX
+
+/** Cells along each axis and their spacing: box: `resolution` along the longest side, the others in proportion
+ *  (each side cut evenly); ball: resolution cubes across; mesh: cubic cells, resolution along its bounds' longest side. */
+function lattice(o) {
+  const res = o.resolution;
+  if (o.shape === 'box') {
+    const h = o.halfExtents.map(f);
+    const hmax = Math.max(...h);
+    const cells = h.map((x) => Math.max(1, Math.trunc(f(f(res * f(x / hmax)) + 0.5))));
+    return { cells, spacing: h.map((x, a) => f(f(2 * x) / cells[a])) };
+  }
+  if (o.shape === 'ball') {
+    const s = f(f(2 * f(o.radius)) / res);
+    return { cells: [res, res, res], spacing: [s, s, s] };
+  }
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of o.mesh.vertices) for (let k = 0; k < 3; k++) { const c = f(v[k]); lo[k] = Math.min(lo[k], c); hi[k] = Math.max(hi[k], c); }
+  const ext = hi.map((x, k) => f(x - lo[k]));
+  const s = f(Math.max(...ext) / res);
+  const ceil = (v) => { const c = Math.trunc(v); return c < v ? c + 1 : c; };
+  const cells = ext.map((e) => Math.min(MAX_CELLS, Math.max(1, ceil(f(f(e / s) - f(1e-4))))));
+  return { cells, spacing: [s, s, s] };
 }
 
 /**
@@ -193,23 +213,23 @@ function latticeCells(o) {
  */
 export function bodyParticleCount(o) {
   if (o.shape === 'tets') return o.mesh.vertices.length;
-  if (o.shape === 'ball') return ballNodes(o.resolution);
-  const n = latticeCells(o);
-  // A mesh's lattice may take a cell more per axis than the rounding gives: the bound has room for it.
-  const more = o.shape === 'mesh' ? 2 : 1;
-  return (n[0] + more) * (n[1] + more) * (n[2] + more);
+  const { cells: n, spacing } = lattice(o);
+  if (o.shape === 'ball') return ballNodes(n[0], f(o.radius), spacing[0]);
+  return (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
 }
 
-// Nodes of the cells of an n^3 lattice over [-1, 1]^3 whose centre is inside the unit sphere. In whole numbers
-// (centre coordinates 2i + 1 - n over n) the test |c|^2 < n^2 is exact, and no centre lies on the sphere.
-function ballNodes(n) {
+// Nodes of the n^3 cells of spacing s over [-r, r]^3 whose centre is inside the sphere (strictly), as
+// pbd_Lattice_Ball tests them.
+function ballNodes(n, r, s) {
+  const r2 = f(r * r);
+  const centre = (i) => f(-r + f(f(i + 0.5) * s));
   const used = new Uint8Array((n + 1) ** 3);
   let count = 0;
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) for (let k = 0; k < n; k++) {
-    const a = 2 * i + 1 - n, b = 2 * j + 1 - n, c = 2 * k + 1 - n;
-    if (a * a + b * b + c * c >= n * n) continue;
+  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const x = centre(i), y = centre(j), z = centre(k);
+    if (!(f(f(f(x * x) + f(y * y)) + f(z * z)) < r2)) continue;
     for (let d = 0; d < 8; d++) {
-      const at = ((i + (d & 1)) * (n + 1) + j + ((d >> 1) & 1)) * (n + 1) + k + (d >> 2);
+      const at = ((k + (d >> 2)) * (n + 1) + j + ((d >> 1) & 1)) * (n + 1) + i + (d & 1);
       if (!used[at]) { used[at] = 1; count++; }
     }
   }
@@ -310,17 +330,19 @@ export function bodyOwnMass(o, world, index) {
 /** The body's largest size in metres. */
 export function bodyExtent(o) { return Math.max(...sides(o)); }
 
-/** The contact radius a body gets when its scene says 0: half its lattice spacing; tets: half their shortest edge. */
+/** The contact radius a body gets when its scene says 0: half its lattice spacing (a box's shortest), tets: half
+ *  their shortest edge; as the engine computes it. */
 export function bodyDefaultRadius(o) {
-  if (o.shape !== 'tets') return Math.fround(Math.fround(bodyExtent(o)) / o.resolution / 2);
-  const v = o.mesh.vertices;
-  let shortest = Infinity;
+  if (o.shape !== 'tets') return f(Math.min(...lattice(o).spacing) * 0.5);
+  const v = o.mesh.vertices.map((p) => p.map(f));
+  let shortest2 = Infinity;
   for (const t of o.mesh.tets) {
     for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) {
-      shortest = Math.min(shortest, Math.hypot(...[0, 1, 2].map((k) => v[t[a]][k] - v[t[b]][k])));
+      const d = [0, 1, 2].map((k) => f(v[t[a]][k] - v[t[b]][k]));
+      shortest2 = Math.min(shortest2, f(f(f(d[0] * d[0]) + f(d[1] * d[1])) + f(d[2] * d[2])));
     }
   }
-  return Math.fround(shortest / 2);
+  return f(0.5 * f(Math.sqrt(shortest2)));
 }
 
 /** Particles drawn at their contact radius (default: half the lattice spacing). */

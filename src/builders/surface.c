@@ -1,0 +1,228 @@
+/* builders/surface.c -- checks of a closed triangle surface and the inside test that fills a
+   lattice with it (surface.h). */
+#include "builders/surface.h"
+#include "world/core.h"
+
+#include <string.h>
+
+size_t pbd_Surface_CheckBytes(int32_t vertexCount, int32_t triangleCount)
+{
+	/* the adjacency: each vertex's triangles, as offsets (vertexCount + 1) and a list (3 per triangle) */
+	return pbd_BodyInts((size_t)vertexCount + 1u) + pbd_BodyInts(3u * (size_t)triangleCount);
+}
+
+int pbd_Surface_CheckInput(const float* v, int32_t nv, const uint32_t* idx, int32_t nt, pbdBodyError* err)
+{
+	if (nv < 4 || nv > PBD_BODY_MAX_VERTICES) {
+		return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "a surface needs 4 to %d vertices, got %d", PBD_BODY_MAX_VERTICES, nv);
+	}
+	if (nt < 4 || nt > PBD_BODY_MAX_TRIANGLES) {
+		return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "a surface needs 4 to %d triangles, got %d", PBD_BODY_MAX_TRIANGLES, nt);
+	}
+	if (v == NULL || idx == NULL) return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "surface vertices or indices are NULL");
+	float lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
+	for (int32_t i = 0; i < nv; ++i) {
+		for (int a = 0; a < 3; ++a) {
+			const float c = v[3 * i + a];
+			if (!pbd_IsFinite(c)) return pbd_BodyFail(err, PBD_ERR_NOT_FINITE, "surface vertex %d is not finite", i);
+			if (!pbd_IsCoord(c)) {
+				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "surface vertex %d lies beyond +-%g", i, (double)PBD_COORD_LIMIT);
+			}
+			if (i == 0 || c < lo[a]) lo[a] = c;
+			if (i == 0 || c > hi[a]) hi[a] = c;
+		}
+	}
+	double size = 0.0;
+	for (int a = 0; a < 3; ++a) size = (double)hi[a] - lo[a] > size ? (double)hi[a] - lo[a] : size;
+	/* no area: below 1e-12 of the model's squared size (a sliver, or three points on a line) */
+	const double minArea2 = 1e-12 * size * size;
+	for (int32_t t = 0; t < nt; ++t) {
+		const uint32_t* tri = idx + 3 * t;
+		for (int e = 0; e < 3; ++e) {
+			if (tri[e] >= (uint32_t)nv) {
+				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d has vertex index %u, out of range (%d vertices)", t,
+									tri[e], nv);
+			}
+		}
+		if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
+			return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d is degenerate: it repeats a vertex", t);
+		}
+		const float *a = v + 3 * tri[0], *b = v + 3 * tri[1], *c = v + 3 * tri[2];
+		const double e1[3] = { (double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2] };
+		const double e2[3] = { (double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2] };
+		const double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+		if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > minArea2 * minArea2)) {
+			return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d is degenerate: it has no area", t);
+		}
+	}
+	return PBD_OK;
+}
+
+double pbd_Surface_Volume(const float* v, const uint32_t* idx, int32_t nt)
+{
+	double volume = 0.0;
+	for (int32_t t = 0; t < nt; ++t) {
+		const float *a = v + 3 * idx[3 * t], *b = v + 3 * idx[3 * t + 1], *c = v + 3 * idx[3 * t + 2];
+		volume += ((double)a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) + (double)a[1] * ((double)b[2] * c[0] - (double)b[0] * c[2]) +
+				   (double)a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0])) /
+				  6.0;
+	}
+	return volume;
+}
+
+int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes,
+							pbdBodyError* err)
+{
+	if (mem == NULL || memBytes < pbd_Surface_CheckBytes(nv, nt)) {
+		return pbd_BodyFail(err, PBD_ERR_OUT_OF_MEMORY, "%lu bytes to check a surface of %d triangles",
+							(unsigned long)pbd_Surface_CheckBytes(nv, nt), nt);
+	}
+	int32_t* start = mem;
+	int32_t* list = (int32_t*)((uint8_t*)mem + pbd_BodyInts((size_t)nv + 1u));
+	memset(start, 0, ((size_t)nv + 1u) * sizeof(int32_t));
+	for (int32_t i = 0; i < 3 * nt; ++i) start[idx[i] + 1] += 1;
+	for (int32_t i = 0; i < nv; ++i) start[i + 1] += start[i];
+	for (int32_t t = 0; t < nt; ++t) {
+		for (int e = 0; e < 3; ++e) list[start[idx[3 * t + e]]++] = t; /* start[i] moves to the end of i's list */
+	}
+	for (int32_t i = nv; i > 0; --i) start[i] = start[i - 1]; /* back to the beginnings */
+	start[0] = 0;
+	/* Every directed edge a -> b of a closed, consistently oriented surface is run by exactly one
+	   triangle (itself), and b -> a by exactly one other. Both are among a's triangles. */
+	for (int32_t t = 0; t < nt; ++t) {
+		for (int e = 0; e < 3; ++e) {
+			const uint32_t a = idx[3 * t + e], b = idx[3 * t + (e + 1) % 3];
+			int32_t same = 0, opposite = 0, other = -1;
+			for (int32_t s = start[a]; s < start[a + 1]; ++s) {
+				const uint32_t* tri = idx + 3 * list[s];
+				for (int f = 0; f < 3; ++f) {
+					if (tri[f] != a) continue;
+					if (tri[(f + 1) % 3] == b) {
+						same += 1;
+						if (list[s] != t) other = list[s];
+					}
+					if (tri[(f + 2) % 3] == b) opposite += 1;
+				}
+			}
+			if (same > 1 || opposite > 1) {
+				if (same > 1 && opposite <= 1) {
+					return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT,
+										"inconsistent orientation: triangles %d and %d both run edge %u-%u the same way (one is flipped)",
+										t, other, a, b);
+				}
+				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "edge %u-%u is shared by more than two triangles", a, b);
+			}
+			if (opposite == 0) {
+				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "the surface is open: edge %u-%u of triangle %d has no triangle across it",
+									a, b, t);
+			}
+		}
+	}
+	const double volume = pbd_Surface_Volume(v, idx, nt);
+	if (volume < 0.0) {
+		return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT,
+							"the surface is inside out (its volume is %g: triangles must wind counter-clockwise seen from outside)", volume);
+	}
+	if (!(volume > 0.0)) return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "the surface encloses no volume");
+	return PBD_OK;
+}
+
+/* ---------------------------------------------------------------- inside test */
+
+/* Edge function of the ray point p against edge (a, b) in the (y, z) plane, computed with the
+   lower vertex index first, so the two triangles of a shared edge get exactly opposite values
+   and a ray through the edge is counted by one of them (or, at a silhouette, by both or neither:
+   the parity is right either way). */
+static double EdgeFn(const float* v, uint32_t ia, uint32_t ib, const double p[2])
+{
+	const uint32_t lo = ia < ib ? ia : ib, hi = ia < ib ? ib : ia;
+	const float *a = v + 3 * lo, *b = v + 3 * hi;
+	const double e = ((double)b[1] - a[1]) * (p[1] - a[2]) - ((double)b[2] - a[2]) * (p[0] - a[1]);
+	return ia < ib ? e : -e;
+}
+
+/* Tie rule for a ray exactly on an edge: the edge a -> b counts as holding it when it points
+   "up" in (y, z) lexicographic order (the top-left rule of rasterisers): the sign its edge
+   function takes once the ray is nudged by (-e^2, e), e -> 0+. */
+static int EdgeHolds(const float* v, uint32_t ia, uint32_t ib)
+{
+	const float *a = v + 3 * ia, *b = v + 3 * ib;
+	return b[1] > a[1] || (b[1] == a[1] && b[2] > a[2]);
+}
+
+/* Where the ray (y, z) = p along x crosses triangle t, or 0 when it misses. */
+static int Crossing(const float* v, const uint32_t* tri, const double p[2], double* x)
+{
+	double e[3];
+	int pos = 1, neg = 1;
+	for (int k = 0; k < 3; ++k) {
+		const uint32_t a = tri[k], b = tri[(k + 1) % 3];
+		e[k] = EdgeFn(v, a, b, p);
+		const int holds = EdgeHolds(v, a, b);
+		pos &= e[k] > 0.0 || (e[k] == 0.0 && holds);
+		neg &= e[k] < 0.0 || (e[k] == 0.0 && !holds);
+	}
+	if (!pos && !neg) return 0;
+	/* barycentric weight of vertex k: the edge function of the edge opposite it */
+	const double s = e[0] + e[1] + e[2];
+	if (s == 0.0) return 0;
+	*x = (e[1] * v[3 * tri[0]] + e[2] * v[3 * tri[1]] + e[0] * v[3 * tri[2]]) / s;
+	return 1;
+}
+
+/* Prefix XOR of the bits: bit i becomes the XOR of bits 0..i. */
+static uint64_t PrefixXor(uint64_t x)
+{
+	for (int s = 1; s < 64; s <<= 1) x ^= x << s;
+	return x;
+}
+
+/* Ray parity (arch10 "Meshes"): one ray along x per row (j, k) of cells, through the row's cell
+   centres; a cell is inside when an odd number of crossings lie left of its centre. A ray that
+   meets an edge or a vertex exactly is resolved by the tie rule of EdgeFn and EdgeHolds, which
+   is the same as nudging the ray by a fixed, infinitely small offset (-e^2, e) in (y, z)
+   ("simulation of simplicity"): a vertex or shared edge is counted by exactly the triangles the
+   nudged ray would cross, so the parity stays right without moving the ray by a finite amount
+   (which would misjudge centres that close to the surface). Instead of sorting a row's
+   crossings, each crossing flips the bit of the first cell right of it and a prefix XOR along
+   the row turns flips into parities: no memory beyond the mask, and each triangle visits only
+   the rows its (y, z) bounds cover. */
+void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt)
+{
+	memset(lat->cell, 0, sizeof lat->cell);
+	const double oy = (double)lat->origin[1] + 0.5 * lat->spacing[1], oz = (double)lat->origin[2] + 0.5 * lat->spacing[2];
+	const double sy = lat->spacing[1], sz = lat->spacing[2];
+	for (int32_t t = 0; t < nt; ++t) {
+		const uint32_t* tri = idx + 3 * t;
+		double y0 = v[3 * tri[0] + 1], y1 = y0, z0 = v[3 * tri[0] + 2], z1 = z0;
+		for (int k = 1; k < 3; ++k) {
+			const double y = v[3 * tri[k] + 1], z = v[3 * tri[k] + 2];
+			y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+			z0 = z < z0 ? z : z0, z1 = z > z1 ? z : z1;
+		}
+		/* rows whose ray (oy + j sy, oz + k sz) lies within the triangle's bounds */
+		const double jl = (y0 - oy) / sy, jh = (y1 - oy) / sy, kl = (z0 - oz) / sz, kh = (z1 - oz) / sz;
+		if (jh < 0.0 || kh < 0.0 || jl > lat->n[1] || kl > lat->n[2]) continue;
+		const int32_t j0 = jl < 0.0 ? 0 : (int32_t)jl, k0 = kl < 0.0 ? 0 : (int32_t)kl;
+		const int32_t j1 = jh >= lat->n[1] ? lat->n[1] - 1 : (int32_t)jh, k1 = kh >= lat->n[2] ? lat->n[2] - 1 : (int32_t)kh;
+		for (int32_t k = k0; k <= k1; ++k) {
+			for (int32_t j = j0; j <= j1; ++j) {
+				const double p[2] = { oy + j * sy, oz + k * sz };
+				double x;
+				if (!Crossing(v, tri, p, &x)) continue;
+				/* the first cell whose centre lies right of x: i > (x - ox) / sx - 0.5 */
+				double f = (x - lat->origin[0]) / lat->spacing[0] - 0.5;
+				if (f >= lat->n[0]) continue;
+				const int32_t i = f < 0.0 ? 0 : (int32_t)f + 1; /* floor(f) + 1, at least 0 */
+				lat->cell[j + PBD_LATTICE_MAX * k] ^= 1ull << i;
+			}
+		}
+	}
+	const uint64_t row = (1ull << lat->n[0]) - 1u;
+	for (int32_t k = 0; k < lat->n[2]; ++k) {
+		for (int32_t j = 0; j < lat->n[1]; ++j) {
+			uint64_t* r = &lat->cell[j + PBD_LATTICE_MAX * k];
+			*r = PrefixXor(*r) & row;
+		}
+	}
+}

@@ -1,0 +1,296 @@
+/* families/shapes.c -- shape-matched bodies (Mueller, Heidelberger, Teschner and Gross 2005,
+   "Meshless deformations based on shape matching"): the rigid bodies of issue 10, and softer
+   ones at stiffness below 1.
+
+   A body is a range of one object's particles with rest positions x0_i (where they were when
+   the body was added). Each pass, for the predicted positions p_i with weights m_i:
+       c = sum m_i p_i / M,   A_pq = sum m_i (p_i - c) q_i^T,   q_i = x0_i - c0,
+   R = the rotation of A_pq (families/rotation.c, Mueller et al. 2016, warm-started from the
+   body's last rotation), and every particle moves toward its goal g_i = c + R q_i:
+       p_i += k' (g_i - p_i),  k' = 1 - (1 - k)^(1/ns)  (seed 000 section 2.2),
+   so k = 1 puts the body exactly in its rest shape at the best-fitting place and turn. R is the
+   rotation that minimises sum m_i |c + R q_i - p_i|^2, so the goals keep the particles' linear
+   momentum (sum m_i (g_i - p_i) = 0) and, as R^T A_pq is then symmetric, their angular momentum
+   about c: the constraint is internal to the body. It is one constraint over the whole body
+   (Mueller 2005's shape matching), not one per particle: a body is one item of the family's one
+   colour, and bodies share no particle, so any range of bodies may be solved on its own.
+
+   Pins. A particle with w = 0 does not move, and the fit should follow it: pinned particles
+   weigh PBD_SHAPES_PIN_WEIGHT (1000) times the body's mean free particle in c and A_pq, large
+   but finite, so a body pinned at one point turns about it and one pinned along a line turns
+   about that line (its free particles then set the turn about it), with no 1/0 and no special
+   case. A body without a free particle is fitted (its transform follows) but moves nothing.
+
+   Registry place: after the contacts, so a contact's push reaches the whole body in the same
+   pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
+   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook) and
+   plasticity (the update hook), in shapes_motion.c; the error hook (the heat map).
+
+   Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
+   its rotation, and its goals are c; two particles or a line leave the turn about the line as
+   it was (rotation.c). Nothing divides by a quantity that can be 0 (M >= the pins' weight > 0). */
+#include "families/shapes_internal.h"
+#include "families/rotation.h"
+
+#include <math.h>
+#include <string.h>
+
+static pbdShapes* State(const pbdWorld* w) { return pbd_ShapesState(w); }
+
+/* ---------------------------------------------------------------- rest data */
+
+void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, double c[3], float A[9])
+{
+	const int32_t end = b->first + b->count;
+	double M = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
+	for (int32_t i = b->first; i < end; ++i) {
+		const double m = s->offset[4 * i + 3];
+		const float* p = positions + 4 * i;
+		M += m;
+		cx += m * p[0], cy += m * p[1], cz += m * p[2];
+	}
+	cx /= M, cy /= M, cz /= M;
+	double a[9] = { 0.0 };
+	for (int32_t i = b->first; i < end; ++i) {
+		const float* p = positions + 4 * i;
+		const float* q = s->offset + 4 * i;
+		const double m = q[3];
+		const double d[3] = { m * (p[0] - cx), m * (p[1] - cy), m * (p[2] - cz) };
+		for (int r = 0; r < 3; ++r) {
+			a[3 * r] += d[r] * q[0], a[3 * r + 1] += d[r] * q[1], a[3 * r + 2] += d[r] * q[2];
+		}
+	}
+	c[0] = cx, c[1] = cy, c[2] = cz;
+	for (int k = 0; k < 9; ++k) A[k] = (float)a[k];
+}
+
+void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b)
+{
+	const int32_t end = b->first + b->count;
+	const float* x = w->x;
+	double freeMass = 0.0;
+	int32_t free = 0;
+	for (int32_t i = b->first; i < end; ++i) {
+		if (x[4 * i + 3] > 0.0f) freeMass += 1.0 / x[4 * i + 3], free += 1;
+	}
+	b->meanMass = free > 0 ? (float)(freeMass / free) : 1.0f;
+	const float pinWeight = PBD_SHAPES_PIN_WEIGHT * b->meanMass;
+	b->pins = b->count - free;
+	double M = 0.0, c0[3] = { 0.0, 0.0, 0.0 };
+	for (int32_t i = b->first; i < end; ++i) {
+		const float m = x[4 * i + 3] > 0.0f ? 1.0f / x[4 * i + 3] : pinWeight;
+		s->offset[4 * i + 3] = m;
+		M += m;
+		for (int k = 0; k < 3; ++k) c0[k] += m * (double)s->rest[4 * i + k];
+	}
+	for (int k = 0; k < 3; ++k) b->c0[k] = (float)(c0[k] / M);
+	/* q_i = P (x0_i - c0): centred, since sum m (x0 - c0) = 0 and P is linear */
+	const float* P = b->plastic;
+	double spread = 0.0;
+	for (int32_t i = b->first; i < end; ++i) {
+		const float* x0 = s->rest + 4 * i;
+		float* q = s->offset + 4 * i;
+		const float d[3] = { x0[0] - b->c0[0], x0[1] - b->c0[1], x0[2] - b->c0[2] };
+		for (int r = 0; r < 3; ++r) q[r] = P[3 * r] * d[0] + P[3 * r + 1] * d[1] + P[3 * r + 2] * d[2];
+		spread += (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2];
+	}
+	b->size = sqrtf((float)(spread / b->count));
+}
+
+/* ---------------------------------------------------------------- family */
+
+static size_t Shapes_Bytes(const pbdCapacity* cap)
+{
+	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
+	return pbd_PoolBytes(1, sizeof(pbdShapes)) + pbd_PoolBytes(O, sizeof(pbdBody)) + pbd_PoolBytes(O, sizeof(int32_t)) +
+		   2 * pbd_PoolBytes(P, 4 * sizeof(float));
+}
+
+static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
+{
+	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
+	pbdShapes* s = pbd_PoolAlloc(pool, 1, sizeof(pbdShapes));
+	if (s == NULL) return NULL;
+	s->bodies = pbd_PoolAlloc(pool, O, sizeof(pbdBody));
+	s->bodyOf = pbd_PoolAlloc(pool, O, sizeof(int32_t));
+	s->rest = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	s->offset = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	s->capacity = cap->maxObjects;
+	return s->offset != NULL ? s : NULL;
+}
+
+static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdShapes* s = state;
+	if (s->massVersion != w->massVersion) {
+		for (int32_t k = 0; k < s->count; ++k) pbd_Shapes_Refresh(w, s, &s->bodies[k]);
+		s->massVersion = w->massVersion;
+	}
+	for (int32_t k = 0; k < s->count; ++k) {
+		pbdBody* b = &s->bodies[k];
+		b->k = pbd_PassStiffness(b->stiffness, ctx->passes);
+		b->rigid = b->stiffness >= 1.0f && b->pins == 0 && b->count >= 2;
+	}
+}
+
+static int32_t Shapes_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdShapes*)state)->count > 0; }
+
+static int32_t Shapes_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	*serial = 0; /* bodies share no particle */
+	return ((const pbdShapes*)state)->count;
+}
+
+/* The goals are summed in double from the unrounded centre and rounded per particle: the
+   centre rounded to float first would move the whole body by its rounding, up to half an ulp
+   of its coordinates, each pass, which the velocity update turns into momentum (a drift of the
+   body's momentum that per-particle rounding, independent from particle to particle, averages
+   away). */
+static void SolveBody(pbdWorld* w, const pbdShapes* s, pbdBody* b)
+{
+	double c[3];
+	float A[9], R[9];
+	pbd_Shapes_Fit(s, b, w->p, c, A);
+	pbd_ExtractRotation(A, b->q, PBD_SHAPES_ROTATION_ITERATIONS);
+	b->c[0] = (float)c[0], b->c[1] = (float)c[1], b->c[2] = (float)c[2];
+	const float k = b->k;
+	if (!(k > 0.0f) || b->pins == b->count) return;
+	pbd_QuatToMatrix(b->q, R);
+	const int32_t end = b->first + b->count;
+	for (int32_t i = b->first; i < end; ++i) {
+		float* p = w->p + 4 * i;
+		if (p[3] <= 0.0f) continue; /* a pin stays */
+		const float* q = s->offset + 4 * i;
+		const float g[3] = { (float)(c[0] + (R[0] * q[0] + R[1] * q[1] + R[2] * q[2])),
+							 (float)(c[1] + (R[3] * q[0] + R[4] * q[1] + R[5] * q[2])),
+							 (float)(c[2] + (R[6] * q[0] + R[7] * q[1] + R[8] * q[2])) };
+		if (k >= 1.0f) {
+			p[0] = g[0], p[1] = g[1], p[2] = g[2];
+		} else {
+			p[0] += k * (g[0] - p[0]), p[1] += k * (g[1] - p[1]), p[2] += k * (g[2] - p[2]);
+		}
+	}
+}
+
+static void Shapes_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	pbdShapes* s = state;
+	for (int32_t k = begin; k < end; ++k) SolveBody(w, s, &s->bodies[k]);
+}
+
+/* Per particle |x_i - g_i| / size (the rest radius of gyration), the goals fitted to
+   `positions` from the body's last rotation (a copy: the hook changes nothing). */
+static void Shapes_Error(const pbdWorld* w, const void* state, const float* positions, float* perParticle, double* sum,
+						 int32_t* count)
+{
+	const pbdShapes* s = state;
+	for (int32_t k = 0; k < s->count; ++k) {
+		const pbdBody* b = &s->bodies[k];
+		if (!(b->size > 0.0f)) continue;
+		double cd[3];
+		float A[9], R[9], q[4];
+		pbd_Shapes_Fit(s, b, positions, cd, A);
+		memcpy(q, b->q, sizeof q);
+		pbd_ExtractRotation(A, q, PBD_SHAPES_ROTATION_ITERATIONS);
+		pbd_QuatToMatrix(q, R);
+		const float c[3] = { (float)cd[0], (float)cd[1], (float)cd[2] };
+		const float inv = 1.0f / b->size;
+		const int32_t end = b->first + b->count;
+		for (int32_t i = b->first; i < end; ++i) {
+			const float* p = positions + 4 * i;
+			const float* o = s->offset + 4 * i;
+			const float dx = c[0] + (R[0] * o[0] + R[1] * o[1] + R[2] * o[2]) - p[0];
+			const float dy = c[1] + (R[3] * o[0] + R[4] * o[1] + R[5] * o[2]) - p[1];
+			const float dz = c[2] + (R[6] * o[0] + R[7] * o[1] + R[8] * o[2]) - p[2];
+			const float e = sqrtf(dx * dx + dy * dy + dz * dz) * inv;
+			if (perParticle != NULL && e > perParticle[i]) perParticle[i] = e;
+			*sum += e;
+			*count += 1;
+		}
+	}
+}
+
+const pbdFamily pbd_family_shapes = {
+	.name = "shapes",
+	.bytes = Shapes_Bytes,
+	.create = Shapes_Create,
+	.prepareStep = Shapes_PrepareStep,
+	.forces = pbd_Shapes_Forces,
+	.colourCount = Shapes_ColourCount,
+	.colourSize = Shapes_ColourSize,
+	.solve = Shapes_Solve,
+	.update = pbd_Shapes_Update,
+	.error = Shapes_Error,
+};
+
+/* ---------------------------------------------------------------- building (shapes.h) */
+
+int pbd_Shapes_CheckRoom(pbdWorld* w)
+{
+	const pbdShapes* s = State(w);
+	if (s->count >= s->capacity) {
+		return pbd_SetWorldError(w, PBD_ERR_OBJECT_CAPACITY, "already %d shape-matched bodies (capacity %d)", s->count, s->capacity);
+	}
+	return PBD_OK;
+}
+
+void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
+{
+	pbdShapes* s = State(w);
+	PBD_ASSERT(s->count < s->capacity && object >= 0 && object < w->maxObjects && s->bodyOf[object] == 0);
+	PBD_ASSERT(first >= 0 && count >= 1 && first + count <= w->particleCount);
+	pbdBody* b = &s->bodies[s->count];
+	memset(b, 0, sizeof *b);
+	b->object = object;
+	b->first = first;
+	b->count = count;
+	b->stiffness = w->params[pbdParam_stiffnessShape];
+	b->k = b->stiffness;
+	b->q[3] = 1.0f;
+	b->plastic[0] = b->plastic[4] = b->plastic[8] = 1.0f;
+	for (int32_t i = first; i < first + count; ++i) {
+		memcpy(s->rest + 4 * i, w->x + 4 * i, 3 * sizeof(float));
+		s->rest[4 * i + 3] = 0.0f;
+	}
+	pbd_Shapes_Refresh(w, s, b);
+	memcpy(b->c, b->c0, sizeof b->c);
+	s->count += 1;
+	s->bodyOf[object] = s->count;
+}
+
+void pbd_Shapes_SetStiffness(pbdWorld* w, int32_t object, float k)
+{
+	pbdShapes* s = State(w);
+	for (int32_t i = 0; i < s->count; ++i) {
+		if (object < 0 || s->bodies[i].object == object) s->bodies[i].stiffness = k;
+	}
+}
+
+int pbd_Shapes_Transform(const pbdWorld* w, int32_t object, float c[3], float q[4], float c0[3])
+{
+	const pbdShapes* s = State(w);
+	if (object < 0 || object >= s->capacity || s->bodyOf[object] == 0) return 0;
+	const pbdBody* b = &s->bodies[s->bodyOf[object] - 1];
+	memcpy(c, b->c, 3 * sizeof(float));
+	memcpy(q, b->q, 4 * sizeof(float));
+	memcpy(c0, b->c0, 3 * sizeof(float));
+	return 1;
+}
+
+/* ---------------------------------------------------------------- API */
+
+int pbd_World_GetBodyTransform(pbdWorldId id, int object, float* out)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (out == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "out is NULL");
+	if (object < 0 || object >= w->objectCount) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "object %d of %d", object, w->objectCount);
+	}
+	float c[3], q[4], c0[3];
+	if (!pbd_Shapes_Transform(w, object, c, q, c0)) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "object %d is not a shape-matched body", object);
+	}
+	memcpy(out, c, sizeof c);
+	memcpy(out + 3, q, sizeof q);
+	return PBD_OK;
+}

@@ -1,0 +1,135 @@
+/* families/volume_solve.c -- the volume family's kernels: the signed tet volume constraint
+   C = V - V0 of seed 001 (soft bodies), projected with seed 000's mass-weighted formula (2.2)
+       dp_i = -k' w_i C / sum_j w_j |grad_j C|^2 grad_i C.
+   With e_k = x_k - x0, V = e1 . (e2 x e3) / 6 and its gradients are
+       grad_1 = e2 x e3 / 6, grad_2 = e3 x e1 / 6, grad_3 = e1 x e2 / 6, grad_0 = -(grad_1 + grad_2 + grad_3).
+   The kernels keep six times everything (V6 = 6 V, G_i = 6 grad_i V), which leaves the step
+       dp_i = -k' (V6 - 6 V0) w_i G_i / sum_j w_j |G_j|^2
+   with no 1/6 in it. C is signed, so an inverted tet (V < 0) is pushed back through its flat
+   state to positive volume rather than toward -V0 (an unsigned |V| - V0 has a second, inverted
+   rest state it can stay stuck in). A tet whose weighted gradients have all but vanished
+   (volume_internal.h PBD_VOLUME_DEGENERATE) moves by 0 that pass.
+
+   Every path does exactly this arithmetic in this order: the 4-wide kernel gathers four tets of
+   one colour (no shared particle) into lanes, one 4x4 transpose per vertex slot, computes, and
+   scatters with the inverse transposes; the plain loop does each lane's operations on floats.
+   A skipped tet still adds s w_i G_i with s = +0 in both, so a -0 coordinate turns +0 alike. */
+#include "families/volume_internal.h"
+#include "base/simd.h"
+
+float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients)
+{
+	const float *q0 = x + 4 * tet[0], *q1 = x + 4 * tet[1], *q2 = x + 4 * tet[2], *q3 = x + 4 * tet[3];
+	const float e1x = q1[0] - q0[0], e1y = q1[1] - q0[1], e1z = q1[2] - q0[2];
+	const float e2x = q2[0] - q0[0], e2y = q2[1] - q0[1], e2z = q2[2] - q0[2];
+	const float e3x = q3[0] - q0[0], e3y = q3[1] - q0[1], e3z = q3[2] - q0[2];
+	const float g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
+	if (gradients != NULL) {
+		const float g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
+		const float g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
+		const float g0x = 0.0f - ((g1x + g2x) + g3x), g0y = 0.0f - ((g1y + g2y) + g3y), g0z = 0.0f - ((g1z + g2z) + g3z);
+		const float n0 = (g0x * g0x + g0y * g0y) + g0z * g0z, n1 = (g1x * g1x + g1y * g1y) + g1z * g1z;
+		const float n2 = (g2x * g2x + g2y * g2y) + g2z * g2z, n3 = (g3x * g3x + g3y * g3y) + g3z * g3z;
+		*gradients = (((n0 + n1) + n2) + n3) * 0.25f;
+	}
+	return (e1x * g1x + e1y * g1y) + e1z * g1z;
+}
+
+/* One tet, in the lanes' order of operations (ProjectTets4). */
+static inline void ProjectTet(float* p, const int32_t* tet, float rest6, float degenerate, float k)
+{
+	float *q0 = p + 4 * tet[0], *q1 = p + 4 * tet[1], *q2 = p + 4 * tet[2], *q3 = p + 4 * tet[3];
+	const float e1x = q1[0] - q0[0], e1y = q1[1] - q0[1], e1z = q1[2] - q0[2];
+	const float e2x = q2[0] - q0[0], e2y = q2[1] - q0[1], e2z = q2[2] - q0[2];
+	const float e3x = q3[0] - q0[0], e3y = q3[1] - q0[1], e3z = q3[2] - q0[2];
+	const float g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
+	const float g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
+	const float g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
+	const float g0x = 0.0f - ((g1x + g2x) + g3x), g0y = 0.0f - ((g1y + g2y) + g3y), g0z = 0.0f - ((g1z + g2z) + g3z);
+	const float vol6 = (e1x * g1x + e1y * g1y) + e1z * g1z;
+	const float n0 = (g0x * g0x + g0y * g0y) + g0z * g0z, n1 = (g1x * g1x + g1y * g1y) + g1z * g1z;
+	const float n2 = (g2x * g2x + g2y * g2y) + g2z * g2z, n3 = (g3x * g3x + g3y * g3y) + g3z * g3z;
+	const float w0 = q0[3], w1 = q1[3], w2 = q2[3], w3 = q3[3];
+	const float den = ((w0 * n0 + w1 * n1) + w2 * n2) + w3 * n3;
+	const float weights = ((w0 + w1) + w2) + w3;
+	const float s = den > degenerate * weights ? k * (vol6 - rest6) / den : 0.0f;
+	const float s0 = s * w0, s1 = s * w1, s2 = s * w2, s3 = s * w3;
+	q0[0] = q0[0] - s0 * g0x, q0[1] = q0[1] - s0 * g0y, q0[2] = q0[2] - s0 * g0z;
+	q1[0] = q1[0] - s1 * g1x, q1[1] = q1[1] - s1 * g1y, q1[2] = q1[2] - s1 * g1z;
+	q2[0] = q2[0] - s2 * g2x, q2[1] = q2[1] - s2 * g2y, q2[2] = q2[2] - s2 * g2z;
+	q3[0] = q3[0] - s3 * g3x, q3[1] = q3[1] - s3 * g3y, q3[2] = q3[2] - s3 * g3z;
+}
+
+void pbd_Volume_SolveRange(const pbdVolume* v, float* p, int32_t from, int32_t end, float k)
+{
+	for (int32_t t = from; t < end; ++t) ProjectTet(p, v->tets + 4 * t, v->rest6[t], v->degenerate[t], k);
+}
+
+#if PBD_SIMD
+/* a x b lane by lane, component arrays in and out, as ProjectTet writes it */
+#define PBD_CROSS(ox, oy, oz, ax, ay, az, bx, by, bz)                   \
+	const pbdF4 ox = pbdF4_Sub(pbdF4_Mul(ay, bz), pbdF4_Mul(az, by));   \
+	const pbdF4 oy = pbdF4_Sub(pbdF4_Mul(az, bx), pbdF4_Mul(ax, bz));   \
+	const pbdF4 oz = pbdF4_Sub(pbdF4_Mul(ax, by), pbdF4_Mul(ay, bx))
+/* (x x + y y) + z z */
+#define PBD_DOT(ax, ay, az, bx, by, bz) pbdF4_Add(pbdF4_Add(pbdF4_Mul(ax, bx), pbdF4_Mul(ay, by)), pbdF4_Mul(az, bz))
+
+/* Four tets of one colour, tets t .. t + 3. Vertex slot m of the four gathers into (X_m, Y_m,
+   Z_m, W_m) by one transpose, W_m being the four weights (p.w = w). */
+static inline void ProjectTets4(float* p, const int32_t* tets, pbdF4 rest6, pbdF4 degenerate, pbdF4 kv)
+{
+	float* q[4][4]; /* q[m][lane] */
+	for (int lane = 0; lane < 4; ++lane) {
+		for (int m = 0; m < 4; ++m) q[m][lane] = p + 4 * tets[4 * lane + m];
+	}
+	pbdF4 X[4], Y[4], Z[4], W[4];
+	for (int m = 0; m < 4; ++m) {
+		X[m] = pbdF4_Load(q[m][0]), Y[m] = pbdF4_Load(q[m][1]), Z[m] = pbdF4_Load(q[m][2]), W[m] = pbdF4_Load(q[m][3]);
+		pbdF4_Transpose(&X[m], &Y[m], &Z[m], &W[m]);
+	}
+	const pbdF4 zero = pbdF4_Splat(0.0f);
+	const pbdF4 e1x = pbdF4_Sub(X[1], X[0]), e1y = pbdF4_Sub(Y[1], Y[0]), e1z = pbdF4_Sub(Z[1], Z[0]);
+	const pbdF4 e2x = pbdF4_Sub(X[2], X[0]), e2y = pbdF4_Sub(Y[2], Y[0]), e2z = pbdF4_Sub(Z[2], Z[0]);
+	const pbdF4 e3x = pbdF4_Sub(X[3], X[0]), e3y = pbdF4_Sub(Y[3], Y[0]), e3z = pbdF4_Sub(Z[3], Z[0]);
+	PBD_CROSS(g1x, g1y, g1z, e2x, e2y, e2z, e3x, e3y, e3z);
+	PBD_CROSS(g2x, g2y, g2z, e3x, e3y, e3z, e1x, e1y, e1z);
+	PBD_CROSS(g3x, g3y, g3z, e1x, e1y, e1z, e2x, e2y, e2z);
+	const pbdF4 g0x = pbdF4_Sub(zero, pbdF4_Add(pbdF4_Add(g1x, g2x), g3x));
+	const pbdF4 g0y = pbdF4_Sub(zero, pbdF4_Add(pbdF4_Add(g1y, g2y), g3y));
+	const pbdF4 g0z = pbdF4_Sub(zero, pbdF4_Add(pbdF4_Add(g1z, g2z), g3z));
+	const pbdF4 vol6 = PBD_DOT(e1x, e1y, e1z, g1x, g1y, g1z);
+	const pbdF4 n0 = PBD_DOT(g0x, g0y, g0z, g0x, g0y, g0z), n1 = PBD_DOT(g1x, g1y, g1z, g1x, g1y, g1z);
+	const pbdF4 n2 = PBD_DOT(g2x, g2y, g2z, g2x, g2y, g2z), n3 = PBD_DOT(g3x, g3y, g3z, g3x, g3y, g3z);
+	const pbdF4 den = pbdF4_Add(pbdF4_Add(pbdF4_Add(pbdF4_Mul(W[0], n0), pbdF4_Mul(W[1], n1)), pbdF4_Mul(W[2], n2)),
+								pbdF4_Mul(W[3], n3));
+	const pbdF4 weights = pbdF4_Add(pbdF4_Add(pbdF4_Add(W[0], W[1]), W[2]), W[3]);
+	const pbdMask4 live = pbdF4_Greater(den, pbdF4_Mul(degenerate, weights));
+	const pbdF4 s = pbdF4_Keep(live, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(vol6, rest6)), den));
+	const pbdF4 gx[4] = { g0x, g1x, g2x, g3x }, gy[4] = { g0y, g1y, g2y, g3y }, gz[4] = { g0z, g1z, g2z, g3z };
+	for (int m = 0; m < 4; ++m) {
+		const pbdF4 sm = pbdF4_Mul(s, W[m]);
+		X[m] = pbdF4_Sub(X[m], pbdF4_Mul(sm, gx[m]));
+		Y[m] = pbdF4_Sub(Y[m], pbdF4_Mul(sm, gy[m]));
+		Z[m] = pbdF4_Sub(Z[m], pbdF4_Mul(sm, gz[m]));
+		pbdF4_Transpose(&X[m], &Y[m], &Z[m], &W[m]); /* back to particles; w comes back as it was */
+		pbdF4_Store(q[m][0], X[m]), pbdF4_Store(q[m][1], Y[m]), pbdF4_Store(q[m][2], Z[m]), pbdF4_Store(q[m][3], W[m]);
+	}
+}
+#undef PBD_CROSS
+#undef PBD_DOT
+#endif
+
+/* A colour's tets share no particle, so the four lanes are independent and any split of the
+   range gives the same bits. Without SIMD (-DPBD_SCALAR=1) the plain loop: the same bits at a
+   plain loop's speed rather than the lanes emulated one by one (as the distance family). */
+void pbd_Volume_SolveColour4(const pbdVolume* v, float* p, int32_t from, int32_t end, float k)
+{
+	int32_t t = from;
+#if PBD_SIMD
+	const pbdF4 kv = pbdF4_Splat(k);
+	for (; t + 4 <= end; t += 4) {
+		ProjectTets4(p, v->tets + 4 * t, pbdF4_Load(v->rest6 + t), pbdF4_Load(v->degenerate + t), kv);
+	}
+#endif
+	pbd_Volume_SolveRange(v, p, t, end, k);
+}

@@ -1,0 +1,5 @@
+/* Tests in test_surface.c: X(Name) for each void Test_Name(void). */
+#define TEST_LIST_SURFACE(X)         \
+	X(SurfaceInsideMatchesWinding)   \
+	X(SurfaceGoodLoads)              \
+	X(SurfaceRefusals)
