@@ -420,7 +420,7 @@ PBD_API int pbd_World_RemoveAttachment(pbdWorldId world, pbdAttachmentId id);
 PBD_API int pbd_World_GetAttachmentCount(pbdWorldId world);
 
 /// Colliders. Add returns the collider index (>= 0) or a negative pbdError. Particles keep
-/// a distance of thickness / 2 (the particle radius) from every surface.
+/// a distance of their radius (pbd_World_SetObjectRadius; thickness / 2 by default) from every surface.
 PBD_API pbdColliderDef pbd_DefaultColliderDef(void);
 PBD_API int pbd_World_AddCollider(pbdWorldId world, const pbdColliderDef* def);
 /// Sets the collider's transform for the end of the next step; the step sweeps it there
@@ -440,8 +440,8 @@ PBD_API float pbd_World_ColliderDistance(pbdWorldId world, int collider, float x
 PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, float oz, float dx, float dy, float dz, float* t);
 
 /// Rebuilds the neighbour grid from the current positions and finds the particle pairs
-/// closer than the search radius (1.2 x thickness) that the contacts family projects when
-/// closer than the thickness: pairs within an object (self-collision; rest-pose neighbours
+/// closer than the search radius (1.2 x (r_i + r_j), the thickness when no object has its own
+/// radius) that the contacts family projects when closer than r_i + r_j: pairs within an object (self-collision; rest-pose neighbours
 /// left out) and between objects, pin-pin pairs left out, whatever selfCollision and
 /// collisions say. Returns the pair count. The step does this itself when selfCollision is on,
 /// or collisions is on and the world has two objects; this entry point is for tools, tests

@@ -408,6 +408,11 @@ int pbd_World_AddBody(pbdWorldId id, const pbdBodyDef* def)
 	const pbdBodyCounts* c = &plan.counts;
 	if ((err = pbd_Builder_CheckRoom(w, c->particles, c->edges, 0, 0)) != PBD_OK) return err;
 	if (def->type == PBD_OBJECT_SOFT && (err = pbd_Volume_CheckRoom(w, c->tets)) != PBD_OK) return err;
+	int32_t buffer; /* what the volume family takes fits the skin's tet buffer (skin.c BuildTets), but say so */
+	pbd_Skin_TetBuffer(w, &buffer);
+	if (c->tets > buffer) {
+		return pbd_SetWorldError(w, PBD_ERR_CONSTRAINT_CAPACITY, "needs %d tets, at most %d in one body", c->tets, buffer);
+	}
 	if (def->type == PBD_OBJECT_RIGID && (err = pbd_Shapes_CheckRoom(w)) != PBD_OK) return err;
 	if ((err = pbd_Skin_CheckRoom(w, c->skinVertices, c->skinTriangles)) != PBD_OK) return err;
 	const int32_t first = w->particleCount;

@@ -1,8 +1,9 @@
 /* families/colliders.c -- kinematic sphere, capsule and box colliders: the family.
 
    A collider is a shape with a transform the user sets (pbd_World_SetColliderTransform);
-   it is never moved by the particles. Particles are spheres of radius r = thickness / 2,
-   so the constraint for particle i and collider c is the inequality
+   it is never moved by the particles. Particles are spheres of radius r, their object's
+   (contacts.h pbd_ObjectContactRadius: thickness / 2 unless the object has its own), so the
+   constraint for particle i and collider c is the inequality
 
        C(p_i) = sdf_c(p_i) - r >= 0,
 
@@ -61,6 +62,7 @@
    The geometry is in collider_shapes.c, the API in colliders_api.c. Determinism: + - * /
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
 #include "families/colliders_internal.h"
+#include "families/contacts.h"
 #include "families/distance.h"
 
 #include <string.h>
@@ -68,10 +70,15 @@
 /* ---------------------------------------------------------------- substep */
 
 /* The frames of this substep: each collider at the share alphaFrom of its motion (the
-   previous substep's end) and at alphaTo, and the boxes that cull objects and particles. */
+   previous substep's end) and at alphaTo, and the boxes that cull objects and particles,
+   grown by the largest particle radius (culls only: the results do not depend on them). */
 static void BeginSubstep(pbdWorld* w, pbdColliders* cs, const pbdStepContext* ctx)
 {
-	const float r = 0.5f * w->params[pbdParam_thickness];
+	float r = 0.5f * w->params[pbdParam_thickness];
+	for (int o = 0; o < w->objectCount; ++o) {
+		const float ro = pbd_ObjectContactRadius(w, o);
+		if (o == 0 || ro > r) r = ro;
+	}
 	cs->alphaFrom = cs->alphaTo;
 	cs->alphaTo = ctx->alpha;
 	cs->bounceCount = 0;
@@ -424,7 +431,6 @@ static int32_t Colliders_ColourSize(const pbdWorld* w, const void* state, int32_
 static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
 {
 	pbdColliders* cs = state;
-	const float r = 0.5f * w->params[pbdParam_thickness];
 	const int record = ctx->pass == 0;
 	memset(cs->pBoxValid, 0, (size_t)w->objectCount);
 	for (int i = begin; i < end; ++i) {
@@ -440,6 +446,7 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			}
 			if (BoxesMiss(hull, f->lo, f->hi)) continue;
 			const pbdObjectInfo* info = &w->objects[o];
+			const float r = pbd_ObjectContactRadius(w, o);
 			SolveParticles(w, cs, i, r, info->firstParticle, info->firstParticle + info->particleCount, pb, record);
 		}
 		int type = cs->colliders[i].shape.type;
@@ -450,7 +457,7 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			if (!pbd_Distance_StructuralEdges(w, g, &edges)) continue;
 			float* pb = ObjectPBox(w, cs, edges.object);
 			if (BoxesMiss(pb, f->edgeLo, f->edgeHi)) continue;
-			SolveEdges(w, cs, i, r, &edges, pb);
+			SolveEdges(w, cs, i, pbd_ObjectContactRadius(w, edges.object), &edges, pb);
 		}
 	}
 }

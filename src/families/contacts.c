@@ -1,29 +1,72 @@
 /* families/contacts.c -- particle contacts: self-collision and collisions between objects.
 
-   Particles are spheres of radius thickness / 2, so two collide when their centres are closer
-   than the thickness. The pairs come from the neighbour search (neighbours/grid.h) over all
-   particles, with the phase words the builders set (each object its own collision group,
-   PBD_PHASE_SELF on): pairs within one group when selfCollision is on (less the rest-pose
-   neighbours: same object and closer than the thickness at rest, which mesh neighbours are
-   meant to be; TenMinutePhysics' cloth self-collision filters them the same way), pairs
-   between groups when collisions is on (cloth against the cloth of another object, a rope on a
-   cloth), never two pins. One search serves both, so the pairs come in one list in the
-   search's order, a pure function of the positions: every build (native, scalar, wasm) stores
-   the same pairs in the same order. With one object and selfCollision off nothing can be in
-   contact and the family costs nothing: no grid, no search.
+   Particles are spheres: object o's particles have the radius r_o of pbd_World_SetObjectRadius,
+   or thickness / 2 when it is 0 (chains and cloth), so particles i and j collide when their
+   centres are closer than r_i + r_j (the thickness between two cloth particles). The pairs come
+   from the neighbour search (neighbours/grid.h) over all particles, with the phase words the
+   builders set (each object its own collision group; chains and cloth PBD_PHASE_SELF, bodies
+   not): pairs within one group when selfCollision is on (less the rest-pose neighbours: same
+   object and closer than r_i + r_j at rest, which mesh neighbours are meant to be;
+   TenMinutePhysics' cloth self-collision filters them the same way), pairs between groups when
+   collisions is on (cloth against the cloth of another object, a rope on a cloth, a body on
+   either), never two pins. One search serves both, so the pairs come in one list in the search's
+   order, a pure function of the positions: every build (native, scalar, wasm) stores the same
+   pairs in the same order. With one object and selfCollision off nothing can be in contact and
+   the family costs nothing: no grid, no search.
+
+   One radius or several. When every object has the same radius (bit for bit), one contact
+   distance D = r + r serves every pair and the family runs exactly the arithmetic it had before
+   radii per object: the grid gets one radius, D M, the solve one D, the reuse test one reach;
+   with r = 0.5f * thickness, D is the thickness to the bit, so every cloth and chain scene keeps
+   its hash. Otherwise the grid gets a radius per object (2 M r_o: it pairs particles within
+   the mean of their two radii, M (r_i + r_j)) and the solve reads r_i and r_j per pair through
+   the phase words' object index (why not a per-particle radius array: measured, see
+   SolvePairs). One caveat of one grid for all: its cells are as large as the largest search
+   radius, so a big ball among cloth makes the cloth's particles test more candidates.
 
    Why a margin: pairs are found once per substep from the predicted positions but are
    projected in every pass, and the passes still move particles (stretch, pins, other
-   contacts). In a resting stack, pairs sit at exactly the thickness after a projection;
-   with r = thickness they drop out of the next substep's list and get pushed inside it
-   unseen (two 20 x 20 layers at 1 substep x 10 passes: 0.87 thickness at r = 1.0, 0.99
-   at 1.05). The benefit saturates by 1.15-1.2 (a towel folded onto itself, 5 substeps x
-   4 passes: worst distance 0.93, 0.97, 0.97, 0.97 thickness at 1.1, 1.15, 1.2, 1.25),
-   while the pairs grow fast with r: rings of same-object particles between thickness and
-   r join the list (a 32 x 16 cloth at spacing 0.6 thickness: 520 pairs at 1.1, 1900 at
-   1.2, 4096 = overflow of the default capacity at 1.35) and the candidates grow with r^3
-   in a pile. So PBD_CONTACT_MARGIN = 1.2. Pairs between thickness and r are inert: the
-   solve projects only when violated. Pairs past maxContacts are counted, not stored.
+   contacts). In a resting stack, pairs sit at exactly D after a projection; searched within
+   D they drop out of the next substep's list and get pushed inside it unseen (two 20 x 20
+   layers at 1 substep x 10 passes: 0.87 D searched within 1.0 D, 0.99 within 1.05 D). The
+   benefit saturates by 1.15-1.2 (a towel folded onto itself, 5 substeps x 4 passes: worst
+   distance 0.93, 0.97, 0.97, 0.97 D at 1.1, 1.15, 1.2, 1.25), while the pairs grow fast with
+   the margin: rings of same-object particles between D and M D join the list (a 32 x 16
+   cloth at spacing 0.6 thickness: 520 pairs at 1.1, 1900 at 1.2, 4096 = overflow of the
+   default capacity at 1.35) and the candidates grow with M^3 in a pile. So
+   PBD_CONTACT_MARGIN = M = 1.2 (measured on cloth, where D is the thickness). Pairs between
+   D and M D are inert: the solve projects only when violated. Pairs past maxContacts are
+   counted, not stored.
+
+   Heavy on light. The split w_i / (w_i + w_j) is seed 000's, but Gauss-Seidel converges badly
+   when one side is much heavier: a block of 10 kg particles resting on a cloth of 10 g ones
+   takes 1/1001 of each contact correction and the cloth particle under it the rest, and the
+   cloth's constraints (one pass per substep) cannot carry that load back to the pins in time:
+   the cloth stretches and lets the block through. Substeps help (the block's fall in a
+   substep, g h^2, shrinks with h^2), not enough at ratios of 100-1000. So a contact splits its
+   correction as if the heavier particle were at most R = PBD_CONTACT_MASS_RATIO = 10 times
+   heavier (seed 001 section 4.1: effective masses for the solver's sake; Macklin et al. 2014,
+   "Unified Particle Physics", sec. 5.2 scales masses for stacking to the same end). Pairs
+   within R keep their exact weights and their bits (every cloth and rope scene so far, the
+   rope on a cloth at 10 included); pins stay pins. The price: a contact past R does not keep
+   the pair's momentum, the heavier particle is pushed as if it had met one of 1/R its mass,
+   so a very heavy body is slowed more by a light free one than it should be, and past R a
+   heavier block does not press a cloth harder. No parameter: R = 10 changes no scene that
+   was already right, and the exact split past it is the failure above. Measured (a 3 x 3 x 3
+   cluster, 5 cm spacing, 3 cm radius, dropped 0.3 m onto a 1 m, 41 x 41 cloth of 10 g
+   particles pinned at its corners, tethers on, 1 pass per substep; after 5 s: sag of the
+   cloth's centre in cm / largest stretch of the cloth; "through": the cluster fell through):
+
+       cluster particle / cloth particle   substeps: 5       10          20          40
+       1                                     3.0 / 8.1%   2.0 / 3.4%  1.3 / 1.4%  0.8 / 0.5%
+       100 or 1000, exact split              through      through     through     through
+       100 or 1000, R = 10                   4.4 / 24.5%  2.9 / 8.0%  1.9 / 3.6%  1.2 / 1.2%
+       100 or 1000, R = 3                    3.6 / 11.3%  2.3 / 4.5%  1.6 / 2.0%  0.9 / 0.7%
+
+   (At rest on the cloth rather than dropped, exact split: 100 at 10 substeps holds with 42%
+   stretch, at 40 with 6.5%; 1000 falls through at 5-20 and stretches 27% at 40.) So a heavy
+   block on a light cloth takes R = 10 and the default 10 substeps (8% stretch), 20 for 3.6%
+   (tests/c/test_mass_ratio.c holds it to that).
 
    The family is one serial colour: pairs share particles, so they are projected in list order. */
 #include "families/contacts.h"
@@ -46,22 +89,57 @@ static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	pbdContacts* c = pbd_PoolAlloc(pool, 1, sizeof(pbdContacts));
 	if (c == NULL || !pbd_Grid_Create(&c->grid, pool, cap->maxParticles)) return NULL;
 	c->maxPairs = cap->maxContacts;
+	c->massRatio = PBD_CONTACT_MASS_RATIO;
 	c->pairs = pbd_PoolAlloc(pool, (size_t)cap->maxContacts, 2 * sizeof(int32_t));
 	c->origin = pbd_PoolAlloc(pool, (size_t)cap->maxParticles, 4 * sizeof(float));
 	return c->origin != NULL ? c : NULL;
 }
 
-float pbd_Contacts_SearchRadius(const pbdWorld* w) { return w->params[pbdParam_thickness] * PBD_CONTACT_MARGIN; }
+/* Every object's radius and what follows from it, and whether one radius serves all (bit for
+   bit). With none, or all at thickness / 2, distance is the thickness, and the single-radius
+   paths compute what they computed before radii per object. Cheap (at most PBD_MAX_OBJECTS),
+   so it runs before every search rather than keeping track of what changed: a radius set
+   through the API moves paramVersion, which already makes the kept list stale. */
+static void Radii(const pbdWorld* w, pbdContacts* c)
+{
+	float first = 0.5f * w->params[pbdParam_thickness];
+	int32_t uniform = 1;
+	for (int32_t o = 0; o < w->objectCount; ++o) {
+		const float r = pbd_ObjectContactRadius(w, o);
+		if (o == 0) first = r;
+		uniform &= r == first;
+		c->radius[o] = r;
+		c->search[o] = (r + r) * PBD_CONTACT_MARGIN;
+		const float reach = 0.5f * (c->search[o] - (r + r)); /* (M - 1) r */
+		c->reach2[o] = reach * reach;
+	}
+	c->uniform = uniform;
+	c->distance = first + first;
+}
+
+float pbd_Contacts_SearchRadius(const pbdWorld* w)
+{
+	const float r0 = w->objectCount > 0 ? pbd_ObjectContactRadius(w, 0) : 0.5f * w->params[pbdParam_thickness];
+	float largest = (r0 + r0) * PBD_CONTACT_MARGIN;
+	for (int32_t o = 1; o < w->objectCount; ++o) {
+		const float r = pbd_ObjectContactRadius(w, o);
+		const float search = (r + r) * PBD_CONTACT_MARGIN;
+		largest = search > largest ? search : largest;
+	}
+	return largest;
+}
 
 static int BuildGrid(pbdWorld* w, pbdContacts* c)
 {
+	Radii(w, c);
 	pbdGridInput in;
 	memset(&in, 0, sizeof in);
 	in.positions = w->p;
 	in.rest = w->rest0;
 	in.phase = w->phase;
 	in.count = w->particleCount;
-	in.radius = pbd_Contacts_SearchRadius(w);
+	if (c->uniform) in.radius = c->distance * PBD_CONTACT_MARGIN; /* thickness x M, as before radii per object */
+	else in.objectRadius = c->search;
 	return pbd_Grid_Build(&c->grid, &in, w->scratch, w->scratchBytes);
 }
 
@@ -72,7 +150,10 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 	c->dropped = 0;
 	c->reusable = 0;
 	if (!BuildGrid(w, c)) return;
-	const pbdGridFilter f = pbd_Grid_ContactFilter(self, others, w->params[pbdParam_thickness]);
+	/* rest-pose neighbours: same object and closer at rest than D = r_i + r_j (per pair: the
+	   search's M (r_i + r_j) scaled back by 1 / M) */
+	pbdGridFilter f = pbd_Grid_ContactFilter(self, others, c->uniform ? c->distance : 0.0f);
+	if (!c->uniform) f.restScale = 1.0f / PBD_CONTACT_MARGIN;
 	c->pairCount = pbd_Grid_FindPairs(&c->grid, &f, c->pairs, c->maxPairs);
 	c->dropped = c->grid.dropped;
 	c->searches += 1;
@@ -87,24 +168,36 @@ static void Contacts_PrepareStep(pbdWorld* w, void* state, const pbdStepContext*
 }
 
 /* Reusing the pair list across substeps (as Macklin et al. 2019, "Small Steps in Physics
-   Simulation", find neighbours once per frame). The list holds the pairs within
-   r = 1.2 thickness of the positions it was searched at; a pair missing from it was at
-   least r apart then, and a contact needs it closer than the thickness t. To close that
-   gap of r - t = 0.2 t the two must together have moved 0.2 t, so one of them at least
-   0.1 t. So while every particle's predicted position is within 0.1 t of where it was at
-   the search, the list holds every pair that can be in contact, and the search is skipped.
-   This holds for pairs of one object and of two alike. Anything the displacement cannot
-   show searches again: a parameter change (thickness, the filters), a mass change (pairs of
-   two pins were left out), new particles, an overflowing list. A cloth at rest then searches
-   about once in many steps; one that falls or is dragged still searches every substep. */
+   Simulation", find neighbours once per frame). The list holds the pairs within M (r_i + r_j)
+   of the positions it was searched at (M = 1.2); a pair missing from it was at least that far
+   apart then, and a contact needs it closer than r_i + r_j. To close the gap of
+   (M - 1)(r_i + r_j) the two must together have moved that much, so if particle i has moved
+   less than (M - 1) r_i and j less than (M - 1) r_j,
+       |p_i - p_j| >= d_0 - |dp_i| - |dp_j| > M (r_i + r_j) - (M - 1) r_i - (M - 1) r_j = r_i + r_j,
+   and the pair is not in contact. So while every particle's predicted position is within
+   (M - 1) r of where it was at the search (its own radius: 0.1 thickness for cloth, and a
+   small particle beside a large one is held to its own, smaller reach), the list holds every
+   pair that can be in contact, and the search is skipped. With one radius for all this is the
+   one reach 0.5 (M D - D) = (M - 1) r. Anything the displacement cannot show searches again:
+   a parameter change (thickness, the filters, an object's radius), a mass change (pairs of two
+   pins were left out), new particles, an overflowing list. A cloth at rest then searches about
+   once in many steps; one that falls or is dragged still searches every substep. */
 static int WithinReach(const pbdWorld* w, const pbdContacts* c, float m)
 {
 	const float limit2 = m * m;
 	const float* p = w->p;
 	const float* o = c->origin;
+	if (c->uniform) {
+		for (int32_t i = 0; i < w->particleCount; ++i) {
+			const float dx = p[4 * i] - o[4 * i], dy = p[4 * i + 1] - o[4 * i + 1], dz = p[4 * i + 2] - o[4 * i + 2];
+			if (!(dx * dx + dy * dy + dz * dz < limit2)) return 0; /* NaN-safe: not within */
+		}
+		return 1;
+	}
+	const uint32_t* phase = w->phase;
 	for (int32_t i = 0; i < w->particleCount; ++i) {
 		const float dx = p[4 * i] - o[4 * i], dy = p[4 * i + 1] - o[4 * i + 1], dz = p[4 * i + 2] - o[4 * i + 2];
-		if (!(dx * dx + dy * dy + dz * dz < limit2)) return 0; /* NaN-safe: not within */
+		if (!(dx * dx + dy * dy + dz * dz < c->reach2[phase[i] & PBD_PHASE_OBJECT_MASK])) return 0;
 	}
 	return 1;
 }
@@ -112,10 +205,10 @@ static int WithinReach(const pbdWorld* w, const pbdContacts* c, float m)
 static void Prepare(pbdWorld* w, pbdContacts* c)
 {
 	if (!c->self && !c->others) return;
-	const float thickness = w->params[pbdParam_thickness];
-	const float reach = 0.5f * (pbd_Contacts_SearchRadius(w) - thickness);
 	const int unchanged = c->paramVersion == w->paramVersion && c->massVersion == w->massVersion &&
 						  c->particleCount == w->particleCount;
+	/* the radii are those of the last search: a change since would have moved paramVersion */
+	const float reach = 0.5f * (c->distance * PBD_CONTACT_MARGIN - c->distance);
 	if (c->reusable && unchanged && WithinReach(w, c, reach)) return;
 	Search(w, c, c->self, c->others);
 	c->paramVersion = w->paramVersion;
@@ -142,9 +235,9 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
 	return ((const pbdContacts*)state)->pairCount;
 }
 
-/* Each pair is the inequality C = |p_i - p_j| - thickness >= 0, projected only when
+/* Each pair is the inequality C = |p_i - p_j| - D >= 0, D = r_i + r_j, projected only when
    violated (seed 000 section 1) with the mass-weighted split of section 3:
-       dp_i = +w_i / (w_i + w_j) (thickness - d) n,  dp_j = -w_j / (w_i + w_j) (thickness - d) n,
+       dp_i = +w_i / (w_i + w_j) (D - d) n,  dp_j = -w_j / (w_i + w_j) (D - d) n,
    n = (p_i - p_j) / d, at stiffness 1 (a contact is hard), pair by pair in list order.
 
    Friction is positional and Coulomb-bounded, as for the ground (Macklin et al. 2014,
@@ -156,16 +249,29 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
    with the number of substeps or passes (TenMinutePhysics removes a fixed fraction per
    projection; at 10 substeps x 2 passes that glues touching layers together).
 
-   Coincident particles (d below 1e-6 thickness) have no centre line: they are pushed
-   apart along their rest-pose offset, or along +y (i up, j down) when that is zero too.
-   Deterministic, and no 0 / 0. */
-static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+   Coincident particles (d below 1e-6 D) have no centre line: they are pushed apart along
+   their rest-pose offset, or along +y (i up, j down) when that is zero too. Deterministic,
+   and no 0 / 0.
+
+   With radii that differ, D is r_i + r_j read per pair through the phase words (object index
+   -> radius, a table of PBD_MAX_OBJECTS floats that stays in L1). A per-particle radius array
+   (filled at each search) was the alternative: it costs maxParticles floats, and measured the
+   same: 22.1 ms per step either way (316 x 316 hanging cloth, thickness 0.006, self-collision
+   on, 10 substeps x 1 pass, a second object of another radius so the per-pair path runs;
+   medians of 7 x 20 steps, 3 alternating runs, native -O3 -march=native; 21.0 ms with one
+   radius, as before radii per object). The pair loop waits on the gathers of p_i and p_j, not
+   on the radius. With one radius for all, D is a constant and the loop is the one it was
+   before radii per object (uniform is a constant at each call site). */
+static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const pbdContacts* cs, int32_t begin, int32_t end,
+															  const int uniform)
 {
-	const pbdContacts* cs = state;
-	const float thickness = w->params[pbdParam_thickness];
-	const float t2 = thickness * thickness;
-	const float tiny2 = t2 * 1e-12f;
+	const float D0 = cs->distance;
+	const float D0sq = D0 * D0;
+	const float tiny0 = D0sq * 1e-12f;
 	const float mu = w->params[pbdParam_selfFriction];
+	const float ratio = cs->massRatio;
+	const float* radius = cs->radius;
+	const uint32_t* phase = w->phase;
 	float* p = w->p;
 	const float* x = w->x;
 	const float* rest0 = w->rest0;
@@ -174,12 +280,25 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 		const int32_t i = pairs[2 * c], j = pairs[2 * c + 1];
 		float* pi = p + 4 * i;
 		float* pj = p + 4 * j;
-		const float wi = pi[3], wj = pj[3];
+		float wi = pi[3], wj = pj[3];
+		/* heavy on light (see above): the heavier one is split as if at most R times heavier;
+		   pins stay pins, pairs within the ratio keep their exact weights */
+		if (wi > ratio * wj) {
+			if (wj > 0.0f) wj = wi / ratio;
+		} else if (wj > ratio * wi) {
+			if (wi > 0.0f) wi = wj / ratio;
+		}
 		const float wsum = wi + wj;
 		if (wsum <= 0.0f) continue;
+		float D = D0, D2 = D0sq, tiny2 = tiny0;
+		if (!uniform) {
+			D = radius[phase[i] & PBD_PHASE_OBJECT_MASK] + radius[phase[j] & PBD_PHASE_OBJECT_MASK];
+			D2 = D * D;
+			tiny2 = D2 * 1e-12f;
+		}
 		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
 		const float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 >= t2) continue;
+		if (d2 >= D2) continue;
 		float nx, ny, nz, d;
 		if (d2 > tiny2) {
 			d = sqrtf(d2);
@@ -197,7 +316,7 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 			}
 			d = dx * nx + dy * ny + dz * nz;
 		}
-		const float depth = thickness - d;
+		const float depth = D - d;
 		const float si = depth * (wi / wsum), sj = depth * (wj / wsum);
 		pi[0] += si * nx, pi[1] += si * ny, pi[2] += si * nz;
 		pj[0] -= sj * nx, pj[1] -= sj * ny, pj[2] -= sj * nz;
@@ -219,6 +338,13 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 			pj[0] += fj * rx, pj[1] += fj * ry, pj[2] += fj * rz;
 		}
 	}
+}
+
+static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	const pbdContacts* cs = state;
+	if (cs->uniform) SolvePairs(w, cs, begin, end, 1);
+	else SolvePairs(w, cs, begin, end, 0);
 }
 
 int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w)); }

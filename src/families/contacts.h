@@ -7,8 +7,22 @@
 #include "families/family.h"
 #include "neighbours/grid.h"
 
-/// Pairs are searched within PBD_CONTACT_MARGIN x thickness (contacts.c says why 1.2).
+/// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts.c says why 1.2).
 #define PBD_CONTACT_MARGIN 1.2f
+
+/// In a particle contact the heavier particle is split as if it were at most this many times
+/// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
+#define PBD_CONTACT_MASS_RATIO 10.0f
+
+/// The contact radius of object `object`'s particles: its own (pbd_World_SetObjectRadius), or
+/// half the world's thickness when that is 0 (chains and cloth), computed as the families did
+/// before radii per object (0.5f * thickness) so their results keep their bits. Read by the
+/// contacts, the ground and the colliders.
+static inline float pbd_ObjectContactRadius(const pbdWorld* world, int32_t object)
+{
+	const float r = world->objectRadius[object];
+	return r > 0.0f ? r : 0.5f * world->params[pbdParam_thickness];
+}
 
 typedef struct pbdContacts {
 	pbdGrid grid;
@@ -17,8 +31,15 @@ typedef struct pbdContacts {
 	int32_t dropped; ///< pairs of the last search past maxPairs (counted, not stored)
 	/* What this step looks for (prepareStep, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least
-	/* Reusing the list across substeps: kept while no particle is 0.1 thickness from where it was
-	   at the search (origin, float4 each), and the world has not changed in a way displacement
+	float massRatio;      ///< PBD_CONTACT_MASS_RATIO (tests set INFINITY: the exact mass-weighted split)
+	/* Radii (Radii(), each step and each search, from the objects and the thickness). */
+	int32_t uniform;                  ///< every object has the same radius r: one contact distance for all
+	float distance;                   ///< uniform: r + r (the thickness when no object has its own)
+	float radius[PBD_MAX_OBJECTS];    ///< r_o, the contact radius of object o's particles
+	float search[PBD_MAX_OBJECTS];    ///< the grid's radius per object, 2 M r_o: pairs within M (r_i + r_j)
+	float reach2[PBD_MAX_OBJECTS];    ///< ((M - 1) r_o)^2: the move that makes the kept list stale (WithinReach)
+	/* Reusing the list across substeps: kept while no particle is (M - 1) r = 0.2 r from where it
+	   was at the search (origin, float4 each), and the world has not changed in a way displacement
 	   cannot show (the counters below, the particle count). */
 	float* origin;
 	int32_t reusable;
@@ -30,7 +51,9 @@ static inline pbdContacts* pbd_ContactsState(const pbdWorld* world) { return (pb
 
 /// The contacts stage's work for the current predicted positions: keep the list or search again.
 void pbd_Contacts_Prepare(pbdWorld* world);
-/// The search radius: PBD_CONTACT_MARGIN x thickness.
+/// The search radius when every object has the same radius r: PBD_CONTACT_MARGIN x 2r
+/// (PBD_CONTACT_MARGIN x thickness when none has its own); with radii that differ, the largest
+/// object's (the grid's cells are that size).
 float pbd_Contacts_SearchRadius(const pbdWorld* world);
 /// The grid built from the current predicted positions, nothing searched (the benchmark's
 /// rebuild mode reaches it by this name); 0 if the build was refused.

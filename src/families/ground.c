@@ -1,8 +1,11 @@
 /* families/ground.c -- the ground plane y = groundHeight as a constraint family.
 
-   Each particle is a sphere of radius r = thickness / 2, so the constraint is the inequality
+   Each particle is a sphere of radius r, its object's (contacts.h pbd_ObjectContactRadius:
+   thickness / 2 unless the object has its own), so the constraint is the inequality
    C(p) = p.y - (height + r) >= 0, projected only when violated (seed 000 section 1): the
-   ground has w = 0, so the particle takes the whole correction, straight up.
+   ground has w = 0, so the particle takes the whole correction, straight up. When every object
+   has the same radius, height + r is one number, as it was before radii per object; otherwise
+   each particle reads its object's through its phase word (a table of PBD_MAX_OBJECTS floats).
 
    Friction is positional (Macklin et al. 2014, "Unified Particle Physics", sec. 6.1): the
    tangential travel of this substep, p - x in the plane, is cancelled when under mu_s * depth
@@ -17,7 +20,7 @@
 
    Each particle's constraint involves that particle alone, so the family is one colour of
    particleCount constraints that any split may solve (no two share a particle). */
-#include "families/family.h"
+#include "families/contacts.h"
 
 #include <math.h>
 #include <string.h>
@@ -29,7 +32,9 @@ typedef struct pbdGround {
 	int32_t contactCount;
 	/* per step, from the parameters */
 	int32_t enabled;
-	float height; ///< plane height plus the particle radius
+	int32_t uniform; ///< every object the same radius: height holds for every particle
+	float height; ///< plane height plus the particle radius, when uniform
+	float heights[PBD_MAX_OBJECTS]; ///< plane height plus object o's particle radius
 	float staticFriction, kineticFriction, restitution, restingSpeed;
 } pbdGround;
 
@@ -56,8 +61,15 @@ static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	pbdGround* g = state;
 	const float* params = w->params;
 	g->enabled = params[pbdParam_groundEnabled] != 0.0f;
-	/* particles are spheres of radius thickness / 2 against every surface */
-	g->height = params[pbdParam_groundHeight] + 0.5f * params[pbdParam_thickness];
+	/* particles are spheres of their object's radius against every surface */
+	const float plane = params[pbdParam_groundHeight];
+	g->height = plane + 0.5f * params[pbdParam_thickness];
+	g->uniform = 1;
+	for (int32_t o = 0; o < w->objectCount; ++o) {
+		g->heights[o] = plane + pbd_ObjectContactRadius(w, o);
+		if (o == 0) g->height = g->heights[0];
+		g->uniform &= g->heights[o] == g->height;
+	}
 	g->staticFriction = params[pbdParam_staticFriction];
 	g->kineticFriction = params[pbdParam_kineticFriction];
 	g->restitution = params[pbdParam_restitution];
@@ -80,13 +92,14 @@ static int32_t Ground_ColourSize(const pbdWorld* w, const void* state, int32_t c
 	return w->particleCount;
 }
 
-static void Ground_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+static inline __attribute__((always_inline)) void SolveParticles(pbdWorld* w, pbdGround* g, int32_t begin, int32_t end,
+																  const int uniform)
 {
-	pbdGround* g = state;
-	const float ground = g->height;
 	const float muS = g->staticFriction, muK = g->kineticFriction;
+	const uint32_t* phase = w->phase;
 	for (int32_t i = begin; i < end; ++i) {
 		float* p = w->p + 4 * i;
+		const float ground = uniform ? g->height : g->heights[phase[i] & PBD_PHASE_OBJECT_MASK];
 		if (p[1] >= ground || p[3] <= 0.0f) continue;
 		float depth = ground - p[1];
 		p[1] = ground;
@@ -108,6 +121,13 @@ static void Ground_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, in
 			p[2] -= tz * f;
 		}
 	}
+}
+
+static void Ground_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	pbdGround* g = state;
+	if (g->uniform) SolveParticles(w, g, begin, end, 1);
+	else SolveParticles(w, g, begin, end, 0);
 }
 
 static void Ground_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)

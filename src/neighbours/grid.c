@@ -267,6 +267,7 @@ pbdGridFilter pbd_Grid_ContactFilter(int32_t self, int32_t others, float restDis
 	f.otherGroups = others != 0;
 	f.keepPinned = 0;
 	f.restDistance = restDistance;
+	f.restScale = 0.0f;
 	return f;
 }
 
@@ -308,8 +309,11 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	const float inv = g->invCell;
 	const pbdF4 r2 = pbdF4_Splat(g->uniformRadius * g->uniformRadius);
 	const pbdF4 half = pbdF4_Splat(0.5f);
-	const int restOn = g->hasRest && f->restDistance > 0.0f;
+	/* the rest-pose filter: one distance, or (radii per particle) restScale x the pair's radius */
+	const int restScaled = perParticle && f->restScale > 0.0f;
+	const int restOn = g->hasRest && (restScaled || f->restDistance > 0.0f);
 	const pbdF4 t2 = pbdF4_Splat(f->restDistance * f->restDistance);
+	const pbdF4 restScale = pbdF4_Splat(f->restScale);
 	const uint32_t self = f->sameGroup != 0, other = f->otherGroups != 0;
 	const int32_t* start = g->cellStart;
 	const int32_t* entries = g->cellEntries;
@@ -355,8 +359,9 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(qz + t));
 				const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
 				uint32_t hits;
+				pbdF4 rij = r2; /* the pair's search radius, with radii per particle */
 				if (perParticle) {
-					const pbdF4 rij = pbdF4_Mul(pbdF4_Add(ris, pbdF4_Load(qr + t)), half);
+					rij = pbdF4_Mul(pbdF4_Add(ris, pbdF4_Load(qr + t)), half);
 					hits = pbdF4_LessBits(d2, pbdF4_Mul(rij, rij));
 				} else {
 					hits = pbdF4_LessBits(d2, r2);
@@ -370,7 +375,12 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 					const pbdF4 ey = pbdF4_Sub(rys, pbdF4_Load(qry + t));
 					const pbdF4 ez = pbdF4_Sub(rzs, pbdF4_Load(qrz + t));
 					const pbdF4 e2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(ex, ex), pbdF4_Mul(ey, ey)), pbdF4_Mul(ez, ez));
-					hits &= ~(pbdF4_LessBits(e2, t2) & SameObjectBits(qp + t, phaseI));
+					pbdF4 limit2 = t2;
+					if (restScaled) {
+						const pbdF4 e = pbdF4_Mul(rij, restScale);
+						limit2 = pbdF4_Mul(e, e);
+					}
+					hits &= ~(pbdF4_LessBits(e2, limit2) & SameObjectBits(qp + t, phaseI));
 				}
 				if (!fast) hits &= PhaseBits(qp + t, phaseI, self, other);
 				if (pinnedI) hits &= ~ZeroBits(qw + t); /* both pinned */

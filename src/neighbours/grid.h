@@ -24,7 +24,8 @@
        PBD_PHASE_SELF; of different groups only with filter.otherGroups;
      - not both pinned (w = 0: nothing would move), unless filter.keepPinned;
      - not rest-pose neighbours: same object (phase bits 0-7) and |rest_i - rest_j| <
-       filter.restDistance (mesh neighbours are meant to be that close).
+       filter.restDistance (mesh neighbours are meant to be that close); with radii per
+       particle and filter.restScale > 0, |rest_i - rest_j| < restScale (r_i + r_j) / 2 instead.
    Every rule is symmetric, so j is in i's list exactly when i is in j's and (i, j) is a pair.
    The results are a pure function of the inputs (positions, radii, phases): every build
    (native, scalar, wasm) finds the same pairs in the same order. */
@@ -69,6 +70,8 @@ typedef struct pbdGridFilter {
 	int32_t otherGroups; ///< pairs between particles of different groups
 	int32_t keepPinned;  ///< also pairs of two pinned (w = 0) particles
 	float restDistance;  ///< > 0: same object and closer than this at rest: left out
+	float restScale;     ///< > 0, radii per particle: same object and closer at rest than
+	                     ///< restScale (r_i + r_j) / 2: left out (restDistance is then not read)
 } pbdGridFilter;
 
 /// Per-particle neighbour lists (CompactNSearch's layout, padded for 4-wide loops): particle i's
@@ -101,7 +104,8 @@ int pbd_Grid_Build(pbdGrid* grid, const pbdGridInput* in, void* scratch, size_t 
 int32_t pbd_Grid_Bucket(const pbdGrid* grid, const float* point);
 
 /// The contacts family's filter: same group (self-collision), other groups (collisions between
-/// objects), pins never paired with pins, rest-pose neighbours closer than restDistance left out.
+/// objects), pins never paired with pins, rest-pose neighbours closer than restDistance left out
+/// (restScale 0: set it after for a rest distance that follows the radii).
 pbdGridFilter pbd_Grid_ContactFilter(int32_t self, int32_t others, float restDistance);
 
 /// Each unordered pair once as (i, j), i < j, ordered by the sorted slot of the first met, then

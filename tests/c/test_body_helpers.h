@@ -119,6 +119,23 @@ static inline double TestWinding(const TestMesh* m, const double p[3])
 	return sum / (4.0 * 3.14159265358979323846);
 }
 
+/* Signed volume of tet t (4 indices) over positions x (3 floats each), in double. */
+static inline double TestTetVolume(const float* x, const int32_t* t)
+{
+	const float *a = x + 3 * t[0], *b = x + 3 * t[1], *c = x + 3 * t[2], *d = x + 3 * t[3];
+	const double e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+	const double e3[3] = { d[0] - a[0], d[1] - a[1], d[2] - a[2] };
+	return (e1[0] * (e2[1] * e3[2] - e2[2] * e3[1]) + e1[1] * (e2[2] * e3[0] - e2[0] * e3[2]) + e1[2] * (e2[0] * e3[1] - e2[1] * e3[0])) / 6.0;
+}
+
+/* Edges of a full nx x ny x nz Kuhn lattice: the 3 axis directions, the face diagonals of the 3
+   planes, the main diagonals. */
+static inline int64_t TestBoxEdges(int64_t nx, int64_t ny, int64_t nz)
+{
+	return nx * (ny + 1) * (nz + 1) + (nx + 1) * ny * (nz + 1) + (nx + 1) * (ny + 1) * nz + nx * ny * (nz + 1) +
+		   nx * (ny + 1) * nz + (nx + 1) * ny * nz + nx * ny * nz;
+}
+
 /* A body def over a test mesh. */
 static inline pbdBodyDef TestSurfaceDef(const TestMesh* m, int type, int resolution)
 {

@@ -1,8 +1,8 @@
 /* fuzz_api.c -- libFuzzer harness over the public C API (src/minipbd.h), issue 9 item 8.
 
    The fuzzer's bytes are decoded (fuzz_input.h) into a sequence of calls on up to three
-   worlds: create (any capacities), destroy and re-create, add chains, cloths, attachments and
-   colliders, move and remove them, set particle state, any parameter to any float, object
+   worlds: create (any capacities), destroy and re-create, add chains, cloths, bodies (box, ball,
+   tets, surface; good and broken meshes), attachments and colliders, move and remove them, set particle state, any parameter to any float, object
    stiffness, step, search pairs, update normals and errors, statistics, ray picks and every
    read-only query, with valid, boundary, stale and hostile handles and indices. After every
    call (fuzz_world.c):
@@ -11,7 +11,8 @@
        velocities, parameters, colliders, objects);
      - a call on one world left the others exactly as they were;
      - what a successful call reports agrees with the world (counts grow by what
-       pbd_ChainCounts / pbd_ClothCounts promise, a parameter reads back as set, ...);
+       pbd_ChainCounts / pbd_ClothCounts / pbd_BodyCounts promise, a parameter reads back as
+       set, ...), and pbd_BodyCounts refuses a def AddBody refused, capacities aside;
      - after a step every position and velocity is finite, within the world bound and the
        speed bound, and no pin (w = 0) moved.
    Work is bounded per input (FUZZ_WORK_BUDGET) so one input runs in well under a second.
@@ -201,6 +202,8 @@ static const FuzzOpFn s_ops[FUZZ_OP_COUNT] = {
 	[FUZZ_OP_COLLIDER_DISTANCE] = OpColliderDistance,
 	[FUZZ_OP_QUERY] = OpQuery,
 	[FUZZ_OP_SELECT] = OpSelect,
+	[FUZZ_OP_ADD_BODY] = OpAddBody,
+	[FUZZ_OP_UPDATE_SKIN] = OpUpdateSkin,
 };
 
 static void DestroyAll(Fuzz* f)

@@ -54,6 +54,8 @@ typedef enum FuzzOp {
 	FUZZ_OP_COLLIDER_DISTANCE,///< world, collider, point[3]
 	FUZZ_OP_QUERY,            ///< world, which, index, float: the read-only calls
 	FUZZ_OP_SELECT,           ///< slot: the world the next calls address by default
+	FUZZ_OP_ADD_BODY,         ///< world, flags, field mask (2 bytes), fields, [mesh, mutations] (fuzz_bodies.c)
+	FUZZ_OP_UPDATE_SKIN,      ///< world
 	FUZZ_OP_COUNT
 } FuzzOp;
 

@@ -49,6 +49,8 @@ void FuzzSnapshotTake(FuzzSnapshot* s, pbdWorldId world)
 	s->triangles = pbd_World_GetCount(world, pbdBuffer_triangles);
 	s->lines = pbd_World_GetCount(world, pbdBuffer_lines);
 	s->topology = pbd_World_GetTopologyVersion(world);
+	s->skinVertices = pbd_World_GetCount(world, pbdBuffer_skinPositions);
+	s->skinTriangles = pbd_World_GetCount(world, pbdBuffer_skinTriangles);
 	const char* error = pbd_World_GetLastErrorMessage(world);
 	FUZZ_CHECK(error != NULL, "world %d has no last error message", world);
 	snprintf(s->error, sizeof s->error, "%s", error);
@@ -89,13 +91,16 @@ void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int addressed, co
 	const int32_t attachments = pbd_World_GetAttachmentCount(world), colliders = pbd_World_GetColliderCount(world);
 	const int32_t objects = pbd_World_GetObjectCount(world), triangles = pbd_World_GetCount(world, pbdBuffer_triangles);
 	const int32_t lines = pbd_World_GetCount(world, pbdBuffer_lines), topology = pbd_World_GetTopologyVersion(world);
+	const int32_t skinVertices = pbd_World_GetCount(world, pbdBuffer_skinPositions);
+	const int32_t skinTriangles = pbd_World_GetCount(world, pbdBuffer_skinTriangles);
 	FUZZ_CHECK(particles == s->particles && constraints == s->constraints && attachments == s->attachments &&
 				   colliders == s->colliders && objects == s->objects && triangles == s->triangles && lines == s->lines &&
-				   topology == s->topology,
+				   topology == s->topology && skinVertices == s->skinVertices && skinTriangles == s->skinTriangles,
 			   "%s: counts changed: particles %d->%d constraints %d->%d attachments %d->%d colliders %d->%d objects %d->%d "
-			   "triangles %d->%d lines %d->%d topology %d->%d",
+			   "triangles %d->%d lines %d->%d topology %d->%d skin %d->%d vertices, %d->%d triangles",
 			   what, s->particles, particles, s->constraints, constraints, s->attachments, attachments, s->colliders, colliders,
-			   s->objects, objects, s->triangles, triangles, s->lines, lines, s->topology, topology);
+			   s->objects, objects, s->triangles, triangles, s->lines, lines, s->topology, topology, s->skinVertices, skinVertices,
+			   s->skinTriangles, skinTriangles);
 	if (addressed) {
 		uint32_t hash = pbd_World_Hash(world);
 		FUZZ_CHECK(hash == s->hash, "%s: hash 0x%08x became 0x%08x", what, s->hash, hash);
@@ -188,7 +193,9 @@ double FuzzStepCost(pbdWorldId world, int steps, const FuzzSnapshot* s)
 	const double iterations = pbd_World_GetParam(world, pbdParam_iterations);
 	const double selfCollision = pbd_World_GetParam(world, pbdParam_selfCollision) != 0.0f;
 	const double wind = pbd_World_GetParam(world, pbdParam_airDensity) > 0.0f;
-	const double P = s->particles, C = s->constraints, colliders = s->colliders;
+	double tets = 0.0; /* bodies' volume constraints (object info) */
+	for (int o = 0; o < s->objects; ++o) tets += s->object[o].tetCount;
+	const double P = s->particles, C = s->constraints + 2.0 * tets, colliders = s->colliders;
 	double pins = 0.0;
 	for (int32_t i = 0; i < s->particles; ++i) pins += s->x[4 * i + 3] == 0.0f;
 	/* per substep: predict, velocities, commit, wind over triangles; per pass: the constraints,

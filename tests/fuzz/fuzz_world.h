@@ -23,6 +23,7 @@ typedef struct FuzzSnapshot {
 	int valid;
 	uint32_t hash;
 	int32_t particles, constraints, attachments, colliders, objects, triangles, lines, topology;
+	int32_t skinVertices, skinTriangles;
 	float params[pbdParam_count];
 	pbdColliderInfo collider[PBD_MAX_COLLIDERS];
 	pbdObjectInfo object[PBD_MAX_OBJECTS];
@@ -70,7 +71,8 @@ void Unchanged(Fuzz* f, pbdWorldId world, const char* what);
 void SameParticles(const FuzzSlot* s, pbdWorldId world, const char* what);
 
 /* The calls, one per FuzzOp: fuzz_ops.c (worlds, objects, attachments, colliders), fuzz_step.c
-   (particle state, parameters, stiffness, the step, pair search), fuzz_query.c (read-only). */
+   (particle state, parameters, stiffness, the step, pair search), fuzz_query.c (read-only),
+   fuzz_bodies.c (bodies and their skin). */
 void OpCreateWorld(Fuzz* f);
 void OpDestroyWorld(Fuzz* f);
 void OpAddChain(Fuzz* f);
@@ -96,6 +98,9 @@ void OpRayPick(Fuzz* f);
 void OpRayColliders(Fuzz* f);
 void OpColliderDistance(Fuzz* f);
 void OpQuery(Fuzz* f);
+/* fuzz_bodies.c */
+void OpAddBody(Fuzz* f);
+void OpUpdateSkin(Fuzz* f);
 /// n floats from the input (FuzzFloat).
 void Floats(Fuzz* f, float* out, int n);
 /// A count for segments and resolutions: mostly small, sometimes large or hostile.

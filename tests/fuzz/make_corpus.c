@@ -114,6 +114,18 @@ static void Reads(void)
 	Op(FUZZ_OP_RAY_COLLIDERS), W(), F3(0, 1, 4), F3(0, 0, -1), B(0);
 	for (int q = 0; q < 9; ++q) Query(q);
 }
+/* Bodies (fuzz_bodies.c): type 0 soft, 1 rigid; a lattice shape at (x, y, z) of res cells. */
+static void Body(int type, int shape, double x, double y, double z, int res)
+{
+	Op(FUZZ_OP_ADD_BODY), W(), B(0), B(1 | 2 | 4 | 128), B(0), B(type), I(shape), F3(x, y, z), Count(res);
+}
+/* A mesh body: mesh 0 cube surface, 1 octahedron, 2 cube in 5 tets, 3 one tet; then `count`
+   mutations, written by the caller after this (kind byte and its arguments). */
+static void MeshBody(int type, int mesh, double y, int count)
+{
+	Op(FUZZ_OP_ADD_BODY), W(), B(0), B(1 | 4 | 128), B(1024 >> 8), B(type), F3(0, y, 0), Count(4), B(mesh), B(count);
+}
+static void Skin(void) { Op(FUZZ_OP_UPDATE_SKIN), W(); }
 static void Hanging(int n) /* an n x n cloth, 2 m, hanging from its top corners */
 {
 	Cloth(-1, 2.5, 0, 2, -2, 0, n, n);
@@ -280,6 +292,28 @@ int main(int argc, char** argv)
 	for (int i = 2; i < 4; ++i) Op(FUZZ_OP_SET_VELOCITY), W(), I(i), F(0), F(0), F(-15);
 	ParamF(pbdParam_gravityY, 0), Steps(3), Reads();
 	Write(dir, n++, "world-bound");
+
+	Body(0, pbdBodyShape_box, 0, 1, 0, 2), Body(1, pbdBodyShape_box, 1.5, 1, 0, 2), Body(0, pbdBodyShape_ball, -1.5, 1, 0, 3);
+	Body(1, pbdBodyShape_box, 0, 2.5, 0, 3), Steps(8), Skin(), Reads();
+	Write(dir, n++, "soft-and-rigid-bodies");
+
+	MeshBody(0, 0, 1, 0), MeshBody(1, 1, 2.5, 0), MeshBody(0, 2, 4, 0), MeshBody(1, 3, 5.5, 0), Steps(4), Skin(), Reads();
+	Write(dir, n++, "mesh-bodies");
+
+	MeshBody(0, 0, 1, 1), B(0), B(5), Fs(22);        /* a NaN coordinate */
+	MeshBody(0, 0, 1, 1), B(2), B(3);                /* a triangle turned over */
+	MeshBody(0, 0, 1, 1), B(5), B(0x80 + 1);         /* one triangle short (indexCount - 3) */
+	MeshBody(0, 1, 1, 1), B(1), B(4), Ih(I_COUNT);   /* an index out of range */
+	MeshBody(0, 2, 1, 1), B(3), B(1);                /* a tet with a vertex twice */
+	MeshBody(1, 3, 1, 1), B(4), B(0xc0 + 3);         /* vertexCount INT_MAX */
+	Op(FUZZ_OP_ADD_BODY), W(), B(4), B(1), B(1024 >> 8), B(0), B(0), B(0); /* NULL vertices */
+	Op(FUZZ_OP_ADD_BODY), W(), B(0), B(8 | 16), B(0), F(0), F(0), F(0), F(0), Fs(22), F(0), F(0); /* zero rotation, NaN velocity */
+	Op(FUZZ_OP_ADD_BODY), W(), B(0), B(128), B(256 >> 8), B(0xe1), Fs(30); /* resolution INT_MAX, denormal mass */
+	MeshBody(0, 0, 1, 0), Steps(2), Skin();
+	Write(dir, n++, "broken-bodies");
+
+	Hanging(10), Body(0, pbdBodyShape_box, 0, 2, 0.25, 2), Body(1, pbdBodyShape_ball, 0.5, 2.5, 0, 2), Steps(12), Skin();
+	Write(dir, n++, "bodies-on-cloth");
 
 	/* Reproducers of what the fuzzer found in the core (each fixed in the commit that added it). */
 	CreateWorld(0, 247, 10); /* an odd particle count whose grid scratch outgrew the colouring's: scratch was NULL */
