@@ -23,8 +23,9 @@
 
    Registry place: after the contacts, so a contact's push reaches the whole body in the same
    pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
-   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook) and
-   plasticity (the update hook), in shapes_motion.c; the error hook (the heat map).
+   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
+   mass scaling of stacked bodies for the contacts (prepareSubstep) and plasticity (the update
+   hook), in shapes_motion.c; the error hook (the heat map).
 
    Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
    its rotation, and its goals are c; two particles or a line leave the turn about the line as
@@ -216,6 +217,7 @@ const pbdFamily pbd_family_shapes = {
 	.create = Shapes_Create,
 	.prepareStep = Shapes_PrepareStep,
 	.forces = pbd_Shapes_Forces,
+	.prepareSubstep = pbd_Shapes_PrepareSubstep,
 	.colourCount = Shapes_ColourCount,
 	.colourSize = Shapes_ColourSize,
 	.solve = Shapes_Solve,

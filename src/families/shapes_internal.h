@@ -40,6 +40,7 @@ typedef struct pbdShapes {
 	float* offset;   ///< per particle (float4): q_i, and in w its weight m_i in the fit
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
+	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
 } pbdShapes;
 
 static inline pbdShapes* pbd_ShapesState(const pbdWorld* w) { return (pbdShapes*)w->families[pbdFamily_shapes]; }
@@ -53,6 +54,7 @@ void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);
 
 /* shapes_motion.c */
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx);
+void pbd_Shapes_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx);
 void pbd_Shapes_Update(pbdWorld* w, void* state, const pbdStepContext* ctx);
 
 #endif
