@@ -5,7 +5,7 @@
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
 
 import { loadMiniPBD } from '../engine/loader.js';
-import { builtinScenes, defaultScene } from '../format/builtin-scenes.js';
+import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
 import { installRecorder } from '../panel/record.js';
 import { OrbitCamera } from '../render/camera.js';
@@ -22,15 +22,30 @@ const READOUT_INTERVAL_MS = 250;
 const exposed = { world: null, scene: null, app: null, ready: false };
 window.minipbd = exposed;
 
-// Built-ins may be scene objects or factories; always hand out a fresh copy (the UI edits scenes).
-function builtin(key) {
-  const v = builtinScenes[key];
-  return typeof v === 'function' ? v() : structuredClone(v);
+// The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
+const builtins = new Map();
+
+/** Loads every built-in scene (once); one that cannot be read stays out of `builtins` and is tried again when chosen. */
+async function loadBuiltins() {
+  await Promise.all(BUILTIN_SCENE_IDS.map(async (key) => {
+    try {
+      builtins.set(key, await loadBuiltinScene(key));
+    } catch {
+      // its file is missing or broken: choosing it shows why (onSceneChange)
+    }
+  }));
+}
+
+// Always hand out a fresh copy (the UI edits scenes).
+async function builtin(key) {
+  if (!builtins.has(key)) builtins.set(key, await loadBuiltinScene(key));
+  return structuredClone(builtins.get(key));
 }
 
 function builtinKeyFor(scene) {
-  for (const key of Object.keys(builtinScenes)) {
-    if (JSON.stringify(builtin(key)) === JSON.stringify(scene)) return key;
+  const text = JSON.stringify(scene);
+  for (const [key, s] of builtins) {
+    if (JSON.stringify(s) === text) return key;
   }
   return null;
 }
@@ -79,9 +94,17 @@ async function main() {
 
   // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
   const ui = createUI(document, {
-    onSceneChange(key) {
+    async onSceneChange(key) {
       if (!state.pbd) return;
-      tryLoad(builtin(key), key);
+      let scene;
+      try {
+        scene = await builtin(key);
+      } catch (err) {
+        ui.showError(t('error.scene', { error: errorText(err) }));
+        if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
+        return;
+      }
+      tryLoad(scene, key);
       // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
       if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     },
@@ -372,14 +395,17 @@ async function main() {
   }
 
   // --- start up ---
-  ui.setScenes(
-    Object.keys(builtinScenes).map((key) => ({ key, name: builtin(key).name, label: shortName(builtin(key).name) || key })),
-  );
+  const showScenes = () => ui.setScenes(BUILTIN_SCENE_IDS.map((key) => {
+    const name = builtins.get(key)?.name ?? key;
+    return { key, name, label: shortName(name) || key };
+  }));
   try {
     [state.pbd, renderer] = await Promise.all([
       loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
       createRenderer(canvas),
+      loadBuiltins(),
     ]);
+    showScenes();
   } catch (err) {
     ui.showError(t('error.start', { error: errorText(err) }));
     console.error(err);

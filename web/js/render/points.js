@@ -39,7 +39,10 @@ export const points = {
     for (const o of r.objects) {
       const heat = Boolean(view.heatMap) && o.primitive === 'skin';
       gl.uniform1i(p.uniforms.u_heatMap, heat ? 1 : 0);
-      gl.uniform1f(p.uniforms.u_radius, heat ? contactRadius(r.world, o) : view.showParticles ? o.radius : 0);
+      // A body's free particles lie inside its skin (or poke through it: a ball's lattice): shown only in place of
+      // the skin, under the heat map. Its pins and held particles always show.
+      const radius = heat ? contactRadius(r.world, o) : view.showParticles && o.primitive !== 'skin' ? o.radius : 0;
+      gl.uniform1f(p.uniforms.u_radius, radius);
       gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
       gl.uniform1f(p.uniforms.u_pinnedRadius, o.pinnedRadius);
       gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
