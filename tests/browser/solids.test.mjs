@@ -177,6 +177,26 @@ test('the Bodies folder shows and sets a soft body\'s stiffness and plasticity a
   }
 });
 
+test('with ?lang=zh the Bodies and Files folders speak Chinese', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, `${env.url}?lang=zh`);
+  try {
+    await chooseScene(page, 'jelly');
+    const k = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'soft'));
+    const label = (sel) => page.locator(sel).evaluate((el) => el.getAttribute('aria-labelledby').split(' ').map((id) => document.getElementById(id).textContent).join(' '));
+    assert.equal(await page.locator('#folder-bodies-title').textContent(), '软体与刚体');
+    assert.equal(await page.locator('#folder-files-title').textContent(), '场景文件与模型');
+    assert.equal(await page.locator('#scene-title').textContent(), '果冻：软体方块和球落到地面上，彼此相撞');
+    const name = await page.evaluate((k) => window.minipbd.scene.objects[k].name, k);
+    assert.equal(await label(`#body-${k}-mass`), `${name} 质量（千克）`);
+    assert.equal(await label(`#body-${k}-stiffness-volume`), `${name} 软体体积`);
+    assert.equal(await label(`#body-${k}-plasticity-yield`), `${name} 屈服应变`);
+    assert.equal((await page.locator('#download-scene').textContent()).trim(), '下载场景');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test('Download scene gives JSON that validates and rebuilds the same world; Open scene loads it; a mesh too large for a link says so', { timeout: TEST_TIMEOUT * 2 }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {

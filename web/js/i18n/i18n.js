@@ -397,6 +397,16 @@ const zh = {
   'scene.fold.title': '自我折叠的布条：长布条落下并堆叠（自碰撞）',
   'scene.cloth-100k': '大块布料',
   'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘',
+  'scene.jelly': '果冻',
+  'scene.jelly.title': '果冻：软体方块和球落到地面上，彼此相撞',
+  'scene.box-stack': '积木塔',
+  'scene.box-stack.title': '积木塔：十块刚体积木；拖动球把它们撞倒',
+  'scene.bend-bar': '弯折金属条',
+  'scene.bend-bar.title': '弯折金属条：一端固定的塑性金属条，松手后仍保持弯曲',
+  'scene.trampoline': '蹦床',
+  'scene.trampoline.title': '蹦床：刚体和软体落在四角固定的布上',
+  'scene.bunny': '兔子',
+  'scene.bunny.title': '兔子：由 OBJ 模型生成的软体（可以拖动它）',
 };
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
