@@ -50,7 +50,7 @@ async function bodyCentre(page, k) {
   }, k);
 }
 
-test('a dropped OBJ becomes a soft body the pointer can grab and drag; with the switch, a rigid one', { timeout: TEST_TIMEOUT * 2 }, async () => {
+test('a dropped OBJ becomes a soft body the pointer can grab and drag; with the panel\'s choice, a rigid one', { timeout: TEST_TIMEOUT * 2 }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
     await page.selectOption('#scene-select', 'chain');
@@ -93,8 +93,8 @@ test('a dropped OBJ becomes a soft body the pointer can grab and drag; with the 
     assert.ok(start.y - held.y > 20, `and up (${(start.y - held.y).toFixed(0)} px of 60)`);
     assert.equal(await page.evaluate(() => window.minipbd.world.attachmentCount), 0, 'released');
 
-    // The switch makes the next model a rigid body.
-    await page.check('#model-rigid');
+    // The panel's choice makes the next model a rigid body.
+    await page.selectOption('#model-type', 'rigid');
     await dropFile(page, 'block.obj', { body: cubeObj(0.25) });
     await page.waitForFunction((n) => window.minipbd.scene.objects.length === n + 2, before, { timeout: READY_TIMEOUT });
     const rigid = await page.evaluate(() => {

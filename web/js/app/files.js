@@ -1,6 +1,6 @@
 // files.js — what the demo page does with files: a .json scene dropped on the view or opened from the panel
-// replaces the running scene; an .obj model becomes a body (soft, or rigid when the panel says so) added to the
-// running scene where it was dropped, the scene rebuilt from its description with the model in it (a world's
+// replaces the running scene; an .obj model becomes a body (of the type the panel says) added to the running
+// scene where it was dropped, the scene rebuilt from its description with the model in it (a world's
 // capacities are reserved when it is built, so a body cannot be added to a running one); Download scene saves
 // the current scene, settings and view as JSON. A refused file changes nothing: the new world is built before
 // the running one is let go (main.js, loadScene), and the reason is shown as text.
@@ -44,7 +44,7 @@ export function fileActions(app, dropTarget) {
   }
 
   async function addModel(file, clientX, clientY) {
-    const rigid = ui.model.rigid;
+    const { type, resolution } = ui.model;
     try {
       const model = await readModelFile(file);
       const at = clientX === undefined
@@ -52,10 +52,10 @@ export function fileActions(app, dropTarget) {
         : groundPoint(camera, canvas, clientX, clientY, state.view.groundHeight);
       const scene = currentScene();
       const name = file.name.replace(/\.obj$/i, '');
-      scene.objects.push(modelObject(model, { type: rigid ? 'rigid' : 'soft', resolution: ui.model.resolution, at, name }));
+      scene.objects.push(modelObject(model, { type, resolution, at, name }));
       app.loadScene(scene, null, { keepCamera: true });
       ui.clearError();
-      ui.showNotice(t(rigid ? 'notice.modelAdded.rigid' : 'notice.modelAdded.soft', { name }));
+      ui.showNotice(t('notice.modelAdded', { name, kind: t(`object.${type}`) }));
       if (location.hash) history.replaceState(null, '', location.pathname + location.search);
       return true;
     } catch (err) {

@@ -56,12 +56,12 @@ export function readModelFile(file) {
 }
 
 /**
- * A scene object for `model`: a body of `type` ('soft' or 'rigid') with the model as its surface, at `resolution`
+ * A scene object for `model`: a body of `type` (an object type drawn as a skin) with the model as its surface, at `resolution`
  * lattice cells along its longest side, its lowest point DROP_HEIGHT above `at` (a point on the ground). A model
  * whose largest side is not a body's size (a model in millimetres) is scaled to MODEL_FIT; its vertices are
  * centred over `at`.
  */
-export function modelObject(model, { type = 'soft', resolution = 8, at = [0, 0, 0], name } = {}) {
+export function modelObject(model, { type, resolution = 8, at = [0, 0, 0], name } = {}) {
   const V = model.vertices;
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < V.length; i += 3) {

@@ -1,9 +1,13 @@
 // files.js — the panel's Files folder: Download scene (the current scene, settings and view as a JSON file the
 // page, minipbd-run and the API open again), Open (a .json scene or an .obj model from a file picker; dropping one
-// on the view does the same, input/drop.js), and how a model becomes a body (soft or rigid, its lattice
-// resolution). The app reads files and builds worlds (handlers.onOpenFiles, onDownloadScene); here only the DOM.
+// on the view does the same, input/drop.js), and how a model becomes a body (which body type: those of the
+// registry drawn as a skin, objects/; its lattice resolution). The app reads files and builds worlds (handlers.onOpenFiles, onDownloadScene); here only the DOM.
 
 import { t } from '../i18n/i18n.js';
+import { OBJECT_TYPES } from '../objects/index.js';
+
+/** The object types a model can become: the bodies (drawn as a skin), in the registry's order. */
+export const MODEL_TYPES = Object.freeze(OBJECT_TYPES.filter((type) => type.render?.primitive === 'skin').map((type) => type.type));
 
 /** The lattice resolutions the panel offers for a model (cells along its longest side; the engine allows 1..48). */
 export const MODEL_RESOLUTION = { min: 2, max: 24, step: 1, default: 8 };
@@ -29,14 +33,14 @@ export function sceneFileName(name) {
 }
 
 /**
- * Adds the Files folder to `gui`. Returns { model: { rigid, resolution } }: how the next model becomes a body.
+ * Adds the Files folder to `gui`. Returns { model: { type, resolution } }: how the next model becomes a body.
  * `rows` are the panel's row builders (widgets.js: numberField, help).
  */
 export function addFilesFolder(doc, gui, tr, handlers, { numberField, help }) {
   const files = {
     download: () => handlers.onDownloadScene?.(),
     open: () => picker.click(),
-    rigid: false,
+    type: MODEL_TYPES[0],
     resolution: MODEL_RESOLUTION.default,
   };
   const folder = gui.addFolder('');
@@ -70,10 +74,15 @@ export function addFilesFolder(doc, gui, tr, handlers, { numberField, help }) {
   openCtrl.domElement.append(picker);
   tr(() => openCtrl.name(t('files.open')));
 
-  const rigidCtrl = folder.add(files, 'rigid');
-  rigidCtrl.$input.id = 'model-rigid';
-  rigidCtrl.$input.setAttribute('aria-describedby', help(rigidCtrl, 'files.rigid.help', 'model-rigid-help'));
-  tr(() => rigidCtrl.name(t('files.rigid')));
+  // Which body a model becomes, named in the page's language (each type's own string `object.<type>`).
+  const typeCtrl = folder.add(files, 'type', MODEL_TYPES);
+  typeCtrl.$select.id = 'model-type';
+  typeCtrl.$select.setAttribute('aria-describedby', help(typeCtrl, 'files.type.help', 'model-type-help'));
+  tr(() => {
+    typeCtrl.name(t('files.type'));
+    typeCtrl.options(Object.fromEntries(MODEL_TYPES.map((type) => [t(`object.${type}`), type])));
+    [...typeCtrl.$select.options].forEach((o, i) => { o.value = MODEL_TYPES[i]; });
+  });
 
   const R = MODEL_RESOLUTION;
   const resCtrl = folder.add(files, 'resolution', R.min, R.max, R.step);
@@ -85,7 +94,7 @@ export function addFilesFolder(doc, gui, tr, handlers, { numberField, help }) {
 
   return {
     model: {
-      get rigid() { return files.rigid; },
+      get type() { return files.type; },
       get resolution() { return files.resolution; },
     },
   };

@@ -61,7 +61,7 @@ export function describeObjects(world, scene) {
     const primitive = render?.primitive ?? null;
     return {
       ...o, ...sprite, primitive, pointColor: render?.pointColor ?? 'particle',
-      skinColor: render?.skinColor ?? `${o.type}Body`,
+      skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
       index: k,
       // A body's `mass` is the whole body's: the sprites keep one size.
       baseInvMass: primitive !== 'skin' && s?.mass > 0 ? 1 / s.mass : 0,

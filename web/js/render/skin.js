@@ -3,15 +3,14 @@
 // and translation for a rigid one, normals included). Each frame with a body uploads world.skinPositions and
 // world.skinNormals with one bufferSubData each, straight from the wasm memory views; world.skinTriangles is
 // re-uploaded only when world.topologyVersion changes (renderer.js). A world without bodies uploads nothing
-// here. One draw per body (its triangle range), with its type's colour, tinted while it is held.
+// here. One draw per body (its triangle range), with its type's colour and gloss (objects/: render.skinColor,
+// render.gloss), tinted while it is held.
 //
 // The heat map on bodies: a skin vertex is embedded in C and JS does not know in which particles, so with the
 // heat map on, a body is drawn as its particles instead (points.js, at the body's contact radius, coloured by
 // the error of their constraints: world.errors), the physics' own view of it; its skin is hidden meanwhile.
 
 import { useLit } from './palette.js';
-
-const GLOSS = { soft: 1, rigid: 0.15 }; // by object type; others in between
 
 /** The world's skin views, or null when it has no body (or the engine has no skins). */
 export function skinViews(world) {
@@ -95,7 +94,7 @@ export const skin = {
     for (const o of r.bodies) {
       if (o.skinTriangleCount <= 0) continue;
       gl.uniform3fv(p.uniforms.u_color, C[o.skinColor] ?? C.softBody);
-      gl.uniform1f(p.uniforms.u_gloss, GLOSS[o.type] ?? 0.5);
+      gl.uniform1f(p.uniforms.u_gloss, o.gloss);
       gl.uniform1f(p.uniforms.u_held, holds(o, held) ? 1 : 0);
       gl.drawElements(gl.TRIANGLES, 3 * o.skinTriangleCount, gl.UNSIGNED_INT, 12 * o.firstSkinTriangle);
     }
