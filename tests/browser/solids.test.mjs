@@ -2,13 +2,16 @@
 // link and draws its bodies (their colours where they are) with finite positions; the heat map shows a dragged
 // soft body's stretch in red; the Bodies folder shows and sets a soft body's stiffness (edges, volume) and
 // plasticity and a rigid body's stiffness; Download scene gives JSON that validates and rebuilds the same world,
-// Open scene loads it, and a scene too large for a link says so; the embed element shows a solid scene.
+// Open scene loads it, and a scene too large for a link says so; a drag of a body recorded on the page replays
+// to the same bits in Node and in a new page; the embed element shows a solid scene.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
-import { encodeLink } from '../../web/js/format/link.js';
+import { encodeLink, decodeRun } from '../../web/js/format/link.js';
+import { loadMiniPBD } from '../../web/js/minipbd.js';
+import { Replayer } from '../../web/js/record/replayer.js';
 import { validateScene } from '../../web/js/format/scene.js';
 import { loadBuiltinScene } from '../../web/js/format/builtin-scenes.js';
 
@@ -234,6 +237,62 @@ test('Download scene gives JSON that validates and rebuilds the same world; Open
     assert.match(await page.locator('#link-status').textContent(), /too large for a link.*Download scene/);
     assert.equal(await page.inputValue('#link-field'), '');
     assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a drag of a rigid body recorded on the page replays to the same bits, in Node and in a new page', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'box-stack');
+    await page.click('#record');
+    await page.waitForFunction(() => window.minipbd.app.recorder.recording);
+    await waitSteps(page, 10);
+    // Grab the ball (the last object) at its centre and push it into the stack.
+    const at = await page.evaluate(() => {
+      const { world, app } = window.minipbd;
+      const o = world.objects[world.objects.length - 1];
+      const P = world.positions;
+      const c = [0, 0, 0];
+      for (let i = o.firstParticle; i < o.firstParticle + o.particleCount; i++) for (let a = 0; a < 3; a++) c[a] += P[4 * i + a] / o.particleCount;
+      const r = app.canvas.getBoundingClientRect();
+      app.camera.update(r.width / r.height);
+      const [x, y] = app.camera.project(c, r.width, r.height);
+      return { x: r.left + x, y: r.top + y, first: o.firstParticle, count: o.particleCount };
+    });
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    const held = await page.evaluate(() => window.minipbd.app.input.heldParticles[0]);
+    assert.ok(held >= at.first && held < at.first + at.count, `the press took the ball (${held})`);
+    for (let k = 1; k <= 6; k++) {
+      await page.mouse.move(at.x - 25 * k, at.y - 10 * k, { steps: 2 });
+      await waitSteps(page, 2);
+    }
+    await page.mouse.up();
+    await waitSteps(page, 15);
+    await page.click('#record');
+    await page.waitForFunction(() => document.getElementById('link-field').value.includes('#s=2.'), null, { timeout: READY_TIMEOUT });
+    const rec = await page.evaluate(() => window.minipbd.app.recorder.last);
+    assert.equal(rec.reason, 'stopped');
+    assert.ok(rec.replay.events.some((e) => e[1] === 'g'), 'the grab was recorded');
+    // Node replays the link to the bits the page had when the recording stopped.
+    const { scene, replay } = await decodeRun(rec.fragment);
+    const pbd = await loadMiniPBD(fs.readFileSync(new URL('../../dist/minipbd.wasm', import.meta.url)));
+    const world = pbd.createWorld(scene);
+    let ended = null;
+    new Replayer(world, replay, { onEnd: (r) => { ended = r; } });
+    world.step(replay.steps);
+    assert.equal(world.hash(), replay.hash, 'Node replays the page\'s recording of a body to the same bits');
+    assert.equal(ended.exact, true);
+    world.destroy();
+    // And so does a new page opening the link.
+    const second = await openPage(env.browser, `${env.url}#${rec.fragment}`, { context });
+    await second.page.waitForFunction(() => window.minipbd.app.recorder.lastReplay !== null, null, { timeout: READY_TIMEOUT * 2 });
+    const result = await second.page.evaluate(() => window.minipbd.app.recorder.lastReplay);
+    assert.equal(result.hash, replay.hash);
+    assert.equal(result.exact, true);
+    assert.deepEqual([...problems, ...second.problems], []);
   } finally {
     await context.close();
   }
