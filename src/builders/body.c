@@ -231,9 +231,41 @@ static int PlanMesh(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyError*
 	return plan->def->shape == pbdBodyShape_surface ? PlanSurface(plan, mem, memBytes, e) : PlanTets(plan, mem, e);
 }
 
+/* Every lattice tet keeps a positive volume in float where the body is put: cells far smaller
+   than the float spacing at its position (a centimetre box at x = 1e5 cut 48 ways) would put
+   corners on one another and leave tets the volume family skips, a body of nothing. */
+static int CheckLatticeVolumes(const pbdBodyPlan* plan, pbdBodyError* e)
+{
+	const pbdLattice* lat = plan->lattice;
+	for (int32_t k = 0; k < lat->n[2]; ++k) {
+		for (int32_t j = 0; j < lat->n[1]; ++j) {
+			for (uint64_t row = lat->cell[j + PBD_LATTICE_MAX * k]; row != 0; row &= row - 1u) {
+				const int32_t i = __builtin_ctzll(row);
+				float x[8][3];
+				for (int v = 0; v < 8; ++v) {
+					float local[3];
+					pbd_Lattice_CornerPosition(lat, i + (v & 1), j + ((v >> 1) & 1), k + (v >> 2), local);
+					pbd_BodyPoint(plan, local, x[v]);
+				}
+				for (int t = 0; t < 6; ++t) {
+					const int32_t* q = pbd_LatticeKuhn[t];
+					if (!(pbd_TetVolume6(x[q[0]], x[q[1]], x[q[2]], x[q[3]]) > 0.0f)) {
+						return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+											"the body's cells (%g m) are too small for float precision where it is: a tet would have "
+											"no volume (lower the resolution or move the body nearer the origin)",
+											(double)lat->spacing[0]);
+					}
+				}
+			}
+		}
+	}
+	return PBD_OK;
+}
+
 static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
 {
 	const pbdBodyDef* def = plan->def;
+	int err;
 	const pbdLattice* lat = plan->lattice;
 	const int soft = def->type == PBD_OBJECT_SOFT;
 	pbdBodyCounts* c = &plan->counts;
@@ -264,6 +296,7 @@ static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
 			}
 		}
 	}
+	if (soft && def->shape != pbdBodyShape_tets && (err = CheckLatticeVolumes(plan, e)) != PBD_OK) return err;
 	pbd_BodySkin_Counts(plan, &c->skinVertices, &c->skinTriangles);
 	if (def->particleRadius > 0.0f) radius = def->particleRadius;
 	else if (!(radius > 0.0f) || radius > 1.0f) {

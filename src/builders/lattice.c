@@ -117,24 +117,18 @@ static void CellCorners(const pbdLattice* lat, int32_t i, int32_t j, int32_t k, 
 
 /* Kuhn's 6 tets of a cube: for each order (a, b, c) of the axes, the path 0 -> e_a -> e_a + e_b
    -> 7. Its volume (x1 - x0) . ((x2 - x0) x (x3 - x0)) = det[e_a; e_a + e_b; 1] = det[e_a; e_b; e_c],
-   the sign of the permutation, so the odd ones swap their last two corners. */
-static const int32_t s_perm[6][3] = { { 0, 1, 2 }, { 0, 2, 1 }, { 1, 0, 2 }, { 1, 2, 0 }, { 2, 0, 1 }, { 2, 1, 0 } };
-static const int32_t s_permOdd[6] = { 0, 1, 1, 0, 0, 1 };
+   the sign of the permutation, so the odd ones (x z y, y x z, z y x) swap their last two corners. */
+const int32_t pbd_LatticeKuhn[6][4] = { { 0, 1, 3, 7 }, { 0, 1, 7, 5 }, { 0, 2, 7, 3 }, { 0, 2, 6, 7 }, { 0, 4, 5, 7 }, { 0, 4, 7, 6 } };
 
 void pbd_Lattice_Tets(const pbdLattice* lat, int32_t first, int32_t* out)
 {
 	for (int32_t k = 0; k < lat->n[2]; ++k) {
 		for (int32_t j = 0; j < lat->n[1]; ++j) {
 			for (uint64_t row = lat->cell[CELL_ROW(j, k)]; row != 0; row &= row - 1u) {
-				const int32_t i = __builtin_ctzll(row);
 				int32_t c[8];
-				CellCorners(lat, i, j, k, c);
+				CellCorners(lat, __builtin_ctzll(row), j, k, c);
 				for (int t = 0; t < 6; ++t) {
-					const int32_t ea = 1 << s_perm[t][0], eab = ea | (1 << s_perm[t][1]);
-					out[0] = first + c[0];
-					out[1] = first + c[ea];
-					out[2] = first + (s_permOdd[t] ? c[7] : c[eab]);
-					out[3] = first + (s_permOdd[t] ? c[eab] : c[7]);
+					for (int v = 0; v < 4; ++v) out[v] = first + c[pbd_LatticeKuhn[t][v]];
 					out += 4;
 				}
 			}

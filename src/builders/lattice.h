@@ -68,6 +68,10 @@ void pbd_Lattice_CornerPosition(const pbdLattice* lat, int32_t i, int32_t j, int
 /// 24 cellCount ints.
 void pbd_Lattice_Tets(const pbdLattice* lat, int32_t first, int32_t* out);
 
+/// Kuhn's 6 tets of a cell in its corner numbers (corner v at (i + (v & 1), j + (v >> 1 & 1),
+/// k + (v >> 2))): the order pbd_Lattice_Tets writes them in.
+extern const int32_t pbd_LatticeKuhn[6][4];
+
 /// Calls edge(user, a, b) for every edge once, a and b = first + corner rank, in the order above.
 typedef void (*pbdLatticeEdgeFn)(void* user, int32_t a, int32_t b);
 void pbd_Lattice_Edges(const pbdLattice* lat, int32_t first, pbdLatticeEdgeFn edge, void* user);

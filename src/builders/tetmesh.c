@@ -60,17 +60,19 @@ void pbd_TetMesh_Tet(const pbdTetMesh* m, int32_t t, int32_t out[4])
 	out[3] = (int32_t)(m->flip[t] ? q[2] : q[3]);
 }
 
-/* 6 V = (x1 - x0) . ((x2 - x0) x (x3 - x0)) in float, the volume family's formula (arch10). Swapping
-   x2 and x3 negates the cross product exactly, so a flipped tet's volume is exactly -V. */
-static float Volume6(const float* x, const uint32_t* q)
+/* 6 V = (x1 - x0) . ((x2 - x0) x (x3 - x0)) in float, in the volume family's order of operations
+   (volume_solve.c pbd_Volume_Six), so a tet this calls positive has a positive rest volume there.
+   Swapping x2 and x3 negates the cross product exactly, so a flipped tet's volume is exactly -V. */
+float pbd_TetVolume6(const float* a, const float* b, const float* c, const float* d)
 {
-	const float *a = x + 3 * q[0], *b = x + 3 * q[1], *c = x + 3 * q[2], *d = x + 3 * q[3];
 	const float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
 	const float e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
 	const float e3[3] = { d[0] - a[0], d[1] - a[1], d[2] - a[2] };
 	const float n[3] = { e2[1] * e3[2] - e2[2] * e3[1], e2[2] * e3[0] - e2[0] * e3[2], e2[0] * e3[1] - e2[1] * e3[0] };
-	return e1[0] * n[0] + e1[1] * n[1] + e1[2] * n[2];
+	return (e1[0] * n[0] + e1[1] * n[1]) + e1[2] * n[2];
 }
+
+static float Volume6(const float* x, const uint32_t* q) { return pbd_TetVolume6(x + 3 * q[0], x + 3 * q[1], x + 3 * q[2], x + 3 * q[3]); }
 
 /* The faces of an oriented tet (0, 1, 2, 3) with V > 0, each counter-clockwise seen from outside. */
 static const int32_t s_face[4][3] = { { 1, 2, 3 }, { 0, 3, 2 }, { 0, 1, 3 }, { 0, 2, 1 } };

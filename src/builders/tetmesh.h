@@ -27,6 +27,9 @@ typedef struct pbdTetMesh {
 	float shortestEdge;
 } pbdTetMesh;
 
+/// 6 V of the tet (a, b, c, d), 3 floats each, computed exactly as the volume family computes a
+/// rest volume.
+float pbd_TetVolume6(const float* a, const float* b, const float* c, const float* d);
 /// Memory for a mesh of these counts (positions and adjacency).
 size_t pbd_TetMesh_Bytes(int32_t vertexCount, int32_t tetCount);
 /// Counts (4..PBD_BODY_MAX_VERTICES vertices, 1..PBD_BODY_MAX_TETS tets), local coordinates

@@ -202,9 +202,29 @@ static int WithinReach(const pbdWorld* w, const pbdContacts* c, float m)
 	return 1;
 }
 
+/* The largest and smallest inverse mass of the free particles, so the solve knows whether any
+   pair can be past the mass ratio (usually not: one cloth, or cloth and ropes of alike masses)
+   and then runs without the test. Read again only when a mass changed. */
+static void MassRange(const pbdWorld* w, pbdContacts* c)
+{
+	if (c->rangeVersion == w->massVersion && c->rangeCount == w->particleCount) return;
+	float lo = INFINITY, hi = 0.0f;
+	for (int32_t i = 0; i < w->particleCount; ++i) {
+		const float wi = w->x[4 * i + 3];
+		if (!(wi > 0.0f)) continue;
+		lo = wi < lo ? wi : lo;
+		hi = wi > hi ? wi : hi;
+	}
+	c->lightest = hi; /* the lightest particle has the largest inverse mass */
+	c->heaviest = lo;
+	c->rangeVersion = w->massVersion;
+	c->rangeCount = w->particleCount;
+}
+
 static void Prepare(pbdWorld* w, pbdContacts* c)
 {
 	if (!c->self && !c->others) return;
+	MassRange(w, c);
 	const int unchanged = c->paramVersion == w->paramVersion && c->massVersion == w->massVersion &&
 						  c->particleCount == w->particleCount;
 	/* the radii are those of the last search: a change since would have moved paramVersion */
@@ -263,7 +283,7 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
    on the radius. With one radius for all, D is a constant and the loop is the one it was
    before radii per object (uniform is a constant at each call site). */
 static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const pbdContacts* cs, int32_t begin, int32_t end,
-															  const int uniform)
+															  const int uniform, const int exact)
 {
 	const float D0 = cs->distance;
 	const float D0sq = D0 * D0;
@@ -283,10 +303,12 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 		float wi = pi[3], wj = pj[3];
 		/* heavy on light (see above): the heavier one is split as if at most R times heavier;
 		   pins stay pins, pairs within the ratio keep their exact weights */
-		if (wi > ratio * wj) {
-			if (wj > 0.0f) wj = wi / ratio;
-		} else if (wj > ratio * wi) {
-			if (wi > 0.0f) wi = wj / ratio;
+		if (!exact) {
+			if (wi > ratio * wj) {
+				if (wj > 0.0f) wj = wi / ratio;
+			} else if (wj > ratio * wi) {
+				if (wi > 0.0f) wi = wj / ratio;
+			}
 		}
 		const float wsum = wi + wj;
 		if (wsum <= 0.0f) continue;
@@ -343,8 +365,14 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
 {
 	const pbdContacts* cs = state;
-	if (cs->uniform) SolvePairs(w, cs, begin, end, 1);
-	else SolvePairs(w, cs, begin, end, 0);
+	const int exact = !(cs->lightest > cs->massRatio * cs->heaviest); /* no pair can be past the ratio */
+	if (cs->uniform) {
+		if (exact) SolvePairs(w, cs, begin, end, 1, 1);
+		else SolvePairs(w, cs, begin, end, 1, 0);
+	} else {
+		if (exact) SolvePairs(w, cs, begin, end, 0, 1);
+		else SolvePairs(w, cs, begin, end, 0, 0);
+	}
 }
 
 int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w)); }

@@ -32,6 +32,10 @@ typedef struct pbdContacts {
 	/* What this step looks for (prepareStep, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least
 	float massRatio;      ///< PBD_CONTACT_MASS_RATIO (tests set INFINITY: the exact mass-weighted split)
+	/* The free particles' inverse masses, largest (lightest particle) and smallest (heaviest),
+	   as of massVersion rangeVersion: the solve skips the ratio test when no pair can pass it. */
+	float lightest, heaviest;
+	int32_t rangeVersion, rangeCount;
 	/* Radii (Radii(), each step and each search, from the objects and the thickness). */
 	int32_t uniform;                  ///< every object has the same radius r: one contact distance for all
 	float distance;                   ///< uniform: r + r (the thickness when no object has its own)

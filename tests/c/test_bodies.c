@@ -208,6 +208,7 @@ void Test_BodyRefusedWorldUnchanged(void)
 	pbd_World_UpdateSkin(w);
 	TestWorldShot shot = TestShoot(w);
 	TestMesh cube = TestCube(0.5f);
+	pbdBodyCounts c;
 	pbdBodyDef d = good;
 	d.internalValue = 0;
 	ENSURE(Refused(w, &d, PBD_ERR_BAD_DEF, "pbd_DefaultBodyDef"));
@@ -236,6 +237,10 @@ void Test_BodyRefusedWorldUnchanged(void)
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "particleRadius"));
 	d = good, d.halfExtents[0] = d.halfExtents[1] = d.halfExtents[2] = 10.0f, d.resolution = 1; /* half a 20 m cell */
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "particle radius would be"));
+	d = good, d.position[0] = 99990.0f, d.halfExtents[0] = d.halfExtents[1] = d.halfExtents[2] = 0.002f; /* float steps 8 mm there */
+	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "too small for float precision"));
+	d.type = PBD_OBJECT_RIGID; /* no tets to lose: coincident particles still shape-match */
+	ENSURE(pbd_BodyCounts(&d, &c) == PBD_OK);
 	d = good, d.halfExtents[2] = -1.0f;
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "halfExtents[2]"));
 	d = good, d.shape = pbdBodyShape_ball, d.radius = 0.0f;
@@ -255,7 +260,6 @@ void Test_BodyRefusedWorldUnchanged(void)
 	TestShotFree(&shot);
 	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "NULL") != NULL);
 	pbd_DestroyWorld(w);
-	pbdBodyCounts c;
 	ENSURE(pbd_BodyCounts(&good, NULL) == PBD_ERR_INVALID_ARGUMENT);
 	ENSURE(pbd_World_AddBody(0, &good) == PBD_ERR_INVALID_WORLD && pbd_BodyCounts(&good, &c) == PBD_OK);
 }

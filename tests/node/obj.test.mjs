@@ -165,10 +165,10 @@ test('good surfaces build as bodies; open, flipped, inside-out and degenerate on
     }
   }
   const refusals = [
-    ['bad/open.obj', /open|closed|edge/i],
-    ['bad/flipped.obj', /orient|direction|edge/i],
-    ['bad/inside-out.obj', /inside out/],
-    ['bad/degenerate.obj', /degenerate/],
+    ['bad/open.obj', /the surface is open: edge 0-3 of triangle 0 has no triangle across it$/],
+    ['bad/flipped.obj', /inconsistent orientation: triangles 0 and 1 both run edge 2-4 the same way \(one is flipped\)$/],
+    ['bad/inside-out.obj', /the surface is inside out \(its volume is -0\.166667: triangles must wind counter-clockwise seen from outside\)$/],
+    ['bad/degenerate.obj', /triangle 4 is degenerate: it repeats a vertex$/],
   ];
   for (const [file, reason] of refusals) {
     assert.throws(() => pbd.createWorld(meshScene(read(file))), (e) => e instanceof SceneError && e.path === 'objects[0].mesh'

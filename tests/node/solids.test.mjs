@@ -21,6 +21,7 @@ const scene = (...objects) => ({ format: 'minipbd-scene', version: 2, objects })
 const caught = (fn) => { try { fn(); } catch (e) { return e; } return assert.fail('expected a throw'); };
 const SOLID_IDS = ['jelly', 'box-stack', 'bend-bar', 'trampoline', 'bunny'];
 const OCTAHEDRON = fs.readFileSync(path.join(root, 'tests', 'node', 'fixtures', 'obj', 'octahedron.obj'), 'utf8');
+const TORUS = fs.readFileSync(path.join(root, 'tests', 'node', 'fixtures', 'obj', 'torus.obj'), 'utf8');
 
 // ---------------------------------------------------------------- the scene format
 
@@ -165,6 +166,74 @@ test('the solid built-in scenes build with the engine\'s counts, reserve their t
   }
 });
 
+/** The mean of object k's particle positions. */
+function centre(world, k) {
+  const { firstParticle, particleCount } = world.objects[k];
+  const c = [0, 0, 0];
+  for (let j = 0; j < particleCount; j++) for (let a = 0; a < 3; a++) c[a] += world.positions[4 * (firstParticle + j) + a] / particleCount;
+  return c;
+}
+const lowest = (world, k) => {
+  const { firstParticle, particleCount } = world.objects[k];
+  let y = Infinity;
+  for (let j = 0; j < particleCount; j++) y = Math.min(y, world.positions[4 * (firstParticle + j) + 1]);
+  return y;
+};
+
+test('the scenes do what they say: the stack stands 60 s, the bar keeps its bend, bodies rest on the trampoline', async () => {
+  const stack = pbd.createWorld(await loadBuiltinScene('box-stack'));
+  const start = stack.scene.objects.map((_, k) => centre(stack, k));
+  stack.step(3600);
+  for (let k = 0; k < 10; k++) {
+    const d = Math.hypot(...centre(stack, k).map((v, a) => v - start[k][a]));
+    assert.ok(d < 0.01, `block ${k + 1} moved ${d} m in 60 s`);
+  }
+  stack.destroy();
+
+  // The bar's free end dragged 25 cm down over 1 s, held 0.5 s, let go: it keeps most of the bend, and springs
+  // back without plasticity (to within 1% of its length of where it was built, its sag under its weight included).
+  const bar = await loadBuiltinScene('bend-bar');
+  const bend = (plastic) => {
+    const s = structuredClone(bar);
+    if (!plastic) s.objects[0].plasticity.creep = 0;
+    const w = pbd.createWorld(s);
+    const { firstParticle, particleCount } = w.objects[0];
+    const tip = []; // the free end face's particles, as built
+    for (let j = 0; j < particleCount; j++) if (w.positions[4 * (firstParticle + j)] > s.objects[0].halfExtents[0] - 1e-3) tip.push(firstParticle + j);
+    assert.equal(tip.length, 9);
+    const tipY = () => lowest(w, 0);
+    const y0 = tipY(); // straight, as built
+    w.step(60);
+    const at = tip.map((i) => [0, 1, 2].map((a) => w.positions[4 * i + a]));
+    const ids = tip.map((i, t) => w.addAttachment(i, at[t], 1));
+    for (let i = 1; i <= 90; i++) {
+      const down = 0.25 * Math.min(i, 60) / 60;
+      ids.forEach((id, t) => w.moveAttachment(id, [at[t][0], at[t][1] - down, at[t][2]]));
+      w.step(1);
+    }
+    const held = y0 - tipY();
+    ids.forEach((id) => w.removeAttachment(id));
+    w.step(240);
+    const kept = y0 - tipY();
+    w.destroy();
+    return { held, kept };
+  };
+  const plastic = bend(true), elastic = bend(false);
+  assert.ok(plastic.held > 0.2 && plastic.kept > 0.5 * plastic.held, `plastic: ${JSON.stringify(plastic)}`);
+  assert.ok(elastic.held > 0.2 && Math.abs(elastic.kept) < 0.01 * 0.8, `elastic: ${JSON.stringify(elastic)}`);
+
+  // A 2 kg block, a soft ball and a soft cube on a 0.96 kg cloth: after 10 s they lie on it, above its lowest point.
+  const tramp = pbd.createWorld(await loadBuiltinScene('trampoline'));
+  tramp.step(600);
+  const cloth = lowest(tramp, 0);
+  assert.ok(cloth > 0.5, `the cloth holds (its lowest particle at ${cloth} m)`);
+  for (let k = 1; k < 4; k++) {
+    assert.ok(lowest(tramp, k) > cloth - 0.1 && centre(tramp, k)[1] > cloth, `${tramp.scene.objects[k].name} is on the cloth`);
+  }
+  assert.ok(tramp.stats().kineticEnergy < 0.01, 'and at rest');
+  tramp.destroy();
+});
+
 test('a body\'s mass is the whole body\'s, spread evenly; setObjectMass sets the whole body\'s and leaves pins pinned', () => {
   const world = pbd.createWorld(scene(
     { type: 'soft', shape: 'box', position: [0, 1, 0], halfExtents: [0.2, 0.1, 0.1], resolution: 4, mass: 3, pins: [0, 7] },
@@ -193,9 +262,10 @@ test('pin boxes: the bar is pinned over its end face exactly, and those particle
   const x0 = Array.from(world.positions.subarray(4 * firstParticle, 4 * (firstParticle + particleCount)));
   const pinned = [];
   for (let j = 0; j < particleCount; j++) if (x0[4 * j + 3] === 0) pinned.push(j);
-  // The bar's end face at x = -0.5: its 3 x 3 lattice nodes, and nothing else.
+  // The bar's end face at x = -halfExtents[0]: its 3 x 3 lattice nodes, and nothing else.
+  const end = -s.objects[0].halfExtents[0];
   assert.equal(pinned.length, 9);
-  for (let j = 0; j < particleCount; j++) assert.equal(pinned.includes(j), Math.abs(x0[4 * j] + 0.5) < 1e-6, `particle ${j}`);
+  for (let j = 0; j < particleCount; j++) assert.equal(pinned.includes(j), Math.abs(x0[4 * j] - end) < 1e-6, `particle ${j}`);
   world.step(60);
   for (const j of pinned) for (let k = 0; k < 3; k++) assert.equal(world.positions[4 * (firstParticle + j) + k], x0[4 * j + k]);
   const tip = world.positions[4 * (firstParticle + particleCount - 1) + 1];
@@ -265,15 +335,21 @@ test('a refused body leaves no world behind and the engine as it was', async () 
   const bunny = await loadBuiltinScene('bunny');
   const bad = [
     // the engine's checks: an open surface; a pin past the exact count of a mesh body (within the scene's bound)
-    [scene({ type: 'soft', shape: 'box', position: [0, 1, 0] }, { type: 'soft', shape: 'mesh', obj: open }), 'objects[1].mesh'],
-    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').particleCount(bunny.objects[0]) - 1] }] }, 'objects[0].pins[0]'],
+    [scene({ type: 'soft', shape: 'box', position: [0, 1, 0] }, { type: 'soft', shape: 'mesh', obj: open }), 'objects[1].mesh', /the surface is open/],
+    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').particleCount(bunny.objects[0]) - 1] }] }, 'objects[0].pins[0]',
+      /must be an integer in 0\.\.\d+ \(the body has \d+ particles\)/],
     // a tet of zero volume
-    [scene({ type: 'soft', shape: 'tets', mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], tets: [[0, 1, 2, 3]] } }), 'objects[0].mesh'],
+    [scene({ type: 'soft', shape: 'tets', mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], tets: [[0, 1, 2, 3]] } }), 'objects[0].mesh',
+      /refused by the engine: invalid argument: tet 0 has zero volume/],
+    // a lattice too coarse for any cell of a torus: its one cell's centre is in the hole
+    [scene({ type: 'rigid', shape: 'mesh', resolution: 1, obj: TORUS }), 'objects[0].mesh',
+      /no lattice cell has its centre inside the surface at resolution 1: raise the resolution/],
   ];
-  for (const [s, where] of bad) {
+  for (const [s, where, message] of bad) {
     const e = caught(() => pbd.createWorld(s));
     assert.ok(e instanceof SceneError, where);
     assert.equal(e.path, where);
+    assert.match(e.message, message);
     assert.equal(pbd.worlds.size, worlds, 'no world left behind');
   }
   // The engine builds and runs exactly as a fresh one does.

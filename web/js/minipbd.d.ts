@@ -117,7 +117,8 @@ export class World {
   setVelocity(particle: number, velocity: Vec3): void;
   setMass(particle: number, mass: number): void;
   setInvMass(particle: number, invMass: number): void;
-  /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
+  /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg (a soft or rigid body:
+   *  `mass` is the whole body's, spread evenly over its particles); the description follows. */
   setObjectMass(index: number, mass: number): void;
   /** One object's stiffness of one of its type's kinds (objects/*.d.ts); the description follows. */
   setObjectStiffness(index: number, kind: StiffnessKind, stiffness: number): void;

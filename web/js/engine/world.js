@@ -254,8 +254,8 @@ export class World {
   }
 
   /**
-   * Object `index` weighs `mass` kg per particle, as if its scene had said `mass`: its pins and its
-   * `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
+   * Object `index` weighs `mass` kg per particle (a body: `mass` kg in all, spread evenly), as if its scene had
+   * said `mass`: its pins and its `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
    * whatever wraps setMass (recorder.js) sees every particle. A refused mass changes nothing.
    */
   setObjectMass(index, mass) {
@@ -332,8 +332,10 @@ export class World {
   getBodyTransform(index) {
     this.alive();
     const k = argIndex('getBodyTransform', 'object', index, this.scene.objects.length);
+    // Asked only of shape-matched types, so a soft body or a cloth does not leave an error message behind.
+    if (!objectTypeOf(this.scene.objects[k]).shapeMatched) return null;
     const heap = this.engine.heap;
-    if (heap.out('pbd_World_GetBodyTransform', [this.id, k], false) <= 0) return null;
+    heap.out('pbd_World_GetBodyTransform', [this.id, k]);
     const f = heap.float32s(7);
     return { position: f.slice(0, 3), rotation: f.slice(3, 7) };
   }

@@ -16,6 +16,7 @@
 //   not set (pins, ranges); a body reads its pins (w = 0) from the world when given
 // @property {Object<string, {kind: number, param: string, get, set}>} stiffness   its constraint kinds
 // @property {(o) => number} extent     its largest size in metres (a recording's quantum)
+// @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
 // @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
 // @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
 //   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()

@@ -38,6 +38,8 @@ export const rigid = {
     return first;
   },
 
+  /** Its particles move as one transform (World.getBodyTransform, pbd_World_GetBodyTransform). */
+  shapeMatched: true,
   particleMass: bodyParticleMass,
   defaultRadius: bodyDefaultRadius,
   particlesWithOwnMass: bodyOwnMass,
