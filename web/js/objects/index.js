@@ -18,7 +18,7 @@
 // @property {(o) => number} extent     its largest size in metres (a recording's quantum)
 // @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
 // @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
-// @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, sprite: (o) => object}} render
+// @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
 //   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()
 // @property {object[]} [material]     per-object fields beyond stiffness (bodies: plasticity, contact radius):
 //   { name, min, max, step, get(o), write(world, index, value) }, strings `material.<name>` and `.help`

@@ -52,8 +52,9 @@ export const rigid = {
   extent: bodyExtent,
   meshSize,
 
-  /** Drawn as its skin moved by the body's transform (world.skinPositions after world.updateSkin()). */
-  render: { primitive: 'skin', pointColor: 'rigidParticle', sprite: bodySprite },
+  /** Drawn as its skin moved by the body's transform (world.skinPositions after world.updateSkin()), matte like
+   *  wood. Colours: render/palette.js. */
+  render: { primitive: 'skin', pointColor: 'rigidParticle', skinColor: 'rigidBody', gloss: 0.15, sprite: bodySprite },
 
   controls: [control({ name: STIFFNESS.name, param: STIFFNESS.name, group: 'stiffness', step: 0.01 })],
   /** Per-object material beyond the stiffness (plasticity of the rest shape, contact radius): body-common.js. */

@@ -60,8 +60,9 @@ export const soft = {
   extent: bodyExtent,
   meshSize,
 
-  /** Drawn as its skin (world.skinPositions/skinTriangles after world.updateSkin()); particles at their radius. */
-  render: { primitive: 'skin', pointColor: 'softParticle', sprite: bodySprite },
+  /** Drawn as its skin (world.skinPositions/skinTriangles after world.updateSkin()), glossy like a jelly;
+   *  particles at their radius. Colours: render/palette.js. */
+  render: { primitive: 'skin', pointColor: 'softParticle', skinColor: 'softBody', gloss: 1, sprite: bodySprite },
 
   controls: Object.keys(KINDS).map((k) => control({ name: `stiffness.${k}`, param: `stiffness.${k}`, group: 'stiffness', step: 0.01 })),
   /** Per-object material beyond the stiffness (plasticity, contact radius): body-common.js. */
