@@ -70,6 +70,7 @@
 
    The family is one serial colour: pairs share particles, so they are projected in list order. */
 #include "families/contacts.h"
+#include "families/shapes.h"
 
 #include <math.h>
 #include <string.h>
@@ -104,7 +105,10 @@ static void Radii(const pbdWorld* w, pbdContacts* c)
 {
 	float first = 0.5f * w->params[pbdParam_thickness];
 	int32_t uniform = 1;
+	c->bodies = 0;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
+		c->body[o] = (uint8_t)pbd_Shapes_HasNormals(w, o);
+		c->bodies |= c->body[o];
 		const float r = pbd_ObjectContactRadius(w, o);
 		if (o == 0) first = r;
 		uniform &= r == first;
@@ -282,8 +286,68 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
    radius, as before radii per object). The pair loop waits on the gathers of p_i and p_j, not
    on the radius. With one radius for all, D is a constant and the loop is the one it was
    before radii per object (uniform is a constant at each call site). */
+/* A pair with a particle of a shape-matched body: the contact normal n (i pushed along +n, j
+   along -n) and depth from the body's surface (Macklin et al. 2014, section 5.1), or 0 to push
+   along the centre line as for any other pair. u = d / |d| is the centre line, d = p_i - p_j.
+
+   Why. Faces of particles are bumpy; two boxes resting face on face with their lattices set
+   aside by a little meet along tilted centre lines, and each pass turns the small vertical
+   overlap the load leaves into a sideways push that friction never sees (the pair's travel
+   over the substep is zero: both fell alike): the upper box slides into the hollows of the
+   lower one, the offset doubling every ~0.4 s, and a stack of ten comes down within 60 s from
+   an offset of 1 um (tests/c/test_shapes_scenes.c). A flat face should push along its normal.
+
+   Each body particle has, in its body's rest frame, the outward normal g of the surface near it
+   and its layer beneath the surface (families/shapes_sdf.c), turned by the body's rotation as
+   last solved. Candidates, as pushes on i: -g_i (i into its body, j out of it) and +g_j.
+   Macklin: the particle of smaller |phi| gives the normal, here the smaller layer; of two on
+   their surfaces (the common case), the normal closer to the centre line.
+   - Beneath the surface (layer >= 1: a deep overlap, a fast hit): along that normal, to the
+     depth D - d . n that clears it, whatever the centre line (the way out is the near surface).
+   - On the surface, the centre line within ~40 degrees of the normal (u . n >= 0.766): along
+     the normal, by the spheres' overlap D - |d|. A face on a face then pushes straight, however
+     its lattice sits on the other's (tilts up to 30 degrees along an axis, 45 both ways, the
+     latter left to the centre line: a particle sitting in a hollow of four stays centred).
+   - On the surface otherwise (two boxes' edges side by side at 45 degrees, a particle past an
+     edge): the centre line, as before, but its part that would drive the other particle into
+     the surface is reflected out (Macklin's rule for boundary particles: u - 2 (u . n) n when
+     u . n < 0), so a contact never pushes a particle into a body.
+   Coincident centres take the chosen normal at depth D. No 0 / 0: normals are unit or absent. */
+static inline int BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i, int32_t j, float dx, float dy, float dz,
+							 float d2, float D, float tiny2, float n[3], float* depth)
+{
+	const uint32_t* phase = w->phase;
+	float gi[3], gj[3];
+	const int li = cs->body[phase[i] & PBD_PHASE_OBJECT_MASK] ? pbd_Shapes_ContactNormal(w, i, gi) : 0;
+	const int lj = cs->body[phase[j] & PBD_PHASE_OBJECT_MASK] ? pbd_Shapes_ContactNormal(w, j, gj) : 0;
+	if (li == 0 && lj == 0) return 0;
+	const float d = d2 > tiny2 ? sqrtf(d2) : 0.0f;
+	const float inv = d > 0.0f ? 1.0f / d : 0.0f;
+	const float ux = dx * inv, uy = dy * inv, uz = dz * inv;
+	const float ci = li ? -(gi[0] * ux + gi[1] * uy + gi[2] * uz) : -2.0f;
+	const float cj = lj ? gj[0] * ux + gj[1] * uy + gj[2] * uz : -2.0f;
+	const int useI = li != 0 && (lj == 0 || li < lj || (li == lj && ci >= cj));
+	float nx, ny, nz, c;
+	if (useI) nx = -gi[0], ny = -gi[1], nz = -gi[2], c = ci;
+	else nx = gj[0], ny = gj[1], nz = gj[2], c = cj;
+	if ((useI ? li : lj) > 1 || d == 0.0f) { /* beneath the surface, or no centre line */
+		n[0] = nx, n[1] = ny, n[2] = nz;
+		*depth = D - (dx * nx + dy * ny + dz * nz);
+		return 1;
+	}
+	*depth = D - d;
+	if (c >= PBD_CONTACT_SNAP) {
+		n[0] = nx, n[1] = ny, n[2] = nz;
+	} else if (c < 0.0f) {
+		n[0] = ux - 2.0f * c * nx, n[1] = uy - 2.0f * c * ny, n[2] = uz - 2.0f * c * nz;
+	} else {
+		n[0] = ux, n[1] = uy, n[2] = uz;
+	}
+	return 1;
+}
+
 static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const pbdContacts* cs, int32_t begin, int32_t end,
-															  const int uniform, const int exact)
+															  const int uniform, const int exact, const int bodies)
 {
 	const float D0 = cs->distance;
 	const float D0sq = D0 * D0;
@@ -321,24 +385,30 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
 		const float d2 = dx * dx + dy * dy + dz * dz;
 		if (d2 >= D2) continue;
-		float nx, ny, nz, d;
-		if (d2 > tiny2) {
-			d = sqrtf(d2);
-			nx = dx / d, ny = dy / d, nz = dz / d;
+		float nx, ny, nz, depth;
+		float nb[3];
+		if (bodies && BodyNormal(w, cs, i, j, dx, dy, dz, d2, D, tiny2, nb, &depth)) {
+			nx = nb[0], ny = nb[1], nz = nb[2];
 		} else {
-			const float* ri = rest0 + 4 * i;
-			const float* rj = rest0 + 4 * j;
-			const float ex = ri[0] - rj[0], ey = ri[1] - rj[1], ez = ri[2] - rj[2];
-			const float e2 = ex * ex + ey * ey + ez * ez;
-			if (e2 > tiny2) {
-				const float e = sqrtf(e2);
-				nx = ex / e, ny = ey / e, nz = ez / e;
+			float d;
+			if (d2 > tiny2) {
+				d = sqrtf(d2);
+				nx = dx / d, ny = dy / d, nz = dz / d;
 			} else {
-				nx = 0.0f, ny = 1.0f, nz = 0.0f;
+				const float* ri = rest0 + 4 * i;
+				const float* rj = rest0 + 4 * j;
+				const float ex = ri[0] - rj[0], ey = ri[1] - rj[1], ez = ri[2] - rj[2];
+				const float e2 = ex * ex + ey * ey + ez * ez;
+				if (e2 > tiny2) {
+					const float e = sqrtf(e2);
+					nx = ex / e, ny = ey / e, nz = ez / e;
+				} else {
+					nx = 0.0f, ny = 1.0f, nz = 0.0f;
+				}
+				d = dx * nx + dy * ny + dz * nz;
 			}
-			d = dx * nx + dy * ny + dz * nz;
+			depth = D - d;
 		}
-		const float depth = D - d;
 		const float si = depth * (wi / wsum), sj = depth * (wj / wsum);
 		pi[0] += si * nx, pi[1] += si * ny, pi[2] += si * nz;
 		pj[0] -= sj * nx, pj[1] -= sj * ny, pj[2] -= sj * nz;
@@ -366,12 +436,15 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 {
 	const pbdContacts* cs = state;
 	const int exact = !(cs->lightest > cs->massRatio * cs->heaviest); /* no pair can be past the ratio */
-	if (cs->uniform) {
-		if (exact) SolvePairs(w, cs, begin, end, 1, 1);
-		else SolvePairs(w, cs, begin, end, 1, 0);
+	if (cs->bodies) { /* the pairs of bodies' particles take their normals from the bodies (BodyNormal) */
+		if (exact) SolvePairs(w, cs, begin, end, 0, 1, 1);
+		else SolvePairs(w, cs, begin, end, 0, 0, 1);
+	} else if (cs->uniform) {
+		if (exact) SolvePairs(w, cs, begin, end, 1, 1, 0);
+		else SolvePairs(w, cs, begin, end, 1, 0, 0);
 	} else {
-		if (exact) SolvePairs(w, cs, begin, end, 0, 1);
-		else SolvePairs(w, cs, begin, end, 0, 0);
+		if (exact) SolvePairs(w, cs, begin, end, 0, 1, 0);
+		else SolvePairs(w, cs, begin, end, 0, 0, 0);
 	}
 }
 

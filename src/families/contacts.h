@@ -10,6 +10,10 @@
 /// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts.c says why 1.2).
 #define PBD_CONTACT_MARGIN 1.2f
 
+/// A pair with a body particle on its body's surface pushes along the surface's normal when the
+/// centre line is within ~40 degrees of it (cos 40 = 0.766; contacts.c says why).
+#define PBD_CONTACT_SNAP 0.766f
+
 /// In a particle contact the heavier particle is split as if it were at most this many times
 /// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
 #define PBD_CONTACT_MASS_RATIO 10.0f
@@ -42,6 +46,10 @@ typedef struct pbdContacts {
 	float radius[PBD_MAX_OBJECTS];    ///< r_o, the contact radius of object o's particles
 	float search[PBD_MAX_OBJECTS];    ///< the grid's radius per object, 2 M r_o: pairs within M (r_i + r_j)
 	float reach2[PBD_MAX_OBJECTS];    ///< ((M - 1) r_o)^2: the move that makes the kept list stale (WithinReach)
+	/* Shape-matched bodies (Radii(), each search): their particles' pairs take contact normals
+	   from the body's surface (SolvePairs, Macklin et al. 2014 section 5.1). */
+	int32_t bodies;                   ///< any object is a body
+	uint8_t body[PBD_MAX_OBJECTS];    ///< object o is a body
 	/* Reusing the list across substeps: kept while no particle is (M - 1) r = 0.2 r from where it
 	   was at the search (origin, float4 each), and the world has not changed in a way displacement
 	   cannot show (the counters below, the particle count). */

@@ -113,8 +113,10 @@ static size_t Shapes_Bytes(const pbdCapacity* cap)
 {
 	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
 	return pbd_PoolBytes(1, sizeof(pbdShapes)) + pbd_PoolBytes(O, sizeof(pbdBody)) + pbd_PoolBytes(O, sizeof(int32_t)) +
-		   2 * pbd_PoolBytes(P, 4 * sizeof(float));
+		   3 * pbd_PoolBytes(P, 4 * sizeof(float));
 }
+
+static size_t Shapes_ScratchBytes(const pbdCapacity* cap) { return pbd_Shapes_SdfScratchBytes(cap->maxParticles); }
 
 static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
@@ -125,8 +127,9 @@ static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	s->bodyOf = pbd_PoolAlloc(pool, O, sizeof(int32_t));
 	s->rest = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->offset = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	s->normal = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->capacity = cap->maxObjects;
-	return s->offset != NULL ? s : NULL;
+	return s->normal != NULL ? s : NULL;
 }
 
 static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
@@ -163,11 +166,12 @@ static void SolveBody(pbdWorld* w, const pbdShapes* s, pbdBody* b)
 	float A[9], R[9];
 	pbd_Shapes_Fit(s, b, w->p, e, A);
 	pbd_ExtractRotation(A, b->q, PBD_SHAPES_ROTATION_ITERATIONS);
+	pbd_QuatToMatrix(b->q, R);
+	memcpy(b->R, R, sizeof R);
 	const double c[3] = { b->c[0] + e[0], b->c[1] + e[1], b->c[2] + e[2] };
 	for (int k = 0; k < 3; ++k) b->c[k] = (float)c[k];
 	const float k = b->k;
 	if (!(k > 0.0f) || b->pins == b->count) return;
-	pbd_QuatToMatrix(b->q, R);
 	const int32_t end = b->first + b->count;
 	for (int32_t i = b->first; i < end; ++i) {
 		float* p = w->p + 4 * i;
@@ -225,6 +229,7 @@ static void Shapes_Error(const pbdWorld* w, const void* state, const float* posi
 const pbdFamily pbd_family_shapes = {
 	.name = "shapes",
 	.bytes = Shapes_Bytes,
+	.scratchBytes = Shapes_ScratchBytes,
 	.create = Shapes_Create,
 	.prepareStep = Shapes_PrepareStep,
 	.forces = pbd_Shapes_Forces,
@@ -260,6 +265,7 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	b->stiffness = w->params[pbdParam_stiffnessShape];
 	b->k = b->stiffness;
 	b->q[3] = 1.0f;
+	b->R[0] = b->R[4] = b->R[8] = 1.0f;
 	b->plastic[0] = b->plastic[4] = b->plastic[8] = 1.0f;
 	for (int32_t i = first; i < first + count; ++i) {
 		memcpy(s->rest + 4 * i, w->x + 4 * i, 3 * sizeof(float));
@@ -267,6 +273,7 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	}
 	pbd_Shapes_Refresh(w, s, b);
 	memcpy(b->c, b->c0, sizeof b->c);
+	pbd_Shapes_BuildNormals(w, s, b);
 	s->count += 1;
 	s->bodyOf[object] = s->count;
 }

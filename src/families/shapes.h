@@ -8,10 +8,19 @@
 /// PBD_OK, or PBD_ERR_OBJECT_CAPACITY (message set) when no body more fits.
 int pbd_Shapes_CheckRoom(pbdWorld* world);
 /// Makes particles [first, first + count) of `object` one shape-matched body; rest shape = world->x now.
+/// Uses the world's scratch (its particles' surface normals, shapes_sdf.c): call it when nothing
+/// else lives there.
 void pbd_Shapes_Add(pbdWorld* world, int32_t object, int32_t first, int32_t count);
 /// Stiffness k of object's shape matching; object < 0: every body.
 void pbd_Shapes_SetStiffness(pbdWorld* world, int32_t object, float k);
 /// 1 and the transform x = c + R(q) (x0 - c0) of object's body as last solved; 0 if it has none.
 int pbd_Shapes_Transform(const pbdWorld* world, int32_t object, float c[3], float q[4], float c0[3]);
+/// 1 when `object` is a shape-matched body (its particles may have contact normals).
+int pbd_Shapes_HasNormals(const pbdWorld* world, int32_t object);
+/// The contact normal of a body particle (Macklin et al. 2014, section 5.1): 0 if it has none
+/// (not a body's, or no direction: contacts then push along the centre line); otherwise 1 +
+/// its layer beneath its body's surface (1: on the surface) and, in n, the outward unit normal
+/// of the surface there, turned by the body's rotation as last solved.
+int pbd_Shapes_ContactNormal(const pbdWorld* world, int32_t particle, float n[3]);
 
 #endif

@@ -26,6 +26,7 @@ typedef struct pbdBody {
 	float stiffness;  ///< k (parameter stiffness.shape, per object)
 	float k;          ///< k' for this step's pass count (seed 000 section 2.2)
 	float q[4];       ///< the last solve's rotation (x, y, z, w): the next one's warm start
+	float R[9];       ///< R(q), row-major, kept with q: the contacts turn the rest normals by it
 	float c[3];       ///< the last solve's centre
 	float c0[3];      ///< the weighted centre of the rest positions x0
 	float size;       ///< rest size: the RMS of |q_i|; 0 for a point
@@ -41,6 +42,8 @@ typedef struct pbdShapes {
 	int32_t* bodyOf; ///< per object: its body + 1, 0 for none
 	float* rest;     ///< per particle (float4): x0, its position when its body was added
 	float* offset;   ///< per particle (float4): q_i, and in w its weight m_i in the fit
+	float* normal;   ///< per particle (float4): outward surface normal in the rest frame, and in w
+	                 ///< its layer beneath the surface (0: on it), -1 for none (shapes_sdf.c)
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
 	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
@@ -54,6 +57,12 @@ void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions
 /// The rest data that follow the masses and P: the weights, c0, q_i, size (after a mass change
 /// or a plastic creep).
 void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);
+
+/* shapes_sdf.c */
+/// Scratch bytes BuildNormals needs for a body of up to maxParticles particles.
+size_t pbd_Shapes_SdfScratchBytes(int32_t maxParticles);
+/// Body b's particles' rest normals and layers, from s->rest (uses the world's scratch).
+void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, const pbdBody* b);
 
 /* shapes_motion.c */
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx);

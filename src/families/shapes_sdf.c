@@ -1,0 +1,245 @@
+/* families/shapes_sdf.c -- each body particle's distance to its body's surface and the surface's
+   normal there, in the body's rest frame, for the contacts (Macklin, Mueller, Chentanez and Kim
+   2014, "Unified Particle Physics for Real-Time Applications", section 5.1: a signed distance
+   and its gradient stored per particle of a rigid body). State: shapes_internal.h.
+
+   Why. A contact between two particles pushes along the line between their centres. Two boxes
+   of particles resting face on face with their lattices set aside by a little (1 um is enough)
+   meet along tilted centre lines, and each pass turns the small vertical overlap the load leaves
+   into a sideways push that friction never sees (the pair's travel over the substep is zero:
+   both fell alike), so the upper box slides into the hollows of the lower one and the stack
+   comes down (tests/c/test_shapes_scenes.c). A flat face should push along its normal, whatever
+   the bumps of its particles: that normal is what is stored here.
+
+   How, from the rest positions alone (a box, a ball, a surface or tets, turned or not: Add knows
+   no lattice). s = the mean distance from a particle to its nearest neighbour (the lattice
+   spacing, the smallest of three if they differ). Each particle's neighbours within 1.5 s (a
+   cubic lattice's 6 axis and 12 face-diagonal neighbours, not the body diagonals at 1.73 s) sum
+   to m_i = sum_j (x_j - x_i), 0 inside a lattice (every offset has its opposite), and on the
+   surface pointing inward: face particles straight in (the lattice is symmetric about the face
+   normal), edge and corner particles along the bisector. A particle is on the boundary when
+   |m_i| > s / 2 or its neighbours do not span three dimensions (a sheet's particles); its
+   outward normal is g_i = -m_i / |m_i|, its layer 0. The others are numbered by a breadth-first
+   walk from the boundary over the same neighbours (layer 1 beneath the surface, 2, ...), and
+   their normal is the gradient of the layer field by the neighbours' differences,
+   g_i = -sum_j (L_j - L_i)(x_j - x_i), normalised: toward the nearest surface. Layers play the
+   SDF's |phi| (Macklin: the particle of smaller |phi| gives the contact its normal), in lattice
+   steps. A particle without neighbours, or whose normal sums to 0 (the centre of a symmetric
+   body), has none, and its contacts push along the centre line as before. Costs a hash of the
+   body's particles, twice, in the world's scratch (Shapes_ScratchBytes reserves it), at Add. */
+#include "families/shapes_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A hash of cells over one body's rest positions, in the world's scratch. */
+typedef struct Hash {
+	const float* x;      ///< positions (float4), indexed by particle
+	int32_t first, count;
+	float cell, origin[3];
+	uint32_t mask;       ///< table size - 1 (a power of two >= 2 count)
+	int32_t* start;      ///< mask + 2 entries: bucket b's particles are order[start[b] .. start[b + 1])
+	int32_t* order;      ///< count particle indices
+} Hash;
+
+static uint32_t TableSize(int32_t count)
+{
+	uint32_t t = 2;
+	while (t < 2u * (uint32_t)count) t <<= 1;
+	return t;
+}
+
+size_t pbd_Shapes_SdfScratchBytes(int32_t maxParticles)
+{
+	const size_t t = TableSize(maxParticles > 1 ? maxParticles : 1);
+	return (t + 2) * sizeof(int32_t) + 3 * (size_t)maxParticles * sizeof(int32_t);
+}
+
+static void CellOf(const Hash* h, const float* p, int32_t c[3])
+{
+	for (int k = 0; k < 3; ++k) c[k] = (int32_t)floorf((p[k] - h->origin[k]) / h->cell);
+}
+
+static uint32_t Key(const Hash* h, const int32_t c[3])
+{
+	return (((uint32_t)c[0] * 73856093u) ^ ((uint32_t)c[1] * 19349663u) ^ ((uint32_t)c[2] * 83492791u)) & h->mask;
+}
+
+/* Buckets by counting sort; order within a bucket is by particle index (deterministic). */
+static void Build(Hash* h, float cell)
+{
+	h->cell = cell;
+	const uint32_t T = h->mask + 1;
+	memset(h->start, 0, (T + 1) * sizeof(int32_t));
+	for (int32_t i = h->first; i < h->first + h->count; ++i) {
+		int32_t c[3];
+		CellOf(h, h->x + 4 * i, c);
+		h->start[Key(h, c) + 1] += 1;
+	}
+	for (uint32_t b = 0; b < T; ++b) h->start[b + 1] += h->start[b];
+	int32_t* fill = h->order; /* reuse order's slots: start[b] advanced, then moved back */
+	for (int32_t i = h->first; i < h->first + h->count; ++i) {
+		int32_t c[3];
+		CellOf(h, h->x + 4 * i, c);
+		fill[h->start[Key(h, c)]++] = i;
+	}
+	for (uint32_t b = T; b > 0; --b) h->start[b] = h->start[b - 1];
+	h->start[0] = 0;
+}
+
+/* Calls visit(j) for every particle j != i within `radius` (<= cell) of particle i, each once. */
+#define FOR_NEIGHBOURS(h, i, radius, ...)                                                                   \
+	do {                                                                                                    \
+		const float* xi_ = (h)->x + 4 * (i);                                                               \
+		int32_t ci_[3];                                                                                     \
+		CellOf((h), xi_, ci_);                                                                              \
+		const float r2_ = (radius) * (radius);                                                              \
+		for (int32_t dz_ = -1; dz_ <= 1; ++dz_)                                                            \
+			for (int32_t dy_ = -1; dy_ <= 1; ++dy_)                                                        \
+				for (int32_t dx_ = -1; dx_ <= 1; ++dx_) {                                                  \
+					const int32_t cc_[3] = { ci_[0] + dx_, ci_[1] + dy_, ci_[2] + dz_ };                    \
+					const uint32_t b_ = Key((h), cc_);                                                     \
+					for (int32_t e_ = (h)->start[b_]; e_ < (h)->start[b_ + 1]; ++e_) {                     \
+						const int32_t j = (h)->order[e_];                                                  \
+						if (j == (i)) continue;                                                            \
+						int32_t cj_[3];                                                                     \
+						CellOf((h), (h)->x + 4 * j, cj_);                                                  \
+						if (cj_[0] != cc_[0] || cj_[1] != cc_[1] || cj_[2] != cc_[2]) continue; /* collision */ \
+						const float ox = (h)->x[4 * j] - xi_[0], oy = (h)->x[4 * j + 1] - xi_[1],          \
+									oz = (h)->x[4 * j + 2] - xi_[2];                                        \
+						if (!(ox * ox + oy * oy + oz * oz < r2_)) continue;                                \
+						__VA_ARGS__                                                                          \
+					}                                                                                       \
+				}                                                                                           \
+	} while (0)
+
+/* The mean nearest-neighbour distance, searched within `reach`; 0 when fewer than half the
+   particles have a neighbour that close. */
+static float MeanSpacing(Hash* h, float reach)
+{
+	Build(h, reach);
+	double sum = 0.0;
+	int32_t found = 0;
+	for (int32_t i = h->first; i < h->first + h->count; ++i) {
+		float best2 = INFINITY;
+		FOR_NEIGHBOURS(h, i, reach, {
+			const float d2 = ox * ox + oy * oy + oz * oz;
+			if (d2 > 0.0f && d2 < best2) best2 = d2;
+		});
+		if (best2 < INFINITY) sum += sqrtf(best2), found += 1;
+	}
+	return 2 * found >= h->count && found > 0 ? (float)(sum / found) : 0.0f;
+}
+
+/* g.xyz normalised, 1; or 0 when it has no direction. */
+static int Normalise(float* g)
+{
+	const float n2 = g[0] * g[0] + g[1] * g[1] + g[2] * g[2];
+	if (!(n2 > 0.0f && n2 < INFINITY)) return 0;
+	const float inv = 1.0f / sqrtf(n2);
+	g[0] *= inv, g[1] *= inv, g[2] *= inv;
+	return 1;
+}
+
+void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, const pbdBody* b)
+{
+	float* nrm = s->normal;
+	const int32_t end = b->first + b->count;
+	for (int32_t i = b->first; i < end; ++i) nrm[4 * i] = nrm[4 * i + 1] = nrm[4 * i + 2] = 0.0f, nrm[4 * i + 3] = -1.0f;
+	if (b->count < 2 || pbd_Shapes_SdfScratchBytes(b->count) > w->scratchBytes) return;
+	Hash h;
+	memset(&h, 0, sizeof h);
+	h.x = s->rest;
+	h.first = b->first;
+	h.count = b->count;
+	h.mask = TableSize(b->count) - 1;
+	h.start = (int32_t*)w->scratch;
+	h.order = h.start + h.mask + 2;
+	int32_t* queue = h.order + b->count;
+	int32_t* level = queue + b->count; /* indexed by i - first; -1: not reached */
+	for (int k = 0; k < 3; ++k) {
+		float lo = h.x[4 * b->first + k];
+		for (int32_t i = b->first; i < end; ++i) lo = h.x[4 * i + k] < lo ? h.x[4 * i + k] : lo;
+		h.origin[k] = lo;
+	}
+	/* the spacing: searched from twice the contact radius (the builders' default spacing is
+	   2 r) outward, doubling, so a body of any spacing finds its own */
+	const float r = w->objectRadius[b->object] > 0.0f ? w->objectRadius[b->object] : 0.5f * w->params[pbdParam_thickness];
+	float reach = r > 0.0f ? 4.0f * r : 1.0f, spacing = 0.0f;
+	for (int it = 0; it < 12 && !(spacing > 0.0f); ++it, reach *= 2.0f) spacing = MeanSpacing(&h, reach);
+	if (!(spacing > 0.0f && spacing < INFINITY)) return;
+	const float rho = 1.5f * spacing;
+	Build(&h, rho);
+	/* layer 0: an inward imbalance, or a neighbourhood that is not three-dimensional (a sheet) */
+	int32_t tail = 0;
+	for (int32_t i = b->first; i < end; ++i) {
+		level[i - b->first] = -1;
+		float m[3] = { 0.0f, 0.0f, 0.0f }, C[6] = { 0.0f };
+		int32_t n = 0;
+		FOR_NEIGHBOURS(&h, i, rho, {
+			m[0] += ox, m[1] += oy, m[2] += oz;
+			C[0] += ox * ox, C[1] += ox * oy, C[2] += ox * oz, C[3] += oy * oy, C[4] += oy * oz, C[5] += oz * oz;
+			n += 1;
+		});
+		if (n == 0) continue; /* alone: no normal, never reached */
+		const float det = C[0] * (C[3] * C[5] - C[4] * C[4]) - C[1] * (C[1] * C[5] - C[4] * C[2]) + C[2] * (C[1] * C[4] - C[3] * C[2]);
+		const float tr = (C[0] + C[3] + C[5]) / 3.0f;
+		const int solid = det > 0.01f * tr * tr * tr;
+		const float m2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+		if (solid && !(m2 > 0.25f * spacing * spacing)) continue; /* inside */
+		level[i - b->first] = 0;
+		queue[tail++] = i;
+		float* g = nrm + 4 * i;
+		g[0] = -m[0], g[1] = -m[1], g[2] = -m[2];
+		if (Normalise(g)) g[3] = 0.0f;
+		else g[0] = g[1] = g[2] = 0.0f;
+	}
+	/* the layers beneath, breadth first */
+	for (int32_t head = 0; head < tail; ++head) {
+		const int32_t i = queue[head];
+		const int32_t next = level[i - b->first] + 1;
+		FOR_NEIGHBOURS(&h, i, rho, {
+			if (level[j - b->first] < 0) level[j - b->first] = next, queue[tail++] = j;
+		});
+	}
+	/* their normals: down the layer field's gradient, toward the nearest surface */
+	for (int32_t i = b->first; i < end; ++i) {
+		const int32_t L = level[i - b->first];
+		if (L < 1) continue;
+		float* g = nrm + 4 * i;
+		g[0] = g[1] = g[2] = 0.0f;
+		FOR_NEIGHBOURS(&h, i, rho, {
+			const int32_t Lj = level[j - b->first];
+			if (Lj >= 0) {
+				const float dl = (float)(Lj - L);
+				g[0] -= dl * ox, g[1] -= dl * oy, g[2] -= dl * oz;
+			}
+		});
+		if (Normalise(g)) g[3] = (float)L;
+		else g[0] = g[1] = g[2] = 0.0f;
+	}
+}
+
+/* ---------------------------------------------------------------- shapes.h */
+
+int pbd_Shapes_HasNormals(const pbdWorld* w, int32_t object)
+{
+	const pbdShapes* s = pbd_ShapesState(w);
+	return object >= 0 && object < s->capacity && s->bodyOf[object] != 0;
+}
+
+int pbd_Shapes_ContactNormal(const pbdWorld* w, int32_t particle, float n[3])
+{
+	const pbdShapes* s = pbd_ShapesState(w);
+	const int32_t k = s->bodyOf[w->phase[particle] & PBD_PHASE_OBJECT_MASK];
+	if (k == 0) return 0;
+	const pbdBody* b = &s->bodies[k - 1];
+	if (particle < b->first || particle >= b->first + b->count) return 0;
+	const float* g = s->normal + 4 * particle;
+	if (!(g[3] >= 0.0f)) return 0;
+	const float* R = b->R;
+	n[0] = R[0] * g[0] + R[1] * g[1] + R[2] * g[2];
+	n[1] = R[3] * g[0] + R[4] * g[1] + R[5] * g[2];
+	n[2] = R[6] * g[0] + R[7] * g[1] + R[8] * g[2];
+	return 1 + (int)g[3];
+}
