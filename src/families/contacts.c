@@ -301,7 +301,10 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
    and its layer beneath the surface (families/shapes_sdf.c), turned by the body's rotation as
    last solved. Candidates, as pushes on i: -g_i (i into its body, j out of it) and +g_j.
    Macklin: the particle of smaller |phi| gives the normal, here the smaller layer; of two on
-   their surfaces (the common case), the normal closer to the centre line.
+   their surfaces (the common case), the normal closer to the centre line, of -g_i, +g_j and
+   their bisector g_j - g_i when they face each other (more than ~41 degrees apart): a box's
+   faces of 4 x 4 particles have 12 on edges and corners, whose g are diagonals, and an edge
+   resting on an edge, or two side by side, meet along the bisector (vertical, horizontal).
    - Beneath the surface (layer >= 1: a deep overlap, a fast hit): along that normal, to the
      depth D - d . n that clears it, whatever the centre line (the way out is the near surface).
    - On the surface, the centre line within ~40 degrees of the normal (u . n >= 0.766): along
@@ -334,6 +337,15 @@ static inline int BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i
 		n[0] = nx, n[1] = ny, n[2] = nz;
 		*depth = D - (dx * nx + dy * ny + dz * nz);
 		return 1;
+	}
+	if (li == 1 && lj == 1) { /* both on their surfaces: their common normal, when they face each other */
+		const float bx = gj[0] - gi[0], by = gj[1] - gi[1], bz = gj[2] - gi[2];
+		const float b2 = bx * bx + by * by + bz * bz;
+		if (b2 > 0.5f) {
+			const float binv = 1.0f / sqrtf(b2);
+			const float cb = (bx * ux + by * uy + bz * uz) * binv;
+			if (cb > c) nx = bx * binv, ny = by * binv, nz = bz * binv, c = cb;
+		}
 	}
 	*depth = D - d;
 	if (c >= PBD_CONTACT_SNAP) {
