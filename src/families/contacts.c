@@ -297,25 +297,29 @@ static int32_t Contacts_ColourSize(const pbdWorld* w, const void* state, int32_t
    lower one, the offset doubling every ~0.4 s, and a stack of ten comes down within 60 s from
    an offset of 1 um (tests/c/test_shapes_scenes.c). A flat face should push along its normal.
 
-   Each body particle has, in its body's rest frame, the outward normal g of the surface near it
-   and its layer beneath the surface (families/shapes_sdf.c), turned by the body's rotation as
-   last solved. Candidates, as pushes on i: -g_i (i into its body, j out of it) and +g_j.
-   Macklin: the particle of smaller |phi| gives the normal, here the smaller layer; of two on
-   their surfaces (the common case), the normal closer to the centre line, of -g_i, +g_j and
-   their bisector g_j - g_i when they face each other (more than ~41 degrees apart): a box's
-   faces of 4 x 4 particles have 12 on edges and corners, whose g are diagonals, and an edge
-   resting on an edge, or two side by side, meet along the bisector (vertical, horizontal).
-   - Beneath the surface (layer >= 1: a deep overlap, a fast hit): along that normal, to the
-     depth D - d . n that clears it, whatever the centre line (the way out is the near surface).
-   - On the surface, the centre line within ~40 degrees of the normal (u . n >= 0.766): along
-     the normal, by the spheres' overlap D - |d|. A face on a face then pushes straight, however
-     its lattice sits on the other's (tilts up to 30 degrees along an axis, 45 both ways, the
-     latter left to the centre line: a particle sitting in a hollow of four stays centred).
-   - On the surface otherwise (two boxes' edges side by side at 45 degrees, a particle past an
-     edge): the centre line, as before, but its part that would drive the other particle into
-     the surface is reflected out (Macklin's rule for boundary particles: u - 2 (u . n) n when
-     u . n < 0), so a contact never pushes a particle into a body.
-   Coincident centres take the chosen normal at depth D. No 0 / 0: normals are unit or absent. */
+   What a body particle knows (families/shapes_sdf.c), turned by its body's rotation as last
+   solved: its layer beneath the surface (Macklin's |phi|, in lattice steps), the outward normal
+   g of the surface near it (Macklin's gradient: on a box's edge or corner the diagonal), and,
+   for a lattice, the faces it lies on (one on a face, two on an edge, three on a corner).
+   - The particle of the smaller layer gives the normal (Macklin). Beneath the surface (a deep
+     overlap, a fast hit): along its -g_i or +g_j, to the depth D - d . n that clears it,
+     whatever the centre line (the way out is through the near surface).
+   - Two on their surfaces: a face of i's and a face of j's that are opposite (within ~25
+     degrees) meet along their common normal, f_j - f_i normalised, when the centre line is
+     within 60 degrees of it. This is what makes a face rest on a face as a face: a box's face
+     of 4 x 4 particles has 12 on edges and corners, whose g are diagonals; an edge on an edge
+     or a corner on an edge still has a horizontal face meeting a horizontal face. Two boxes
+     side by side meet by their upright faces, even at their top edges.
+   - Otherwise a single face (or g, off a lattice) of either, the one closest to the centre
+     line, when within ~40 degrees of it (cos 40 = PBD_CONTACT_SNAP): a corner on a face, a
+     cloth particle on a face.
+   - Otherwise the centre line, by the spheres' overlap D - |d| as for any pair, but with its
+     part that would drive the other particle into the body reflected out (Macklin's rule for
+     boundary particles: u - 2 (u . n) n when u . n < 0, n the particle's -g_i or +g_j).
+   The face normals push by the spheres' overlap D - |d| too, so a pair is projected only when
+   the spheres overlap, as before, and a face resting on a face set aside sinks into the hollows
+   (by at most 0.29 r at half a spacing) but is pushed straight up. Coincident centres take the
+   chosen normal at depth D. No 0 / 0: normals are unit or absent. */
 static inline int BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i, int32_t j, float dx, float dy, float dz,
 							 float d2, float D, float tiny2, float n[3], float* depth)
 {
@@ -327,31 +331,52 @@ static inline int BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i
 	const float d = d2 > tiny2 ? sqrtf(d2) : 0.0f;
 	const float inv = d > 0.0f ? 1.0f / d : 0.0f;
 	const float ux = dx * inv, uy = dy * inv, uz = dz * inv;
-	const float ci = li ? -(gi[0] * ux + gi[1] * uy + gi[2] * uz) : -2.0f;
-	const float cj = lj ? gj[0] * ux + gj[1] * uy + gj[2] * uz : -2.0f;
-	const int useI = li != 0 && (lj == 0 || li < lj || (li == lj && ci >= cj));
-	float nx, ny, nz, c;
-	if (useI) nx = -gi[0], ny = -gi[1], nz = -gi[2], c = ci;
-	else nx = gj[0], ny = gj[1], nz = gj[2], c = cj;
+	const int useI = li != 0 && (lj == 0 || li <= lj);
+	const float sign = useI ? -1.0f : 1.0f;
+	const float* g = useI ? gi : gj;
+	const float gx = sign * g[0], gy = sign * g[1], gz = sign * g[2];
 	if ((useI ? li : lj) > 1 || d == 0.0f) { /* beneath the surface, or no centre line */
-		n[0] = nx, n[1] = ny, n[2] = nz;
-		*depth = D - (dx * nx + dy * ny + dz * nz);
+		n[0] = gx, n[1] = gy, n[2] = gz;
+		*depth = D - (dx * gx + dy * gy + dz * gz);
 		return 1;
 	}
-	if (li == 1 && lj == 1) { /* both on their surfaces: their common normal, when they face each other */
-		const float bx = gj[0] - gi[0], by = gj[1] - gi[1], bz = gj[2] - gi[2];
-		const float b2 = bx * bx + by * by + bz * bz;
-		if (b2 > 0.5f) {
-			const float binv = 1.0f / sqrtf(b2);
-			const float cb = (bx * ux + by * uy + bz * uz) * binv;
-			if (cb > c) nx = bx * binv, ny = by * binv, nz = bz * binv, c = cb;
-		}
-	}
 	*depth = D - d;
-	if (c >= PBD_CONTACT_SNAP) {
-		n[0] = nx, n[1] = ny, n[2] = nz;
-	} else if (c < 0.0f) {
-		n[0] = ux - 2.0f * c * nx, n[1] = uy - 2.0f * c * ny, n[2] = uz - 2.0f * c * nz;
+	/* the faces of the two on their surfaces: f pushes i along -f (i's) or +f (j's) */
+	float fi[6][3], fj[6][3];
+	int ni = li == 1 ? pbd_Shapes_ContactFaces(w, i, fi) : 0;
+	int nj = lj == 1 ? pbd_Shapes_ContactFaces(w, j, fj) : 0;
+	if (li == 1 && ni == 0) fi[0][0] = gi[0], fi[0][1] = gi[1], fi[0][2] = gi[2], ni = 1;
+	if (lj == 1 && nj == 0) fj[0][0] = gj[0], fj[0][1] = gj[1], fj[0][2] = gj[2], nj = 1;
+	float best = -2.0f, bx = 0.0f, by = 0.0f, bz = 0.0f;
+	for (int a = 0; a < ni; ++a)
+		for (int c = 0; c < nj; ++c) {
+			const float t = fi[a][0] * fj[c][0] + fi[a][1] * fj[c][1] + fi[a][2] * fj[c][2];
+			if (!(t < -0.9f)) continue; /* not opposite faces */
+			const float mx = fj[c][0] - fi[a][0], my = fj[c][1] - fi[a][1], mz = fj[c][2] - fi[a][2];
+			const float minv = 1.0f / sqrtf(mx * mx + my * my + mz * mz); /* |m| >= sqrt(3.8) */
+			const float cm = (mx * ux + my * uy + mz * uz) * minv;
+			if (cm > best) best = cm, bx = mx * minv, by = my * minv, bz = mz * minv;
+		}
+	if (best >= 0.5f) {
+		n[0] = bx, n[1] = by, n[2] = bz;
+		return 1;
+	}
+	best = -2.0f;
+	for (int a = 0; a < ni; ++a) {
+		const float cm = -(fi[a][0] * ux + fi[a][1] * uy + fi[a][2] * uz);
+		if (cm > best) best = cm, bx = -fi[a][0], by = -fi[a][1], bz = -fi[a][2];
+	}
+	for (int c = 0; c < nj; ++c) {
+		const float cm = fj[c][0] * ux + fj[c][1] * uy + fj[c][2] * uz;
+		if (cm > best) best = cm, bx = fj[c][0], by = fj[c][1], bz = fj[c][2];
+	}
+	if (best >= PBD_CONTACT_SNAP) {
+		n[0] = bx, n[1] = by, n[2] = bz;
+		return 1;
+	}
+	const float cg = gx * ux + gy * uy + gz * uz;
+	if (cg < 0.0f) {
+		n[0] = ux - 2.0f * cg * gx, n[1] = uy - 2.0f * cg * gy, n[2] = uz - 2.0f * cg * gz;
 	} else {
 		n[0] = ux, n[1] = uy, n[2] = uz;
 	}

@@ -113,7 +113,7 @@ static size_t Shapes_Bytes(const pbdCapacity* cap)
 {
 	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
 	return pbd_PoolBytes(1, sizeof(pbdShapes)) + pbd_PoolBytes(O, sizeof(pbdBody)) + pbd_PoolBytes(O, sizeof(int32_t)) +
-		   3 * pbd_PoolBytes(P, 4 * sizeof(float));
+		   3 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, 1);
 }
 
 static size_t Shapes_ScratchBytes(const pbdCapacity* cap) { return pbd_Shapes_SdfScratchBytes(cap->maxParticles); }
@@ -128,8 +128,9 @@ static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	s->rest = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->offset = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->normal = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	s->faces = pbd_PoolAlloc(pool, P, 1);
 	s->capacity = cap->maxObjects;
-	return s->normal != NULL ? s : NULL;
+	return s->faces != NULL ? s : NULL;
 }
 
 static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)

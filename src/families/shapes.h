@@ -22,5 +22,9 @@ int pbd_Shapes_HasNormals(const pbdWorld* world, int32_t object);
 /// its layer beneath its body's surface (1: on the surface) and, in n, the outward unit normal
 /// of the surface there, turned by the body's rotation as last solved.
 int pbd_Shapes_ContactNormal(const pbdWorld* world, int32_t particle, float n[3]);
+/// The lattice faces a body particle on its body's surface lies on (at most 3 of the lattice's
+/// 6 face directions, up to 6 on a body one particle thick), as outward unit normals turned by
+/// the body's rotation; their count, 0 when it lies on none or its body is no lattice.
+int pbd_Shapes_ContactFaces(const pbdWorld* world, int32_t particle, float faces[6][3]);
 
 #endif

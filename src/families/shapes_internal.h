@@ -27,6 +27,8 @@ typedef struct pbdBody {
 	float k;          ///< k' for this step's pass count (seed 000 section 2.2)
 	float q[4];       ///< the last solve's rotation (x, y, z, w): the next one's warm start
 	float R[9];       ///< R(q), row-major, kept with q: the contacts turn the rest normals by it
+	int32_t lattice;  ///< its particles form a lattice of axes `axes` (shapes_sdf.c)
+	float axes[9];    ///< the lattice's unit axes a_k (rows) in the rest frame
 	float c[3];       ///< the last solve's centre
 	float c0[3];      ///< the weighted centre of the rest positions x0
 	float size;       ///< rest size: the RMS of |q_i|; 0 for a point
@@ -44,6 +46,7 @@ typedef struct pbdShapes {
 	float* offset;   ///< per particle (float4): q_i, and in w its weight m_i in the fit
 	float* normal;   ///< per particle (float4): outward surface normal in the rest frame, and in w
 	                 ///< its layer beneath the surface (0: on it), -1 for none (shapes_sdf.c)
+	uint8_t* faces;  ///< per particle: the lattice faces it lies on, bit 2k: +a_k, 2k + 1: -a_k
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
 	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
@@ -62,7 +65,7 @@ void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);
 /// Scratch bytes BuildNormals needs for a body of up to maxParticles particles.
 size_t pbd_Shapes_SdfScratchBytes(int32_t maxParticles);
 /// Body b's particles' rest normals and layers, from s->rest (uses the world's scratch).
-void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, const pbdBody* b);
+void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b);
 
 /* shapes_motion.c */
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx);

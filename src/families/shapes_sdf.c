@@ -25,8 +25,15 @@
    g_i = -sum_j (L_j - L_i)(x_j - x_i), normalised: toward the nearest surface. Layers play the
    SDF's |phi| (Macklin: the particle of smaller |phi| gives the contact its normal), in lattice
    steps. A particle without neighbours, or whose normal sums to 0 (the centre of a symmetric
-   body), has none, and its contacts push along the centre line as before. Costs a hash of the
-   body's particles, twice, in the world's scratch (Shapes_ScratchBytes reserves it), at Add. */
+   body), has none, and its contacts push along the centre line as before.
+
+   Faces. On a box's face of 4 x 4 particles 12 lie on edges and corners, where g is a diagonal
+   and no good normal for a face resting on a face (contacts.c BodyNormal). So when the body is
+   a lattice (some particle has three orthogonal neighbours one spacing away: its axes a_k),
+   each surface particle also keeps the faces of the lattice it lies on: +a_k when it has no
+   neighbour along +a_k (within 18 degrees), likewise -a_k; one on a face, two on an edge, three
+   on a corner (a ball's cells give a staircase of such faces). Costs a hash of the body's
+   particles, twice, in the world's scratch (Shapes_ScratchBytes reserves it), at Add. */
 #include "families/shapes_internal.h"
 
 #include <math.h>
@@ -131,6 +138,40 @@ static float MeanSpacing(Hash* h, float reach)
 	return 2 * found >= h->count && found > 0 ? (float)(sum / found) : 0.0f;
 }
 
+/* A lattice's axes: three orthogonal neighbours of particle i one spacing away (within 5%),
+   orthonormalised into axes (row k = a_k); 0 when i has none (not a lattice, or i on a corner
+   where fewer than three directions are present). */
+static int LatticeAxes(const Hash* h, int32_t i, float spacing, float rho, float axes[9])
+{
+	float found[3][3];
+	int n = 0;
+	const float lo = 0.95f * spacing, hi = 1.05f * spacing;
+	FOR_NEIGHBOURS(h, i, rho, {
+		const float o2 = ox * ox + oy * oy + oz * oz;
+		if (n < 3 && o2 > lo * lo && o2 < hi * hi) {
+			int ok = 1;
+			for (int k = 0; k < n; ++k) {
+				const float t = ox * found[k][0] + oy * found[k][1] + oz * found[k][2];
+				ok &= t * t < 0.0025f * o2 * (found[k][0] * found[k][0] + found[k][1] * found[k][1] + found[k][2] * found[k][2]);
+			}
+			if (ok) found[n][0] = ox, found[n][1] = oy, found[n][2] = oz, n += 1;
+		}
+	});
+	if (n < 3) return 0;
+	/* Gram-Schmidt, a_3 = a_1 x a_2 (right-handed; the sign does not matter: faces are +-a_k) */
+	float* a1 = axes;
+	float* a2 = axes + 3;
+	float* a3 = axes + 6;
+	float l = sqrtf(found[0][0] * found[0][0] + found[0][1] * found[0][1] + found[0][2] * found[0][2]);
+	for (int k = 0; k < 3; ++k) a1[k] = found[0][k] / l;
+	const float t = found[1][0] * a1[0] + found[1][1] * a1[1] + found[1][2] * a1[2];
+	for (int k = 0; k < 3; ++k) a2[k] = found[1][k] - t * a1[k];
+	l = sqrtf(a2[0] * a2[0] + a2[1] * a2[1] + a2[2] * a2[2]);
+	for (int k = 0; k < 3; ++k) a2[k] /= l;
+	a3[0] = a1[1] * a2[2] - a1[2] * a2[1], a3[1] = a1[2] * a2[0] - a1[0] * a2[2], a3[2] = a1[0] * a2[1] - a1[1] * a2[0];
+	return 1;
+}
+
 /* g.xyz normalised, 1; or 0 when it has no direction. */
 static int Normalise(float* g)
 {
@@ -141,11 +182,15 @@ static int Normalise(float* g)
 	return 1;
 }
 
-void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, const pbdBody* b)
+void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 {
 	float* nrm = s->normal;
 	const int32_t end = b->first + b->count;
-	for (int32_t i = b->first; i < end; ++i) nrm[4 * i] = nrm[4 * i + 1] = nrm[4 * i + 2] = 0.0f, nrm[4 * i + 3] = -1.0f;
+	for (int32_t i = b->first; i < end; ++i) {
+		nrm[4 * i] = nrm[4 * i + 1] = nrm[4 * i + 2] = 0.0f, nrm[4 * i + 3] = -1.0f;
+		s->faces[i] = 0;
+	}
+	b->lattice = 0;
 	if (b->count < 2 || pbd_Shapes_SdfScratchBytes(b->count) > w->scratchBytes) return;
 	Hash h;
 	memset(&h, 0, sizeof h);
@@ -202,6 +247,24 @@ void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, const pbdBody* b)
 			if (level[j - b->first] < 0) level[j - b->first] = next, queue[tail++] = j;
 		});
 	}
+	/* the lattice's faces at each surface particle (see the top) */
+	b->lattice = 0;
+	for (int32_t i = b->first; i < end && !b->lattice; ++i) b->lattice = LatticeAxes(&h, i, spacing, rho, b->axes);
+	if (b->lattice) {
+		for (int32_t i = b->first; i < end; ++i) {
+			if (level[i - b->first] != 0) continue;
+			int32_t mask = 0x3f; /* bit 2k: +a_k missing, 2k + 1: -a_k */
+			FOR_NEIGHBOURS(&h, i, rho, {
+				const float o2 = ox * ox + oy * oy + oz * oz;
+				for (int k = 0; k < 3; ++k) {
+					const float* a = b->axes + 3 * k;
+					const float t = ox * a[0] + oy * a[1] + oz * a[2];
+					if (t * t > 0.9f * o2) mask &= ~(1 << (2 * k + (t < 0.0f)));
+				}
+			});
+			s->faces[i] = (uint8_t)mask;
+		}
+	}
 	/* their normals: down the layer field's gradient, toward the nearest surface */
 	for (int32_t i = b->first; i < end; ++i) {
 		const int32_t L = level[i - b->first];
@@ -226,6 +289,28 @@ int pbd_Shapes_HasNormals(const pbdWorld* w, int32_t object)
 {
 	const pbdShapes* s = pbd_ShapesState(w);
 	return object >= 0 && object < s->capacity && s->bodyOf[object] != 0;
+}
+
+int pbd_Shapes_ContactFaces(const pbdWorld* w, int32_t particle, float faces[6][3])
+{
+	const pbdShapes* s = pbd_ShapesState(w);
+	const int32_t k = s->bodyOf[w->phase[particle] & PBD_PHASE_OBJECT_MASK];
+	if (k == 0) return 0;
+	const pbdBody* b = &s->bodies[k - 1];
+	if (particle < b->first || particle >= b->first + b->count || !b->lattice) return 0;
+	const int32_t mask = s->faces[particle];
+	const float* R = b->R;
+	int32_t n = 0;
+	for (int a = 0; a < 3; ++a) {
+		if (!(mask & (3 << (2 * a)))) continue;
+		const float* e = b->axes + 3 * a;
+		const float x = R[0] * e[0] + R[1] * e[1] + R[2] * e[2];
+		const float y = R[3] * e[0] + R[4] * e[1] + R[5] * e[2];
+		const float z = R[6] * e[0] + R[7] * e[1] + R[8] * e[2];
+		if (mask & (1 << (2 * a))) faces[n][0] = x, faces[n][1] = y, faces[n][2] = z, n += 1;
+		if (mask & (2 << (2 * a))) faces[n][0] = -x, faces[n][1] = -y, faces[n][2] = -z, n += 1;
+	}
+	return n;
 }
 
 int pbd_Shapes_ContactNormal(const pbdWorld* w, int32_t particle, float n[3])

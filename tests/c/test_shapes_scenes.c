@@ -122,6 +122,154 @@ void Test_ShapesTenBoxStack(void)
 		}
 }
 
+/* The surface data the contacts read (families/shapes_sdf.c), in closed form for a box of
+   4 x 4 x 4 particles turned by 30 degrees about (1, 2, 3): the 8 inner particles are one layer
+   beneath the surface, the 56 others on it, each with exactly the faces of the lattice it lies on
+   (index 0 or 3 along an axis: the turned -axis or +axis, to 1e-5) and an outward normal along
+   the sum of those faces. A lone particle and a pair of particles have no lattice faces. */
+void Test_ShapesSurfaceNormals(void)
+{
+	pbdWorldId w = ShapesWorld(80, 4);
+	pbd_World_SetParam(w, pbdParam_thickness, 0.05f);
+	const int n[3] = { 4, 4, 4 };
+	const float h = 0.2588190451f, c = 0.9659258263f; /* sin, cos of 15 degrees */
+	const float l = 1.0f / sqrtf(14.0f);
+	const float q[4] = { h * l, 2.0f * h * l, 3.0f * h * l, c };
+	const float at[3] = { 0.3f, 0.5f, -0.2f };
+	TestBody b = AddBoxBody(w, n, 0.05f, at, q, 1.0f);
+	const float lone[3] = { 2.0f, 0.0f, 0.0f }, two[6] = { 3.0f, 0.0f, 0.0f, 3.05f, 0.0f, 0.0f };
+	TestBody one = AddPointsBody(w, lone, 1, 1.0f);
+	TestBody pair = AddPointsBody(w, two, 2, 1.0f);
+	const pbdWorld* pw = pbd_GetWorld(w);
+	float R[9];
+	pbd_QuatToMatrix(q, R);
+	int inner = 0, surface = 0, wrong = 0;
+	for (int i = 0; i < 4; ++i)
+		for (int j = 0; j < 4; ++j)
+			for (int k = 0; k < 4; ++k) {
+				const int p = b.first + (i * 4 + j) * 4 + k; /* AddBoxBody's order: k fastest */
+				const int idx[3] = { i, j, k };
+				float expect[3][3], sum[3] = { 0.0f, 0.0f, 0.0f };
+				int m = 0;
+				for (int a = 0; a < 3; ++a) {
+					if (idx[a] != 0 && idx[a] != 3) continue;
+					const float sgn = idx[a] == 3 ? 1.0f : -1.0f;
+					for (int r = 0; r < 3; ++r) expect[m][r] = sgn * R[3 * r + a], sum[r] += expect[m][r];
+					m += 1;
+				}
+				float g[3], faces[6][3];
+				const int layer = pbd_Shapes_ContactNormal(pw, p, g);
+				const int count = pbd_Shapes_ContactFaces(pw, p, faces);
+				if (m == 0) {
+					inner += layer == 2 && count == 0;
+					continue;
+				}
+				surface += layer == 1;
+				wrong += count != m;
+				for (int e = 0; e < m && count == m; ++e) {
+					int matched = 0;
+					for (int f = 0; f < count; ++f) {
+						const float dx = faces[f][0] - expect[e][0], dy = faces[f][1] - expect[e][1], dz = faces[f][2] - expect[e][2];
+						matched |= dx * dx + dy * dy + dz * dz < 1e-10f;
+					}
+					wrong += !matched;
+				}
+				const float sl = 1.0f / sqrtf(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]);
+				const float dot = (g[0] * sum[0] + g[1] * sum[1] + g[2] * sum[2]) * sl;
+				wrong += !(dot > 1.0f - 1e-5f);
+			}
+	float g[3], faces[6][3];
+	printf("  inner %d of 8, on the surface %d of 56, wrong faces or normals %d\n", inner, surface, wrong);
+	ENSURE(inner == 8 && surface == 56 && wrong == 0);
+	ENSURE(pbd_Shapes_ContactNormal(pw, one.first, g) == 0 && pbd_Shapes_ContactFaces(pw, one.first, faces) == 0);
+	ENSURE(pbd_Shapes_ContactFaces(pw, pair.first, faces) == 0);
+	ENSURE(pbd_Shapes_ContactNormal(pw, pair.first, g) == 1 && fabsf(g[0] + 1.0f) < 1e-6f); /* away from the other */
+	pbd_DestroyWorld(w);
+}
+
+/* Contact normals from the surface must not hold up what should fall: a box tilted by 30
+   degrees about z, its centre 5 cm past the right face of a box standing on the ground, is
+   dropped from 2 cm above it onto that box's edge. It tips over the edge and comes down beside the
+   lower box: after 3 s its centre is below the lower box's top (y = 0.2 + r) and to the right
+   of its edge (x > 0.125), and the lower box has barely moved (within 2 cm: a tipping box kicks
+   it). Then the upper box upright, resting on the lower one with its centre 5 cm inside the
+   lower box's face (x = 0.05; the lower box's outer particles are at 0.075): it stays there
+   (within 1 cm; measured 1.6 mm), so the first falls because it should. (Dropped from 2 cm
+   it lands 1.4 cm further out: its impact tilts it toward the overhang, and the faces' common
+   normal tilts with it.) */
+void Test_ShapesTiltedBoxFallsOffCorner(void)
+{
+	const float r = 0.025f;
+	const int n[3] = { 4, 4, 4 };
+	const float s15 = 0.2588190451f, c15 = 0.9659258263f; /* sin, cos of 15 degrees: a 30 degree turn */
+	const float tilt[4] = { 0.0f, 0.0f, -s15, c15 };
+	for (int inside = 0; inside < 2; ++inside) {
+		pbdWorldId w = SceneWorld(128, 3, r);
+		const float below[3] = { 0.0f, 0.1f, 0.0f };
+		TestBody low = AddBoxBody(w, n, 2.0f * r, below, s_noTurn, 1.0f);
+		/* upright: resting height 0.3 + 2 cm; tilted by 30 degrees: its lowest corner is
+		   0.075 (cos 30 + sin 30) = 0.102 below its centre, particle centres; plus 2r and 2 cm */
+		const float above[3] = { inside ? 0.05f : 0.175f, inside ? 0.3f : 0.175f + 0.1025f + 2.0f * r + 0.02f, 0.0f };
+		TestBody top = AddBoxBody(w, n, 2.0f * r, above, inside ? s_noTurn : tilt, 1.0f);
+		double lowStart[3], topStart[3];
+		Centre(w, &low, lowStart);
+		Centre(w, &top, topStart);
+		for (int s = 0; s < 180; ++s) pbd_World_Step(w);
+		ENSURE(TestAllFinite(w));
+		double lc[3], tc[3];
+		Centre(w, &low, lc);
+		Centre(w, &top, tc);
+		const double lowMoved = sqrt((lc[0] - lowStart[0]) * (lc[0] - lowStart[0]) + (lc[2] - lowStart[2]) * (lc[2] - lowStart[2]));
+		printf("  %s: upper box centre (%.3f, %.3f) from (%.3f, %.3f), lower box moved %.3g m\n", inside ? "upright, inside" : "tilted, past the edge",
+			   tc[0], tc[1], topStart[0], topStart[1], lowMoved);
+		if (inside) {
+			ENSURE(fabs(tc[0] - topStart[0]) <= 0.01 && fabs(tc[1] - 0.3) <= 0.01);
+			ENSURE(lowMoved <= 0.01);
+		} else {
+			ENSURE(tc[1] < 0.2 + r && tc[0] > 0.125);
+			ENSURE(lowMoved <= 0.02);
+		}
+		pbd_DestroyWorld(w);
+	}
+}
+
+/* Two boxes standing on the ground 2 cm apart (faces of particles at 2r + 2 cm), the second
+   set aside along z by r / 2 so that their lattices do not line up, are driven into each other
+   at 0.5 m/s each for 2 s (their velocities set toward each other before every step: a push
+   without bound). Their particles never come closer than D - 0.1 r, D = 2r (issue 10, item 8:
+   interpenetration within 10% of the particle radius), and the push sets neither one climbing
+   the other (centres within 1 cm of the ground's resting height 0.1). */
+void Test_ShapesBoxesPushedTogether(void)
+{
+	const float r = 0.025f;
+	pbdWorldId w = SceneWorld(128, 3, r);
+	const int n[3] = { 4, 4, 4 };
+	const float left[3] = { -0.11f, 0.1f, 0.0f }, right[3] = { 0.11f, 0.1f, 0.5f * r };
+	TestBody a = AddBoxBody(w, n, 2.0f * r, left, s_noTurn, 1.0f);
+	TestBody b = AddBoxBody(w, n, 2.0f * r, right, s_noTurn, 1.0f);
+	float closest = INFINITY;
+	double worstUp = 0.0;
+	for (int s = 0; s < 120; ++s) {
+		const float* v = (const float*)pbd_World_GetBuffer(w, pbdBuffer_velocities, NULL);
+		for (int i = a.first; i < a.first + a.count; ++i) pbd_World_SetVelocity(w, i, 0.5f, v[4 * i + 1], v[4 * i + 2]);
+		for (int i = b.first; i < b.first + b.count; ++i) pbd_World_SetVelocity(w, i, -0.5f, v[4 * i + 1], v[4 * i + 2]);
+		pbd_World_Step(w);
+		const float* x = (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
+		for (int i = a.first; i < a.first + a.count; ++i)
+			for (int j = b.first; j < b.first + b.count; ++j) closest = fminf(closest, TestDistance(x, i, j));
+		double ca[3], cb[3];
+		Centre(w, &a, ca);
+		Centre(w, &b, cb);
+		worstUp = fmax(worstUp, fmax(fabs(ca[1] - 0.1), fabs(cb[1] - 0.1)));
+	}
+	ENSURE(TestAllFinite(w));
+	printf("  closest particles %.5f m (D = %.3f, D - 0.1 r = %.5f), centres off the resting height by %.3g m\n",
+		   (double)closest, (double)(2.0f * r), (double)(2.0f * r - 0.1f * r), worstUp);
+	ENSURE(closest >= 2.0f * r - 0.1f * r);
+	ENSURE(worstUp <= 0.01);
+	pbd_DestroyWorld(w);
+}
+
 /* Mean distance of particles [first, first + count) from where `rest` has them. */
 static float MeanOffset(pbdWorldId w, const float* rest, int first, int count)
 {

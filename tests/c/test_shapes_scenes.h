@@ -3,5 +3,8 @@
 #define TEST_LIST_SHAPES_SCENES(X)         \
 	X(ShapesBoxRestsFlat)                  \
 	X(ShapesTenBoxStack)                   \
+	X(ShapesSurfaceNormals)                \
+	X(ShapesTiltedBoxFallsOffCorner)       \
+	X(ShapesBoxesPushedTogether)           \
 	X(ShapesPlasticBarKeepsBend)           \
 	X(ShapesDeterminismHash)
