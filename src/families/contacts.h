@@ -67,6 +67,11 @@ void pbd_Contacts_Prepare(pbdWorld* world);
 /// (PBD_CONTACT_MARGIN x thickness when none has its own); with radii that differ, the largest
 /// object's (the grid's cells are that size).
 float pbd_Contacts_SearchRadius(const pbdWorld* world);
+/// A pair (i, j), d = p_i - p_j, d2 = |d|^2 < D^2, with a body particle: 1 and the unit normal n
+/// (i pushed along +n, j along -n) and depth from the bodies' surfaces (contacts_bodies.c), or 0
+/// to push along the centre line as for any other pair.
+int pbd_Contacts_BodyNormal(const pbdWorld* world, const pbdContacts* contacts, int32_t i, int32_t j, float dx, float dy,
+							float dz, float d2, float D, float tiny2, float n[3], float* depth);
 /// The grid built from the current predicted positions, nothing searched (the benchmark's
 /// rebuild mode reaches it by this name); 0 if the build was refused.
 int pbd_HashGrid_Build(pbdWorld* world);

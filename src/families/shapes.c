@@ -25,7 +25,8 @@
    pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
    particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
    mass scaling of stacked bodies for the contacts (prepareSubstep) and plasticity (the update
-   hook), in shapes_motion.c; the error hook (the heat map).
+   hook), in shapes_motion.c; the error hook (the heat map); each particle's surface normal,
+   layer and lattice faces for the contacts (shapes_sdf.c, computed at Add).
 
    Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
    its rotation, and its goals are c; two particles or a line leave the turn about the line as

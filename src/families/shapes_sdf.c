@@ -28,7 +28,7 @@
    body), has none, and its contacts push along the centre line as before.
 
    Faces. On a box's face of 4 x 4 particles 12 lie on edges and corners, where g is a diagonal
-   and no good normal for a face resting on a face (contacts.c BodyNormal). So when the body is
+   and no good normal for a face resting on a face (contacts_bodies.c). So when the body is
    a lattice (some particle has three orthogonal neighbours one spacing away: its axes a_k),
    each surface particle also keeps the faces of the lattice it lies on: +a_k when it has no
    neighbour along +a_k (within 18 degrees), likewise -a_k; one on a face, two on an edge, three

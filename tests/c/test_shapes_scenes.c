@@ -1,5 +1,7 @@
 /* Shape-matched bodies in scenes: a box landing on the ground, the ten-box stack of issue 10
-   (item 8: each box within 1 cm over 60 s), plasticity, and the determinism hash of a scene of
+   (item 8: each box within 1 cm over 60 s, square and set aside), the surface normals the
+   contacts take from bodies, a box tipping off an edge, boxes pushed together, plasticity, and
+   the determinism hash of a scene of
    stacked and spinning bodies (the same bits on every build). At the scene format's 10
    substeps x 1 pass, with the ground and gravity on; particle radius r = thickness / 2. */
 #include "test_shapes_helpers.h"
