@@ -70,7 +70,10 @@ import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
 import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
+import { opsText, planOps, solidCases } from './solid-cases.mjs';
+import { runSolidPeer, runSolidWasm } from './solid-run.mjs';
 import { OURS, crossCheck, derive, fmt, pairsTable, stepTable, targets } from './report.mjs';
+import { solidDerive, solidTable, solidTargets } from './report-solids.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -164,7 +167,8 @@ function makeCases(quick) {
 		{ name: `${name(big)}/findpairs`, res: big, ...w, mode: 'findpairs', params: { thickness: t }, impls: ['native', 'wasm'] },
 		{ name: `${name(big)}/rebuild`, res: big, ...w, mode: 'rebuild', params: { thickness: t }, impls: ['native'] },
 	);
-	return list.map((c) => ({ mode: 'step', params: {}, ...c }));
+	// The solids (issue 10): soft-20k on our builds and the plain-JS soft-body peer, rigid-256 on our builds.
+	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS })];
 }
 
 /** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
@@ -241,7 +245,7 @@ async function runWasm(engine, c, impl) {
 }
 
 function nativeSpec(c) {
-	const kv = { name: c.name, ...(c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
+	const kv = { name: c.name, ...(c.solid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
 	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
 }
 
@@ -303,10 +307,20 @@ async function main() {
 		else if (spec.required) throw new Error(`${opts[impl]} is missing: run make`);
 		else notes.push(`(${impl}: ${path.relative(root, opts[impl])} not built; skipped: make build/minipbd_scalar.wasm)`);
 	}
-	// bench_native is handed a scene case as its cloth and the parameters of its wasm world.
+	// bench_native is handed a scene case as its cloth and the parameters of its wasm world, a solid case as the
+	// file of its plan's operations (solid-cases.mjs: the same calls the wasm world is built by).
+	let describer = engines.wasm ?? null;
+	const describe = async () => (describer ??= await loadMiniPBD(fs.readFileSync(opts.wasm)));
+	const solids = cases.filter((c) => c.solid && c.impls.some((impl) => opts.impls.includes(impl)));
+	const planDir = solids.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-bench-')) : null;
+	for (const c of solids) {
+		c.ops = planOps(await describe(), c.plan);
+		c.worldFile = path.join(planDir, `${c.name.replace(/[^A-Za-z0-9-]/g, '_')}.plan`);
+		fs.writeFileSync(c.worldFile, opsText(c.ops));
+	}
 	const sceneNatives = (c) => c.scene && natives.some(([impl]) => wants(c, impl));
 	if (cases.some(sceneNatives)) {
-		const describer = engines.wasm ?? await loadMiniPBD(fs.readFileSync(opts.wasm));
+		await describe();
 		for (const c of cases.filter(sceneNatives)) {
 			c.nativeScene = nativeSceneSpec(describer, c);
 			if (!c.nativeScene) notes.push(`(${c.name}: bench_native cannot build scene ${c.scene}; native builds skipped)`);
@@ -320,13 +334,15 @@ async function main() {
 			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
 			for (const rec of runNative(impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
-				else records.push({ ...rec, load_1min: load1() });
+				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), load_1min: load1() });
 			}
 		}
 		for (const [impl, engine] of Object.entries(engines)) {
-			if (wants(c, impl)) records.push({ ...(await runWasm(engine, c, impl)), load_1min: load1() });
+			if (!wants(c, impl)) continue;
+			const rec = c.solid ? runSolidWasm(engine, c, impl, WASM_BUILDS[impl].build) : await runWasm(engine, c, impl);
+			records.push({ ...rec, load_1min: load1() });
 		}
-		if (wants(c, 'js')) records.push({ ...runPeer('js', c), load_1min: load1() });
+		if (wants(c, 'js')) records.push({ ...(c.solid ? runSolidPeer(await describe(), c) : runPeer('js', c)), load_1min: load1() });
 		if (ammo?.Ammo && !ammoBroken && wants(c, 'ammo')) {
 			try {
 				records.push({ ...runPeer('ammo', c, ammo), load_1min: load1() });
@@ -337,6 +353,7 @@ async function main() {
 		}
 	}
 	const seconds = (performance.now() - t0) / 1000;
+	if (planDir) fs.rmSync(planDir, { recursive: true, force: true });
 
 	// Records in case order, then implementation order.
 	const order = (r) => cases.findIndex((c) => c.name === r.case) * IMPLS.length + IMPLS.indexOf(r.impl);
@@ -344,24 +361,27 @@ async function main() {
 	for (const r of records) Object.assign(r, env);
 	derive(records, cases);
 	const check = crossCheck(records, cases);
+	solidDerive(records, cases);
 	const compared = new Set(records.filter((r) => OURS.has(r.impl)).map((r) => r.impl)).size > 1;
 
 	console.log('');
-	const steps = records.filter((r) => r.mode === 'step'), pairs = records.filter((r) => r.mode !== 'step');
+	const steps = records.filter((r) => r.mode === 'step' && !r.solid), pairs = records.filter((r) => r.mode !== 'step');
+	const solidRecords = records.filter((r) => r.solid);
 	if (steps.length) console.log(stepTable(steps));
 	if (pairs.length) console.log(`\n${pairsTable(pairs)}`);
+	if (solidRecords.length) console.log(`\n${solidTable(solidRecords)}`);
 	console.log('');
 	for (const n of notes) console.log(n);
 	for (const l of check.lines) console.log(l);
 	console.log(compared
 		? `hash check: ${check.ok ? 'PASS (our builds did bit-identical work)' : 'FAIL (our builds did different work: ratios are meaningless)'}`
 		: 'hash check: skipped (only one of our implementations ran)');
-	const goals = targets(records, big);
+	const goals = [...targets(records, big), ...solidTargets(records)];
 	if (goals.length) {
 		console.log(`\ntargets (${opts.quick ? 'quick run: sizes too small to mean anything' : 'every figure from this run'}):`);
 		for (const g of goals) console.log(g);
 	}
-	for (const r of records.filter((x) => !OURS.has(x.impl))) {
+	for (const r of records.filter((x) => !OURS.has(x.impl) && x.lowest_y !== undefined)) {
 		console.log(`peer ${r.case} ${r.impl}: lowest point y = ${r.lowest_y.toFixed(3)} m${r.heap_mb ? `, wasm heap ${r.heap_mb.toFixed(0)} MB` : ''}`);
 	}
 	// The machine may be shared: show each record's spread so a noisy run is visible.
