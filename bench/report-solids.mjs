@@ -21,7 +21,7 @@ export function solidDerive(records, cases) {
 				for (const f of QUALITY_FIELDS) if (wasm[f] !== undefined) r[f] = wasm[f];
 				r.quality_from = 'wasm (same state hash)';
 			}
-			if (c.solid === 'soft') r.proj_per_s = (r.constraints + r.tets) * r.passes / (r.ms_median / 1000);
+			r.proj_per_s = c.solid === 'soft' ? (r.constraints + r.tets) * r.passes / (r.ms_median / 1000) : null;
 		}
 	}
 }
