@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles, and the page's
-   built-in cloth-100k scene at its own settings, on the wasm
+/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles, the page's
+   built-in cloth-100k scene at its own settings, and the solids (soft-20k, rigid-256), on the wasm
    build (in this Node process), natively (build/bench_native*, spawned) and on two peers
    in this Node process (bench/peers.mjs: the same algorithm in plain JS, and Bullet's
    soft-body cloth through ammo.js), medians of several timed runs, every ratio from the
@@ -27,7 +27,8 @@
      wasm-scalar      emcc -O3 -DPBD_SCALAR=1 without -msimd128 in this Node
                       (build/minipbd_scalar.wasm, when built): the SIMD speed-up of the
                       product itself, on the same engine (V8) in the same process
-     js, ammo         the peers (bench/peers.mjs says exactly what they do)
+     js, ammo         the peers (bench/peers.mjs says exactly what they do; for soft-20k, js is
+                      bench/peer-softbody.mjs, the same soft-body algorithm in plain JS)
 
    Cases: cloth-RxR (every impl), cloth-100k (our builds: the built-in scene of web/js/scene.js
    as the page runs it, 316 x 316 hanging from its whole top edge, tethers, 10 substeps x 1 pass,
@@ -38,6 +39,11 @@
    cloth-RxR/findpairs (pbd_World_FindPairs alone: spatial hash rebuild + pair search from
    the warmed-up positions, timed per call) and cloth-RxR/rebuild (the hash rebuild alone,
    native only: the engine's internal pbd_HashGrid_Build, which wasm does not export).
+   Solids (issue 10, bench/solid-cases.mjs): soft-20k, 16 soft cubes of 6 x 6 x 6 cells (20,736
+   tets) dropped onto the ground and each other, on our builds and the js soft-body peer;
+   rigid-256, 256 shape-matched boxes of 64 particles piling up in a pen of box colliders, on our
+   builds; both at the scene defaults, 10 substeps x 1 pass, with their quality figures
+   (--quick: 2 cubes of 2 x 2 x 2 cells, soft-20k/2-cubes; 4 boxes, rigid-256/4-boxes).
 
    Our builds (native*, wasm) build the same scene (bench_native.c mirrors minipbd.js
    World.build(); for cloth-100k it is handed the cloth and every parameter of the wasm world the
@@ -60,7 +66,10 @@
    the fastest SIMD native build of the case), node, cpu, load_1min; native: compiler, target,
    simd, build; scene cases: scene (its name); peers: build, lowest_y, wasm_speedup (peer ms / wasm ms: how many times
    faster our wasm is); 10-pass records with a 1-pass twin: solve_ms_est and
-   other_ms_est; self-on records: ratio_vs_self_off. */
+   other_ms_est; self-on records: ratio_vs_self_off. Solid records (report-solids.mjs) also:
+   solid (soft or rigid), bodies, tets, constraints = the tets' edges, proj_per_s over edges and
+   tets (null for rigid), the quality fields of report-solids.mjs QUALITY_FIELDS, and on native
+   records quality_from (copied from the wasm record whose final hash they share). */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
