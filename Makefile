@@ -31,6 +31,8 @@ EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTAN
 PARAM_TABLE_JS := web/js/engine/param-table.js
 WEB_JS := $(sort $(shell find web/js -name '*.js' -o -name '*.d.ts') $(PARAM_TABLE_JS))
 WEB_FILES := $(wildcard web/*.html web/css/*.css)
+# Models the built-in scenes load (web/assets/bunny.obj, written by tools/make-bunny.mjs), copied to dist/assets.
+WEB_ASSETS := $(wildcard web/assets/*)
 WEB_HTML := $(wildcard web/*.html)
 SHADERS := $(wildcard shaders/*)
 # The page's panel library, lil-gui, comes from npm (pinned in package-lock.json): `make setup` installs it
@@ -57,7 +59,7 @@ $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE): node_modules/lil-gui/package.json
 $(PARAM_TABLE_JS): build/minipbd.wasm tools/gen-param-table.mjs
 	node tools/gen-param-table.mjs build/minipbd.wasm $@
 
-dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
+dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(WEB_ASSETS) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
 	@# dist/js is made afresh, so a module that moved or went away does not linger there.
 	rm -rf dist/js
 	@mkdir -p dist/js dist/css/vendor dist/shaders
@@ -73,6 +75,7 @@ dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(SHADERS) $(LIB_JS) $(LIB_CSS) 
 	sed -E 's/@font-face\{[^}]*\}//g' $(LIB_CSS) > dist/css/vendor/lil-gui.min.css
 	@! grep -q 'font-face' dist/css/vendor/lil-gui.min.css || { echo "lil-gui.min.css still has an @font-face" >&2; exit 1; }
 	cp $(SHADERS) dist/shaders/
+	rm -rf dist/assets && mkdir -p dist/assets && cp -R web/assets/. dist/assets/
 	@echo "dist/ ready"
 
 # ---- C tests: native, native under ASan+UBSan, scalar fallback, and the wasm build under Node.
@@ -127,7 +130,12 @@ fuzz: build/fuzz_api
 fuzz-short: build/fuzz_api
 	$(FUZZ_SHORT)
 
-test-node: dist
+# build/replay_calls replays natively the calls the JS engine made to the wasm (tests/node/crossbuild.test.mjs).
+build/replay_calls: $(WASM_SRC) $(HDRS) tests/crossbuild/replay_calls.c
+	@mkdir -p build
+	gcc $(NATIVE_CFLAGS) $(WASM_SRC) tests/crossbuild/replay_calls.c -lm -o $@
+
+test-node: dist build/replay_calls
 	node --test tests/node/
 
 test-browser: dist

@@ -1,8 +1,10 @@
 #version 300 es
 // Particles as round sprites. w of the position is invMass: 0 marks a pinned particle, drawn larger and in
 // its own colour; heavier particles get bigger sprites (radius ~ cube root of mass, like a solid bead).
-// Size is a world-space radius projected with the perspective, so it shrinks with distance.
+// Size is a world-space radius projected with the perspective, so it shrinks with distance. With u_heatMap (a
+// body's particles under the heat map) the sprite is coloured by the particle's constraint error (a_error).
 layout(location = 0) in vec4 a_position;
+layout(location = 2) in float a_error;     // largest relative error of the particle's constraints
 uniform mat4 u_viewProj;
 uniform float u_radius;                  // world metres
 uniform float u_pinnedRadius;
@@ -10,9 +12,12 @@ uniform float u_pixelScale;              // viewport height in px * proj[1][1] /
 uniform float u_maxSize;
 uniform float u_baseInvMass;            // 1 / the object's default particle mass
 uniform ivec4 u_held;                    // particles held by pointers (-1 = none): drawn as grab handles
+uniform int u_heatMap;                   // 1: colour by a_error
 out float v_pinned;
 out float v_held;
+out float v_error;                       // < 0: no heat colour
 void main() {
+  v_error = u_heatMap == 1 ? a_error : -1.0;
   v_pinned = a_position.w == 0.0 ? 1.0 : 0.0;
   gl_Position = u_viewProj * vec4(a_position.xyz, 1.0);
   float massScale = a_position.w > 0.0 && u_baseInvMass > 0.0 ? clamp(pow(u_baseInvMass / a_position.w, 1.0 / 3.0), 0.6, 2.5) : 1.0;

@@ -54,8 +54,9 @@ static void Normalise(float q[4])
    bound: exact for a turn about an axis where the body has no extent, slow about its long axis
    (the test's 0.6 x 0.2 x 0.1 shape keeps ~0.8 of the error each step about it). Newton's step
    H^-1 g is taken when H + 1e-3 t I is positive definite (Sylvester's minors) and the step is
-   under 0.5 rad: then the error falls quadratically (for a pure turn e, to tan e - e). Farther away, or where H
-   is indefinite (more than 90 degrees off), the paper's step, which cannot overshoot. */
+   under 0.5 rad: then the error falls quadratically (for a pure turn e, to tan e - e). Farther
+   away, or where H is indefinite (more than 90 degrees off), the paper's step, which cannot
+   overshoot. */
 static int NewtonStep(const float M[9], float trace, const float g[3], float step[3])
 {
 	if (!(trace > 0.0f)) return 0;

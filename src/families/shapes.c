@@ -23,13 +23,15 @@
 
    Registry place: after the contacts, so a contact's push reaches the whole body in the same
    pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
-   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook) and
-   plasticity (the update hook), in shapes_motion.c; the error hook (the heat map).
+   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
+   mass scaling of stacked bodies for the contacts (prepareSubstep) and plasticity (the update
+   hook), in shapes_motion.c; the error hook (the heat map).
 
    Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
    its rotation, and its goals are c; two particles or a line leave the turn about the line as
    it was (rotation.c). Nothing divides by a quantity that can be 0 (M >= the pins' weight > 0). */
 #include "families/shapes_internal.h"
+#include "base/simd.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -39,29 +41,32 @@ static pbdShapes* State(const pbdWorld* w) { return pbd_ShapesState(w); }
 
 /* ---------------------------------------------------------------- rest data */
 
-void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, double c[3], float A[9])
+/* One pass about the body's last centre b->c, near the new one (so no sum grows large), in
+   double: with d_i = x_i - b->c, S = sum m d and Q = sum m q (0 up to rounding), e = S / M and
+   A = sum m (x - c) q^T = sum m d q^T - e Q^T. Double, where float4 sums would be twice as fast,
+   because the products of floats are exact in double: a body that is symmetric about an axis
+   gets exactly no turn about it, where float rounding turns it by ~1e-8 rad, and a stack of
+   boxes grows that into a fall (their faces of particles are bumpy: tests/c/test_shapes_scenes.c). */
+void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, float e[3], float A[9])
 {
 	const int32_t end = b->first + b->count;
-	double M = 0.0, cx = 0.0, cy = 0.0, cz = 0.0;
-	for (int32_t i = b->first; i < end; ++i) {
-		const double m = s->offset[4 * i + 3];
-		const float* p = positions + 4 * i;
-		M += m;
-		cx += m * p[0], cy += m * p[1], cz += m * p[2];
-	}
-	cx /= M, cy /= M, cz /= M;
-	double a[9] = { 0.0 };
+	const double ref[3] = { b->c[0], b->c[1], b->c[2] };
+	double S[3] = { 0.0, 0.0, 0.0 }, a[9] = { 0.0 };
 	for (int32_t i = b->first; i < end; ++i) {
 		const float* p = positions + 4 * i;
 		const float* q = s->offset + 4 * i;
 		const double m = q[3];
-		const double d[3] = { m * (p[0] - cx), m * (p[1] - cy), m * (p[2] - cz) };
 		for (int r = 0; r < 3; ++r) {
-			a[3 * r] += d[r] * q[0], a[3 * r + 1] += d[r] * q[1], a[3 * r + 2] += d[r] * q[2];
+			const double md = m * (p[r] - ref[r]);
+			S[r] += md;
+			a[3 * r] += md * q[0], a[3 * r + 1] += md * q[1], a[3 * r + 2] += md * q[2];
 		}
 	}
-	c[0] = cx, c[1] = cy, c[2] = cz;
-	for (int k = 0; k < 9; ++k) A[k] = (float)a[k];
+	for (int r = 0; r < 3; ++r) {
+		const double er = S[r] / b->mass;
+		e[r] = (float)er;
+		for (int k = 0; k < 3; ++k) A[3 * r + k] = (float)(a[3 * r + k] - er * b->offsetSum[k]);
+	}
 }
 
 void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b)
@@ -95,6 +100,12 @@ void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b)
 		spread += (double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2];
 	}
 	b->size = sqrtf((float)(spread / b->count));
+	double Q[3] = { 0.0, 0.0, 0.0 };
+	for (int32_t i = b->first; i < end; ++i) {
+		for (int k = 0; k < 3; ++k) Q[k] += (double)s->offset[4 * i + 3] * s->offset[4 * i + k];
+	}
+	b->mass = (float)M;
+	for (int k = 0; k < 3; ++k) b->offsetSum[k] = (float)Q[k];
 }
 
 /* ---------------------------------------------------------------- family */
@@ -141,33 +152,38 @@ static int32_t Shapes_ColourSize(const pbdWorld* w, const void* state, int32_t c
 	return ((const pbdShapes*)state)->count;
 }
 
-/* The goals are summed in double from the unrounded centre and rounded per particle: the
-   centre rounded to float first would move the whole body by its rounding, up to half an ulp
-   of its coordinates, each pass, which the velocity update turns into momentum (a drift of the
-   body's momentum that per-particle rounding, independent from particle to particle, averages
-   away). */
+/* The goals g_i = c + R q_i, 4 wide. c = ref + e (ref the last centre, e the move since) is
+   never rounded to one float: g_i = ref + (R q_i + e), so each goal rounds once, by itself.
+   Rounding c first would move the whole body by c's rounding, up to half an ulp of its
+   coordinates, every pass, and the velocity update would turn that into momentum: a drift of
+   the body's momentum that per-particle rounding, independent from particle to particle,
+   averages away. p.w (the weight) is kept; a pin (w = 0) stays. */
 static void SolveBody(pbdWorld* w, const pbdShapes* s, pbdBody* b)
 {
-	double c[3];
-	float A[9], R[9];
-	pbd_Shapes_Fit(s, b, w->p, c, A);
+	float e[3], A[9], R[9];
+	pbd_Shapes_Fit(s, b, w->p, e, A);
 	pbd_ExtractRotation(A, b->q, PBD_SHAPES_ROTATION_ITERATIONS);
-	b->c[0] = (float)c[0], b->c[1] = (float)c[1], b->c[2] = (float)c[2];
+	const pbdF4 ref = pbdF4_Set(b->c[0], b->c[1], b->c[2], 0.0f);
+	for (int k = 0; k < 3; ++k) b->c[k] = b->c[k] + e[k];
 	const float k = b->k;
 	if (!(k > 0.0f) || b->pins == b->count) return;
 	pbd_QuatToMatrix(b->q, R);
+	const pbdF4 col0 = pbdF4_Set(R[0], R[3], R[6], 0.0f), col1 = pbdF4_Set(R[1], R[4], R[7], 0.0f);
+	const pbdF4 col2 = pbdF4_Set(R[2], R[5], R[8], 0.0f), move = pbdF4_Set(e[0], e[1], e[2], 0.0f);
+	const pbdF4 kk = pbdF4_Set(k, k, k, 0.0f); /* w lane: p.w + 0 (g.w - p.w) */
 	const int32_t end = b->first + b->count;
 	for (int32_t i = b->first; i < end; ++i) {
-		float* p = w->p + 4 * i;
-		if (p[3] <= 0.0f) continue; /* a pin stays */
-		const float* q = s->offset + 4 * i;
-		const float g[3] = { (float)(c[0] + (R[0] * q[0] + R[1] * q[1] + R[2] * q[2])),
-							 (float)(c[1] + (R[3] * q[0] + R[4] * q[1] + R[5] * q[2])),
-							 (float)(c[2] + (R[6] * q[0] + R[7] * q[1] + R[8] * q[2])) };
+		float* pi = w->p + 4 * i;
+		if (pi[3] <= 0.0f) continue; /* a pin stays */
+		const pbdF4 q = pbdF4_Load(s->offset + 4 * i);
+		const pbdF4 rq = pbdF4_Add(pbdF4_Add(pbdF4_Mul(col0, pbdF4_SplatLane(q, 0)), pbdF4_Mul(col1, pbdF4_SplatLane(q, 1))),
+								   pbdF4_Mul(col2, pbdF4_SplatLane(q, 2)));
+		const pbdF4 g = pbdF4_Add(ref, pbdF4_Add(rq, move));
+		const pbdF4 p = pbdF4_Load(pi);
 		if (k >= 1.0f) {
-			p[0] = g[0], p[1] = g[1], p[2] = g[2];
+			pi[0] = pbdF4_Get(g, 0), pi[1] = pbdF4_Get(g, 1), pi[2] = pbdF4_Get(g, 2);
 		} else {
-			p[0] += k * (g[0] - p[0]), p[1] += k * (g[1] - p[1]), p[2] += k * (g[2] - p[2]);
+			pbdF4_Store(pi, pbdF4_Add(p, pbdF4_Mul(kk, pbdF4_Sub(g, p))));
 		}
 	}
 }
@@ -187,13 +203,12 @@ static void Shapes_Error(const pbdWorld* w, const void* state, const float* posi
 	for (int32_t k = 0; k < s->count; ++k) {
 		const pbdBody* b = &s->bodies[k];
 		if (!(b->size > 0.0f)) continue;
-		double cd[3];
-		float A[9], R[9], q[4];
-		pbd_Shapes_Fit(s, b, positions, cd, A);
+		float e[3], A[9], R[9], q[4];
+		pbd_Shapes_Fit(s, b, positions, e, A);
 		memcpy(q, b->q, sizeof q);
 		pbd_ExtractRotation(A, q, PBD_SHAPES_ROTATION_ITERATIONS);
 		pbd_QuatToMatrix(q, R);
-		const float c[3] = { (float)cd[0], (float)cd[1], (float)cd[2] };
+		const float c[3] = { b->c[0] + e[0], b->c[1] + e[1], b->c[2] + e[2] };
 		const float inv = 1.0f / b->size;
 		const int32_t end = b->first + b->count;
 		for (int32_t i = b->first; i < end; ++i) {
@@ -216,6 +231,7 @@ const pbdFamily pbd_family_shapes = {
 	.create = Shapes_Create,
 	.prepareStep = Shapes_PrepareStep,
 	.forces = pbd_Shapes_Forces,
+	.prepareSubstep = pbd_Shapes_PrepareSubstep,
 	.colourCount = Shapes_ColourCount,
 	.colourSize = Shapes_ColourSize,
 	.solve = Shapes_Solve,

@@ -29,7 +29,10 @@ typedef struct pbdBody {
 	float c[3];       ///< the last solve's centre
 	float c0[3];      ///< the weighted centre of the rest positions x0
 	float size;       ///< rest size: the RMS of |q_i|; 0 for a point
+	float height;     ///< its centre's height in this substep's prediction (mass scaling)
 	float meanMass;   ///< the mean mass of its free particles (1 when none): a pin's in plasticity's fit
+	float mass;       ///< M = sum m_i of the weights
+	float offsetSum[3]; ///< sum m_i q_i (0 but for rounding)
 	float plastic[9]; ///< P, the plastic deformation so far (row-major; identity when none)
 } pbdBody;
 
@@ -40,19 +43,21 @@ typedef struct pbdShapes {
 	float* offset;   ///< per particle (float4): q_i, and in w its weight m_i in the fit
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
+	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
 } pbdShapes;
 
 static inline pbdShapes* pbd_ShapesState(const pbdWorld* w) { return (pbdShapes*)w->families[pbdFamily_shapes]; }
 
-/// The weighted centre c and A = sum_i m_i (x_i - c) q_i^T (row-major) of body b's particles
-/// in `positions` (float4 each), summed in double.
-void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, double c[3], float A[9]);
+/// The weighted centre c = ref + e and A = sum_i m_i (x_i - c) q_i^T (row-major) of body b's
+/// particles in `positions` (float4 each), summed 4 wide about ref = b->c, the last centre.
+void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, float e[3], float A[9]);
 /// The rest data that follow the masses and P: the weights, c0, q_i, size (after a mass change
 /// or a plastic creep).
 void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);
 
 /* shapes_motion.c */
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx);
+void pbd_Shapes_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx);
 void pbd_Shapes_Update(pbdWorld* w, void* state, const pbdStepContext* ctx);
 
 #endif

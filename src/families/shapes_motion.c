@@ -1,50 +1,51 @@
 /* families/shapes_motion.c -- what the shapes family does besides its solve: the rigid
-   predictor (the forces hook) and plasticity (the update hook). State: shapes_internal.h.
+   predictor (the forces hook), mass scaling for stacks (prepareSubstep, undone in the update
+   hook) and plasticity (the update hook). State: shapes_internal.h.
 
-   The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight
-   line, so a spinning body's particles fly outward along their tangents and the solve pulls
-   them back in, turned by atan(omega h) instead of omega h: the spin loses about (omega h)^2 / 2
-   of its angular momentum per substep (measured: 30% in 2 s at 2 rev/s and 600 substeps a
-   second, tests/c/test_shapes.c). So before the
-   prediction, a rigid body's velocities (stiffness 1 and no pin: nothing but the body decides
-   its shape) are replaced by the exact chords of a rigid motion that keeps its momenta:
+   The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight line,
+   so a spinning body's particles fly outward along their tangents and the solve pulls them back
+   in, turned by atan(omega h) instead of omega h: the spin loses about (omega h)^2 / 2 of its
+   angular momentum per substep (measured: 30% in 2 s at 2 rev/s and 600 substeps a second,
+   tests/c/test_shapes.c). So before the prediction, a rigid body's velocities (stiffness 1 and
+   no pin: nothing but the body decides its shape) are replaced by the exact chords of a rigid
+   motion that keeps its momenta:
        v_i = v_c + (R r_i - r_i) / h,   r_i = x_i - c,
-   v_c and c the centre's velocity and position, so p_i = c + h v_c + R r_i (+ h^2 g, which the
-   prediction adds to every particle alike) is the body turned by R and moved. R is the
-   rotation, as the unit quaternion (u, s), whose chords carry the body's angular momentum L:
-       sum_i m_i r_i x (R r_i - r_i) / h = L,  that is  2 (s I u + u x I u) = h L,
-   with I = sum m (|r|^2 1 - r r^T) the inertia about c (r x R r = 2 s r x (u x r) + 2 (u . r)
-   (r x u), summed). This is the discrete rigid body of Moser and Veselov (1991): for a spin
-   about a principal axis it is the rotation with sin(theta) = |omega| h, omega = I^-1 L; about
-   any other axis the chords of that rotation would carry L plus (1 - cos theta) / h (n x I n),
-   a sideways error of theta / 2 of L per substep that turns L around (measured: 9% in 2 s for
-   the test's spin about a tilted axis; one fixed-point step below leaves 0.5%, four 1e-4). So
-   u starts at the principal-axis answer, u = omega h / sqrt(2 (1 + cos
-   theta)), cos theta = sqrt(1 - (|omega| h)^2), and four fixed-point steps
+   v_c and c the centre's velocity and position, so p_i = c + h v_c + R r_i (+ h^2 g, the same
+   for every particle) is the body turned by R and moved. R, as the unit quaternion (u, s), is
+   the rotation whose chords carry the body's angular momentum L:
+       sum_i m_i r_i x (R r_i - r_i) / h = L,   that is   2 (s I u + u x I u) = h L,
+   I = sum m (|r|^2 1 - r r^T) the inertia about c (r x R r = 2 s r x (u x r) + 2 (u . r)(r x u),
+   summed): the discrete rigid body of Moser and Veselov (1991). About a principal axis it is the
+   rotation with sin(theta) = |omega| h, omega = I^-1 L; about any other axis that rotation's
+   chords would carry L plus (1 - cos theta) / h (n x I n), a sideways error of theta / 2 of L per
+   substep that turns L around (measured: 9% in 2 s for the test's spin about a tilted axis).
+   So u starts at the principal-axis answer, u = omega h / sqrt(2 (1 + cos theta)),
+   cos theta = sqrt(1 - (|omega| h)^2), and four fixed-point steps
        u <- J^-1 (h L / 2 - u x I u) / s + eps J^-1 u,   s = sqrt(1 - |u|^2),
-   solve the equation exactly (each step multiplies the error by ~theta; J = I + eps, eps =
-   1e-6 tr I, keeps a collinear body's I invertible, and the last term makes the step converge to
-   the answer for the true I). The end positions of the chords then have the angular momentum
-   L as well (sum m R r x (R r - r) = sum m r x R r), so it is kept to rounding, step after step;
-   as the velocities' other parts (deformation, a contact's push on a few particles) are dropped
-   for the body's, linear and angular momentum, which those parts do not change, are what
-   remains. |omega| h is held to 1 (a quarter turn per substep: 95 rev/s at 600 substeps a
-   second), where sin(theta) = |omega| h has no solution. Only + - * / and sqrtf (the double
-   square roots below refine sqrtf's), so the same bits on every build.
+   solve the equation (each step multiplies the error by ~theta: one step leaves 0.5% in 2 s,
+   four 1e-4). J = I + eps, eps = 1e-6 tr I, keeps a collinear body's I invertible; the last term
+   makes the steps converge to the answer for the true I. The chords' end positions carry L as
+   well (sum m R r x (R r - r) = sum m r x R r), so L is kept to rounding, step after step. The
+   velocities' other parts (deformation, a contact's push on a few particles) are dropped for
+   the body's linear and angular momentum, which those parts do not change. |omega| h is held
+   to 1 (a quarter turn per substep: 95 rev/s at 600 substeps a second), past which
+   sin(theta) = |omega| h has no solution. Only + - * / and sqrtf (the double square roots below
+   refine sqrtf's), so the same bits on every build.
 
-   Plasticity (seed 001 section 5.3; Mueller et al. 2005 section 4.3, with the yield / creep / max
-   of FleX and Rapier). After the passes, the body's deformation is F = (A_pq + eps R)(A_qq +
-   eps I)^-1, fitted with pins weighing as their free neighbours (the eps terms, 1e-4 tr A_qq,
-   make F = R across a flat body's missing extent; a rigid motion gives F = R exactly), its
-   strain in the rest frame E = sym(R^T F) - I. When
-   |E| (Frobenius) passes `yield`, the rest offsets creep toward the deformed shape,
+   Plasticity (seed 001 section 5.3; Mueller et al. 2005 section 4.3, with the yield / creep /
+   max of FleX and Rapier). After the passes, the body's deformation is
+   F = (A_pq + eps R)(A_qq + eps I)^-1, fitted with pins weighing as their free neighbours (eps =
+   1e-4 tr A_qq makes F = R across a flat body's missing extent; a rigid motion gives F = R
+   exactly), its strain in the rest frame E = sym(R^T F) - I. When |E| (Frobenius) passes
+   `yield`, the rest offsets creep toward the deformed shape,
        q_i <- (I + c E) q_i,   c = creep h (|E| - yield) / |E|  (at most 1),
    kept as the plastic deformation P <- (I + c E) P, q_i = P (x0_i - c0), and c is cut back (by
    bisection) so that |P - I| never passes `max`. A linear map keeps the offsets centred; the
-   rest size is refreshed from the new offsets. A rigid body (stiffness 1) is exactly
-   in its rest shape after its solve, so only what acts after it (colliders, the ground) can
-   strain it: plasticity is for bodies of stiffness below 1. */
+   rest size is refreshed from the new offsets. A rigid body (stiffness 1) is exactly in its rest
+   shape after its solve, so only what acts after it (colliders, the ground) can strain it:
+   plasticity is for bodies of stiffness below 1. */
 #include "families/shapes_internal.h"
+#include "base/simd.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -132,44 +133,63 @@ static void ChordRotation(const double I[9], const double Lin[3], double h, doub
 	*s = Sqrt(1.0 - Dot(u, u));
 }
 
+/* The sums in one pass about the body's last centre b->c, 4 wide over each particle's
+   (x, y, z, w), as in pbd_Shapes_Fit: with d_i = x_i - b->c, C = sum m d v^T and
+   D = sum m d d^T (three float4 rows each), e = sum m d / M = c - b->c,
+       L = sum m (d - e) x (v - v_c) = axial(C) - M e x v_c,
+       I = tr(D) 1 - D - M (|e|^2 1 - e e^T)   (the parallel axis theorem),
+   axial(C) = (C_yz - C_zy, C_zx - C_xz, C_xy - C_yx) = sum m d x v. Then, per particle,
+   v_i = v_c + (R - 1)(d_i - e) / h, (R - 1) written out so that R r - r has no cancellation. */
 static void PredictBody(pbdWorld* w, const pbdShapes* s, pbdBody* b, float hf)
 {
-	const double h = hf;
 	const int32_t end = b->first + b->count;
 	const float* x = w->x;
 	float* v = w->v;
-	double M = 0.0, c[3] = { 0.0, 0.0, 0.0 }, vc[3] = { 0.0, 0.0, 0.0 };
+	const pbdF4 ref = pbdF4_Set(b->c[0], b->c[1], b->c[2], 0.0f);
+	const pbdF4 zero = pbdF4_Splat(0.0f);
+	pbdF4 S = zero, V = zero, C0 = zero, C1 = zero, C2 = zero, D0 = zero, D1 = zero, D2 = zero;
 	for (int32_t i = b->first; i < end; ++i) {
-		const double m = s->offset[4 * i + 3];
-		M += m;
-		for (int k = 0; k < 3; ++k) c[k] += m * x[4 * i + k], vc[k] += m * v[4 * i + k];
+		const pbdF4 m = pbdF4_SplatLane(pbdF4_Load(s->offset + 4 * i), 3);
+		const pbdF4 d = pbdF4_ZeroW(pbdF4_Sub(pbdF4_Load(x + 4 * i), ref));
+		const pbdF4 vi = pbdF4_Load(v + 4 * i); /* w lane 0 */
+		const pbdF4 md = pbdF4_Mul(m, d);
+		S = pbdF4_Add(S, md);
+		V = pbdF4_Add(V, pbdF4_Mul(m, vi));
+		const pbdF4 m0 = pbdF4_SplatLane(md, 0), m1 = pbdF4_SplatLane(md, 1), m2 = pbdF4_SplatLane(md, 2);
+		C0 = pbdF4_Add(C0, pbdF4_Mul(m0, vi)), C1 = pbdF4_Add(C1, pbdF4_Mul(m1, vi)), C2 = pbdF4_Add(C2, pbdF4_Mul(m2, vi));
+		D0 = pbdF4_Add(D0, pbdF4_Mul(m0, d)), D1 = pbdF4_Add(D1, pbdF4_Mul(m1, d)), D2 = pbdF4_Add(D2, pbdF4_Mul(m2, d));
 	}
-	for (int k = 0; k < 3; ++k) c[k] /= M, vc[k] /= M;
-	double L[3] = { 0.0, 0.0, 0.0 }, I[9] = { 0.0 };
-	for (int32_t i = b->first; i < end; ++i) {
-		const double m = s->offset[4 * i + 3];
-		const double r[3] = { x[4 * i] - c[0], x[4 * i + 1] - c[1], x[4 * i + 2] - c[2] };
-		const double dv[3] = { v[4 * i] - vc[0], v[4 * i + 1] - vc[1], v[4 * i + 2] - vc[2] };
-		double l[3];
-		Cross(r, dv, l);
-		const double r2 = Dot(r, r);
-		for (int k = 0; k < 3; ++k) L[k] += m * l[k];
-		for (int row = 0; row < 3; ++row)
-			for (int col = 0; col < 3; ++col) I[3 * row + col] += m * ((row == col ? r2 : 0.0) - r[row] * r[col]);
-	}
+	const double M = b->mass, h = hf;
+	double e[3], vc[3];
+	for (int k = 0; k < 3; ++k) e[k] = pbdF4_Get(S, k) / M, vc[k] = pbdF4_Get(V, k) / M;
+	const pbdF4 Cr[3] = { C0, C1, C2 }, Dr[3] = { D0, D1, D2 };
+	double C[9], D[9];
+	for (int r = 0; r < 3; ++r)
+		for (int k = 0; k < 3; ++k) C[3 * r + k] = pbdF4_Get(Cr[r], k), D[3 * r + k] = pbdF4_Get(Dr[r], k);
+	double ev[3];
+	Cross(e, vc, ev);
+	const double L[3] = { C[5] - C[7] - M * ev[0], C[6] - C[2] - M * ev[1], C[1] - C[3] - M * ev[2] };
+	const double trD = D[0] + D[4] + D[8], e2 = Dot(e, e);
+	double I[9];
+	for (int r = 0; r < 3; ++r)
+		for (int k = 0; k < 3; ++k) I[3 * r + k] = (r == k ? trD - M * e2 : 0.0) - D[3 * r + k] + M * e[r] * e[k];
 	double u[3], sw;
 	ChordRotation(I, L, h, u, &sw);
 	const double xx = u[0] * u[0], yy = u[1] * u[1], zz = u[2] * u[2];
 	const double xy = u[0] * u[1], xz = u[0] * u[2], yz = u[1] * u[2];
 	const double wx = sw * u[0], wy = sw * u[1], wz = sw * u[2];
-	/* R - 1, so that (R r - r) is formed without cancellation */
-	const double D[9] = { -2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy), 2.0 * (xy + wz), -2.0 * (xx + zz),
-						  2.0 * (yz - wx),  2.0 * (xz - wy), 2.0 * (yz + wx), -2.0 * (xx + yy) };
+	/* the columns of (R - 1) / h */
+	const float f = (float)(2.0 / h);
+	const pbdF4 col0 = pbdF4_Set((float)(-(yy + zz)) * f, (float)(xy + wz) * f, (float)(xz - wy) * f, 0.0f);
+	const pbdF4 col1 = pbdF4_Set((float)(xy - wz) * f, (float)(-(xx + zz)) * f, (float)(yz + wx) * f, 0.0f);
+	const pbdF4 col2 = pbdF4_Set((float)(xz + wy) * f, (float)(yz - wx) * f, (float)(-(xx + yy)) * f, 0.0f);
+	const pbdF4 E = pbdF4_Set((float)e[0], (float)e[1], (float)e[2], 0.0f);
+	const pbdF4 VC = pbdF4_Set((float)vc[0], (float)vc[1], (float)vc[2], 0.0f);
 	for (int32_t i = b->first; i < end; ++i) {
-		const double r[3] = { x[4 * i] - c[0], x[4 * i + 1] - c[1], x[4 * i + 2] - c[2] };
-		double d[3];
-		Mul3(D, r, d);
-		for (int k = 0; k < 3; ++k) v[4 * i + k] = (float)(vc[k] + d[k] / h);
+		const pbdF4 r = pbdF4_Sub(pbdF4_ZeroW(pbdF4_Sub(pbdF4_Load(x + 4 * i), ref)), E);
+		const pbdF4 dv = pbdF4_Add(pbdF4_Add(pbdF4_Mul(col0, pbdF4_SplatLane(r, 0)), pbdF4_Mul(col1, pbdF4_SplatLane(r, 1))),
+								   pbdF4_Mul(col2, pbdF4_SplatLane(r, 2)));
+		pbdF4_Store(v + 4 * i, pbdF4_Add(VC, dv)); /* w lane 0 */
 	}
 	/* the solve's warm start: the last rotation turned by this one */
 	const float dq[4] = { (float)u[0], (float)u[1], (float)u[2], (float)sw };
@@ -184,6 +204,74 @@ void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
 	pbdShapes* s = state;
 	for (int32_t k = 0; k < s->count; ++k) {
 		if (s->bodies[k].rigid) PredictBody(w, s, &s->bodies[k], ctx->h);
+	}
+}
+
+/* ---------------------------------------------------------------- mass scaling for stacks */
+
+/* Why. A contact pushes the particles it touches, and the solve that follows spreads that push
+   over the whole body, keeping momentum: a box of 4 x 4 x 4 particles resting on another moves
+   by a quarter of what its 16 touching particles were pushed. So each pass resolves a quarter of
+   an overlap, and under a load the overlap grows until a quarter of it undoes a substep of
+   gravity of everything above: 8 g h^2 per box carried, at every contact down the stack (ten
+   boxes at 600 substeps a second: the top one sinks 1.1 cm, the stack's lattices slide into each
+   other once anything sets them aside). This is the stacking problem of Macklin et al. 2014
+   ("Unified Particle Physics for Real-Time Applications", section 5.2), and their remedy is
+   taken here: for the contacts, each body's particles weigh less the higher the body stands,
+       w_i <- w_i 2^((y_b - y_low) / H),  H = twice the largest body's rest size,
+   y_b its centre's height and y_low the lowest body's (their e^(k h), with 2^x as 2^n (1 + f),
+   exact at whole n and only + and *). Between two bodies of a stack the lower one then gives
+   way less, so a load no longer drives the lower bodies down: the ten boxes sink 2.8 mm
+   (tests/c/test_shapes_scenes.c; without the scaling, 20 substeps instead of 10 give 2.7 mm).
+   The price is momentum between bodies at different heights: one that falls on another is
+   lighter than it, so the lower one is pushed less than it would be. Bodies side by side weigh
+   alike; contacts with cloth or other particles see a body's scaled weight too. The
+   scaling is the contacts family's split w_i / (w_i + w_j), which reads p.w: it is set after
+   the pair search (the contacts' prepareSubstep comes first; the search reads p.w only as pin
+   or not, which scaling keeps) and p.w = x.w is restored in the update hook, before the
+   velocity update and the commit read it. No other family reads a body particle's p.w but as
+   pin or not. With fewer than two bodies nothing is scaled. */
+static float Pow2(float x)
+{
+	if (!(x > 0.0f)) return 1.0f;
+	if (x > 30.0f) x = 30.0f;
+	int n = (int)x;
+	float r = 1.0f + (x - (float)n);
+	while (n-- > 0) r *= 2.0f;
+	return r;
+}
+
+static float CentreHeight(const pbdWorld* w, const pbdShapes* s, const pbdBody* b)
+{
+	double M = 0.0, y = 0.0;
+	for (int32_t i = b->first; i < b->first + b->count; ++i) {
+		const double m = s->offset[4 * i + 3];
+		M += m;
+		y += m * (w->p[4 * i + 1] - b->c[1]);
+	}
+	return (float)(b->c[1] + y / M);
+}
+
+void pbd_Shapes_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdShapes* s = state;
+	s->scaled = 0;
+	/* two bodies at least, that meet each other's particles */
+	if (s->count < 2 || w->params[pbdParam_collisions] == 0.0f) return;
+	float low = 0.0f, H = 0.0f;
+	for (int32_t k = 0; k < s->count; ++k) {
+		pbdBody* b = &s->bodies[k];
+		b->height = CentreHeight(w, s, b);
+		low = k == 0 || b->height < low ? b->height : low;
+		H = 2.0f * b->size > H ? 2.0f * b->size : H;
+	}
+	if (!(H > 0.0f)) return;
+	for (int32_t k = 0; k < s->count; ++k) {
+		const pbdBody* b = &s->bodies[k];
+		const float scale = Pow2((b->height - low) / H);
+		if (!(scale > 1.0f)) continue;
+		for (int32_t i = b->first; i < b->first + b->count; ++i) w->p[4 * i + 3] *= scale; /* a pin stays 0 */
+		s->scaled = 1;
 	}
 }
 
@@ -286,6 +374,13 @@ static void CreepBody(pbdWorld* w, pbdShapes* s, pbdBody* b, const pbdPlasticity
 void pbd_Shapes_Update(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdShapes* s = state;
+	if (s->scaled) { /* the masses back, before plasticity, the velocity update and the commit */
+		for (int32_t k = 0; k < s->count; ++k) {
+			const pbdBody* b = &s->bodies[k];
+			for (int32_t i = b->first; i < b->first + b->count; ++i) w->p[4 * i + 3] = w->x[4 * i + 3];
+		}
+		s->scaled = 0;
+	}
 	for (int32_t k = 0; k < s->count; ++k) {
 		pbdBody* b = &s->bodies[k];
 		const pbdPlasticity* pl = &w->plasticity[b->object];

@@ -105,7 +105,7 @@ export async function waitFrames(page, n = 5) {
 /**
  * Screenshot the canvas and measure it in the page (decoding the PNG there keeps the tests dependency-free):
  * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), backFraction (blue cloth-back pixels),
- *   distinctColors }.
+ *   softFraction (green soft-body pixels), rigidFraction (pale wood rigid-body pixels), distinctColors }.
  */
 export async function canvasPixels(page) {
   const png = await page.locator('#view').screenshot();
@@ -116,7 +116,7 @@ export async function canvasPixels(page) {
     const ctx = c.getContext('2d');
     ctx.drawImage(bmp, 0, 0);
     const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0, cloth = 0, back = 0;
+    let sum = 0, sum2 = 0, cloth = 0, back = 0, soft = 0, rigid = 0;
     const colors = new Set();
     const n = d.length / 4;
     for (let i = 0; i < d.length; i += 4) {
@@ -126,10 +126,13 @@ export async function canvasPixels(page) {
       sum2 += y * y;
       if (r > g + 50 && r > b + 50) cloth++;
       if (b > r + 50 && b > g + 20) back++;
+      if (g > r + 30 && g > b + 12) soft++; // render/palette.js softBody, lit
+      if (r > b + 50 && g > b + 30 && r >= g && r - g < 60) rigid++; // rigidBody
       if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
     }
     const mean = sum / n;
-    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n, distinctColors: colors.size };
+    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n,
+      softFraction: soft / n, rigidFraction: rigid / n, distinctColors: colors.size };
   }, png.toString('base64'));
 }
 

@@ -1,5 +1,5 @@
-// scenes.test.mjs — every built-in scene opens from the picker, runs, and draws a shaded picture without a
-// console error; scenes with colliders draw them. The 100k-particle cloth is included (software WebGL makes
+// scenes.test.mjs — every built-in scene (the solids' too; solids.test.mjs looks at their bodies) opens from the
+// picker, runs, and draws a shaded picture without a console error; scenes with colliders draw them. The 100k-particle cloth is included (software WebGL makes
 // it slow here: waits are generous and nothing asserts a frame rate).
 
 import { test, before, after } from 'node:test';
@@ -13,9 +13,9 @@ after(async () => { await env?.close(); });
 test('every built-in scene loads from the picker and draws without errors', { timeout: TEST_TIMEOUT * 3 }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
-    const keys = await page.evaluate(async () => Object.keys((await import('./js/format/builtin-scenes.js')).builtinScenes));
+    const keys = await page.evaluate(async () => (await import('./js/format/builtin-scenes.js')).BUILTIN_SCENE_IDS);
     const options = await page.locator('#scene-select option').evaluateAll((os) => os.map((o) => o.value));
-    for (const key of ['chain', 'cloth', 'mass-split', 'cloth-sphere', 'table', 'flag', 'fold', 'cloth-100k']) {
+    for (const key of ['chain', 'cloth', 'mass-split', 'cloth-sphere', 'table', 'flag', 'fold', 'cloth-100k', 'jelly', 'box-stack', 'bend-bar', 'trampoline', 'bunny']) {
       assert.ok(keys.includes(key), `built-in ${key} exists`);
     }
     assert.deepEqual(options, keys, 'the picker offers every built-in scene, in order');
@@ -23,15 +23,16 @@ test('every built-in scene loads from the picker and draws without errors', { ti
     for (const key of keys) {
       await chooseScene(page, key);
       const info = await page.evaluate(async (key) => {
-        const { builtinScenes } = await import('./js/format/builtin-scenes.js');
+        const { loadBuiltinScene } = await import('./js/format/builtin-scenes.js');
+        const builtin = await loadBuiltinScene(key);
         const { world, scene } = window.minipbd;
         return {
           name: scene.name,
-          expectedName: builtinScenes[key].name,
+          expectedName: builtin.name,
           title: document.getElementById('scene-title').textContent,
           particles: world.particleCount,
           hasCloth: scene.objects.some((o) => o.type === 'cloth'),
-          expectedColliders: builtinScenes[key].colliders.length,
+          expectedColliders: builtin.colliders.length,
           colliders: world.colliders.length,
           drawnColliders: window.minipbd.app.renderer.lastColliderCount,
           message: document.getElementById('message').hidden ? null : document.getElementById('message-text').textContent,

@@ -28,13 +28,15 @@ function nextUp(x) {
 }
 const nextDown = (x) => -nextUp(-x);
 
-/** A scene with a chain and a cloth (so every object-type parameter has a place), `edit` applied. */
+/** A scene with one object of each type (so every object-type parameter has a place), `edit` applied. */
 function scene(edit = () => {}) {
   const s = {
     format: 'minipbd-scene', version: 2,
     objects: [
       { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 4, pins: [0] },
       { type: 'cloth', origin: [0, 2, 0], size: [1, 1], resolution: [4, 4], pins: [[0, 0]] },
+      { type: 'soft', shape: 'box', position: [2, 1, 0], halfExtents: [0.1, 0.1, 0.1], resolution: 2 },
+      { type: 'rigid', shape: 'ball', position: [-2, 1, 0], radius: 0.1, resolution: 2 },
     ],
   };
   edit(s);

@@ -22,9 +22,12 @@ export interface CameraSettings { target: [number, number, number]; yaw: number;
 // Each object type's description is declared beside its module (objects/).
 import type { ChainObject, ChainStiffnessKind } from './objects/chain';
 import type { ClothObject, ClothStiffnessKind } from './objects/cloth';
-export type { ChainObject, ClothObject };
-export type SceneObject = ChainObject | ClothObject;
-export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind;
+import type { SoftObject, SoftStiffnessKind } from './objects/soft';
+import type { RigidObject, RigidStiffnessKind } from './objects/rigid';
+import type { BodyShape, Plasticity, SurfaceMesh, TetMesh } from './objects/body-common';
+export type { ChainObject, ClothObject, SoftObject, RigidObject, BodyShape, Plasticity, SurfaceMesh, TetMesh };
+export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject;
+export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffnessKind | RigidStiffnessKind;
 
 /** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
@@ -37,7 +40,8 @@ export interface Scene {
 export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX' | 'gravityY' | 'gravityZ'
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
   | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'collisions' | 'selfFriction' | 'tearStretch'
-  | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain';
+  | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain'
+  | 'stiffness.edge' | 'stiffness.volume' | 'stiffness.shape';
 
 export interface Stats {
   steps: number; particles: number; constraints: number; attachments: number;
@@ -53,6 +57,9 @@ export interface ObjectInfo {
   firstConstraint: number; constraintCount: number; firstTriangle: number; triangleCount: number;
   firstLine: number; lineCount: number; resolutionU: number; resolutionV: number;
   /** constraints of this object broken by tearing so far */ tornConstraints: number;
+  /** soft bodies: their volume constraints */ firstTet: number; tetCount: number;
+  /** bodies: their skin (World.skinPositions, skinNormals: vertices; skinTriangles: triangles) */
+  firstSkinVertex: number; skinVertexCount: number; firstSkinTriangle: number; skinTriangleCount: number;
 }
 
 export class MiniPBDError extends Error { code: string; }
@@ -86,6 +93,14 @@ export class World {
   readonly convergence: Float32Array;
   updateErrors(): void;
   readonly lines: Uint32Array;
+  /** bodies' render surfaces: x, y, z, 1 per skin vertex; valid after updateSkin() */
+  readonly skinPositions: Float32Array;
+  /** unit normals, 4 floats per skin vertex; valid after updateSkin() */
+  readonly skinNormals: Float32Array;
+  /** three skin vertex indices per skin triangle */
+  readonly skinTriangles: Uint32Array;
+  /** Moves every body's skin with its particles (the renderer calls it once per frame). */
+  updateSkin(): void;
   readonly particleCount: number;
   readonly constraintCount: number;
   readonly topologyVersion: number;
@@ -102,10 +117,21 @@ export class World {
   setVelocity(particle: number, velocity: Vec3): void;
   setMass(particle: number, mass: number): void;
   setInvMass(particle: number, invMass: number): void;
-  /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg; the description follows. */
+  /** Every particle of object `index` but its pins and `masses` ranges weighs `mass` kg (a soft or rigid body:
+   *  `mass` is the whole body's, spread evenly over its particles); the description follows. */
   setObjectMass(index: number, mass: number): void;
   /** One object's stiffness of one of its type's kinds (objects/*.d.ts); the description follows. */
   setObjectStiffness(index: number, kind: StiffnessKind, stiffness: number): void;
+  /** A body's plasticity; omitted fields keep their value; the description follows. */
+  setObjectPlasticity(index: number, plasticity: Plasticity): void;
+  /** A body's contact radius (m), 0 = half its lattice spacing; the description follows. */
+  setObjectRadius(index: number, radius: number): void;
+  /** Object `index`'s contact radius now (0: thickness / 2). */
+  getObjectRadius(index: number): number;
+  /** A soft body's volume now and at rest (m^3), and how many of its tets are inverted. */
+  getObjectVolume(index: number): { volume: number; rest: number; inverted: number };
+  /** A rigid body's transform from the last solve: x = position + R(rotation) (x0 - c0); null for other objects. */
+  getBodyTransform(index: number): { position: number[]; rotation: number[] } | null;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
   /** Colliders as they are now. */
   readonly colliders: Collider[];
@@ -127,3 +153,19 @@ export interface Engine {
 }
 
 export function loadMiniPBD(source: string | URL | ArrayBuffer | Uint8Array): Promise<Engine>;
+
+/** A refused OBJ file: `line` is the 1-based line of the problem (0: the file as a whole). */
+export class ObjError extends Error { line: number; }
+export interface ObjSurface { vertices: Float32Array; triangles: Uint32Array; name: string; }
+export interface ObjLimits { maxBytes?: number; maxVertices?: number; maxTriangles?: number; }
+/** Reads a closed triangle surface from OBJ text (v and f lines); throws ObjError naming the line. */
+export function parseObj(text: string, limits?: ObjLimits): ObjSurface;
+/** The same from a File or Blob, whose size is checked before it is read. */
+export function readObjFile(file: Blob, limits?: ObjLimits): Promise<ObjSurface>;
+
+/** The built-in scenes that need no model file, normalised and frozen. */
+export const builtinScenes: Readonly<Record<string, Scene>>;
+/** Every built-in scene's id (bunny included), in the picker's order. */
+export const BUILTIN_SCENE_IDS: readonly string[];
+/** Any built-in scene, normalised and frozen; those made from a model file read it first. */
+export function loadBuiltinScene(id: string): Promise<Scene>;

@@ -1,10 +1,11 @@
 // main.js — the demo page (index.html): loads the engine and shaders, opens the scene named by the link in
 // location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
-// The panel (panel/), the renderer (render/) and the pointer (input/) report to it; it decides what happens.
+// The panel (panel/), the renderer (render/), the pointer (input/) and files dropped or opened (files.js) report
+// to it; it decides what happens.
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
 
 import { loadMiniPBD } from '../engine/loader.js';
-import { builtinScenes, defaultScene } from '../format/builtin-scenes.js';
+import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
 import { installRecorder } from '../panel/record.js';
 import { OrbitCamera } from '../render/camera.js';
@@ -14,23 +15,44 @@ import { createUI, shortName, paramLabel } from '../panel/panel.js';
 import { t, detectLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
 import { FixedStepLoop } from '../sim/loop.js';
+import { fileActions } from './files.js';
 
 const READOUT_INTERVAL_MS = 250;
 
 const exposed = { world: null, scene: null, app: null, ready: false };
 window.minipbd = exposed;
 
-// Built-ins may be scene objects or factories; always hand out a fresh copy (the UI edits scenes).
-function builtin(key) {
-  const v = builtinScenes[key];
-  return typeof v === 'function' ? v() : structuredClone(v);
+// The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
+const builtins = new Map();
+
+/** Loads every built-in scene (once); one that cannot be read stays out of `builtins` and is tried again when chosen. */
+async function loadBuiltins() {
+  await Promise.all(BUILTIN_SCENE_IDS.map(async (key) => {
+    try {
+      builtins.set(key, await loadBuiltinScene(key));
+    } catch {
+      // its file is missing or broken: choosing it shows why (onSceneChange)
+    }
+  }));
+}
+
+// Always hand out a fresh copy (the UI edits scenes).
+async function builtin(key) {
+  if (!builtins.has(key)) builtins.set(key, await loadBuiltinScene(key));
+  return structuredClone(builtins.get(key));
 }
 
 function builtinKeyFor(scene) {
-  for (const key of Object.keys(builtinScenes)) {
-    if (JSON.stringify(builtin(key)) === JSON.stringify(scene)) return key;
+  const text = JSON.stringify(scene);
+  for (const [key, s] of builtins) {
+    if (JSON.stringify(s) === text) return key;
   }
   return null;
+}
+
+/** The link encoder's refusal of a scene whose mesh data is too large for a link (format/link.js). */
+function isTooLargeForLink(err) {
+  return err?.name === 'LinkError' && /too large for a link/i.test(String(err.message));
 }
 
 function errorText(err) {
@@ -60,12 +82,29 @@ async function main() {
   let renderer = null;
   let input = null;
   let recorder = null; // recorder.js: the Record button; replays links that carry a recording
+  let files = null; // files.js: scene files and models, dropped or opened
+
+  /** Our description follows the world's after a change made through it; the colliders stay ours (onParam). */
+  function followWorld() {
+    const scene = state.world.describe();
+    scene.colliders = state.scene.colliders;
+    state.scene = scene;
+    exposed.scene = scene;
+  }
 
   // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
   const ui = createUI(document, {
-    onSceneChange(key) {
+    async onSceneChange(key) {
       if (!state.pbd) return;
-      tryLoad(builtin(key), key);
+      let scene;
+      try {
+        scene = await builtin(key);
+      } catch (err) {
+        ui.showError(t('error.scene', { error: errorText(err) }));
+        if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
+        return;
+      }
+      tryLoad(scene, key);
       // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
       if (location.hash) history.replaceState(null, '', location.pathname + location.search);
     },
@@ -126,6 +165,32 @@ async function main() {
       }
       ui.clearLink();
     },
+    /** Body `index`'s stiffness of one of its kinds (a soft body's edge or volume, a rigid body's shape). */
+    onObjectStiffness(index, kind, value) {
+      const object = state.scene?.objects[index];
+      if (!state.world || !object) return;
+      try {
+        state.world.setObjectStiffness(index, kind, value);
+        followWorld();
+      } catch (err) {
+        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    /** One of body `index`'s material values (objects/: its type's `material`: plasticity, contact radius). */
+    onObjectMaterial(index, field, value) {
+      const object = state.scene?.objects[index];
+      if (!state.world || !object) return;
+      try {
+        field.write(state.world, index, value);
+        followWorld();
+      } catch (err) {
+        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
+      }
+      ui.clearLink();
+    },
+    onDownloadScene: () => files?.download(),
+    onOpenFiles: (list) => files?.open(list),
     onTogglePause() {
       state.paused = !state.paused;
       state.loop.accumulator = 0;
@@ -241,6 +306,8 @@ async function main() {
     try {
       fragment = await encodeLink(scene, { replay });
     } catch (err) {
+      // A scene with a large mesh (a model) fits no link: say so where the link would be, and what to do instead.
+      if (isTooLargeForLink(err)) ui.setLink('', t('share.tooLarge'));
       ui.showError(t('error.makeLink', { error: errorText(err) }));
       return null;
     }
@@ -328,14 +395,17 @@ async function main() {
   }
 
   // --- start up ---
-  ui.setScenes(
-    Object.keys(builtinScenes).map((key) => ({ key, name: builtin(key).name, label: shortName(builtin(key).name) || key })),
-  );
+  const showScenes = () => ui.setScenes(BUILTIN_SCENE_IDS.map((key) => {
+    const name = builtins.get(key)?.name ?? key;
+    return { key, name, label: shortName(name) || key };
+  }));
   try {
     [state.pbd, renderer] = await Promise.all([
       loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
       createRenderer(canvas),
+      loadBuiltins(),
     ]);
+    showScenes();
   } catch (err) {
     ui.showError(t('error.start', { error: errorText(err) }));
     console.error(err);
@@ -347,6 +417,8 @@ async function main() {
   };
   input = new PointerInput(canvas, camera, () => state.world);
   recorder = installRecorder(app);
+  files = fileActions(app, document.body);
+  app.files = files;
 
   if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
   else loadScene(defaultScene(), builtinKeyFor(defaultScene()));

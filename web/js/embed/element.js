@@ -30,7 +30,7 @@
 // restoring is asynchronous and only works for contexts the extension itself lost; a new canvas is simple
 // and always works.)
 
-import { builtinScenes, DEFAULT_SCENE_KEY } from '../format/builtin-scenes.js';
+import { BUILTIN_SCENE_IDS, DEFAULT_SCENE_KEY, loadBuiltinScene } from '../format/builtin-scenes.js';
 import { decodeRun } from '../format/link.js';
 import { Replayer } from '../record/replayer.js';
 import { OrbitCamera } from '../render/camera.js';
@@ -196,10 +196,11 @@ export class MiniPBDSceneElement extends HTMLElement {
     const src = this.getAttribute('src');
     if (src !== null && src.trim() !== '') return decodeRun(fragmentOf(src));
     const name = (this.getAttribute('scene') ?? DEFAULT_SCENE_KEY).trim();
-    if (!Object.hasOwn(builtinScenes, name)) {
-      throw new Error(`there is no built-in scene "${name.slice(0, 40)}" (known: ${Object.keys(builtinScenes).join(', ')})`);
+    if (!BUILTIN_SCENE_IDS.includes(name)) {
+      throw new Error(`there is no built-in scene "${name.slice(0, 40)}" (known: ${BUILTIN_SCENE_IDS.join(', ')})`);
     }
-    return { scene: structuredClone(builtinScenes[name]), replay: null };
+    // A scene made from a model file (the bunny) reads it first, from this page's own origin.
+    return { scene: structuredClone(await loadBuiltinScene(name)), replay: null };
   }
 
   /** The result of the link's replay once it has ended ({ steps, hash, expected, exact }), else null. */

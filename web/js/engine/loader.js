@@ -103,7 +103,8 @@ export class Engine {
    *  is negative. */
   check(result, code = 'engine', world = 0) { return this.heap.check(result, code, world); }
 
-  /** The counts an object type's pbdjs_<Type>Counts export writes (particles, constraints, lines or triangles). */
+  /** The counts an object type's pbdjs_<Type>Counts export writes (particles, constraints, lines or triangles).
+   *  Bodies have their own call (objects/body-common.js: pbdjs_BodyCounts writes five). */
   counts(name, ...args) {
     this.heap.out(name, args, false);
     return this.heap.int32s(3);
@@ -119,16 +120,16 @@ export class Engine {
   createWorld(input) {
     const scene = validateScene(input);
     const e = this.exports;
-    let particles = 0, constraints = 0, triangles = 0, lines = 0;
-    for (const o of scene.objects) {
-      const c = objectTypeOf(o).counts(this, o);
-      particles += c.particles;
-      constraints += c.constraints;
-      triangles += c.triangles;
-      lines += c.lines;
-    }
-    const id = e.pbdjs_CreateWorld(Math.max(particles, 1), Math.max(constraints, 1), Math.max(triangles, 1),
-      Math.max(lines, 1), MAX_POINTERS, scene.objects.length, Math.max(scene.colliders.length, 1));
+    // Every object's counts first (a body's come from pbd_BodyCounts, which may refuse it: nothing is made then).
+    const total = { particles: 0, constraints: 0, triangles: 0, lines: 0, tets: 0, skinVertices: 0, skinTriangles: 0 };
+    scene.objects.forEach((o, index) => {
+      const c = objectTypeOf(o).counts(this, o, index);
+      for (const k of Object.keys(total)) total[k] += c[k] ?? 0;
+    });
+    const at1 = (n) => Math.max(n, 1);
+    const id = e.pbdjs_CreateWorld(at1(total.particles), at1(total.constraints), at1(total.triangles), at1(total.lines),
+      MAX_POINTERS, scene.objects.length, at1(scene.colliders.length), at1(total.tets), at1(total.skinVertices),
+      at1(total.skinTriangles));
     this.heap.refreshViews();
     this.check(id, 'create');
     const world = new World(this, id, scene);

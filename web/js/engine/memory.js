@@ -15,7 +15,8 @@
 import { MiniPBDError } from './args.js';
 
 // Mirrors src/minipbd.h's pbdBuffer.
-export const BUFFER = Object.freeze({ positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6 });
+export const BUFFER = Object.freeze({ positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6,
+  skinPositions: 7, skinNormals: 8, skinTriangles: 9 });
 // Mirrors the records of src/wasm/api.c (float64 slots, or int32 for counts and object info).
 export const STATS_FIELDS = Object.freeze(['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError',
   'maxStretch', 'kineticEnergy', 'potentialEnergy']);
@@ -84,6 +85,9 @@ export class Heap {
   /** `n` int32 of the record just written. */
   int32s(n) { return Array.from(this.i32.subarray(this.scratch >> 2, (this.scratch >> 2) + n)); }
 
+  /** `n` float32 of the record just written. */
+  float32s(n) { return Array.from(this.f32.subarray(this.scratch >> 2, (this.scratch >> 2) + n)); }
+
   /** `n` float64 of the record just written. */
   float64s(n) { return this.scratchFloat64s(n); }
 
@@ -93,12 +97,39 @@ export class Heap {
     return Array.from(this.f64.subarray(this.scratch >> 3, (this.scratch >> 3) + n));
   }
 
+  /**
+   * Copies typed arrays (a body's vertices and indices) into wasm memory allocated with the exported malloc,
+   * calls fn(pointers) and frees them whatever happens; returns fn's result. An empty array gets pointer 0.
+   * Memory may grow in malloc, so the views are rebuilt before each copy (and the callee sees the new buffer).
+   */
+  withArrays(arrays, fn) {
+    const e = this.exports;
+    const malloc = e.malloc ?? e._malloc;
+    const free = e.free ?? e._free;
+    const ptrs = [];
+    try {
+      for (const a of arrays) {
+        if (a.length === 0) { ptrs.push(0); continue; }
+        const ptr = malloc(a.byteLength);
+        if (!ptr) throw new MiniPBDError('memory', `the engine could not allocate ${a.byteLength} bytes for a mesh`);
+        ptrs.push(ptr);
+        this.refreshViews();
+        new Uint8Array(this.memory.buffer, ptr, a.byteLength).set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
+      }
+      return fn(...ptrs);
+    } finally {
+      for (const p of ptrs) if (p) free(p);
+      this.refreshViews();
+    }
+  }
+
   /** A view of `count` x `per` elements of `Type` over the world's buffer `buffer`. */
   bufferView(world, buffer, Type, per) {
     const e = this.exports;
     const ptr = e.pbd_World_GetBuffer(world, buffer, 0);
     const count = e.pbd_World_GetCount(world, buffer);
     this.refreshViews();
-    return new Type(this.memory.buffer, ptr, count * per);
+    // An empty buffer (no bodies: no skin) may have no storage: an empty view.
+    return count > 0 && ptr ? new Type(this.memory.buffer, ptr, count * per) : new Type(this.memory.buffer, 0, 0);
   }
 }

@@ -45,6 +45,10 @@ export class World {
       else perObject.push([p, value]);
     }
     s.objects.forEach((o, index) => objectTypeOf(o).build(this.engine, this.id, o, index));
+    // Each body's default contact radius (half its lattice spacing: the engine's when the scene left it at 0), so
+    // setObjectRadius(i, 0) can go back to it.
+    this.defaultRadius = s.objects.map((o, index) => (o.particleRadius > 0 ? objectTypeOf(o).defaultRadius(o)
+      : e.pbd_World_GetObjectRadius(this.id, index)));
     this.objectsVersion = -1;
     for (const c of s.colliders) {
       const q = c.rotation ?? [0, 0, 0, 1];
@@ -95,6 +99,9 @@ export class World {
         triangles: make(BUFFER.triangles, Uint32Array, 3),
         lines: make(BUFFER.lines, Uint32Array, 2),
         errors: make(BUFFER.errors, Float32Array, 1),
+        skinPositions: make(BUFFER.skinPositions, Float32Array, 4),
+        skinNormals: make(BUFFER.skinNormals, Float32Array, 4),
+        skinTriangles: make(BUFFER.skinTriangles, Uint32Array, 3),
       };
     }
     return this.views[name];
@@ -110,6 +117,17 @@ export class World {
   get triangles() { return this.view('triangles'); }
   /** Two particle indices per chain segment. */
   get lines() { return this.view('lines'); }
+  /** Bodies' render surfaces (soft and rigid objects: world.objects[i].firstSkinVertex...): x, y, z, 1 per skin
+   *  vertex, and its unit normal; call updateSkin() first (the renderer does, once per frame). */
+  get skinPositions() { return this.view('skinPositions'); }
+  get skinNormals() { return this.view('skinNormals'); }
+  /** Three skin vertex indices per skin triangle (every body's, after one another). */
+  get skinTriangles() { return this.view('skinTriangles'); }
+  /** Moves every body's skin with its particles (soft: barycentric in its tets; rigid: its transform). */
+  updateSkin() {
+    this.alive();
+    this.engine.check(this.engine.exports.pbd_World_UpdateSkin(this.id), 'engine', this.id);
+  }
   /** Per particle, the largest relative error of its constraints; call updateErrors() first. */
   get errors() { return this.view('errors'); }
   /** Mean relative constraint error after each solver pass of the last step, when the
@@ -236,8 +254,8 @@ export class World {
   }
 
   /**
-   * Object `index` weighs `mass` kg per particle, as if its scene had said `mass`: its pins and its
-   * `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
+   * Object `index` weighs `mass` kg per particle (a body: `mass` kg in all, spread evenly), as if its scene had
+   * said `mass`: its pins and its `masses` ranges keep theirs. The description follows, so links carry it. Goes through setMass, so
    * whatever wraps setMass (recorder.js) sees every particle. A refused mass changes nothing.
    */
   setObjectMass(index, mass) {
@@ -246,9 +264,80 @@ export class World {
     const m = argNumber('setObjectMass', 'mass (kg)', mass, PARTICLE_MASS.min, PARTICLE_MASS.max);
     const o = this.scene.objects[k];
     const { firstParticle, particleCount } = this.objects[k];
-    const keep = objectTypeOf(o).particlesWithOwnMass(o);
-    for (let j = 0; j < particleCount; j++) if (!keep.has(j)) this.setMass(firstParticle + j, m);
+    const type = objectTypeOf(o);
+    // A body's mass is the whole body's, spread evenly (objects/body-common.js); a chain's or cloth's is each particle's.
+    const each = type.particleMass ? type.particleMass({ ...o, mass: m }, particleCount) : m;
+    if (!(each >= PARTICLE_MASS.min)) {
+      throw new MiniPBDError('argument', `setObjectMass: ${m} kg over ${particleCount} particles is ${each} kg each, below ${PARTICLE_MASS.min}`);
+    }
+    const keep = type.particlesWithOwnMass(o, this, k);
+    for (let j = 0; j < particleCount; j++) if (!keep.has(j)) this.setMass(firstParticle + j, each);
     o.mass = m;
+  }
+
+  /** The scene object `index` of a body type (soft, rigid): one with plasticity and a contact radius. */
+  bodyArg(call, index) {
+    const k = argIndex(call, 'object', index, this.scene.objects.length);
+    const o = this.scene.objects[k];
+    if (!objectTypeOf(o).material) throw new MiniPBDError('argument', `${call}: object ${k} (a ${o.type}) is not a body`);
+    return [k, o];
+  }
+
+  /**
+   * Plasticity of body `index` (seed 001 5.3): any of { yield, creep, max }, the others kept; ranges as in the
+   * scene format (SCENE_LIMITS.plasticity), creep 0 = off. The description follows.
+   */
+  setObjectPlasticity(index, plasticity) {
+    this.alive();
+    const call = 'setObjectPlasticity';
+    const [k, o] = this.bodyArg(call, index);
+    argRecord(call, 'plasticity', plasticity, Object.keys(SCENE_LIMITS.plasticity));
+    const next = {};
+    for (const [key, range] of Object.entries(SCENE_LIMITS.plasticity)) {
+      next[key] = plasticity[key] === undefined ? o.plasticity[key] : argNumber(call, key, plasticity[key], range.min, range.max);
+    }
+    this.engine.check(this.engine.exports.pbd_World_SetObjectPlasticity(this.id, k, next.yield, next.creep, next.max), 'argument', this.id);
+    o.plasticity = next;
+  }
+
+  /** Contact radius (m) of body `index`'s particles, 0 = half its lattice spacing as built. The description follows. */
+  setObjectRadius(index, radius) {
+    this.alive();
+    const call = 'setObjectRadius';
+    const [k, o] = this.bodyArg(call, index);
+    const r = argNumber(call, 'radius (m)', radius, 0, SCENE_LIMITS.maxBodyRadius);
+    // 0 is the body's default (half its lattice spacing), not the engine's 0 (thickness / 2, for chains and cloth).
+    const value = r > 0 ? r : this.defaultRadius[k];
+    this.engine.check(this.engine.exports.pbd_World_SetObjectRadius(this.id, k, value), 'argument', this.id);
+    o.particleRadius = r;
+  }
+
+  /** Contact radius of object `index`'s particles now (0: the world's thickness / 2). */
+  getObjectRadius(index) {
+    this.alive();
+    const k = argIndex('getObjectRadius', 'object', index, this.scene.objects.length);
+    return this.engine.exports.pbd_World_GetObjectRadius(this.id, k);
+  }
+
+  /** A soft body's volume now, its rest volume (m^3) and how many of its tets are inverted (pbd_World_GetObjectVolume). */
+  getObjectVolume(index) {
+    this.alive();
+    const k = argIndex('getObjectVolume', 'object', index, this.scene.objects.length);
+    this.engine.heap.out('pbd_World_GetObjectVolume', [this.id, k]);
+    const [volume, rest, inverted] = this.engine.heap.float64s(3);
+    return { volume, rest, inverted };
+  }
+
+  /** A rigid body's transform from the last solve, x = position + R(rotation) (x0 - c0), or null for other objects. */
+  getBodyTransform(index) {
+    this.alive();
+    const k = argIndex('getBodyTransform', 'object', index, this.scene.objects.length);
+    // Asked only of shape-matched types, so a soft body or a cloth does not leave an error message behind.
+    if (!objectTypeOf(this.scene.objects[k]).shapeMatched) return null;
+    const heap = this.engine.heap;
+    heap.out('pbd_World_GetBodyTransform', [this.id, k]);
+    const f = heap.float32s(7);
+    return { position: f.slice(0, 3), rotation: f.slice(3, 7) };
   }
 
   /**

@@ -1,9 +1,17 @@
 // builtin-scenes.js — the built-in scenes (the page's picker, <minipbd-scene scene="…">, minipbd-run builtin:NAME),
 // written compactly and stored normalised and deep-frozen: validateScene fills the defaults. defaultScene() returns
 // a fresh mutable copy of the default one.
+//
+// Scenes made from a model file (the bunny: web/assets/bunny.obj, tools/make-bunny.mjs) are not in
+// `builtinScenes`, which is ready at import: loadBuiltinScene(id) reads the file (the page from its own origin,
+// Node from disk), parses it with format/obj.js and gives a plain validated scene with the mesh inlined, like
+// any other. BUILTIN_SCENE_IDS lists every id in the picker's order; loadBuiltinScene takes any of them.
 
 import { validateScene, SCENE_VERSION } from './scene.js';
 import { deepFreeze } from './read.js';
+import { parseObj } from './obj.js';
+import { readAsset } from './assets.js';
+import { meshFromArrays } from '../objects/body-common.js';
 
 const FORMAT = 'minipbd-scene';
 
@@ -108,6 +116,86 @@ const BUILTIN_SOURCES = {
     objects: [{ type: 'cloth', name: 'large cloth', origin: [-2, 4.2, 0], size: [4, 4], resolution: [316, 316], plane: 'xy', mass: 0.0005,
       pins: Array.from({ length: 316 }, (_, i) => [i, 0]) }],
   },
+  // Issue 10: solids. Soft bodies are tet lattices (edges + signed volumes), rigid ones shape-matched particles.
+  jelly: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Jelly: soft cubes and balls drop onto the ground and each other',
+    // damping: the balls would roll out of view
+    solver: { damping: 0.3 },
+    camera: { target: [0, 0.45, 0], yaw: 0.6, pitch: 0.3, distance: 3.2, fov: 45 },
+    objects: [
+      { type: 'soft', name: 'red jelly', shape: 'box', position: [-0.3, 0.25, 0], halfExtents: [0.2, 0.2, 0.2], resolution: 5, mass: 2,
+        stiffness: { edge: 0.5, volume: 1 } },
+      { type: 'soft', name: 'green ball', shape: 'ball', position: [-0.22, 0.95, 0.05], radius: 0.2, resolution: 6, mass: 1,
+        stiffness: { edge: 0.4, volume: 1 } },
+      { type: 'soft', name: 'yellow jelly', shape: 'box', position: [0.35, 0.6, -0.1], rotation: [0.2, 0.3, 0.1, 0.93], halfExtents: [0.15, 0.15, 0.15],
+        resolution: 4, mass: 1, stiffness: { edge: 0.3, volume: 1 } },
+      { type: 'soft', name: 'blue ball', shape: 'ball', position: [0.3, 1.3, 0], radius: 0.17, resolution: 6, mass: 0.8,
+        stiffness: { edge: 0.6, volume: 1 } },
+    ],
+  },
+  // Ten flat blocks, 0.3 x 0.1 x 0.2 m and 0.15 m apart: their lattice (0.05 m) spans the half extents and the
+  // particles' contact radius (half the spacing, 0.025 m) rounds each block out to its 0.15 m layer.
+  'box-stack': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Box stack: ten rigid blocks; drag the ball to knock them over',
+    ground: { staticFriction: 0.6, kineticFriction: 0.5 },
+    camera: { target: [0.3, 0.75, 0], yaw: 0.5, pitch: 0.2, distance: 4, fov: 45 },
+    objects: [
+      ...Array.from({ length: 10 }, (_, i) => ({
+        type: 'rigid', name: `block ${i + 1}`, shape: 'box', position: [0, 0.075 + 0.15 * i, 0], halfExtents: [0.15, 0.05, 0.1],
+        resolution: 6, mass: 0.5,
+      })),
+      { type: 'rigid', name: 'ball', shape: 'ball', position: [1, 0.2, 0], radius: 0.15, resolution: 4, mass: 3 },
+    ],
+  },
+  // A metal bar, 0.8 m of 12 x 2 x 2 cells, pinned over its left end face (pin box: the particles of its first
+  // lattice layer, x = -0.4 in its own frame): plastic past 3% strain, so its own weight (1.4 cm of sag at 20
+  // substeps) leaves it straight while a drag bends it for good. Measured with minipbd's JS API: the tip dragged
+  // 26 cm down and let go stays 25 cm down; without plasticity (creep 0) it springs back to 0.5 cm.
+  'bend-bar': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Bend a bar: a plastic bar pinned at one end stays bent when you let go',
+    solver: { substeps: 20, damping: 0.5 },
+    camera: { target: [0, 1, 0], yaw: 0.3, pitch: 0.15, distance: 2.4, fov: 45 },
+    objects: [{
+      type: 'soft', name: 'bar', shape: 'box', position: [0, 1.2, 0], halfExtents: [0.4, 0.06, 0.06], resolution: 12, mass: 1,
+      stiffness: { edge: 1, volume: 1 }, plasticity: { yield: 0.03, creep: 10, max: 1 },
+      pinBoxes: [{ min: [-1, -1, -1], max: [-0.39, 1, 1] }],
+    }],
+  },
+  // A light cloth (0.9 kg) pinned at its four corners with a 2 kg block, a soft ball and a soft cube on it.
+  trampoline: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Trampoline: rigid and soft bodies on a cloth pinned at its corners',
+    solver: { damping: 0.05, thickness: 0.02 },
+    camera: { target: [0, 0.7, 0], yaw: 0.55, pitch: 0.35, distance: 3.6, fov: 45 },
+    objects: [
+      { type: 'cloth', name: 'trampoline', origin: [-1, 0.9, -1], size: [2, 2], resolution: [40, 40], plane: 'xz', mass: 0.0006,
+        stiffness: { stretch: 1, shear: 1, bend: 0.02 }, pins: [[0, 0], [39, 0], [0, 39], [39, 39]] },
+      { type: 'rigid', name: 'block', shape: 'box', position: [-0.4, 1.25, 0.1], halfExtents: [0.15, 0.1, 0.15], resolution: 4, mass: 2 },
+      { type: 'soft', name: 'ball', shape: 'ball', position: [0.35, 1.6, -0.2], radius: 0.18, resolution: 6, mass: 0.5,
+        stiffness: { edge: 0.5, volume: 1 } },
+      { type: 'soft', name: 'cube', shape: 'box', position: [0.2, 2.1, 0.35], halfExtents: [0.12, 0.12, 0.12], resolution: 4, mass: 0.4,
+        stiffness: { edge: 0.5, volume: 1 } },
+    ],
+  },
+};
+
+/** Scenes made from a model file: the file (format/assets.js) and the scene around its parsed mesh. */
+const ASSET_SCENES = {
+  // The bunny of tools/make-bunny.mjs (0.48 m long, feet at y = 0), a soft body filled with a 12-cell lattice.
+  bunny: {
+    asset: 'bunny.obj',
+    scene: (mesh) => ({
+      format: FORMAT, version: SCENE_VERSION,
+      name: 'Bunny: a soft body made from an OBJ model (drag it)',
+      solver: { damping: 0.05 },
+      camera: { target: [0, 0.3, 0], yaw: 0.9, pitch: 0.25, distance: 2, fov: 45 },
+      objects: [{ type: 'soft', name: 'bunny', shape: 'mesh', position: [0, 0.3, 0], resolution: 12, mass: 1.5,
+        stiffness: { edge: 0.6, volume: 1 }, mesh }],
+    }),
+  },
 };
 
 /** Built-in scenes keyed by id, normalised and deep-frozen (use defaultScene() or validateScene() for a copy). */
@@ -121,4 +209,31 @@ export const DEFAULT_SCENE_KEY = 'cloth';
 /** A fresh, mutable copy of the default built-in scene. */
 export function defaultScene() {
   return validateScene(builtinScenes[DEFAULT_SCENE_KEY]);
+}
+
+/** Every built-in scene's id, in the picker's order: those of builtinScenes, then those made from a model file. */
+export const BUILTIN_SCENE_IDS = Object.freeze([...Object.keys(BUILTIN_SOURCES), ...Object.keys(ASSET_SCENES)]);
+
+const loaded = new Map();
+
+/**
+ * The built-in scene `id`, normalised and deep-frozen: at once for those of builtinScenes, after reading its model
+ * (once; later calls share the result) for the others. `readText(name)` reads an asset (default: format/assets.js).
+ * Rejects naming the id or the file.
+ */
+export function loadBuiltinScene(id, { readText = readAsset } = {}) {
+  if (Object.hasOwn(builtinScenes, id)) return Promise.resolve(builtinScenes[id]);
+  if (!Object.hasOwn(ASSET_SCENES, id)) {
+    return Promise.reject(new Error(`no built-in scene "${String(id).slice(0, 40)}"; there are: ${BUILTIN_SCENE_IDS.join(', ')}`));
+  }
+  if (!loaded.has(id)) {
+    const { asset, scene } = ASSET_SCENES[id];
+    const promise = readText(asset).then((text) => {
+      const { vertices, triangles } = parseObj(text);
+      return deepFreeze(validateScene(scene(meshFromArrays(vertices, triangles))));
+    });
+    promise.catch(() => loaded.delete(id)); // a failed read may be tried again
+    loaded.set(id, promise);
+  }
+  return loaded.get(id);
 }

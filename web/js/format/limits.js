@@ -3,7 +3,7 @@
 // parameter table (engine/params.js, generated from src/minipbd.h), not written here.
 
 const freeze = (o) => {
-  for (const v of Object.values(o)) if (v && typeof v === 'object') Object.freeze(v);
+  for (const v of Object.values(o)) if (v && typeof v === 'object') freeze(v);
   return Object.freeze(o);
 };
 
@@ -27,4 +27,18 @@ export const SCENE_LIMITS = freeze({
   // A collider's material (pbd_World_SetColliderMaterial's ranges; colliders are not parameters).
   colliderFriction: { min: 0, max: 10 },
   colliderRestitution: { min: 0, max: 1 },
+  // Solids (issue 10, arch10.md "Meshes"): soft and rigid bodies, their lattices and the meshes they are made of.
+  bodyResolution: { min: 1, max: 48 },   // lattice cells along a body's longest side
+  maxBodyRadius: 1,                      // m: a body's contact radius (pbd_World_SetObjectRadius), 0 = the default
+  maxSurfaceVertices: 100000,            // a "mesh" body's surface (and an OBJ file)
+  maxSurfaceTriangles: 200000,
+  maxTetVertices: 100000,                // a "tets" body
+  maxTets: 200000,
+  maxMeshCoord: 1e5,                     // |x|,|y|,|z| of a mesh vertex
+  maxMeshVertices: 200000,               // over all bodies of a scene
+  maxMeshElements: 400000,               // triangles and tets over all bodies of a scene
+  maxObjBytes: 16 * 1024 * 1024,         // an OBJ file is refused before it is read past this size
+  maxPinBoxes: 16,                       // entries per body
+  // Plasticity (pbd_World_SetObjectPlasticity's ranges; per object, not parameters).
+  plasticity: { yield: { min: 0, max: 10 }, creep: { min: 0, max: 1000 }, max: { min: 0, max: 10 } },
 });

@@ -18,13 +18,15 @@
 //   passes LINK_MAX_JSON bytes (decompression bombs) -> strict UTF-8 -> bracket depth scan (before JSON.parse,
 //   whose recursion depth we do not control) -> JSON.parse -> validateScene -> validateReplay.
 // Reason codes: 'too-long' 'no-scene' 'bad-version' 'too-old' 'too-new' 'no-payload' 'bad-base64' 'bad-deflate'
-//   'too-large' 'bad-utf8' 'too-deep' 'bad-json' 'invalid-scene' 'invalid-replay'.
+//   'too-large' 'bad-utf8' 'too-deep' 'bad-json' 'invalid-scene' 'invalid-replay'; and, from encodeLink only,
+//   'mesh-too-large': the scene holds a body's mesh too large for a link ("save it as a file": scene JSON).
 // Messages never contain '<' or '>' (they are written \u003c, \u003e), so no text from a link can become
 // markup, even if a message were ever put into HTML.
 // base64url is implemented here (no Buffer/atob), so the module runs unchanged in browsers.
 
 import { validateScene, SceneError } from './scene.js';
 import { readReplay } from './replay.js';
+import { objectMeshSize } from '../objects/index.js';
 
 /** The newest link version this page writes and reads. */
 export const LINK_VERSION = 2;
@@ -209,10 +211,20 @@ const fmt = (n) => n.toLocaleString('en-US');
  * replay as "s=2.<payload>". Both are validated and normalised first, so decodeRun(encodeLink(x, {replay}))
  * deep-equals { scene: validateScene(x), replay: validateReplay(replay, that scene) }.
  * @throws {LinkError} 'invalid-scene' | 'invalid-replay' | 'too-large' | 'too-long' when the result could not
- *   be decoded again (the message names the length and the limit).
+ *   be decoded again (the message names the length and the limit); 'mesh-too-large' instead when the scene has a
+ *   body's mesh (message: "this scene's mesh is too large for a link: save it as a file (…)").
  */
 export async function encodeLink(scene, { replay = null } = {}) {
   const normalised = validated(() => validateScene(scene), 'invalid-scene');
+  // A body's mesh (an OBJ model, given tets) rarely fits: such a scene travels as a file (scene JSON) instead.
+  const meshes = normalised.objects.some((o) => objectMeshSize(o)[0] > 0);
+  const tooLarge = (detail) => (meshes
+    ? new LinkError('mesh-too-large', `this scene's mesh is too large for a link: save it as a file (${detail})`)
+    : null);
+  if (meshes) {
+    const bytes = new TextEncoder().encode(JSON.stringify(normalised)).byteLength;
+    if (bytes > LINK_MAX_JSON) throw tooLarge(`its JSON is ${fmt(bytes)} bytes; links hold at most ${fmt(LINK_MAX_JSON)}`);
+  }
   const written = withoutDefaults(normalised);
   let value = written, version = 1;
   if (replay !== null && replay !== undefined) {
@@ -221,12 +233,14 @@ export async function encodeLink(scene, { replay = null } = {}) {
   }
   const json = new TextEncoder().encode(JSON.stringify(value));
   if (json.byteLength > LINK_MAX_JSON) {
-    throw new LinkError('too-large', `the link's JSON would be ${fmt(json.byteLength)} bytes; links hold at most ${fmt(LINK_MAX_JSON)}`);
+    throw tooLarge(`its JSON is ${fmt(json.byteLength)} bytes; links hold at most ${fmt(LINK_MAX_JSON)}`)
+      ?? new LinkError('too-large', `the link's JSON would be ${fmt(json.byteLength)} bytes; links hold at most ${fmt(LINK_MAX_JSON)}`);
   }
   const deflated = await transform(new CompressionStream('deflate-raw'), json, Infinity, INFLATE_TIMEOUT_MS);
   const payload = base64urlEncode(deflated);
   if (payload.length > LINK_MAX_PAYLOAD) {
-    throw new LinkError('too-long', `the link would be ${fmt(payload.length + 4)} characters long (${fmt(payload.length)} of data); links hold at most ${fmt(LINK_MAX_PAYLOAD)} characters of data`);
+    throw tooLarge(`the link would be ${fmt(payload.length + 4)} characters long; links hold at most ${fmt(LINK_MAX_PAYLOAD)} characters of data`)
+      ?? new LinkError('too-long', `the link would be ${fmt(payload.length + 4)} characters long (${fmt(payload.length)} of data); links hold at most ${fmt(LINK_MAX_PAYLOAD)} characters of data`);
   }
   return `s=${version}.${payload}`;
 }

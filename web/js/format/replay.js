@@ -58,8 +58,10 @@ export function replayParamValue(name, value, path = 'value', namePath = path) {
  * Reads an untrusted replay against a validated scene. Returns { replay: a new normalised copy of the wire
  * form, events: the events expanded to absolute values ({ step, kind: 'grab' | 'move' | 'release' | 'collider'
  * | 'param', ... }) }. Throws SceneError naming the path (under `path`, default "replay") of the first bad value.
+ * Grabbed particles are checked against `particles`: the scene's count, which for a mesh body is a bound (its
+ * exact count needs the engine), so a replayer passes the count of the world it replays on.
  */
-export function readReplay(input, scene, path = 'replay') {
+export function readReplay(input, scene, path = 'replay', particles = sceneParticleCount(scene)) {
   const get = record(input, path, REPLAY_KEYS);
   const v = get('v');
   if (v !== REPLAY_VERSION) {
@@ -73,7 +75,6 @@ export function readReplay(input, scene, path = 'replay') {
   const eventsPath = join(path, 'events');
   const list = array(required(get, 'events', path), eventsPath, 0, R.maxEvents, `an array of at most ${R.maxEvents} events`);
 
-  const particles = sceneParticleCount(scene);
   const colliders = scene.colliders;
   const maxN = L.maxCoord * q;                    // |n| <= maxN: within the scene's coordinate limit
   const coord = (n, p) => integer(n, p, -maxN, maxN);

@@ -19,7 +19,7 @@
 // (objects/, the registry).
 
 import { placeFields, fieldDefault } from '../engine/params.js';
-import { findObjectType, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { findObjectType, objectMeshSize, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS } from './limits.js';
 import {
   SceneError, array, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
@@ -152,7 +152,7 @@ export function validateScene(input) {
   };
   if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
-  let total = 0;
+  let total = 0, meshVertices = 0, meshElements = 0;
   for (let i = 0; i < list.length; i++) {
     const path = join('objects', i);
     const objGet = record(list[i], path, OBJECT_KEYS);
@@ -164,6 +164,15 @@ export function validateScene(input) {
     total += type.particleCount(obj);
     if (total > L.maxParticles) {
       fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${path})`, total);
+    }
+    // Bodies' meshes are bounded one by one (objects/body-common.js) and together, so 64 of the largest cannot
+    // pass as one scene.
+    const [v, e] = objectMeshSize(obj);
+    meshVertices += v;
+    meshElements += e;
+    if (meshVertices > L.maxMeshVertices || meshElements > L.maxMeshElements) {
+      fail('objects', `must have at most ${L.maxMeshVertices} mesh vertices and ${L.maxMeshElements} triangles and tets in total (exceeded at ${path})`,
+        meshVertices > L.maxMeshVertices ? meshVertices : meshElements);
     }
     scene.objects.push(obj);
   }

@@ -1,8 +1,9 @@
 // input.js — pointer/wheel/keyboard input on the canvas: grab particles, move colliders, or orbit the camera.
 //
 // Pointer down casts one ray and asks the engine (in C) for both the nearest particle (world.pick) and the
-// first collider surface (world.pickCollider); the nearer hit wins. A particle gets an attachment that
-// pulls it toward the pointer; a collider is moved kinematically (world.setColliderTransform, rotation
+// first collider surface (world.pickCollider), and tests it against the bodies' skins (pick-skin.js: a soft or
+// rigid body is taken by the particle nearest to where the ray meets its skin); the nearest hit wins. A
+// particle gets an attachment that pulls it toward the pointer; a collider is moved kinematically (world.setColliderTransform, rotation
 // kept) so the cloth feels it. Either way the target moves in the plane through the hit point facing the
 // camera. A collider's moves are not applied as the pointer events come: before each simulation step
 // (moveHeldColliders, called by the app) it moves a fixed share of the way to the pointer (a first-order
@@ -16,6 +17,7 @@
 // released collider stays where it was put.
 
 import { intersectPlane } from '../render/camera.js';
+import { pickSkin, nearestFreeParticle } from './pick-skin.js';
 
 const ORBIT_SPEED = 0.0065; // radians per CSS pixel
 const WHEEL_ZOOM = 0.0015; // exp(deltaY * k)
@@ -161,9 +163,22 @@ export class PointerInput {
     // lying on the ball, not cloth merely near the pointer): a second, tighter pick.
     const tight = radius * NEAR_RAY_ON_COLLIDER;
     const particle = this._pickParticle(world, origin, dir, collider ? tight : radius);
+    // A body's skin in front of whatever else the ray found takes the press (its particles lie inside it).
+    const body = this._pickBody(world, origin, dir);
+    if (body && (!particle || body.t < particle.t) && (!collider || body.t <= collider.t)) return body;
     if (!collider) return particle;
     if (!particle) return collider;
     return particle.t <= collider.t + tight ? particle : collider;
+  }
+
+  /** The particle of the body whose skin the ray meets first (nearest to the hit), as a particle hit; or null. */
+  _pickBody(world, origin, dir) {
+    const hit = pickSkin(world, origin, dir);
+    if (!hit) return null;
+    const i = nearestFreeParticle(world, hit.object, hit.point);
+    if (i < 0) return null;
+    const P = world.positions;
+    return { kind: 'particle', index: i, position: [P[4 * i], P[4 * i + 1], P[4 * i + 2]], origin, dir, t: hit.t, body: hit.object };
   }
 
   /** The first particle within `radius` of the ray, unless it is pinned (grabbing a pin does nothing). */

@@ -7,22 +7,32 @@
 // @property {string} type             its "type" in a scene
 // @property {string[]} keys           the scene keys it allows
 // @property {(get, path: string, index: number) => object} read   validates and normalises (format/read.js readers)
-// @property {(o) => number} particleCount
-// @property {(engine, o) => {particles, constraints, triangles, lines}} counts   what the engine reserves for it
+// @property {(o) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
+// @property {(engine, o, index: number) => {particles, constraints, triangles, lines, tets?, skinVertices?,
+//   skinTriangles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
 // @property {(engine, id: number, o, index: number) => number} build   adds it to a world; its first particle
-// @property {(o) => Set<number>} particlesWithOwnMass   local particles its `mass` does not set (pins, ranges)
+// @property {(o, count: number) => number} [particleMass]   the mass of one of its `count` particles (default o.mass)
+// @property {(o, world?, index?: number) => Set<number>} particlesWithOwnMass   local particles its `mass` does
+//   not set (pins, ranges); a body reads its pins (w = 0) from the world when given
 // @property {Object<string, {kind: number, param: string, get, set}>} stiffness   its constraint kinds
 // @property {(o) => number} extent     its largest size in metres (a recording's quantum)
-// @property {{primitive: 'lines'|'triangles', pointColor: string, sprite: (o) => object}} render
+// @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
+// @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
+// @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
+//   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()
+// @property {object[]} [material]     per-object fields beyond stiffness (bodies: plasticity, contact radius):
+//   { name, min, max, step, get(o), write(world, index, value) }, strings `material.<name>` and `.help`
 // @property {object[]} controls       its panel controls (panel/control.js control())
 // @property {string[]} [folders]      panel folders of its own (after the masses)
 // @property {{en: object, zh: object}} strings   its i18n strings
 
 import { chain } from './chain.js';
 import { cloth } from './cloth.js';
+import { rigid } from './rigid.js';
+import { soft } from './soft.js';
 
 /** The object types, in the order the panel shows their controls. */
-export const OBJECT_TYPES = Object.freeze([cloth, chain]);
+export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid]);
 
 const BY_NAME = new Map(OBJECT_TYPES.map((t) => [t.type, t]));
 
@@ -49,9 +59,14 @@ export function objectStrings(lang) {
   return Object.assign({}, ...OBJECT_TYPES.map((t) => t.strings[lang] ?? {}));
 }
 
-/** Particles of a validated scene (every object's count). */
+/** Particles of a validated scene (every object's count; a mesh body's is a bound, see particleCount). */
 export function sceneParticleCount(scene) {
   let total = 0;
   for (const o of scene.objects) total += objectTypeOf(o).particleCount(o);
   return total;
+}
+
+/** The object's mesh data in a scene's totals: [vertices, triangles + tets] (0 for grids and chains). */
+export function objectMeshSize(o) {
+  return objectTypeOf(o).meshSize?.(o) ?? [0, 0];
 }

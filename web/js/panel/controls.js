@@ -43,5 +43,6 @@ export const COLLIDER_FIELDS = [
   { key: 'restitution', min: 0, max: 1, step: 0.05 },
 ];
 
-/** The panel's folders, in order: an object type may add its own (a cloth's options) after the masses. */
-export const GROUPS = ['solver', 'stiffness', 'mass', ...OBJECT_TYPES.flatMap((t) => t.folders ?? []), 'contacts', 'colliders', 'wind'];
+/** The panel's folders, in order: each body's material after the masses, then an object type's own (a cloth's
+ *  options). */
+export const GROUPS = ['solver', 'stiffness', 'mass', 'bodies', ...OBJECT_TYPES.flatMap((t) => t.folders ?? []), 'contacts', 'colliders', 'wind'];

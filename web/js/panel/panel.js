@@ -1,7 +1,8 @@
 // panel.js — the control panel, built with lil-gui: scene picker, pause/step/reset, the readout (readout.js),
 // every parameter control (controls.js: the solver, ground and contacts, and each object type's own, such as a
-// cloth's stiffness, options and wind), masses per object, each collider's friction and bounce, view switches, the
-// share link (share.js), keyboard shortcuts (shortcuts.js) and the language picker; also the message area, the
+// cloth's stiffness, options and wind), masses per object, each body's material (bodies.js), each collider's
+// friction and bounce, view switches, the share link (share.js), scene files and models (files.js), keyboard
+// shortcuts (shortcuts.js) and the language picker; also the message area, the
 // hint and a text description of the view for screen readers. Rows are made with widgets.js.
 //
 // It only touches the DOM and reports user intent through handlers; the app decides what happens. Every
@@ -16,6 +17,8 @@ import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { rowBuilders, decimals, niceStep, clean, shortName } from './widgets.js';
 import { installShortcuts } from './shortcuts.js';
 import { addShareFolder } from './share.js';
+import { addFilesFolder } from './files.js';
+import { bodiesPanel, sceneBodies } from './bodies.js';
 import { describeView, writeReadout } from './readout.js';
 import { t, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from '../i18n/i18n.js';
 
@@ -26,8 +29,10 @@ const LINK_OPTION = '__link';
 /**
  * Wire the panel in `doc`. handlers: onSceneChange(key), onParam(param, [[engineParam, value], ...]),
  * onMass(objectIndex, kg), onColliderMaterial(colliderIndex, { staticFriction, kineticFriction, restitution }),
- * onTogglePause(), onStep(), onReset(), onCopyLink(), onShowParticles(bool), onHeatMap(bool), onPlots(bool),
- * onVelocityArrows(bool), onLanguage(lang).
+ * onObjectStiffness(objectIndex, kind, value), onObjectMaterial(objectIndex, materialField, value) (objects/: a type's
+ * `material`),
+ * onTogglePause(), onStep(), onReset(), onCopyLink(), onDownloadScene(), onOpenFiles([File]), onShowParticles(bool),
+ * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
  * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
  */
 export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
@@ -64,7 +69,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const texts = [];
   const tr = (fn) => { texts.push(fn); fn(); };
 
-  const { numberField, help } = rowBuilders(doc, els, tr);
+  const rowsBuild = rowBuilders(doc, els, tr);
+  const { numberField, help } = rowsBuild;
 
   // ---------- the GUI ----------
   // touchStyles off: app.css sizes the controls for touch itself (larger than lil-gui's 28 px).
@@ -191,9 +197,11 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const massRanges = new Map(); // `${scene name}|${index}` -> { min, max, step }: a range stays put while you play
   const massHelp = help({ domElement: folders.mass.domElement }, 'mass.help', 'mass-help');
 
+  // A body's `mass` is the whole body's, not a particle's: bodies are not listed here. Returns whether any object is.
   function showMasses(scene) {
     for (const c of massCtrls) c.destroy();
-    massCtrls = scene.objects.map((o, index) => {
+    const bodyIndices = new Set(sceneBodies(scene).map((b) => b.index));
+    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) ? [] : [[o, index]])).map(([o, index]) => {
       const grams = clean(o.mass * 1000);
       const rangeKey = `${scene.name}|${index}|${o.name}`;
       let range = massRanges.get(rangeKey);
@@ -213,6 +221,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       c.onChange((g) => handlers.onMass?.(index, g / 1000));
       return c;
     });
+    return massCtrls.length > 0;
   }
 
   // Colliders: one sub-folder per collider of the scene (its name from the scene, as text), with its static and
@@ -253,6 +262,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     renderColliderTexts();
   }
 
+  // Bodies: one sub-folder per soft or rigid body, with its mass, stiffness and material (bodies.js).
+  const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rowsBuild);
+
   function renderColliderTexts() {
     for (const { c, field } of colliderCtrls) {
       c.name(t(`collider.${field.key}`));
@@ -283,6 +295,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   viewCtrls[2].domElement.after(els.plotArea);
 
   const shareLink = addShareFolder(gui, els, tr, handlers);
+  const files = addFilesFolder(doc, gui, tr, handlers, rowsBuild);
 
   installShortcuts(doc, gui, els, tr, handlers, { isPaused: () => paused, notice: (text) => ui.showNotice(text) });
 
@@ -318,6 +331,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   const ui = {
     els,
     gui,
+    /** How the next model (a dropped or opened .obj) becomes a body: { rigid, resolution }. */
+    model: files.model,
 
     /** entries: [{ key, name, label }] for the built-in scenes (name: the scene's full name). */
     setScenes(entries) {
@@ -342,7 +357,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
         const v = sceneParamShown(scene, PARAMS[param.param]);
         if (typeof v === 'number' && v > 0) remembered.set(param.param, v);
       }
-      const visibleGroups = new Set(['mass']);
+      const visibleGroups = new Set();
       for (const { c, param } of rows.values()) {
         const visible = !param.objectType || types.has(param.objectType);
         c.show(visible);
@@ -351,9 +366,10 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
         values[param.name] = param.read(scene) ?? values[param.name] ?? param.fallback;
         c.updateDisplay();
       }
-      showMasses(scene);
+      if (showMasses(scene)) visibleGroups.add('mass');
       showColliders(scene);
       if (scene.colliders.length > 0) visibleGroups.add('colliders');
+      if (bodies.show(scene)) visibleGroups.add('bodies');
       // A folder whose controls are all hidden (no cloth in the scene) is hidden with its title.
       for (const group of GROUPS) folders[group].show(visibleGroups.has(group));
       updateEnabled();

@@ -7,12 +7,13 @@ import { REPLAY_LIMITS } from '../format/replay.js';
 import { objectTypeOf } from '../objects/index.js';
 
 export const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
-  'setParam', 'setObjectStiffness', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
+  'setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
 /** Parameters that change nothing in the motion (instruments such as recordConvergence: no place in a scene),
  *  so they are not recorded. */
 export const UNRECORDED_PARAMS = new Set(PARAM_TABLE.filter((p) => p.scene === '').map((p) => p.name));
 /** World calls that change the motion outside a replay's events: they end a replay. */
-export const INTERFERING = ['setParam', 'setObjectStiffness', 'setColliderMaterial', 'setPosition', 'setVelocity', 'setMass', 'setInvMass'];
+export const INTERFERING = ['setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setColliderMaterial', 'setPosition',
+  'setVelocity', 'setMass', 'setInvMass'];
 export const MAX_COORD = SCENE_LIMITS.maxCoord;
 /** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
 export const MATERIAL = [

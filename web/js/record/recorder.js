@@ -277,6 +277,8 @@ export class Recorder {
   }
 
   _setObjectStiffness(...args) { return this._unrecorded('setObjectStiffness', args, 'setting one object\'s stiffness cannot be recorded'); }
+  _setObjectPlasticity(...args) { return this._unrecorded('setObjectPlasticity', args, 'setting a body\'s plasticity cannot be recorded'); }
+  _setObjectRadius(...args) { return this._unrecorded('setObjectRadius', args, 'setting a body\'s particle radius cannot be recorded'); }
   _setPosition(...args) { return this._unrecorded('setPosition', args, 'setting a particle position cannot be recorded', { key: 'position' }); }
   _setVelocity(...args) { return this._unrecorded('setVelocity', args, 'setting a particle velocity cannot be recorded', { key: 'velocity' }); }
   _setMass(...args) { return this._unrecorded('setMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }

@@ -17,7 +17,7 @@ export class Replayer {
    */
   constructor(world, replay, { onEnd = null, onParam = null } = {}) {
     freshness(world, 'a replay');
-    const { replay: wire, events } = readReplay(replay, world.describe());
+    const { replay: wire, events } = readReplay(replay, world.describe(), 'replay', world.particleCount);
     this.world = world;
     this.replay = wire;
     this.events = events;
@@ -42,7 +42,8 @@ export class Replayer {
 
   _interfere(name, args) {
     if (this.active && !(name === 'setParam' && UNRECORDED_PARAMS.has(args[0]))) {
-      const cause = name === 'setParam' || name === 'setObjectStiffness' ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
+      const setting = ['setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius'].includes(name);
+      const cause = setting ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
       this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
     }
     return this.original[name](...args);

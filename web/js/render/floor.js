@@ -1,9 +1,10 @@
 // floor.js — the floor and the shadows on it: a fading checker plane at the ground height, then the colliders,
-// cloth and ropes squashed onto it along the key light. The stencil lets each pixel be darkened once, so
+// cloth, bodies and ropes squashed onto it along the key light. The stencil lets each pixel be darkened once, so
 // overlapping folds do not stack into darker blotches. No floor seen from below: it would hide the scene.
 
 import { LIGHT_DIR } from './palette.js';
 import { drawColliderMesh } from './colliders.js';
+import { skin } from './skin.js';
 
 export const floor = {
   programs: {
@@ -84,6 +85,10 @@ function drawShadows(r, { camera, view, eye, fadeEnd, colliders }) {
     gl.uniform1f(p.uniforms.u_strength, 0.22);
     gl.bindVertexArray(r.vaoMesh);
     gl.drawElements(gl.TRIANGLES, r.triIndexCount, gl.UNSIGNED_INT, 0);
+  }
+  if (r.skinIndexCount > 0) {
+    gl.uniform1f(p.uniforms.u_strength, 0.24);
+    skin.drawShadow(r);
   }
   if (r.lineIndexCount > 0) {
     gl.uniform1f(p.uniforms.u_strength, 0.3);

@@ -1,6 +1,7 @@
 // heatmap.js — the constraint-error heat map (view.heatMap): per particle, the largest relative error of its
 // constraints, computed in C (world.updateErrors) and uploaded like the positions, one bufferSubData and no JS
-// loop; the surfaces pass (cloth.js) shades by it, blue at 0 to red at 10% or more (cloth.vert).
+// loop; the surfaces pass (cloth.js) shades by it, blue at 0 to red at 10% or more (cloth.frag), and bodies are
+// drawn as their particles in the same colours (points.js, point.frag; skin.js says why).
 
 export const heatmap = {
   init(r) {
@@ -13,7 +14,7 @@ export const heatmap = {
     gl.bufferData(gl.ARRAY_BUFFER, r.bufferBytes / 4, gl.DYNAMIC_DRAW); // zeros: no heat until uploaded
   },
 
-  visible: (frame) => Boolean(frame.view.heatMap) && frame.hasSurfaces,
+  visible: (frame) => Boolean(frame.view.heatMap) && (frame.hasSurfaces || frame.hasSkins),
 
   upload(r, world) {
     const gl = r.gl;

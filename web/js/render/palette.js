@@ -21,6 +21,10 @@ export const PALETTE = Object.freeze({
   held: '#ffffff',
   collider: '#a7afba',
   colliderHeld: '#ffffff',
+  softBody: '#3fb37f',   // jelly green: soft bodies
+  rigidBody: '#d9b26c',  // pale wood: rigid bodies
+  softParticle: '#1f6b4a',
+  rigidParticle: '#7a5a2a',
 });
 
 const normalize = (v) => {
@@ -41,10 +45,11 @@ export function paletteColors() {
     ambientSky: lin('ambientSky'), ambientGround: lin('ambientGround'),
     rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
     collider: lin('collider'), colliderHeld: lin('colliderHeld'),
+    softBody: lin('softBody'), rigidBody: lin('rigidBody'), softParticle: lin('softParticle'), rigidParticle: lin('rigidParticle'),
   };
 }
 
-/** The lighting shared by the lit programs (cloth and colliders): one place to change it. */
+/** The lighting shared by the lit programs (cloth, skins and colliders): one place to change it. */
 export function useLit(r, p, camera, eye) {
   const gl = r.gl;
   gl.useProgram(p.program);

@@ -1,6 +1,7 @@
 // points.js — the particles pass: one draw per object, each with its type's sprite size and colour (objects/:
 // render.sprite, render.pointColor); pins always show (w = 0 in the position's fourth float), held particles are
-// lit up.
+// lit up. With the heat map on, a body (render.primitive 'skin') is drawn as its particles at its contact radius,
+// coloured by their constraint error like the cloth (skin.js says why), whether or not particles are shown.
 
 import { objectTypeOf } from '../objects/index.js';
 
@@ -15,6 +16,9 @@ export const points = {
     gl.bindBuffer(gl.ARRAY_BUFFER, r.posBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
+    gl.bindBuffer(gl.ARRAY_BUFFER, r.errorBuffer); // the heat map's errors (heatmap.js), for bodies
+    gl.enableVertexAttribArray(2);
+    gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 4, 0);
     const range = gl.getParameter(gl.ALIASED_POINT_SIZE_RANGE);
     r.maxPointSize = range ? Math.min(64, range[1]) : 64;
   },
@@ -33,7 +37,12 @@ export const points = {
     gl.uniform4i(p.uniforms.u_held, held[0] ?? -1, held[1] ?? -1, held[2] ?? -1, held[3] ?? -1);
     gl.bindVertexArray(r.vaoPoints);
     for (const o of r.objects) {
-      gl.uniform1f(p.uniforms.u_radius, view.showParticles ? o.radius : 0);
+      const heat = Boolean(view.heatMap) && o.primitive === 'skin';
+      gl.uniform1i(p.uniforms.u_heatMap, heat ? 1 : 0);
+      // A body's free particles lie inside its skin (or poke through it: a ball's lattice): shown only in place of
+      // the skin, under the heat map. Its pins and held particles always show.
+      const radius = heat ? contactRadius(r.world, o) : view.showParticles && o.primitive !== 'skin' ? o.radius : 0;
+      gl.uniform1f(p.uniforms.u_radius, radius);
       gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
       gl.uniform1f(p.uniforms.u_pinnedRadius, o.pinnedRadius);
       gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
@@ -42,16 +51,28 @@ export const points = {
   },
 };
 
-/** Per-object drawing info: world.objects' ranges with the matching scene object's type's sprite and colour. */
+/** Per-object drawing info: world.objects' ranges with the matching scene object's type's sprite and colours. */
 export function describeObjects(world, scene) {
   const src = scene?.objects ?? [];
   return world.objects.map((o, k) => {
     const s = src[k]?.type === o.type ? src[k] : null;
     const render = s ? objectTypeOf(s).render : null;
     const sprite = render ? render.sprite(s) : { radius: 0.01, pinnedRadius: 0.02, columns: 0, rows: 0 };
+    const primitive = render?.primitive ?? null;
     return {
-      ...o, ...sprite, primitive: render?.primitive ?? null, pointColor: render?.pointColor ?? 'particle',
-      baseInvMass: s?.mass > 0 ? 1 / s.mass : 0,
+      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? 'particle',
+      skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
+      index: k,
+      // A body's `mass` is the whole body's: the sprites keep one size.
+      baseInvMass: primitive !== 'skin' && s?.mass > 0 ? 1 / s.mass : 0,
     };
   });
+}
+
+/** A body's contact radius now (the engine's: the panel may change it; 0 there means thickness / 2). */
+function contactRadius(world, o) {
+  const r = world.getObjectRadius ? world.getObjectRadius(o.index) : NaN;
+  if (r > 0) return r;
+  if (r === 0) return world.getParam('thickness') / 2;
+  return o.radius;
 }

@@ -1,10 +1,11 @@
 // renderer.js — WebGL2 drawing of a MiniPBD world, composed of one module per draw pass, in drawing order: sky,
-// floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), lines, points,
-// velocity arrows.
+// floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), bodies' skins
+// (skin.js), lines, points, velocity arrows.
 //
 // The particle data never passes through JS arrays: each frame uploads world.positions (and, for surfaces,
-// world.normals after world.updateNormals()) with exactly one bufferSubData each, straight from the wasm memory
-// views. Index buffers are re-uploaded only when world.topologyVersion changes (tearing). Which objects are
+// world.normals after world.updateNormals(); for bodies, world.skinPositions and world.skinNormals after
+// world.updateSkin()) with exactly one bufferSubData each, straight from the wasm memory views. Index buffers are
+// re-uploaded only when world.topologyVersion changes (tearing). Which objects are
 // surfaces or lines, and how their particles look, the object types say (objects/: render). Shader locations are
 // looked up once per GL context. On context loss we stop drawing; on restore every GL resource is rebuilt from the
 // cached shader sources and the current world (the simulation itself is untouched).
@@ -18,6 +19,7 @@ import { sky } from './sky.js';
 import { floor } from './floor.js';
 import { colliders, colliderDraws } from './colliders.js';
 import { cloth, surfaceGrids } from './cloth.js';
+import { skin } from './skin.js';
 import { lines } from './lines.js';
 import { points, describeObjects } from './points.js';
 import { arrows } from './arrows.js';
@@ -28,7 +30,7 @@ export { ARROWS, arrowStride } from './arrows.js';
 export { colliderDraws, quatToMat4 } from './colliders.js';
 
 /** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
-const PASSES = [floor, colliders, cloth, lines, points, arrows];
+const PASSES = [floor, colliders, cloth, skin, lines, points, arrows];
 const MODULES = [sky, ...PASSES, heatmap];
 
 /** Every shader file a pass uses (fetched once, relative to the page or the given base). */
@@ -140,6 +142,7 @@ export class Renderer {
     gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW);
     heatmap.setWorld(this, world);
     arrows.setWorld(this, world);
+    skin.setWorld(this, world);
   }
 
   _uploadTopology(world) {
@@ -151,6 +154,7 @@ export class Renderer {
     gl.bindVertexArray(this.vaoLines);
     gl.bufferData(gl.ELEMENT_ARRAY_BUFFER, lines.length ? lines : 4, gl.STATIC_DRAW);
     gl.bindVertexArray(null);
+    skin.uploadTopology(this, world);
     this.triIndexCount = tris.length;
     this.lineIndexCount = lines.length;
     this.topologyVersion = world.topologyVersion;
@@ -181,6 +185,7 @@ export class Renderer {
       fadeEnd: camera.distance * 7 + 10,
       hasSurfaces: this.triIndexCount > 0,
       hasLines: this.lineIndexCount > 0,
+      hasSkins: this.skinIndexCount > 0,
       colliders: colliderDraws(world.colliders, view.heldColliders, this.colliderCache),
     };
     if (frame.hasSurfaces) {
@@ -188,6 +193,7 @@ export class Renderer {
       gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
       gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.normals);
     }
+    if (frame.hasSkins) skin.upload(this, world);
     for (const m of [heatmap, arrows]) if (m.visible(frame, this)) m.upload(this, world);
 
     const C = this.colors;

@@ -1,0 +1,121 @@
+/* replay_calls.c -- replays, natively, the calls the JS engine made to the wasm build, and prints
+   the hashes it asked for: so a Node test (tests/node/crossbuild.test.mjs) can check that every
+   scene the page builds (cloth, chains, soft and rigid bodies, meshes, drags) reaches the same
+   bits natively as in wasm, without a second scene loader in C.
+
+   The log is text, one call per line: the function's name and its arguments as JS numbers
+   (shortest round-trip decimal of a double; a float parameter gets (float) of it, which rounds
+   exactly as wasm's f32 conversion does). pbdjs_AddBody's two array pointers are written as 0 and
+   the arrays follow on the same line: "F n hex..." (float32 bits) and "U n hex..." (uint32).
+   A line "pbd_World_Hash w" prints "hash <hex>". Unknown names are an error (exit 2), so a
+   function the engine starts calling is never skipped silently. */
+#include "minipbd.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The flat JS surface (the files of src/wasm) has no header: its prototypes, as there. */
+pbdWorldId pbdjs_CreateWorld(int, int, int, int, int, int, int, int, int, int);
+int pbdjs_AddChain(pbdWorldId, float, float, float, float, float, float, int, float);
+int pbdjs_AddCloth(pbdWorldId, float, float, float, float, float, float, float, float, float, int, int, float);
+int pbdjs_AddCollider(pbdWorldId, int, float, float, float, float, float, float, float, float, float, float, float, float,
+					  float, float, float);
+int pbdjs_AddBody(pbdWorldId, int, int, float, float, float, float, float, float, float, float, float, float, float, float,
+				  float, float, int, float, float, const float*, int, const uint32_t*, int);
+int pbdjs_StepN(pbdWorldId, int);
+
+#define MAX_ARGS 32
+
+static double a[MAX_ARGS];
+static int argc_;
+
+static int I(int k) { return (int)a[k]; }
+static float F(int k) { return (float)a[k]; }
+
+/* Reads "n hex..." after a tag into a fresh array of 32-bit words. */
+static uint32_t* Words(char** save, int* n)
+{
+	char* tok = strtok_r(NULL, " \n", save);
+	*n = tok ? atoi(tok) : 0;
+	uint32_t* words = malloc(sizeof(uint32_t) * (size_t)(*n > 0 ? *n : 1));
+	for (int i = 0; i < *n; ++i) {
+		tok = strtok_r(NULL, " \n", save);
+		words[i] = tok ? (uint32_t)strtoul(tok, NULL, 16) : 0;
+	}
+	return words;
+}
+
+static int Call(const char* name, const float* vertices, const uint32_t* indices)
+{
+#define IS(n) (strcmp(name, #n) == 0)
+	if (IS(pbdjs_CreateWorld)) return pbdjs_CreateWorld(I(0), I(1), I(2), I(3), I(4), I(5), I(6), I(7), I(8), I(9));
+	if (IS(pbd_DestroyWorld)) return pbd_DestroyWorld(I(0));
+	if (IS(pbdjs_AddChain)) return pbdjs_AddChain(I(0), F(1), F(2), F(3), F(4), F(5), F(6), I(7), F(8));
+	if (IS(pbdjs_AddCloth))
+		return pbdjs_AddCloth(I(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), I(10), I(11), F(12));
+	if (IS(pbdjs_AddCollider))
+		return pbdjs_AddCollider(I(0), I(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14),
+								 F(15), F(16));
+	if (IS(pbdjs_AddBody))
+		return pbdjs_AddBody(I(0), I(1), I(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14),
+							 F(15), F(16), I(17), F(18), F(19), vertices, I(21), indices, I(23));
+	if (IS(pbdjs_StepN)) return pbdjs_StepN(I(0), I(1));
+	if (IS(pbd_World_Step)) return pbd_World_Step(I(0));
+	if (IS(pbd_World_SetParam)) return pbd_World_SetParam(I(0), (pbdParam)I(1), F(2));
+	if (IS(pbd_World_SetObjectStiffness)) return pbd_World_SetObjectStiffness(I(0), I(1), (pbdConstraintKind)I(2), F(3));
+	if (IS(pbd_World_SetObjectRadius)) return pbd_World_SetObjectRadius(I(0), I(1), F(2));
+	if (IS(pbd_World_SetObjectPlasticity)) return pbd_World_SetObjectPlasticity(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_SetInvMass)) return pbd_World_SetInvMass(I(0), I(1), F(2));
+	if (IS(pbd_World_SetMass)) return pbd_World_SetMass(I(0), I(1), F(2));
+	if (IS(pbd_World_SetPosition)) return pbd_World_SetPosition(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_SetVelocity)) return pbd_World_SetVelocity(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_AddAttachment)) return pbd_World_AddAttachment(I(0), I(1), F(2), F(3), F(4), F(5));
+	if (IS(pbd_World_MoveAttachment)) return pbd_World_MoveAttachment(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_RemoveAttachment)) return pbd_World_RemoveAttachment(I(0), I(1));
+	if (IS(pbd_World_SetColliderTransform))
+		return pbd_World_SetColliderTransform(I(0), I(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8));
+	if (IS(pbd_World_SetColliderMaterial)) return pbd_World_SetColliderMaterial(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_FindPairs)) return pbd_World_FindPairs(I(0));
+	if (IS(pbd_World_Hash)) {
+		printf("hash %08x\n", (unsigned)pbd_World_Hash(I(0)));
+		return 0;
+	}
+#undef IS
+	fprintf(stderr, "replay_calls: unknown call %s\n", name);
+	exit(2);
+}
+
+int main(int argc, char** argv)
+{
+	FILE* in = argc > 1 ? fopen(argv[1], "r") : stdin;
+	if (in == NULL) {
+		fprintf(stderr, "replay_calls: cannot open %s\n", argv[1]);
+		return 2;
+	}
+	char* line = NULL;
+	size_t cap = 0;
+	while (getline(&line, &cap, in) > 0) {
+		char* save = NULL;
+		char* name = strtok_r(line, " \n", &save);
+		if (name == NULL) continue;
+		argc_ = 0;
+		uint32_t *vertices = NULL, *indices = NULL;
+		int nv = 0, ni = 0;
+		for (char* tok; (tok = strtok_r(NULL, " \n", &save)) != NULL;) {
+			if (strcmp(tok, "F") == 0) vertices = Words(&save, &nv);
+			else if (strcmp(tok, "U") == 0) indices = Words(&save, &ni);
+			else if (argc_ < MAX_ARGS) a[argc_++] = strtod(tok, NULL);
+		}
+		/* the float32 bits into floats (memcpy: no aliasing of a uint32 array as float) */
+		float* floats = malloc(sizeof(float) * (size_t)(nv > 0 ? nv : 1));
+		if (vertices != NULL) memcpy(floats, vertices, sizeof(float) * (size_t)nv);
+		Call(name, vertices != NULL ? floats : NULL, indices); /* refusals are part of the log too: no check */
+		free(floats);
+		free(vertices);
+		free(indices);
+	}
+	free(line);
+	return 0;
+}

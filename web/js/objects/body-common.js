@@ -1,0 +1,391 @@
+// body-common.js — what soft and rigid bodies share (objects/soft.js, objects/rigid.js; issue 10): their scene keys
+// and how they are read, their particle counts, the engine's counts and building (pbdjs_BodyCounts and
+// pbdjs_AddBody, src/wasm/api_bodies.c), pins, the mass rule, sizes and sprites, and the per-object material
+// (plasticity, contact radius) the panel shows.
+//
+//   { "type": "soft", "shape": "box", "position": [0, 1, 0], "halfExtents": [0.3, 0.2, 0.2], "resolution": 6,
+//     "mass": 2, "stiffness": { "edge": 1, "volume": 1 }, "plasticity": { "yield": 0.1, "creep": 0, "max": 0.5 } }
+//   { "type": "rigid", "shape": "ball", "position": [0, 2, 0], "radius": 0.2, "resolution": 4, "stiffness": 1 }
+//   { "type": "soft", "shape": "mesh", "mesh": { "vertices": [[x, y, z], ...], "triangles": [[a, b, c], ...] } }
+//   { "type": "soft", "shape": "mesh", "obj": "v 0 0 0\n..." }            (read by format/obj.js into "mesh")
+//   { "type": "soft", "shape": "tets", "mesh": { "vertices": [[x, y, z], ...], "tets": [[a, b, c, d], ...] } }
+//
+// A body is made of a lattice of cubic cells (box: all cells; ball: cells whose centre is inside; mesh: cells
+// whose centre is inside the surface, by the engine's ray-parity test), `resolution` cells along its longest
+// side, or of the given tets. Its `mass` is the whole body's, spread evenly over its particles. `pins` are local
+// particle indices; `pinBoxes` pin every particle whose rest position lies in a box of the body's own frame
+// (before `rotation` and `position`), so a scene can pin a face without knowing the lattice's numbering.
+
+import { SCENE_LIMITS as L } from '../format/limits.js';
+import { parseObj, ObjError } from '../format/obj.js';
+import { SceneError, array, coord3, fail, integer, join, mass, name, number, optional, record, required, vec } from '../format/read.js';
+import { BUFFER } from '../engine/memory.js';
+
+/** pbdBodyShape (src/minipbd.h) of each scene shape. */
+const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
+const SHAPES = ['box', 'ball', 'mesh', 'tets'];
+/** The keys only some shapes have. */
+const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution'], tets: ['mesh'] };
+const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
+
+export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velocity', 'halfExtents', 'radius', 'resolution',
+  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'mesh', 'obj'];
+
+export const BODY_DEFAULTS = Object.freeze({
+  halfExtents: [0.25, 0.25, 0.25], radius: 0.25, resolution: 4, mass: 1, particleRadius: 0,
+  // Off (creep 0); yield and max are what a scene that only turns creep on gets: 10% strain before the rest
+  // state gives, at most 50% of plastic strain (seed 001 5.3; the yield/creep/max set of FleX and Rapier).
+  plasticity: { yield: 0.1, creep: 0, max: 0.5 },
+});
+const PLASTICITY = ['yield', 'creep', 'max'];
+const size = (v, p) => number(v, p, 0, L.maxSize, { minExcl: true });
+
+// ---------------------------------------------------------------- reading
+
+/**
+ * Reads a soft or rigid body (`get` reads its own keys, already checked against BODY_KEYS). `stiffness(value,
+ * path)` reads the type's stiffness (undefined: its defaults). Returns the body normalised, keys in one order.
+ */
+export function readBody(get, path, index, type, stiffness) {
+  const shape = required(get, 'shape', path);
+  if (!SHAPES.includes(shape)) fail(join(path, 'shape'), `must be ${SHAPES.map((s) => `"${s}"`).join(', ')}`, shape);
+  for (const key of ONLY_SOME) {
+    if (get(key) !== undefined && !SHAPE_KEYS[shape].includes(key)) {
+      throw new SceneError(join(path, key), `${join(path, key)} is not a key of a ${shape} body (its own: ${SHAPE_KEYS[shape].join(', ')})`);
+    }
+  }
+  const given = shape === 'box' || shape === 'ball';
+  const at = (key) => join(path, key);
+  const o = {
+    type,
+    name: optional(get('name'), `${type} ${index + 1}`, (v) => name(v, at('name'))),
+    shape,
+    // box, ball: the centre; mesh, tets: added to the given vertices.
+    position: given ? coord3(required(get, 'position', path), at('position')) : optional(get('position'), [0, 0, 0], (v) => coord3(v, at('position'))),
+    rotation: optional(get('rotation'), [0, 0, 0, 1], (v) => {
+      const q = vec(v, at('rotation'), 4, -1e4, 1e4);
+      if (Math.hypot(...q) < 1e-6) fail(at('rotation'), 'must be a non-zero quaternion [x, y, z, w]', q);
+      return q;
+    }),
+    velocity: optional(get('velocity'), [0, 0, 0], (v) => vec(v, at('velocity'), 3, -L.maxCoord, L.maxCoord)),
+  };
+  if (shape === 'box') {
+    o.halfExtents = optional(get('halfExtents'), [...BODY_DEFAULTS.halfExtents], (v) => array(v, at('halfExtents'), 3, 3, 'an array of 3 numbers')
+      .map((x, i) => size(x, join(at('halfExtents'), i))));
+  }
+  if (shape === 'ball') o.radius = optional(get('radius'), BODY_DEFAULTS.radius, (v) => size(v, at('radius')));
+  if (shape !== 'tets') {
+    o.resolution = optional(get('resolution'), BODY_DEFAULTS.resolution, (v) => integer(v, at('resolution'), L.bodyResolution.min, L.bodyResolution.max));
+  }
+  o.mass = optional(get('mass'), BODY_DEFAULTS.mass, (v) => mass(v, at('mass')));
+  o.particleRadius = optional(get('particleRadius'), BODY_DEFAULTS.particleRadius, (v) => number(v, at('particleRadius'), 0, L.maxBodyRadius));
+  o.stiffness = optional(get('stiffness'), stiffness(undefined, at('stiffness')), (v) => stiffness(v, at('stiffness')));
+  o.plasticity = plasticity(get('plasticity'), at('plasticity'));
+  if (shape === 'mesh') o.mesh = surface(get('mesh'), get('obj'), path);
+  if (shape === 'tets') o.mesh = tetMesh(required(get, 'mesh', path), at('mesh'));
+  const count = bodyParticleCount(o);
+  o.pins = optional(get('pins'), [], (v) => array(v, at('pins'), 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
+    .map((p, i) => integer(p, join(at('pins'), i), 0, count - 1)));
+  o.pinBoxes = optional(get('pinBoxes'), [], (v) => array(v, at('pinBoxes'), 0, L.maxPinBoxes, `an array of at most ${L.maxPinBoxes} boxes {min, max}`)
+    .map((b, i) => pinBox(b, join(at('pinBoxes'), i))));
+  // Keys in one order whatever the input's, with the mesh last (it is the long one).
+  if (o.mesh) { const m = o.mesh; delete o.mesh; o.mesh = m; }
+  return o;
+}
+
+function plasticity(value, path) {
+  const get = value === undefined ? () => undefined : record(value, path, PLASTICITY);
+  const out = {};
+  for (const k of PLASTICITY) {
+    const r = L.plasticity[k];
+    out[k] = optional(get(k), BODY_DEFAULTS.plasticity[k], (v) => number(v, join(path, k), r.min, r.max));
+  }
+  return out;
+}
+
+function pinBox(value, path) {
+  const get = record(value, path, ['min', 'max']);
+  const lo = coord3(required(get, 'min', path), join(path, 'min'));
+  const hi = coord3(required(get, 'max', path), join(path, 'max'));
+  lo.forEach((v, k) => { if (v > hi[k]) fail(join(join(path, 'max'), k), `must not be below min[${k}] (${v})`, hi[k]); });
+  return { min: lo, max: hi };
+}
+
+/** n-tuples of numbers: vertices (finite, within ±maxMeshCoord) or indices (integers below `count`). */
+function tuples(value, path, n, min, max, what, read) {
+  return array(value, path, min, max, `an array of ${min}..${max} ${what}`).map((t, i) => {
+    const p = join(path, i);
+    return array(t, p, n, n, `an array of ${n} numbers`).map((x, k) => read(x, join(p, k)));
+  });
+}
+const coordinate = (x, p) => number(x, p, -L.maxMeshCoord, L.maxMeshCoord);
+
+/** A "mesh" body's closed surface: `mesh` {vertices, triangles} or `obj` (OBJ text), exactly one. */
+function surface(mesh, obj, path) {
+  if ((mesh === undefined) === (obj === undefined)) {
+    throw new SceneError(join(path, 'mesh'), `${join(path, 'mesh')} is required: a mesh body takes "mesh" {vertices, triangles} or "obj" (OBJ text), exactly one`);
+  }
+  if (obj !== undefined) {
+    const p = join(path, 'obj');
+    if (typeof obj !== 'string') fail(p, 'must be the text of an OBJ file', obj);
+    let parsed;
+    try { parsed = parseObj(obj); } catch (e) {
+      if (e instanceof ObjError) throw new SceneError(p, `${p} is refused: ${e.message}`);
+      throw e;
+    }
+    return meshFromArrays(parsed.vertices, parsed.triangles);
+  }
+  const p = join(path, 'mesh');
+  const get = record(mesh, p, ['vertices', 'triangles']);
+  const vertices = tuples(required(get, 'vertices', p), join(p, 'vertices'), 3, 4, L.maxSurfaceVertices, 'vertices [x, y, z]', coordinate);
+  const n = vertices.length;
+  const triangles = tuples(required(get, 'triangles', p), join(p, 'triangles'), 3, 4, L.maxSurfaceTriangles, 'triangles [a, b, c]',
+    (x, q) => integer(x, q, 0, n - 1));
+  return { vertices, triangles };
+}
+
+function tetMesh(mesh, path) {
+  const get = record(mesh, path, ['vertices', 'tets']);
+  const vertices = tuples(required(get, 'vertices', path), join(path, 'vertices'), 3, 4, L.maxTetVertices, 'vertices [x, y, z]', coordinate);
+  const n = vertices.length;
+  const tets = tuples(required(get, 'tets', path), join(path, 'tets'), 4, 1, L.maxTets, 'tets [a, b, c, d]', (x, q) => integer(x, q, 0, n - 1));
+  return { vertices, tets };
+}
+
+/** A mesh {vertices: [[x, y, z]...], triangles: [[a, b, c]...]} from parseObj's flat arrays. */
+export function meshFromArrays(xyz, tri) {
+  const vertices = [];
+  for (let i = 0; i < xyz.length; i += 3) vertices.push([xyz[i], xyz[i + 1], xyz[i + 2]]);
+  const triangles = [];
+  for (let i = 0; i < tri.length; i += 3) triangles.push([tri[i], tri[i + 1], tri[i + 2]]);
+  return { vertices, triangles };
+}
+
+/** Vertices and indices of a body's mesh (after reading) in a scene total: [vertices, triangles + tets]. */
+export function meshSize(o) {
+  if (!o.mesh) return [0, 0];
+  return [o.mesh.vertices.length, (o.mesh.triangles ?? o.mesh.tets).length];
+}
+
+// ---------------------------------------------------------------- counts
+
+/** Sides of the body's box (the mesh's bounding box), before rotation. */
+function sides(o) {
+  if (o.shape === 'box') return o.halfExtents.map((h) => 2 * h);
+  if (o.shape === 'ball') return [2 * o.radius, 2 * o.radius, 2 * o.radius];
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of o.mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
+  return hi.map((h, k) => h - lo[k]);
+}
+
+// The lattice as the engine plans it (src/builders/body.c), in its float32 arithmetic (Math.fround after every
+// operation, as C rounds each one), so the counts here are the engine's to the cell.
+const f = Math.fround;
+const MAX_CELLS = 48; // PBD_LATTICE_MAX
+
+/** Cells along each axis and their spacing: box: `resolution` along the longest side, the others in proportion
+ *  (each side cut evenly); ball: resolution cubes across; mesh: cubic cells, resolution along its bounds' longest side. */
+function lattice(o) {
+  const res = o.resolution;
+  if (o.shape === 'box') {
+    const h = o.halfExtents.map(f);
+    const hmax = Math.max(...h);
+    const cells = h.map((x) => Math.max(1, Math.trunc(f(f(res * f(x / hmax)) + 0.5))));
+    return { cells, spacing: h.map((x, a) => f(f(2 * x) / cells[a])) };
+  }
+  if (o.shape === 'ball') {
+    const s = f(f(2 * f(o.radius)) / res);
+    return { cells: [res, res, res], spacing: [s, s, s] };
+  }
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of o.mesh.vertices) for (let k = 0; k < 3; k++) { const c = f(v[k]); lo[k] = Math.min(lo[k], c); hi[k] = Math.max(hi[k], c); }
+  const ext = hi.map((x, k) => f(x - lo[k]));
+  const s = f(Math.max(...ext) / res);
+  const ceil = (v) => { const c = Math.trunc(v); return c < v ? c + 1 : c; };
+  const cells = ext.map((e) => Math.min(MAX_CELLS, Math.max(1, ceil(f(f(e / s) - f(1e-4))))));
+  return { cells, spacing: [s, s, s] };
+}
+
+/**
+ * The body's particles. Box: every lattice node; ball: the corners of the cells whose centre is inside; tets:
+ * the given vertices. A mesh body's exact count needs the engine's inside test (counts()), so for it this is a
+ * bound (every node of its lattice) that the scene's particle limit and a replay's indices are checked with.
+ */
+export function bodyParticleCount(o) {
+  if (o.shape === 'tets') return o.mesh.vertices.length;
+  const { cells: n, spacing } = lattice(o);
+  if (o.shape === 'ball') return ballNodes(n[0], f(o.radius), spacing[0]);
+  return (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
+}
+
+// Nodes of the n^3 cells of spacing s over [-r, r]^3 whose centre is inside the sphere (strictly), as
+// pbd_Lattice_Ball tests them.
+function ballNodes(n, r, s) {
+  const r2 = f(r * r);
+  const centre = (i) => f(-r + f(f(i + 0.5) * s));
+  const used = new Uint8Array((n + 1) ** 3);
+  let count = 0;
+  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
+    const x = centre(i), y = centre(j), z = centre(k);
+    if (!(f(f(f(x * x) + f(y * y)) + f(z * z)) < r2)) continue;
+    for (let d = 0; d < 8; d++) {
+      const at = ((k + (d >> 2)) * (n + 1) + j + ((d >> 1) & 1)) * (n + 1) + i + (d & 1);
+      if (!used[at]) { used[at] = 1; count++; }
+    }
+  }
+  return count;
+}
+
+/** The flat arguments of pbdjs_AddBody / pbdjs_BodyCounts after the world id, with the mesh's arrays. */
+function bodyArgs(o, typeCode) {
+  const q = o.rotation;
+  const h = o.halfExtents ?? [0, 0, 0];
+  let vertices = new Float32Array(0), indices = new Uint32Array(0);
+  if (o.mesh) {
+    vertices = Float32Array.from(o.mesh.vertices.flat());
+    indices = Uint32Array.from((o.mesh.triangles ?? o.mesh.tets).flat());
+  }
+  const scalars = [typeCode, SHAPE_CODE[o.shape], ...o.position, ...q, ...o.velocity, ...h, o.radius ?? 0, o.resolution ?? 0,
+    o.mass, o.particleRadius];
+  return { scalars, vertices, indices };
+}
+
+/** Runs pbdjs_<name> with the body's arguments (`world` first when given) and its arrays copied into wasm memory. */
+function callWithBody(engine, name, world, o, typeCode, out) {
+  const { scalars, vertices, indices } = bodyArgs(o, typeCode);
+  return engine.heap.withArrays([vertices, indices], (vp, ip) => {
+    const args = [...(world === null ? [] : [world]), ...scalars, vp, vertices.length / 3, ip, indices.length];
+    return out ? engine.heap.out(name, args, false) : engine.exports[name](...args);
+  });
+}
+
+const refused = (o, index, message) => {
+  const path = join(join('objects', index), o.mesh ? 'mesh' : 'shape');
+  return new SceneError(path, `${path} is refused by the engine: ${message}`);
+};
+
+/**
+ * What the engine reserves for the body (pbd_BodyCounts: it validates the body, and its message becomes a
+ * SceneError's); the pins are checked against the exact particle count here.
+ */
+export function bodyCounts(engine, o, index, typeCode) {
+  const r = callWithBody(engine, 'pbdjs_BodyCounts', null, o, typeCode, true);
+  if (r < 0) throw refused(o, index, engine.lastError(0));
+  const [particles, edges, tets, skinVertices, skinTriangles] = engine.heap.int32s(5);
+  o.pins.forEach((p, i) => {
+    if (p >= particles) fail(join(join(join('objects', index), 'pins'), i), `must be an integer in 0..${particles - 1} (the body has ${particles} particles)`, p);
+  });
+  return { particles, constraints: edges, triangles: 0, lines: 0, tets, skinVertices, skinTriangles };
+}
+
+/** Adds the body to world `id`: pbdjs_AddBody, then its plasticity and pins; returns its first particle. */
+export function buildBody(engine, id, o, index, typeCode) {
+  const e = engine.exports;
+  const r = callWithBody(engine, 'pbdjs_AddBody', id, o, typeCode, false);
+  if (r < 0) throw refused(o, index, engine.lastError(id));
+  const first = r;
+  const { yield: y, creep, max } = o.plasticity;
+  engine.check(e.pbd_World_SetObjectPlasticity(id, index, y, creep, max), 'engine', id);
+  for (const p of pinnedBy(engine, id, o, first)) engine.check(e.pbd_World_SetInvMass(id, first + p, 0), 'engine', id);
+  return first;
+}
+
+/** Local particles pinned by `pins` and `pinBoxes` (rest positions read from the world just built). */
+function pinnedBy(engine, id, o, first) {
+  const pins = new Set(o.pins);
+  if (o.pinBoxes.length === 0) return pins;
+  const count = engine.exports.pbd_World_GetParticleCount(id) - first;
+  const x = engine.heap.bufferView(id, BUFFER.positions, Float32Array, 4);
+  // The body's frame: r = R(q)^T (x - position), q normalised (as the engine does).
+  const [qx, qy, qz, qw] = o.rotation.map((c, _, q) => c / Math.hypot(...q));
+  for (let j = 0; j < count; j++) {
+    const d = [0, 1, 2].map((k) => x[4 * (first + j) + k] - o.position[k]);
+    const r = rotate([-qx, -qy, -qz, qw], d);
+    if (o.pinBoxes.some((b) => r.every((v, k) => v >= b.min[k] && v <= b.max[k]))) pins.add(j);
+  }
+  return pins;
+}
+
+/** v rotated by the unit quaternion q = [x, y, z, w]: v + 2w (u x v) + 2 u x (u x v). */
+export function rotate([x, y, z, w], [vx, vy, vz]) {
+  const tx = 2 * (y * vz - z * vy), ty = 2 * (z * vx - x * vz), tz = 2 * (x * vy - y * vx);
+  return [vx + w * tx + (y * tz - z * ty), vy + w * ty + (z * tx - x * tz), vz + w * tz + (x * ty - y * tx)];
+}
+
+// ---------------------------------------------------------------- mass, size, drawing
+
+/** The mass of each particle, as the engine spreads the body's: float32 mass / count, rounded to float32. */
+export function bodyParticleMass(o, count) { return Math.fround(Math.fround(o.mass) / count); }
+
+/** Local particles whose mass setObjectMass leaves alone: the pinned ones (w = 0 in `world`, else `pins`). */
+export function bodyOwnMass(o, world, index) {
+  if (!world) return new Set(o.pins);
+  const { firstParticle, particleCount } = world.objects[index];
+  const x = world.positions;
+  const keep = new Set();
+  for (let j = 0; j < particleCount; j++) if (x[4 * (firstParticle + j) + 3] === 0) keep.add(j);
+  return keep;
+}
+
+/** The body's largest size in metres. */
+export function bodyExtent(o) { return Math.max(...sides(o)); }
+
+/** The contact radius a body gets when its scene says 0: half its lattice spacing (a box's shortest), tets: half
+ *  their shortest edge; as the engine computes it. */
+export function bodyDefaultRadius(o) {
+  if (o.shape !== 'tets') return f(Math.min(...lattice(o).spacing) * 0.5);
+  const v = o.mesh.vertices.map((p) => p.map(f));
+  let shortest2 = Infinity;
+  for (const t of o.mesh.tets) {
+    for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) {
+      const d = [0, 1, 2].map((k) => f(v[t[a]][k] - v[t[b]][k]));
+      shortest2 = Math.min(shortest2, f(f(f(d[0] * d[0]) + f(d[1] * d[1])) + f(d[2] * d[2])));
+    }
+  }
+  return f(0.5 * f(Math.sqrt(shortest2)));
+}
+
+/** Particles drawn at their contact radius (default: half the lattice spacing). */
+export function bodySprite(o) {
+  const radius = o.particleRadius > 0 ? o.particleRadius : bodyDefaultRadius(o);
+  return { radius, pinnedRadius: radius * 1.3, columns: 0, rows: 0 };
+}
+
+/**
+ * The per-object material the panel shows beside the stiffness: plasticity (World.setObjectPlasticity) and the
+ * contact radius (World.setObjectRadius). `get(o)` reads a scene object, `write(world, index, v)` sets one.
+ */
+export const BODY_MATERIAL = Object.freeze([
+  ...PLASTICITY.map((k) => Object.freeze({
+    name: `plasticity.${k}`, min: L.plasticity[k].min, max: k === 'creep' ? 10 : 1, step: k === 'creep' ? 0.1 : 0.01,
+    get: (o) => o.plasticity[k],
+    write: (world, index, v) => world.setObjectPlasticity(index, { [k]: v }),
+  })),
+  Object.freeze({
+    name: 'particleRadius', min: 0, max: 0.1, step: 0.001, get: (o) => o.particleRadius,
+    write: (world, index, v) => world.setObjectRadius(index, v),
+  }),
+]);
+
+export const BODY_MATERIAL_STRINGS = {
+  en: {
+    'material.plasticity.yield': 'Yield strain',
+    'material.plasticity.yield.help': 'Strain past which the rest shape gives way (plasticity)',
+    'material.plasticity.creep': 'Creep (1/s)',
+    'material.plasticity.creep.help': 'How fast the rest shape follows the deformation past the yield; 0 = elastic',
+    'material.plasticity.max': 'Max plastic strain',
+    'material.plasticity.max.help': 'The most the rest shape may change in all',
+    'material.particleRadius': 'Particle radius (m)',
+    'material.particleRadius.help': 'Contact radius of the body\'s particles; 0 = half the lattice spacing',
+  },
+  zh: {
+    'material.plasticity.yield': '屈服应变',
+    'material.plasticity.yield.help': '超过此应变后静止形状开始让步（塑性）',
+    'material.plasticity.creep': '蠕变（1/秒）',
+    'material.plasticity.creep.help': '超过屈服后静止形状跟随变形的速度；0 = 纯弹性',
+    'material.plasticity.max': '最大塑性应变',
+    'material.plasticity.max.help': '静止形状总共最多可改变的量',
+    'material.particleRadius': '粒子半径（米）',
+    'material.particleRadius.help': '物体粒子的接触半径；0 = 晶格间距的一半',
+  },
+};

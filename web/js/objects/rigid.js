@@ -1,0 +1,77 @@
+// rigid.js — the rigid body object type (issue 10): particles held in their rest shape by shape matching (Müller
+// et al. 2005; the rotation of A_pq by Müller et al. 2016's iterative method, shapes family), made from a box, a
+// ball, a closed surface (a mesh or an OBJ file) or given tets' vertices (pbdjs_AddBody), drawn as its surface
+// moved by the body's rotation and translation. Everything the page knows about rigid bodies is here and in
+// body-common.js (what it shares with soft bodies), registered in objects/index.js.
+//
+//   { "type": "rigid", "name": "block", "shape": "box", "position": [0, 0.5, 0], "halfExtents": [0.2, 0.1, 0.1],
+//     "resolution": 4, "mass": 1, "stiffness": 1 }
+// stiffness < 1 makes it a soft shape-matched body (its goal pulls it only part of the way each pass).
+
+import { PARAMS } from '../engine/params.js';
+import { optional, paramValue } from '../format/read.js';
+import { control } from '../panel/control.js';
+import {
+  BODY_KEYS, BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  bodySprite, buildBody, meshSize, readBody,
+} from './body-common.js';
+
+const TYPE = 'rigid';
+const TYPE_CODE = 3; // PBD_OBJECT_RIGID
+const STIFFNESS = PARAMS['stiffness.shape'];
+const KIND = 6; // pbdKind_shape
+
+const stiffness = (value, path) => optional(value, STIFFNESS.default, (v) => paramValue(STIFFNESS, v, path));
+
+/** @type {import('./index.js').ObjectType} */
+export const rigid = {
+  type: TYPE,
+  keys: BODY_KEYS,
+  read: (get, path, index) => readBody(get, path, index, TYPE, stiffness),
+  particleCount: bodyParticleCount,
+  counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
+
+  /** Adds it to world `id` (its stiffness, plasticity and pins too); returns its first particle. */
+  build(engine, id, o, index) {
+    const first = buildBody(engine, id, o, index, TYPE_CODE);
+    engine.check(engine.exports.pbd_World_SetObjectStiffness(id, index, KIND, o.stiffness), 'engine', id);
+    return first;
+  },
+
+  /** Its particles move as one transform (World.getBodyTransform, pbd_World_GetBodyTransform). */
+  shapeMatched: true,
+  particleMass: bodyParticleMass,
+  defaultRadius: bodyDefaultRadius,
+  particlesWithOwnMass: bodyOwnMass,
+
+  /** Its constraint kind: the engine's pbdConstraintKind, the parameter, where one object keeps its own. */
+  stiffness: {
+    shape: { kind: KIND, param: STIFFNESS.name, get: (o) => o.stiffness, set: (o, v) => { o.stiffness = v; } },
+  },
+
+  extent: bodyExtent,
+  meshSize,
+
+  /** Drawn as its skin moved by the body's transform (world.skinPositions after world.updateSkin()), matte like
+   *  wood. Colours: render/palette.js. */
+  render: { primitive: 'skin', pointColor: 'rigidParticle', skinColor: 'rigidBody', gloss: 0.15, sprite: bodySprite },
+
+  controls: [control({ name: STIFFNESS.name, param: STIFFNESS.name, group: 'stiffness', step: 0.01 })],
+  /** Per-object material beyond the stiffness (plasticity of the rest shape, contact radius): body-common.js. */
+  material: BODY_MATERIAL,
+
+  strings: {
+    en: {
+      'object.rigid': 'Rigid body',
+      'param.stiffness.shape': 'Rigid shape',
+      'param.stiffness.shape.help': 'Shape-matched bodies: how fully each pass pulls them to their rest shape (1 = rigid)',
+      ...BODY_MATERIAL_STRINGS.en,
+    },
+    zh: {
+      'object.rigid': '刚体',
+      'param.stiffness.shape': '刚体形状',
+      'param.stiffness.shape.help': '形状匹配物体：每次迭代把它拉回静止形状的程度（1 = 刚性）',
+      ...BODY_MATERIAL_STRINGS.zh,
+    },
+  },
+};
