@@ -31,7 +31,6 @@
    its rotation, and its goals are c; two particles or a line leave the turn about the line as
    it was (rotation.c). Nothing divides by a quantity that can be 0 (M >= the pins' weight > 0). */
 #include "families/shapes_internal.h"
-#include "base/simd.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -47,7 +46,7 @@ static pbdShapes* State(const pbdWorld* w) { return pbd_ShapesState(w); }
    because the products of floats are exact in double: a body that is symmetric about an axis
    gets exactly no turn about it, where float rounding turns it by ~1e-8 rad, and a stack of
    boxes grows that into a fall (their faces of particles are bumpy: tests/c/test_shapes_scenes.c). */
-void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, float e[3], float A[9])
+void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, double e[3], float A[9])
 {
 	const int32_t end = b->first + b->count;
 	const double ref[3] = { b->c[0], b->c[1], b->c[2] };
@@ -64,7 +63,7 @@ void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions
 	}
 	for (int r = 0; r < 3; ++r) {
 		const double er = S[r] / b->mass;
-		e[r] = (float)er;
+		e[r] = er;
 		for (int k = 0; k < 3; ++k) A[3 * r + k] = (float)(a[3 * r + k] - er * b->offsetSum[k]);
 	}
 }
@@ -152,38 +151,35 @@ static int32_t Shapes_ColourSize(const pbdWorld* w, const void* state, int32_t c
 	return ((const pbdShapes*)state)->count;
 }
 
-/* The goals g_i = c + R q_i, 4 wide. c = ref + e (ref the last centre, e the move since) is
-   never rounded to one float: g_i = ref + (R q_i + e), so each goal rounds once, by itself.
-   Rounding c first would move the whole body by c's rounding, up to half an ulp of its
-   coordinates, every pass, and the velocity update would turn that into momentum: a drift of
-   the body's momentum that per-particle rounding, independent from particle to particle,
-   averages away. p.w (the weight) is kept; a pin (w = 0) stays. */
+/* The goals g_i = c + R q_i, summed in double from the unrounded centre and rounded per
+   particle, for the same reason as the fit's double: rounding c to float first would move the
+   whole body by c's rounding, up to half an ulp of its coordinates, every pass, which the
+   velocity update turns into momentum (per-particle rounding, independent from particle to
+   particle, averages away), and float products would break a symmetric body's symmetry.
+   p.w (the weight) is kept; a pin (w = 0) stays. */
 static void SolveBody(pbdWorld* w, const pbdShapes* s, pbdBody* b)
 {
-	float e[3], A[9], R[9];
+	double e[3];
+	float A[9], R[9];
 	pbd_Shapes_Fit(s, b, w->p, e, A);
 	pbd_ExtractRotation(A, b->q, PBD_SHAPES_ROTATION_ITERATIONS);
-	const pbdF4 ref = pbdF4_Set(b->c[0], b->c[1], b->c[2], 0.0f);
-	for (int k = 0; k < 3; ++k) b->c[k] = b->c[k] + e[k];
+	const double c[3] = { b->c[0] + e[0], b->c[1] + e[1], b->c[2] + e[2] };
+	for (int k = 0; k < 3; ++k) b->c[k] = (float)c[k];
 	const float k = b->k;
 	if (!(k > 0.0f) || b->pins == b->count) return;
 	pbd_QuatToMatrix(b->q, R);
-	const pbdF4 col0 = pbdF4_Set(R[0], R[3], R[6], 0.0f), col1 = pbdF4_Set(R[1], R[4], R[7], 0.0f);
-	const pbdF4 col2 = pbdF4_Set(R[2], R[5], R[8], 0.0f), move = pbdF4_Set(e[0], e[1], e[2], 0.0f);
-	const pbdF4 kk = pbdF4_Set(k, k, k, 0.0f); /* w lane: p.w + 0 (g.w - p.w) */
 	const int32_t end = b->first + b->count;
 	for (int32_t i = b->first; i < end; ++i) {
-		float* pi = w->p + 4 * i;
-		if (pi[3] <= 0.0f) continue; /* a pin stays */
-		const pbdF4 q = pbdF4_Load(s->offset + 4 * i);
-		const pbdF4 rq = pbdF4_Add(pbdF4_Add(pbdF4_Mul(col0, pbdF4_SplatLane(q, 0)), pbdF4_Mul(col1, pbdF4_SplatLane(q, 1))),
-								   pbdF4_Mul(col2, pbdF4_SplatLane(q, 2)));
-		const pbdF4 g = pbdF4_Add(ref, pbdF4_Add(rq, move));
-		const pbdF4 p = pbdF4_Load(pi);
+		float* p = w->p + 4 * i;
+		if (p[3] <= 0.0f) continue; /* a pin stays */
+		const float* q = s->offset + 4 * i;
+		const float g[3] = { (float)(c[0] + ((double)R[0] * q[0] + (double)R[1] * q[1] + (double)R[2] * q[2])),
+							 (float)(c[1] + ((double)R[3] * q[0] + (double)R[4] * q[1] + (double)R[5] * q[2])),
+							 (float)(c[2] + ((double)R[6] * q[0] + (double)R[7] * q[1] + (double)R[8] * q[2])) };
 		if (k >= 1.0f) {
-			pi[0] = pbdF4_Get(g, 0), pi[1] = pbdF4_Get(g, 1), pi[2] = pbdF4_Get(g, 2);
+			p[0] = g[0], p[1] = g[1], p[2] = g[2];
 		} else {
-			pbdF4_Store(pi, pbdF4_Add(p, pbdF4_Mul(kk, pbdF4_Sub(g, p))));
+			p[0] += k * (g[0] - p[0]), p[1] += k * (g[1] - p[1]), p[2] += k * (g[2] - p[2]);
 		}
 	}
 }
@@ -203,12 +199,13 @@ static void Shapes_Error(const pbdWorld* w, const void* state, const float* posi
 	for (int32_t k = 0; k < s->count; ++k) {
 		const pbdBody* b = &s->bodies[k];
 		if (!(b->size > 0.0f)) continue;
-		float e[3], A[9], R[9], q[4];
+		double e[3];
+		float A[9], R[9], q[4];
 		pbd_Shapes_Fit(s, b, positions, e, A);
 		memcpy(q, b->q, sizeof q);
 		pbd_ExtractRotation(A, q, PBD_SHAPES_ROTATION_ITERATIONS);
 		pbd_QuatToMatrix(q, R);
-		const float c[3] = { b->c[0] + e[0], b->c[1] + e[1], b->c[2] + e[2] };
+		const float c[3] = { (float)(b->c[0] + e[0]), (float)(b->c[1] + e[1]), (float)(b->c[2] + e[2]) };
 		const float inv = 1.0f / b->size;
 		const int32_t end = b->first + b->count;
 		for (int32_t i = b->first; i < end; ++i) {

@@ -49,8 +49,8 @@ typedef struct pbdShapes {
 static inline pbdShapes* pbd_ShapesState(const pbdWorld* w) { return (pbdShapes*)w->families[pbdFamily_shapes]; }
 
 /// The weighted centre c = ref + e and A = sum_i m_i (x_i - c) q_i^T (row-major) of body b's
-/// particles in `positions` (float4 each), summed 4 wide about ref = b->c, the last centre.
-void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, float e[3], float A[9]);
+/// particles in `positions` (float4 each), summed in double about ref = b->c, the last centre.
+void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions, double e[3], float A[9]);
 /// The rest data that follow the masses and P: the weights, c0, q_i, size (after a mass change
 /// or a plastic creep).
 void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);

@@ -45,7 +45,6 @@
    shape after its solve, so only what acts after it (colliders, the ground) can strain it:
    plasticity is for bodies of stiffness below 1. */
 #include "families/shapes_internal.h"
-#include "base/simd.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -133,63 +132,50 @@ static void ChordRotation(const double I[9], const double Lin[3], double h, doub
 	*s = Sqrt(1.0 - Dot(u, u));
 }
 
-/* The sums in one pass about the body's last centre b->c, 4 wide over each particle's
-   (x, y, z, w), as in pbd_Shapes_Fit: with d_i = x_i - b->c, C = sum m d v^T and
-   D = sum m d d^T (three float4 rows each), e = sum m d / M = c - b->c,
-       L = sum m (d - e) x (v - v_c) = axial(C) - M e x v_c,
-       I = tr(D) 1 - D - M (|e|^2 1 - e e^T)   (the parallel axis theorem),
-   axial(C) = (C_yz - C_zy, C_zx - C_xz, C_xy - C_yx) = sum m d x v. Then, per particle,
-   v_i = v_c + (R - 1)(d_i - e) / h, (R - 1) written out so that R r - r has no cancellation. */
+/* The sums in double, about the centre: c and v_c first, then L = sum m r x (v - v_c) and I.
+   Double, where float4 sums were twice as fast, because products of floats are exact in
+   double: a body symmetric about an axis gets exactly no turn about it, where float rounding
+   turns it by ~1e-8 rad, and a stack of boxes grows that into a fall (their faces of particles
+   are bumpy: tests/c/test_shapes_scenes.c). Then, per particle, v_i = v_c + (R - 1) r_i / h,
+   (R - 1) written out so that R r - r has no cancellation. */
 static void PredictBody(pbdWorld* w, const pbdShapes* s, pbdBody* b, float hf)
 {
+	const double h = hf;
 	const int32_t end = b->first + b->count;
 	const float* x = w->x;
 	float* v = w->v;
-	const pbdF4 ref = pbdF4_Set(b->c[0], b->c[1], b->c[2], 0.0f);
-	const pbdF4 zero = pbdF4_Splat(0.0f);
-	pbdF4 S = zero, V = zero, C0 = zero, C1 = zero, C2 = zero, D0 = zero, D1 = zero, D2 = zero;
+	double M = 0.0, c[3] = { 0.0, 0.0, 0.0 }, vc[3] = { 0.0, 0.0, 0.0 };
 	for (int32_t i = b->first; i < end; ++i) {
-		const pbdF4 m = pbdF4_SplatLane(pbdF4_Load(s->offset + 4 * i), 3);
-		const pbdF4 d = pbdF4_ZeroW(pbdF4_Sub(pbdF4_Load(x + 4 * i), ref));
-		const pbdF4 vi = pbdF4_Load(v + 4 * i); /* w lane 0 */
-		const pbdF4 md = pbdF4_Mul(m, d);
-		S = pbdF4_Add(S, md);
-		V = pbdF4_Add(V, pbdF4_Mul(m, vi));
-		const pbdF4 m0 = pbdF4_SplatLane(md, 0), m1 = pbdF4_SplatLane(md, 1), m2 = pbdF4_SplatLane(md, 2);
-		C0 = pbdF4_Add(C0, pbdF4_Mul(m0, vi)), C1 = pbdF4_Add(C1, pbdF4_Mul(m1, vi)), C2 = pbdF4_Add(C2, pbdF4_Mul(m2, vi));
-		D0 = pbdF4_Add(D0, pbdF4_Mul(m0, d)), D1 = pbdF4_Add(D1, pbdF4_Mul(m1, d)), D2 = pbdF4_Add(D2, pbdF4_Mul(m2, d));
+		const double m = s->offset[4 * i + 3];
+		M += m;
+		for (int k = 0; k < 3; ++k) c[k] += m * x[4 * i + k], vc[k] += m * v[4 * i + k];
 	}
-	const double M = b->mass, h = hf;
-	double e[3], vc[3];
-	for (int k = 0; k < 3; ++k) e[k] = pbdF4_Get(S, k) / M, vc[k] = pbdF4_Get(V, k) / M;
-	const pbdF4 Cr[3] = { C0, C1, C2 }, Dr[3] = { D0, D1, D2 };
-	double C[9], D[9];
-	for (int r = 0; r < 3; ++r)
-		for (int k = 0; k < 3; ++k) C[3 * r + k] = pbdF4_Get(Cr[r], k), D[3 * r + k] = pbdF4_Get(Dr[r], k);
-	double ev[3];
-	Cross(e, vc, ev);
-	const double L[3] = { C[5] - C[7] - M * ev[0], C[6] - C[2] - M * ev[1], C[1] - C[3] - M * ev[2] };
-	const double trD = D[0] + D[4] + D[8], e2 = Dot(e, e);
-	double I[9];
-	for (int r = 0; r < 3; ++r)
-		for (int k = 0; k < 3; ++k) I[3 * r + k] = (r == k ? trD - M * e2 : 0.0) - D[3 * r + k] + M * e[r] * e[k];
+	for (int k = 0; k < 3; ++k) c[k] /= M, vc[k] /= M;
+	double L[3] = { 0.0, 0.0, 0.0 }, I[9] = { 0.0 };
+	for (int32_t i = b->first; i < end; ++i) {
+		const double m = s->offset[4 * i + 3];
+		const double r[3] = { x[4 * i] - c[0], x[4 * i + 1] - c[1], x[4 * i + 2] - c[2] };
+		const double dv[3] = { v[4 * i] - vc[0], v[4 * i + 1] - vc[1], v[4 * i + 2] - vc[2] };
+		double l[3];
+		Cross(r, dv, l);
+		const double r2 = Dot(r, r);
+		for (int k = 0; k < 3; ++k) L[k] += m * l[k];
+		for (int row = 0; row < 3; ++row)
+			for (int col = 0; col < 3; ++col) I[3 * row + col] += m * ((row == col ? r2 : 0.0) - r[row] * r[col]);
+	}
 	double u[3], sw;
 	ChordRotation(I, L, h, u, &sw);
 	const double xx = u[0] * u[0], yy = u[1] * u[1], zz = u[2] * u[2];
 	const double xy = u[0] * u[1], xz = u[0] * u[2], yz = u[1] * u[2];
 	const double wx = sw * u[0], wy = sw * u[1], wz = sw * u[2];
-	/* the columns of (R - 1) / h */
-	const float f = (float)(2.0 / h);
-	const pbdF4 col0 = pbdF4_Set((float)(-(yy + zz)) * f, (float)(xy + wz) * f, (float)(xz - wy) * f, 0.0f);
-	const pbdF4 col1 = pbdF4_Set((float)(xy - wz) * f, (float)(-(xx + zz)) * f, (float)(yz + wx) * f, 0.0f);
-	const pbdF4 col2 = pbdF4_Set((float)(xz + wy) * f, (float)(yz - wx) * f, (float)(-(xx + yy)) * f, 0.0f);
-	const pbdF4 E = pbdF4_Set((float)e[0], (float)e[1], (float)e[2], 0.0f);
-	const pbdF4 VC = pbdF4_Set((float)vc[0], (float)vc[1], (float)vc[2], 0.0f);
+	/* R - 1, so that (R r - r) is formed without cancellation */
+	const double D[9] = { -2.0 * (yy + zz), 2.0 * (xy - wz), 2.0 * (xz + wy), 2.0 * (xy + wz), -2.0 * (xx + zz),
+						  2.0 * (yz - wx),  2.0 * (xz - wy), 2.0 * (yz + wx), -2.0 * (xx + yy) };
 	for (int32_t i = b->first; i < end; ++i) {
-		const pbdF4 r = pbdF4_Sub(pbdF4_ZeroW(pbdF4_Sub(pbdF4_Load(x + 4 * i), ref)), E);
-		const pbdF4 dv = pbdF4_Add(pbdF4_Add(pbdF4_Mul(col0, pbdF4_SplatLane(r, 0)), pbdF4_Mul(col1, pbdF4_SplatLane(r, 1))),
-								   pbdF4_Mul(col2, pbdF4_SplatLane(r, 2)));
-		pbdF4_Store(v + 4 * i, pbdF4_Add(VC, dv)); /* w lane 0 */
+		const double r[3] = { x[4 * i] - c[0], x[4 * i + 1] - c[1], x[4 * i + 2] - c[2] };
+		double d[3];
+		Mul3(D, r, d);
+		for (int k = 0; k < 3; ++k) v[4 * i + k] = (float)(vc[k] + d[k] / h);
 	}
 	/* the solve's warm start: the last rotation turned by this one */
 	const float dq[4] = { (float)u[0], (float)u[1], (float)u[2], (float)sw };
@@ -198,6 +184,7 @@ static void PredictBody(pbdWorld* w, const pbdShapes* s, pbdBody* b, float hf)
 	const float inv = 1.0f / sqrtf(n2);
 	for (int k = 0; k < 4; ++k) b->q[k] *= inv;
 }
+
 
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
