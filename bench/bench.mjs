@@ -399,7 +399,8 @@ async function main() {
 		const lo = Math.min(...r.runs), hi = Math.max(...r.runs);
 		const spread = (hi - lo) / r.ms_median;
 		console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
-			(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
+			(r.solid ? ': the drop from landing to rest, in order (a step costs what the motion makes it cost)'
+				: spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
 	}
 	console.log(`bench took ${seconds.toFixed(0)} s`);
 
