@@ -398,9 +398,12 @@ async function main() {
 	for (const r of records) {
 		const lo = Math.min(...r.runs), hi = Math.max(...r.runs);
 		const spread = (hi - lo) / r.ms_median;
-		console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
-			(r.solid ? ': the drop from landing to rest, in order (a step costs what the motion makes it cost)'
-				: spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
+		// A solid case's runs are the drop from landing to rest, in order: a step costs what the motion makes it cost.
+		if (r.solid) console.log(`runs ${r.case} ${r.impl}: ${r.runs.map(fmt.ms).join(', ')} ms, landing to rest, load ${r.load_1min}`);
+		else {
+			console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
+				(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
+		}
 	}
 	console.log(`bench took ${seconds.toFixed(0)} s`);
 
