@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles, and the page's
-   built-in cloth-100k scene at its own settings, on the wasm
+/* bench.mjs -- `make bench`: the cloth scene at ~10k and ~100k particles, the page's
+   built-in cloth-100k scene at its own settings, and the solids (soft-20k, rigid-256), on the wasm
    build (in this Node process), natively (build/bench_native*, spawned) and on two peers
    in this Node process (bench/peers.mjs: the same algorithm in plain JS, and Bullet's
    soft-body cloth through ammo.js), medians of several timed runs, every ratio from the
@@ -27,7 +27,8 @@
      wasm-scalar      emcc -O3 -DPBD_SCALAR=1 without -msimd128 in this Node
                       (build/minipbd_scalar.wasm, when built): the SIMD speed-up of the
                       product itself, on the same engine (V8) in the same process
-     js, ammo         the peers (bench/peers.mjs says exactly what they do)
+     js, ammo         the peers (bench/peers.mjs says exactly what they do; for soft-20k, js is
+                      bench/peer-softbody.mjs, the same soft-body algorithm in plain JS)
 
    Cases: cloth-RxR (every impl), cloth-100k (our builds: the built-in scene of web/js/scene.js
    as the page runs it, 316 x 316 hanging from its whole top edge, tethers, 10 substeps x 1 pass,
@@ -38,6 +39,11 @@
    cloth-RxR/findpairs (pbd_World_FindPairs alone: spatial hash rebuild + pair search from
    the warmed-up positions, timed per call) and cloth-RxR/rebuild (the hash rebuild alone,
    native only: the engine's internal pbd_HashGrid_Build, which wasm does not export).
+   Solids (issue 10, bench/solid-cases.mjs): soft-20k, 16 soft cubes of 6 x 6 x 6 cells (20,736
+   tets) dropped onto the ground and each other, on our builds and the js soft-body peer;
+   rigid-256, 256 shape-matched boxes of 64 particles piling up in a pen of box colliders, on our
+   builds; both at the scene defaults, 10 substeps x 1 pass, with their quality figures
+   (--quick: 2 cubes of 2 x 2 x 2 cells, soft-20k/2-cubes; 4 boxes, rigid-256/4-boxes).
 
    Our builds (native*, wasm) build the same scene (bench_native.c mirrors minipbd.js
    World.build(); for cloth-100k it is handed the cloth and every parameter of the wasm world the
@@ -60,7 +66,10 @@
    the fastest SIMD native build of the case), node, cpu, load_1min; native: compiler, target,
    simd, build; scene cases: scene (its name); peers: build, lowest_y, wasm_speedup (peer ms / wasm ms: how many times
    faster our wasm is); 10-pass records with a 1-pass twin: solve_ms_est and
-   other_ms_est; self-on records: ratio_vs_self_off. */
+   other_ms_est; self-on records: ratio_vs_self_off. Solid records (report-solids.mjs) also:
+   solid (soft or rigid), bodies, tets, constraints = the tets' edges, proj_per_s over edges and
+   tets (null for rigid), the quality fields of report-solids.mjs QUALITY_FIELDS, and on native
+   records quality_from (copied from the wasm record whose final hash they share). */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,7 +79,10 @@ import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
 import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
+import { opsText, planOps, solidCases } from './solid-cases.mjs';
+import { runSolidPeer, runSolidWasm } from './solid-run.mjs';
 import { OURS, crossCheck, derive, fmt, pairsTable, stepTable, targets } from './report.mjs';
+import { solidDerive, solidTable, solidTargets } from './report-solids.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -164,7 +176,8 @@ function makeCases(quick) {
 		{ name: `${name(big)}/findpairs`, res: big, ...w, mode: 'findpairs', params: { thickness: t }, impls: ['native', 'wasm'] },
 		{ name: `${name(big)}/rebuild`, res: big, ...w, mode: 'rebuild', params: { thickness: t }, impls: ['native'] },
 	);
-	return list.map((c) => ({ mode: 'step', params: {}, ...c }));
+	// The solids (issue 10): soft-20k on our builds and the plain-JS soft-body peer, rigid-256 on our builds.
+	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS })];
 }
 
 /** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
@@ -241,7 +254,7 @@ async function runWasm(engine, c, impl) {
 }
 
 function nativeSpec(c) {
-	const kv = { name: c.name, ...(c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
+	const kv = { name: c.name, ...(c.solid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
 	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
 }
 
@@ -303,10 +316,20 @@ async function main() {
 		else if (spec.required) throw new Error(`${opts[impl]} is missing: run make`);
 		else notes.push(`(${impl}: ${path.relative(root, opts[impl])} not built; skipped: make build/minipbd_scalar.wasm)`);
 	}
-	// bench_native is handed a scene case as its cloth and the parameters of its wasm world.
+	// bench_native is handed a scene case as its cloth and the parameters of its wasm world, a solid case as the
+	// file of its plan's operations (solid-cases.mjs: the same calls the wasm world is built by).
+	let describer = engines.wasm ?? null;
+	const describe = async () => (describer ??= await loadMiniPBD(fs.readFileSync(opts.wasm)));
+	const solids = cases.filter((c) => c.solid && c.impls.some((impl) => opts.impls.includes(impl)));
+	const planDir = solids.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-bench-')) : null;
+	for (const c of solids) {
+		c.ops = planOps(await describe(), c.plan);
+		c.worldFile = path.join(planDir, `${c.name.replace(/[^A-Za-z0-9-]/g, '_')}.plan`);
+		fs.writeFileSync(c.worldFile, opsText(c.ops));
+	}
 	const sceneNatives = (c) => c.scene && natives.some(([impl]) => wants(c, impl));
 	if (cases.some(sceneNatives)) {
-		const describer = engines.wasm ?? await loadMiniPBD(fs.readFileSync(opts.wasm));
+		await describe();
 		for (const c of cases.filter(sceneNatives)) {
 			c.nativeScene = nativeSceneSpec(describer, c);
 			if (!c.nativeScene) notes.push(`(${c.name}: bench_native cannot build scene ${c.scene}; native builds skipped)`);
@@ -320,13 +343,15 @@ async function main() {
 			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
 			for (const rec of runNative(impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
-				else records.push({ ...rec, load_1min: load1() });
+				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), load_1min: load1() });
 			}
 		}
 		for (const [impl, engine] of Object.entries(engines)) {
-			if (wants(c, impl)) records.push({ ...(await runWasm(engine, c, impl)), load_1min: load1() });
+			if (!wants(c, impl)) continue;
+			const rec = c.solid ? runSolidWasm(engine, c, impl, WASM_BUILDS[impl].build) : await runWasm(engine, c, impl);
+			records.push({ ...rec, load_1min: load1() });
 		}
-		if (wants(c, 'js')) records.push({ ...runPeer('js', c), load_1min: load1() });
+		if (wants(c, 'js')) records.push({ ...(c.solid ? runSolidPeer(await describe(), c) : runPeer('js', c)), load_1min: load1() });
 		if (ammo?.Ammo && !ammoBroken && wants(c, 'ammo')) {
 			try {
 				records.push({ ...runPeer('ammo', c, ammo), load_1min: load1() });
@@ -337,6 +362,7 @@ async function main() {
 		}
 	}
 	const seconds = (performance.now() - t0) / 1000;
+	if (planDir) fs.rmSync(planDir, { recursive: true, force: true });
 
 	// Records in case order, then implementation order.
 	const order = (r) => cases.findIndex((c) => c.name === r.case) * IMPLS.length + IMPLS.indexOf(r.impl);
@@ -344,24 +370,27 @@ async function main() {
 	for (const r of records) Object.assign(r, env);
 	derive(records, cases);
 	const check = crossCheck(records, cases);
+	solidDerive(records, cases);
 	const compared = new Set(records.filter((r) => OURS.has(r.impl)).map((r) => r.impl)).size > 1;
 
 	console.log('');
-	const steps = records.filter((r) => r.mode === 'step'), pairs = records.filter((r) => r.mode !== 'step');
+	const steps = records.filter((r) => r.mode === 'step' && !r.solid), pairs = records.filter((r) => r.mode !== 'step');
+	const solidRecords = records.filter((r) => r.solid);
 	if (steps.length) console.log(stepTable(steps));
 	if (pairs.length) console.log(`\n${pairsTable(pairs)}`);
+	if (solidRecords.length) console.log(`\n${solidTable(solidRecords)}`);
 	console.log('');
 	for (const n of notes) console.log(n);
 	for (const l of check.lines) console.log(l);
 	console.log(compared
 		? `hash check: ${check.ok ? 'PASS (our builds did bit-identical work)' : 'FAIL (our builds did different work: ratios are meaningless)'}`
 		: 'hash check: skipped (only one of our implementations ran)');
-	const goals = targets(records, big);
+	const goals = [...targets(records, big), ...solidTargets(records)];
 	if (goals.length) {
 		console.log(`\ntargets (${opts.quick ? 'quick run: sizes too small to mean anything' : 'every figure from this run'}):`);
 		for (const g of goals) console.log(g);
 	}
-	for (const r of records.filter((x) => !OURS.has(x.impl))) {
+	for (const r of records.filter((x) => !OURS.has(x.impl) && x.lowest_y !== undefined)) {
 		console.log(`peer ${r.case} ${r.impl}: lowest point y = ${r.lowest_y.toFixed(3)} m${r.heap_mb ? `, wasm heap ${r.heap_mb.toFixed(0)} MB` : ''}`);
 	}
 	// The machine may be shared: show each record's spread so a noisy run is visible.
@@ -369,8 +398,12 @@ async function main() {
 	for (const r of records) {
 		const lo = Math.min(...r.runs), hi = Math.max(...r.runs);
 		const spread = (hi - lo) / r.ms_median;
-		console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
-			(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
+		// A solid case's runs are the drop from landing to rest, in order: a step costs what the motion makes it cost.
+		if (r.solid) console.log(`runs ${r.case} ${r.impl}: ${r.runs.map(fmt.ms).join(', ')} ms, landing to rest, load ${r.load_1min}`);
+		else {
+			console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
+				(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
+		}
 	}
 	console.log(`bench took ${seconds.toFixed(0)} s`);
 

@@ -38,8 +38,11 @@
                            the cloth as web/js/minipbd.js World.build() makes it: axisU = (W, 0, 0),
                            axisV = (0, -H, 0) for xy or (0, 0, H) for xz; pinned at the two top
                            corners or along the whole top row (j = 0)
+     A solid case (issue 10, bench/solid-cases.mjs): world=PATH, a plan file of the world's operations
+       (bench_native_world.c) instead of res=N; its record also has "bodies" and "tets".
      e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */
+#include "bench_native_world.h"
 #include "minipbd.h"
 
 #include <stdio.h>
@@ -98,6 +101,7 @@ enum { PINS_CORNERS, PINS_TOP };
 typedef struct BenchCase {
 	char name[64];
 	char scene[32]; /* "" for the bench cloth */
+	char world[512]; /* a solid case's plan file, "" for a cloth */
 	int res, warmup, runs, steps;
 	int mode; /* MODE_... */
 	int paramCount;
@@ -244,7 +248,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		fflush(stdout);
 		return;
 	}
-	pbdWorldId w = BuildCloth(bc);
+	pbdWorldId w = s_world = bc->world[0] ? BenchWorld_Load(bc->world) : BuildCloth(bc);
 	for (int i = 0; i < bc->paramCount; ++i) {
 		Check(pbd_World_SetParam(w, bc->param[i], (float)bc->value[i]), "pbd_World_SetParam");
 	}
@@ -285,10 +289,12 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	}
 
 	printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"%s\",%s%s%s\"particles\":%d,\"constraints\":%d,\"passes\":%d,"
-		   "\"warmup_steps\":%d,\"%s\":%d,\"runs\":[",
+		   "\"warmup_steps\":%d,\"%s\":%d,",
 		   bc->name, impl, s_modeNames[bc->mode], bc->scene[0] ? "\"scene\":\"" : "", bc->scene, bc->scene[0] ? "\"," : "",
 		   particles, constraints, passes, bc->warmup,
 		   bc->mode == MODE_STEP ? "steps_per_run" : "calls_per_run", bc->steps);
+	if (bc->world[0]) BenchWorld_PrintCounts(w);
+	printf("\"runs\":[");
 	for (int r = 0; r < bc->runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
 	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,", median, fastest);
 	/* proj/s: every constraint is projected once per pass (steps only). */
@@ -411,6 +417,12 @@ static void ParseCase(const char* spec, BenchCase* bc)
 				exit(2);
 			}
 			strcpy(bc->scene, value);
+		} else if (strcmp(key, "world") == 0) {
+			if (strlen(value) == 0 || strlen(value) >= sizeof bc->world) {
+				fprintf(stderr, "bench_native: bad world file name \"%s\"\n", value);
+				exit(2);
+			}
+			strcpy(bc->world, value);
 		} else if (strncmp(key, "base.", 5) == 0) {
 			int param = pbd_ParamFromName(key + 5);
 			if (param < 0 || bc->baseCount == pbdParam_count) {
@@ -454,10 +466,11 @@ static void ParseCase(const char* spec, BenchCase* bc)
 			bc->paramCount += 1;
 		}
 	}
-	if (bc->res < 0) {
-		fprintf(stderr, "bench_native: a case needs res=N\n");
+	if (bc->res < 0 && bc->world[0] == '\0') {
+		fprintf(stderr, "bench_native: a case needs res=N (or world=PATH)\n");
 		exit(2);
 	}
+	if (bc->name[0] == '\0' && bc->world[0]) strcpy(bc->name, "solid");
 	if (bc->name[0] == '\0') snprintf(bc->name, sizeof bc->name, "cloth-%dx%d", bc->res, bc->res);
 }
 

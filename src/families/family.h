@@ -14,7 +14,7 @@
                     prepareSubstep contacts stage: find contacts, rebuild derived data
                     solve         ns Gauss-Seidel passes; in each pass every family in
                                   registry order, colour by colour
-                    update        after the passes: tearing, later plasticity
+                    update        after the passes: tearing, plasticity
                     velocities    after v = (p - x) / h: restitution, in reverse registry order
      per step       endStep
      on demand      error         per-particle relative error (heat map, convergence, stats)
@@ -36,9 +36,12 @@
 #include "world/core.h"
 
 /// The registry: one line per family, in solve order. The order is part of the physics
-/// (Gauss-Seidel) and of the determinism hashes: distance constraints first, then tethers,
-/// attachments (the pointer), particle contacts, colliders, and the ground last, so that no
-/// particle ends a pass below it (seed 000 section 1: inequalities projected when violated).
+/// (Gauss-Seidel) and of the determinism hashes: distance constraints (cloth, chains, soft-body
+/// edges) first, then soft-body volumes, tethers, attachments (the pointer), particle contacts,
+/// shape matching (after the contacts and the pointer, so their corrections become the rigid
+/// body's motion), colliders, and the ground last among the solvers, so that no particle ends
+/// a pass below it (seed 000 section 1: inequalities projected when violated); wind (forces
+/// only) and the skin (render surfaces, no hook in the step) solve nothing.
 #define PBD_FAMILIES(X) \
 	X(distance)         \
 	X(volume)           \

@@ -26,7 +26,7 @@ typedef enum pbdStage {
 	pbdStage_predict,    ///< forces hooks (wind), then v* = v + h w f_ext, p = x + h v*
 	pbdStage_contacts,   ///< prepareSubstep hooks: particle pairs, collider frames, ground contact flags
 	pbdStage_solve,      ///< ns Gauss-Seidel passes: every family in registry order, colour by colour
-	pbdStage_update,     ///< update hooks: tearing (later plasticity); the render topology follows
+	pbdStage_update,     ///< update hooks: tearing, plasticity; the render topology follows
 	pbdStage_velocities, ///< v = (p - x) / h, then velocities hooks: restitution (ground, colliders)
 	pbdStage_commit,     ///< damping, speed bound (after v is recomputed, so they last), world bound,
 	                     ///< x = p: one sweep

@@ -13,7 +13,8 @@
                         dp_i = -k' w_i C / sum_j w_j |grad_j C|^2 grad_i C   (2.2)
                         with k' = 1 - (1 - k)^(1/ns) so the stiffness seen after ns
                         passes is k whatever ns is; then the convergence record
-       update           update hooks: tearing (later plasticity)
+       update           update hooks: tearing, plasticity (soft edges, rigid shapes),
+                        the shapes family's mass scaling undone
        velocities       v = (p - x) / h                                     (2.3), then the
                         velocities hooks: restitution (ground, colliders)
        commit           damping, speed bound (velocity and displacement), world bound, x = p

@@ -46,8 +46,15 @@ const SCENE = {
   objects: [
     { type: 'cloth', name: 'cloth', origin: [-0.5, 1.5, 0], size: [1, 1], resolution: [8, 8], plane: 'xy', pins: [[0, 0], [7, 0]] },
     { type: 'chain', name: 'rope', start: [1, 2, 0], end: [2, 2, 0], segments: 6, pins: [0] },
+    { type: 'soft', name: 'jelly', shape: 'box', position: [-1.2, 0.5, 0], halfExtents: [0.15, 0.15, 0.15], resolution: 2 },
+    { type: 'rigid', name: 'ball', shape: 'ball', position: [1.2, 0.6, 0.5], radius: 0.15, resolution: 3 },
   ],
 };
+const OBJECTS = SCENE.objects.length;
+const BODIES = [2, 3]; // the soft and the rigid body: the calls on a body's material take only these
+// (object, stiffness kind) pairs each type has, and some it has not
+const KINDS = [[0, 'stretch'], [0, 'shear'], [0, 'bend'], [1, 'chain'], [2, 'edge'], [2, 'volume'], [3, 'shape']];
+const NOT_KINDS = [[0, 'volume'], [1, 'edge'], [2, 'shape'], [3, 'edge'], [2, 'bogus'], [3, '__proto__'], [2, 4]];
 
 /** mulberry32: a small seeded generator, the same sequence on every engine. */
 function rng(seed) {
@@ -154,6 +161,12 @@ function makeCalls(world, a, state) {
     if (state.attachments.length > 0 && a.chance(0.7)) return { value: a.pick(state.attachments), valid: 'loose' };
     return a.chance(0.5) ? { value: a.pick(state.removed.length ? state.removed : [1]), valid: 'loose' } : arg(a.pick(NOT_INDICES), false);
   };
+  // a body's index (valid), another object's (refused: it has no plasticity or contact radius of its own), or no index
+  const body = () => (a.chance(0.7) ? arg(a.pick(BODIES), true) : a.chance(0.5) ? arg(a.pick([0, 1]), false) : arg(a.pick(NOT_INDICES), false));
+  const plasticity = () => (a.chance(0.7)
+    ? arg({ yield: a.random() * 0.5, creep: a.random() * 50, max: a.random() }, true)
+    : arg(a.pick([null, 'soft', { yield: NaN, creep: 0, max: 1 }, { yield: 0.1, creep: -1, max: 1 }, { yield: 0.1, creep: 0, max: 11 },
+      { yield: 0.1, creep: 1e9, max: 1 }, { yield: '0.1', creep: 0, max: 1 }, { yield: 0.1, creep: 0, max: 1, extra: 1 }]), false));
   return [
     () => ({ name: 'setPosition', args: [a.index(particles()), a.vec3()], run: (w, i, v) => w.setPosition(i, v) }),
     () => ({ name: 'setVelocity', args: [a.index(particles()), a.vec3()], run: (w, i, v) => w.setVelocity(i, v) }),
@@ -185,7 +198,17 @@ function makeCalls(world, a, state) {
         : arg(a.pick([null, 'ice', { staticFriction: '1' }, { restitution: NaN }, { kineticFriction: 11 }, { restitution: 10n }]), false);
       return { name: 'setColliderMaterial', args: [a.index(2), m], run: (w, i, mat) => w.setColliderMaterial(i, mat) };
     },
-    () => ({ name: 'setObjectMass', args: [a.index(2), a.number(0.001, 1, [0, -1, 2e6])], run: (w, i, m) => w.setObjectMass(i, m) }),
+    () => ({ name: 'setObjectMass', args: [a.index(OBJECTS), a.number(0.001, 1, [0, -1, 2e6])], run: (w, i, m) => w.setObjectMass(i, m) }),
+    () => ({ name: 'setObjectPlasticity', args: [body(), plasticity()], run: (w, i, p) => w.setObjectPlasticity(i, p) }),
+    () => ({ name: 'setObjectRadius', args: [body(), a.number(0, 0.5, [-0.1, 1.5])], run: (w, i, r) => w.setObjectRadius(i, r) }),
+    () => ({ name: 'getObjectVolume', args: [a.index(OBJECTS)], run: (w, i) => w.getObjectVolume(i) }),
+    () => ({ name: 'getBodyTransform', args: [a.index(OBJECTS)], run: (w, i) => w.getBodyTransform(i) }),
+    () => {
+      const [i, kind] = a.chance(0.7) ? a.pick(KINDS) : a.pick(NOT_KINDS);
+      const ok = KINDS.some(([j, k]) => j === i && k === kind);
+      return { name: 'setObjectStiffness', args: [arg(i, true), arg(kind, ok), a.number(0, 1, [1.5, -0.1])], run: (w, j, k, v) => w.setObjectStiffness(j, k, v) };
+    },
+    () => ({ name: 'updateSkin', args: [], run: (w) => w.updateSkin() }),
     () => ({ name: 'pick', args: [a.vec3(3, true), a.vec3(3, true), a.number(0.01, 1, [-1, -1e-9])], run: (w, o, d, r) => w.pick(o, d, r) }),
     () => ({ name: 'pickCollider', args: [a.vec3(3, true), a.vec3(3, true)], run: (w, o, d) => w.pickCollider(o, d) }),
     () => ({

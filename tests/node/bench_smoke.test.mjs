@@ -1,9 +1,11 @@
 // Smoke test for bench/bench.mjs (`make bench`): runs its --quick mode (a 20x20 cloth,
 // 2 runs of 2 steps, on every implementation: our native builds and wasm (SIMD and scalar), and the peers,
-// plain JS and ammo.js) and checks the records' schema, that every implementation and
+// plain JS and ammo.js; the solids at their quick sizes: 2 soft cubes of 2 x 2 x 2 cells, on our builds and
+// the plain-JS soft-body peer, and 4 rigid boxes) and checks the records' schema, that every implementation and
 // case is there, and the hash cross-check of our builds. No timing assertions: only that
 // the figures exist, are finite and positive, and agree where they must (same work on
-// every one of our builds).
+// every one of our builds; the solids' counts from the lattice's closed forms, their quality figures
+// measured by the bench equal to the engine's own).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,7 +17,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const OURS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar'];
 const PEERS = ['js', 'ammo'];
-const CASES = ['cloth-20x20', 'cloth-100k/20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild'];
+const SOFT = 'soft-20k/2-cubes', RIGID = 'rigid-256/4-boxes';
+const CASES = ['cloth-20x20', 'cloth-100k/20x20', 'cloth-20x20/1-pass', 'cloth-20x20/self-off', 'cloth-20x20/self-on', 'cloth-20x20/findpairs', 'cloth-20x20/rebuild',
+  SOFT, RIGID];
+// A box of n x n x n Kuhn-split cells: (n + 1)^3 particles, 6 n^3 tets, and its edges: 3 n (n + 1)^2 along the
+// axes, 3 n^2 (n + 1) face diagonals, n^3 main diagonals.
+const lattice = (n) => ({ particles: (n + 1) ** 3, tets: 6 * n ** 3, edges: 3 * n * (n + 1) ** 2 + 3 * n * n * (n + 1) + n ** 3 });
 const hasClang = spawnSync('sh', ['-c', 'command -v clang'], { encoding: 'utf8' }).status === 0;
 
 // A make started from a make (make test -> node --test) must not inherit the outer
@@ -55,6 +62,8 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
     assert.match(r.stdout, /^\| case +\| impl +\| particles +\| constraints +\| passes +\| ms\/step \(median\) +\| \(min\) +\| Mproj\/s +\| max stretch +\| ratio vs native +\|$/m,
       'the markdown table header is printed');
     assert.match(r.stdout, /^targets \(/m, 'the targets summary is printed');
+    assert.match(r.stdout, /^\| case +\| impl +\| bodies +\| particles +\| edges +\| tets +\| passes +\| ms\/step \(median\)/m, 'the soft table is printed');
+    assert.match(r.stdout, /^\| case +\| impl +\| bodies +\| particles +\| passes +\| ms\/step \(median\) .*\| shape error \(mm\)/m, 'the rigid table is printed');
     assert.doesNotMatch(r.stdout, /^\((ammo|js)\b.*(skipped|failed)/m, 'no peer was skipped or failed');
 
     const records = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -80,9 +89,13 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
       assert.ok(CASES.includes(rec.case), `${where}: a quick case`);
       assert.ok([...OURS, ...PEERS].includes(rec.impl), `${where}: a known impl`);
       assert.ok(['step', 'findpairs', 'rebuild'].includes(rec.mode), `${where}: mode`);
-      for (const f of ['particles', 'constraints', 'passes']) assert.ok(Number.isInteger(rec[f]) && rec[f] > 0, `${where}: ${f} = ${rec[f]}`);
-      assert.equal(rec.particles, 400, `${where}: 20 x 20 particles`);
-      assert.equal(rec.constraints, 2202, `${where}: stretch + shear + bend of a 20 x 20 grid`);
+      for (const f of ['particles', 'passes']) assert.ok(Number.isInteger(rec[f]) && rec[f] > 0, `${where}: ${f} = ${rec[f]}`);
+      if (rec.solid) {
+        checkSolid(rec, where);
+      } else {
+        assert.equal(rec.particles, 400, `${where}: 20 x 20 particles`);
+        assert.equal(rec.constraints, 2202, `${where}: stretch + shear + bend of a 20 x 20 grid`);
+      }
       assert.equal(rec.passes, rec.case.endsWith('/1-pass') ? 1 : 10, `${where}: passes`);
       assert.ok(finitePositive(rec.ms_median), `${where}: ms_median = ${rec.ms_median}`);
       assert.ok(finitePositive(rec.ms_min) && rec.ms_min <= rec.ms_median, `${where}: ms_min = ${rec.ms_min}`);
@@ -92,9 +105,11 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
       assert.ok(Array.isArray(rec.runs) && rec.runs.length === 2, `${where}: runs holds the 2 quick runs`);
       for (const ms of rec.runs) assert.ok(finitePositive(ms), `${where}: run ${ms} is finite and positive`);
       assert.equal(typeof rec.params, 'object', `${where}: params`);
-      if (rec.mode === 'step') {
-        // proj_per_s is derived from the median, not measured separately.
-        const expected = rec.constraints * rec.passes / (rec.ms_median / 1000);
+      if (rec.solid === 'rigid') {
+        assert.equal(rec.proj_per_s, null, `${where}: shape matching has no projection count`);
+      } else if (rec.mode === 'step') {
+        // proj_per_s is derived from the median, not measured separately (a soft body: its edges and tets).
+        const expected = (rec.constraints + (rec.tets ?? 0)) * rec.passes / (rec.ms_median / 1000);
         assert.ok(Math.abs(rec.proj_per_s - expected) <= 1e-6 * expected, `${where}: proj_per_s = constraints x passes / s`);
       } else {
         assert.equal(rec.proj_per_s, null, `${where}: no projections when timing the hash`);
@@ -118,7 +133,7 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
       } else {
         assert.equal(rec.hash_match, null, `${where}: peers have no hash`);
         assert.ok(finitePositive(rec.wasm_speedup), `${where}: wasm_speedup`);
-        assert.ok(Number.isFinite(rec.lowest_y), `${where}: lowest_y`);
+        if (!rec.solid) assert.ok(Number.isFinite(rec.lowest_y), `${where}: lowest_y`);
       }
     }
 
@@ -137,6 +152,17 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
       const rec = records.find((x) => x.case === 'cloth-20x20' && x.impl === impl);
       assert.ok(rec.max_stretch < 10, `${impl}: max stretch ${rec.max_stretch} of a small cloth is sane`);
     }
+    // The solids: every one of our builds and, for the soft bodies, the plain-JS peer.
+    for (const impl of [...OURS.filter((i) => i !== 'native-clang' || hasClang), 'js']) assert.ok(has(SOFT, impl), `${SOFT} ${impl}`);
+    for (const impl of OURS.filter((i) => i !== 'native-clang' || hasClang)) assert.ok(has(RIGID, impl), `${RIGID} ${impl}`);
+    // A native record has the quality of the wasm one, whose state it ended on to the bit.
+    for (const name of [SOFT, RIGID]) {
+      const wasm = records.find((x) => x.case === name && x.impl === 'wasm');
+      for (const rec of records.filter((x) => x.case === name && x.impl.startsWith('native'))) {
+        assert.match(rec.quality_from, /^wasm/, `${name} ${rec.impl}: quality_from`);
+        assert.equal(rec.max_penetration, wasm.max_penetration, `${name} ${rec.impl}: the wasm record's quality`);
+      }
+    }
     // Derived figures exist where the twin cases ran.
     for (const impl of ['native', 'native-scalar', 'wasm']) {
       const rec = records.find((x) => x.case === 'cloth-20x20' && x.impl === impl);
@@ -150,6 +176,40 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+/** A solid record: its counts from the lattice's closed forms, its quality figures present and sane. */
+function checkSolid(rec, where) {
+  const finite = (f) => assert.ok(Number.isFinite(rec[f]) && rec[f] >= 0, `${where}: ${f} = ${rec[f]}`);
+  finite('max_penetration');
+  finite('max_penetration_ratio');
+  if (rec.solid === 'soft') {
+    const cube = lattice(2);
+    assert.equal(rec.case, SOFT, `${where}: the quick soft case`);
+    assert.equal(rec.bodies, 2, `${where}: 2 cubes`);
+    assert.equal(rec.particles, 2 * cube.particles, `${where}: particles`);
+    assert.equal(rec.constraints, 2 * cube.edges, `${where}: the tets' edges`);
+    assert.equal(rec.tets, 2 * cube.tets, `${where}: 6 tets per cell`);
+    for (const f of ['volume_error_mean', 'volume_error_max', 'max_edge_stretch', 'max_edge_compression']) finite(f);
+    assert.ok(rec.volume_error_mean <= rec.volume_error_max, `${where}: mean <= max`);
+    // Cubes dropped a few cm keep their volume (issue 10: within 1% at rest) and no tet turns over.
+    assert.ok(rec.volume_error_max < 0.01, `${where}: volume error ${rec.volume_error_max}`);
+    assert.equal(rec.inverted_tets, 0, `${where}: inverted tets`);
+    if (rec.impl !== 'js') {
+      // The bench's mesh mirror (solid-cases.mjs boxLatticeMesh) measures what the engine measures.
+      assert.ok(Math.abs(rec.engine_volume_error_max - rec.volume_error_max) < 1e-6, `${where}: volume error ${rec.volume_error_max} vs the engine's ${rec.engine_volume_error_max}`);
+      assert.equal(rec.engine_inverted_tets, rec.inverted_tets, `${where}: inverted tets as the engine counts them`);
+    }
+  } else {
+    assert.equal(rec.case, RIGID, `${where}: the quick rigid case`);
+    assert.equal(rec.bodies, 4, `${where}: 4 boxes`);
+    assert.equal(rec.particles, 4 * lattice(3).particles, `${where}: 4 x 4 x 4 particles each`);
+    assert.equal(rec.constraints, 0, `${where}: no distance constraints`);
+    assert.equal(rec.tets, 0, `${where}: no tets`);
+    finite('max_shape_error');
+    // Rigid boxes stay rigid: no particle a particle radius (1/6 of the 0.2 m box) off its goal.
+    assert.ok(rec.max_shape_error < 0.2 / 6, `${where}: shape error ${rec.max_shape_error}`);
+  }
+}
 
 test('bench.mjs --quick without --out writes no file', { timeout: 300_000 }, () => {
   ensureBuilt();
@@ -182,5 +242,35 @@ test('bench_native refuses a bad case spec', () => {
     const r = run(path.join(root, 'build', 'bench_native'), [spec]);
     assert.equal(r.status, 2, `${spec}: exit status`);
     assert.match(r.stderr, message, `${spec}: message`);
+  }
+});
+
+test('bench_native refuses a bad solid plan file, naming the line', () => {
+  ensureBuilt();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-plan-'));
+  try {
+    const create = 'create 64 1 1 1 16 1 1 1 96 48';
+    const body = 'body 3 0 0 0.2 0 0 0 0 1 0 0 0 0.1 0.1 0.1 0.5 3 0.5 0';
+    for (const [text, status, message] of [
+      ['param dt 0.01\n', 2, /line 1: the first operation, and only it, must be create/],
+      [`${create}\nfly 1 2\n`, 2, /line 2: unknown operation/],
+      [`${create}\n${body}\n`, 2, /line 2: body takes 23 numbers/],
+      [`${create}\n${body} 0 0 0 nan\n`, 2, /line 2: a word is not a finite number/],
+      [`${create}\n${body} 0 1024 0 0\n`, 2, /line 2: a body with mesh arrays/],
+      [`${create}\nparam bogus 1\n`, 2, /line 2: not a world parameter/],
+      // the engine's own refusal, with its message: a mass out of range
+      [`${create}\n${body.replace(/ 0\.5 0$/, ' -1 0')} 0 0 0 0\n`, 1, /line 2 refused: .*body mass must be/],
+    ]) {
+      const file = path.join(dir, 'case.plan');
+      fs.writeFileSync(file, text);
+      const r = run(path.join(root, 'build', 'bench_native'), [`name=x,world=${file},warmup=0,runs=1,steps=1`]);
+      assert.equal(r.status, status, `${JSON.stringify(text)}: exit status (${r.stderr})`);
+      assert.match(r.stderr, message, `${JSON.stringify(text)}: message`);
+    }
+    const r = run(path.join(root, 'build', 'bench_native'), [`name=x,world=${path.join(dir, 'none.plan')}`]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /cannot open world file/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 });

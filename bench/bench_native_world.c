@@ -1,0 +1,136 @@
+/* bench_native_world.c -- bench_native's solid worlds (issue 10: soft-20k, rigid-256). bench.mjs writes a
+   case's plan (bench/solid-cases.mjs planOps: the operations it also runs through the wasm exports) to a
+   file, one operation per line, and this file makes the same C calls in the same order:
+
+     create P C T L A O COL TETS SKINV SKINT   pbd_CreateWorld, the capacities as pbdjs_CreateWorld takes them
+     param NAME VALUE                          pbd_World_SetParam(pbd_ParamFromName(NAME), (float)VALUE)
+     body TYPE SHAPE PX PY PZ QX QY QZ QW VX VY VZ HX HY HZ RADIUS RESOLUTION MASS PRADIUS 0 0 0 0
+                                               pbd_World_AddBody, the fields in pbdjs_AddBody's order
+                                               (the last four, a mesh's arrays, must be 0: lattice bodies only)
+     collider TYPE PX PY PZ QX QY QZ QW RADIUS HALFHEIGHT HX HY HZ SF KF E
+                                               pbd_World_AddCollider, in pbdjs_AddCollider's order
+
+   Numbers are JS's shortest round-trip decimals: strtod gives back the very double, and (float) rounds it
+   as the wasm call's f32 parameter does (an int parameter: the number is whole, (int) keeps it), so the
+   world is built from the same floats in both. */
+#include "bench_native_world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_WORDS 32
+
+static void Fail(const char* path, int line, const char* what)
+{
+	fprintf(stderr, "bench_native: %s line %d: %s\n", path, line, what);
+	exit(2);
+}
+
+static int Words(char* text, char** words)
+{
+	int n = 0;
+	for (char* w = strtok(text, " \t\r\n"); w != NULL; w = strtok(NULL, " \t\r\n")) {
+		if (n == MAX_WORDS) return -1;
+		words[n++] = w;
+	}
+	return n;
+}
+
+static double Number(const char* path, int line, const char* s)
+{
+	char* end;
+	double v = strtod(s, &end);
+	if (*s == '\0' || *end != '\0' || !(v == v) || v - v != 0.0) Fail(path, line, "a word is not a finite number");
+	return v;
+}
+
+static int Whole(const char* path, int line, const char* s)
+{
+	double v = Number(path, line, s);
+	if (v != (double)(int)v) Fail(path, line, "a count or a code is not a whole number");
+	return (int)v;
+}
+
+static void Check(pbdWorldId w, int result, const char* path, int line)
+{
+	if (result < 0) {
+		fprintf(stderr, "bench_native: %s line %d refused: %s\n", path, line, w > 0 ? pbd_World_GetLastErrorMessage(w) : pbd_GetLastErrorMessage());
+		exit(1);
+	}
+}
+
+pbdWorldId BenchWorld_Load(const char* path)
+{
+	FILE* f = fopen(path, "r");
+	if (f == NULL) {
+		fprintf(stderr, "bench_native: cannot open world file %s\n", path);
+		exit(2);
+	}
+	pbdWorldId w = 0;
+	char text[1024];
+	for (int line = 1; fgets(text, sizeof text, f) != NULL; ++line) {
+		if (strchr(text, '\n') == NULL && !feof(f)) Fail(path, line, "line too long");
+		char* word[MAX_WORDS];
+		const int n = Words(text, word);
+		if (n < 0) Fail(path, line, "too many words");
+		if (n == 0) continue;
+		const char* op = word[0];
+		if ((w == 0) != (strcmp(op, "create") == 0)) Fail(path, line, "the first operation, and only it, must be create");
+#define F(k) ((float)Number(path, line, word[k]))
+#define I(k) (Whole(path, line, word[k]))
+		if (strcmp(op, "create") == 0) {
+			if (n != 11) Fail(path, line, "create takes 10 capacities");
+			pbdWorldDef def = pbd_DefaultWorldDef();
+			def.maxParticles = I(1), def.maxConstraints = I(2), def.maxTriangles = I(3), def.maxLines = I(4);
+			def.maxAttachments = I(5), def.maxObjects = I(6), def.maxColliders = I(7);
+			def.maxTets = I(8), def.maxSkinVertices = I(9), def.maxSkinTriangles = I(10);
+			w = pbd_CreateWorld(&def);
+			Check(0, w, path, line);
+		} else if (strcmp(op, "param") == 0) {
+			if (n != 3) Fail(path, line, "param takes a name and a value");
+			const int p = pbd_ParamFromName(word[1]);
+			if (p < 0) Fail(path, line, "not a world parameter");
+			Check(w, pbd_World_SetParam(w, (pbdParam)p, F(2)), path, line);
+		} else if (strcmp(op, "body") == 0) {
+			if (n != 24) Fail(path, line, "body takes 23 numbers");
+			if (I(20) != 0 || I(21) != 0 || I(22) != 0 || I(23) != 0) Fail(path, line, "a body with mesh arrays (lattice bodies only)");
+			pbdBodyDef def = pbd_DefaultBodyDef();
+			def.type = I(1), def.shape = I(2);
+			for (int k = 0; k < 3; ++k) def.position[k] = F(3 + k);
+			for (int k = 0; k < 4; ++k) def.rotation[k] = F(6 + k);
+			for (int k = 0; k < 3; ++k) def.velocity[k] = F(10 + k);
+			for (int k = 0; k < 3; ++k) def.halfExtents[k] = F(13 + k);
+			def.radius = F(16), def.resolution = I(17), def.mass = F(18), def.particleRadius = F(19);
+			Check(w, pbd_World_AddBody(w, &def), path, line);
+		} else if (strcmp(op, "collider") == 0) {
+			if (n != 17) Fail(path, line, "collider takes 16 numbers");
+			pbdColliderDef def = pbd_DefaultColliderDef();
+			def.type = I(1);
+			for (int k = 0; k < 3; ++k) def.position[k] = F(2 + k);
+			for (int k = 0; k < 4; ++k) def.rotation[k] = F(5 + k);
+			def.radius = F(9), def.halfHeight = F(10);
+			for (int k = 0; k < 3; ++k) def.halfExtents[k] = F(11 + k);
+			def.staticFriction = F(14), def.kineticFriction = F(15), def.restitution = F(16);
+			Check(w, pbd_World_AddCollider(w, &def), path, line);
+		} else {
+			Fail(path, line, "unknown operation (create, param, body, collider)");
+		}
+#undef F
+#undef I
+	}
+	fclose(f);
+	if (w == 0) Fail(path, 1, "no create operation");
+	return w;
+}
+
+void BenchWorld_PrintCounts(pbdWorldId w)
+{
+	const int objects = pbd_World_GetObjectCount(w);
+	int tets = 0;
+	for (int o = 0; o < objects; ++o) {
+		pbdObjectInfo info;
+		if (pbd_World_GetObjectInfo(w, o, &info) == PBD_OK) tets += info.tetCount;
+	}
+	printf("\"bodies\":%d,\"tets\":%d,", objects, tets);
+}
