@@ -118,18 +118,12 @@ void pbd_Distance_BeginGroup(pbdWorld* w, pbdConstraintKind kind, int32_t object
 {
 	pbdDistance* d = pbd_DistanceState(w);
 	PBD_ASSERT(d->groupCount < d->maxGroups); /* maxGroups = maxObjects * kinds */
-	static const pbdParam kindParam[pbdKind_count] = {
-		[pbdKind_stretch] = pbdParam_stiffnessStretch, [pbdKind_shear] = pbdParam_stiffnessShear,
-		[pbdKind_bend] = pbdParam_stiffnessBend,       [pbdKind_chain] = pbdParam_stiffnessChain,
-		[pbdKind_edge] = pbdParam_stiffnessEdge,       [pbdKind_volume] = pbdParam_stiffnessVolume,
-		[pbdKind_shape] = pbdParam_stiffnessShape,
-	};
 	pbdGroup* g = &d->groups[d->groupCount];
 	g->first = d->count;
 	g->count = 0;
 	g->kind = kind;
 	g->object = object;
-	g->stiffness = w->params[kindParam[kind]];
+	g->stiffness = w->params[pbd_kindParam[kind]];
 	g->colourCount = 0;
 }
 
@@ -158,9 +152,10 @@ void pbd_Distance_EndGroup(pbdWorld* w, int colour, int32_t firstParticle, int32
 
 int32_t pbd_Distance_Count(const pbdWorld* w) { return pbd_DistanceState(w)->count; }
 
-void pbd_Distance_SetStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
+/* Its kinds are stretch, shear, bend, chain and soft-body edges; others match no group. */
+static void Distance_SetStiffness(pbdWorld* w, void* state, int32_t object, int32_t kind, float k)
 {
-	pbdDistance* d = pbd_DistanceState(w);
+	pbdDistance* d = state;
 	for (int g = 0; g < d->groupCount; ++g) {
 		if ((object < 0 || d->groups[g].object == object) && d->groups[g].kind == (int32_t)kind) d->groups[g].stiffness = k;
 	}
@@ -378,5 +373,6 @@ const pbdFamily pbd_family_distance = {
 	.colourSize = Distance_ColourSize,
 	.solve = Distance_Solve,
 	.update = Distance_Update,
+	.setStiffness = Distance_SetStiffness,
 	.error = Distance_Error,
 };

@@ -23,11 +23,6 @@ void pbd_Distance_EndGroup(pbdWorld* world, int colour, int32_t firstParticle, i
 /// Constraints in the world (torn ones included).
 int32_t pbd_Distance_Count(const pbdWorld* world);
 
-/* ---- parameters */
-
-/// Sets stiffness k of `kind` for one object, or for every object when object < 0.
-void pbd_Distance_SetStiffness(pbdWorld* world, int32_t object, pbdConstraintKind kind, float k);
-
 /* ---- statistics */
 
 /// maxError, meanError (|length - rest|, m) and maxStretch (stretch and chain) of *stats.

@@ -109,6 +109,9 @@ typedef struct pbdFamily {
 	/// perParticle[i] = max(perParticle[i], error of each constraint on i) when perParticle is
 	/// not NULL; adds the errors to *sum and their number to *count (mean error: convergence
 	/// curve, statistics).
+	/// Stiffness k in [0, 1] of its constraints of `kind` (pbdConstraintKind) that belong to `object`
+	/// (object < 0: every object's); a kind the family does not hold is none of its business.
+	void (*setStiffness)(pbdWorld* world, void* state, int32_t object, int32_t kind, float k);
 	void (*error)(const pbdWorld* world, const void* state, const float* positions, float* perParticle, double* sum,
 				  int32_t* count);
 } pbdFamily;

@@ -228,6 +228,8 @@ static void Shapes_Error(const pbdWorld* w, const void* state, const float* posi
 	}
 }
 
+static void Shapes_SetStiffness(pbdWorld* w, void* state, int32_t object, int32_t kind, float k);
+
 const pbdFamily pbd_family_shapes = {
 	.name = "shapes",
 	.bytes = Shapes_Bytes,
@@ -240,6 +242,7 @@ const pbdFamily pbd_family_shapes = {
 	.colourSize = Shapes_ColourSize,
 	.solve = Shapes_Solve,
 	.update = pbd_Shapes_Update,
+	.setStiffness = Shapes_SetStiffness,
 	.error = Shapes_Error,
 };
 
@@ -280,9 +283,10 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	s->bodyOf[object] = s->count;
 }
 
-void pbd_Shapes_SetStiffness(pbdWorld* w, int32_t object, float k)
+static void Shapes_SetStiffness(pbdWorld* w, void* state, int32_t object, int32_t kind, float k)
 {
-	pbdShapes* s = State(w);
+	if (kind != pbdKind_shape) return;
+	pbdShapes* s = state;
 	for (int32_t i = 0; i < s->count; ++i) {
 		if (object < 0 || s->bodies[i].object == object) s->bodies[i].stiffness = k;
 	}

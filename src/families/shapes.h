@@ -11,8 +11,6 @@ int pbd_Shapes_CheckRoom(pbdWorld* world);
 /// Uses the world's scratch (its particles' surface normals, shapes_sdf.c): call it when nothing
 /// else lives there.
 void pbd_Shapes_Add(pbdWorld* world, int32_t object, int32_t first, int32_t count);
-/// Stiffness k of object's shape matching; object < 0: every body.
-void pbd_Shapes_SetStiffness(pbdWorld* world, int32_t object, float k);
 /// 1 and the transform x = c + R(q) (x0 - c0) of object's body as last solved; 0 if it has none.
 int pbd_Shapes_Transform(const pbdWorld* world, int32_t object, float c[3], float q[4], float c0[3]);
 /// 1 when `object` is a shape-matched body (its particles may have contact normals).

@@ -91,9 +91,10 @@ int32_t pbd_Volume_Count(const pbdWorld* w) { return pbd_VolumeState(w)->count; 
 
 const int32_t* pbd_Volume_Tet(const pbdWorld* w, int32_t t) { return pbd_VolumeState(w)->tets + 4 * (size_t)t; }
 
-void pbd_Volume_SetStiffness(pbdWorld* w, int32_t object, float k)
+static void Volume_SetStiffness(pbdWorld* w, void* state, int32_t object, int32_t kind, float k)
 {
-	pbdVolume* v = pbd_VolumeState(w);
+	if (kind != pbdKind_volume) return;
+	pbdVolume* v = state;
 	for (int g = 0; g < v->groupCount; ++g) {
 		if (object < 0 || v->groups[g].object == object) v->groups[g].stiffness = k;
 	}
@@ -236,5 +237,6 @@ const pbdFamily pbd_family_volume = {
 	.colourCount = Volume_ColourCount,
 	.colourSize = Volume_ColourSize,
 	.solve = Volume_Solve,
+	.setStiffness = Volume_SetStiffness,
 	.error = Volume_Error,
 };

@@ -14,8 +14,6 @@ void pbd_Volume_AddTets(pbdWorld* world, int32_t object, const int32_t* tets, in
 						int32_t particleCount);
 /// Tets in the world.
 int32_t pbd_Volume_Count(const pbdWorld* world);
-/// Stiffness k of object's volume constraints; object < 0: every object.
-void pbd_Volume_SetStiffness(pbdWorld* world, int32_t object, float k);
 /// Tet t's 4 particle indices.
 const int32_t* pbd_Volume_Tet(const pbdWorld* world, int32_t t);
 

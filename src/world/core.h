@@ -135,6 +135,9 @@ int pbd_CheckVec(pbdWorld* world, const float v[3], const char* what);
 	return pbd_SetWorldError((w), PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
 
 void pbd_Solver_Step(pbdWorld* world);
+/// The world-wide parameter of each constraint kind ("stiffness.<kind>"), params.c: a new group of a
+/// kind starts at its value, and setting it sets every object's constraints of that kind.
+extern const pbdParam pbd_kindParam[pbdKind_count];
 /// Every parameter to its default (params.c).
 void pbd_ResetParams(float* params);
 

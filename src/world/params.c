@@ -2,9 +2,7 @@
    set parameters. The table is the only place a parameter's name, default, range, unit,
    owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
    builds its validators, link codec and panel from it instead of keeping copies. */
-#include "families/distance.h"
-#include "families/shapes.h"
-#include "families/volume.h"
+#include "families/family.h"
 
 #include <math.h>
 #include <string.h>
@@ -45,28 +43,28 @@ int pbd_ParamFromName(const char* name)
 	return PBD_ERR_UNKNOWN_PARAM;
 }
 
+const pbdParam pbd_kindParam[pbdKind_count] = {
+	[pbdKind_stretch] = pbdParam_stiffnessStretch, [pbdKind_shear] = pbdParam_stiffnessShear,
+	[pbdKind_bend] = pbdParam_stiffnessBend,       [pbdKind_chain] = pbdParam_stiffnessChain,
+	[pbdKind_edge] = pbdParam_stiffnessEdge,       [pbdKind_volume] = pbdParam_stiffnessVolume,
+	[pbdKind_shape] = pbdParam_stiffnessShape,
+};
+
 static int KindOfParam(pbdParam param)
 {
-	switch (param) {
-	case pbdParam_stiffnessStretch: return pbdKind_stretch;
-	case pbdParam_stiffnessShear: return pbdKind_shear;
-	case pbdParam_stiffnessBend: return pbdKind_bend;
-	case pbdParam_stiffnessChain: return pbdKind_chain;
-	case pbdParam_stiffnessEdge: return pbdKind_edge;
-	case pbdParam_stiffnessVolume: return pbdKind_volume;
-	case pbdParam_stiffnessShape: return pbdKind_shape;
-	default: return -1;
+	for (int kind = 0; kind < pbdKind_count; ++kind) {
+		if (pbd_kindParam[kind] == param) return kind;
 	}
+	return -1;
 }
 
-/* Stiffness k of one kind for one object (object < 0: every object), to the family that owns
-   the kind: the distance family holds stretch, shear, bend, chain and soft-body edges. */
+/* Stiffness k of one kind for one object (object < 0: every object): every family is told and
+   sets its own constraints of that kind (families/family.h setStiffness), so a family that
+   brings a kind needs no line here. */
 static void SetKindStiffness(pbdWorld* w, int32_t object, pbdConstraintKind kind, float k)
 {
-	switch (kind) {
-	case pbdKind_volume: pbd_Volume_SetStiffness(w, object, k); break;
-	case pbdKind_shape: pbd_Shapes_SetStiffness(w, object, k); break;
-	default: pbd_Distance_SetStiffness(w, object, kind, k); break;
+	for (int f = 0; f < pbdFamily_count; ++f) {
+		if (pbd_families[f]->setStiffness) pbd_families[f]->setStiffness(w, w->families[f], object, kind, k);
 	}
 }
 
