@@ -72,12 +72,11 @@ export const skin = {
   upload(r, world) {
     if (r.skinBytes === 0) return;
     world.updateSkin();
-    const views = skinViews(world);
-    const gl = r.gl;
+    const gl = r.gl; // the world's cached views: no record made per frame
     gl.bindBuffer(gl.ARRAY_BUFFER, r.skinPosBuffer);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, views.positions);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.skinPositions);
     gl.bindBuffer(gl.ARRAY_BUFFER, r.skinNormalBuffer);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, views.normals);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.skinNormals);
   },
 
   visible: (frame) => frame.hasSkins && !frame.view.heatMap,
