@@ -64,7 +64,8 @@ extern "C" {
 	X(PBD_ERR_INVALID_PARTICLE, -14, "particle index out of range")                    \
 	X(PBD_ERR_UNKNOWN_PARAM, -15, "unknown parameter")                               \
 	X(PBD_ERR_COLLIDER_CAPACITY, -16, "collider capacity exceeded")                    \
-	X(PBD_ERR_INVALID_COLLIDER, -17, "collider index out of range")
+	X(PBD_ERR_INVALID_COLLIDER, -17, "collider index out of range")                    \
+	X(PBD_ERR_FLUID_CAPACITY, -18, "fluid capacity exceeded")
 
 typedef enum pbdError {
 #define PBD_X_ENUM(name, value, text) name = value,
@@ -131,7 +132,17 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.selfCollision") \
 	X(pbdParam_collisions, "collisions", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.collisions")   \
 	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f, 0, "1", "contacts", "solver.selfFriction")               \
-	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")
+	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")     \
+	X(pbdParam_fluidRestDensity, "fluid.restDensity", 1000.0f, 1.0f, 1e5f, 0, "kg/m^3", "fluid", "fluid.restDensity")     \
+	X(pbdParam_fluidSpacing, "fluid.spacing", 0.02f, 0.002f, 1.0f, 0, "m", "fluid", "fluid.spacing")                    \
+	X(pbdParam_fluidSmoothingRadius, "fluid.smoothingRadius", 0.04f, 0.002f, 4.0f, 0, "m", "fluid", "fluid.smoothingRadius") \
+	X(pbdParam_fluidRelaxation, "fluid.relaxation", 0.01f, 0.0f, 10.0f, 0, "1", "fluid", "fluid.relaxation")              \
+	X(pbdParam_fluidScorrK, "fluid.scorrK", 0.1f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.scorr.k")                           \
+	X(pbdParam_fluidScorrN, "fluid.scorrN", 4.0f, 1.0f, 8.0f, PBD_PARAM_INTEGER, "1", "fluid", "fluid.scorr.n")           \
+	X(pbdParam_fluidScorrDq, "fluid.scorrDq", 0.2f, 0.0f, 0.9f, 0, "1", "fluid", "fluid.scorr.dq")                        \
+	X(pbdParam_fluidVorticity, "fluid.vorticity", 0.01f, 0.0f, 10.0f, 0, "1", "fluid", "fluid.vorticity")                 \
+	X(pbdParam_fluidViscosity, "fluid.viscosity", 0.01f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.viscosity")                  \
+	X(pbdParam_fluidSortInterval, "fluid.sortInterval", 1.0f, 0.0f, 1000.0f, PBD_PARAM_INTEGER, "steps", "fluid", "fluid.sortInterval")
 
 #define PBD_PARAM_INTEGER 1 ///< whole numbers only
 #define PBD_PARAM_BOOLEAN 2 ///< 0 or 1 (implies whole)
@@ -168,6 +179,7 @@ typedef enum pbdBuffer {
 	pbdBuffer_skinPositions, ///< float4 per skin vertex: bodies' render surfaces, after pbd_World_UpdateSkin
 	pbdBuffer_skinNormals,   ///< float4 per skin vertex, after pbd_World_UpdateSkin
 	pbdBuffer_skinTriangles, ///< uint32 x3 per skin triangle (indices into the skin vertices)
+	pbdBuffer_densities,     ///< float per particle: rho / rho0 of fluid particles (0 for others), after pbd_World_UpdateDensities
 	pbdBuffer_count
 } pbdBuffer;
 
@@ -185,6 +197,8 @@ typedef struct pbdWorldDef {
 	int32_t maxTets;        ///< soft-body tetrahedra (volume constraints); default 2 * maxParticles
 	int32_t maxSkinVertices;  ///< vertices of embedded render surfaces (bodies); default maxParticles
 	int32_t maxSkinTriangles; ///< their triangles; default 2 * maxParticles
+	int32_t maxFluidParticles; ///< particles that fluid objects may reserve in all (their neighbour lists are sized
+	                           ///< from it); default 0: no fluid
 	int32_t internalValue;  ///< cookie; do not touch
 } pbdWorldDef;
 
@@ -257,6 +271,8 @@ typedef struct pbdStats {
 #define PBD_OBJECT_CLOTH 1
 #define PBD_OBJECT_SOFT 2  ///< a soft body: particles, tet edges (pbdKind_edge) and tet volumes (pbdKind_volume)
 #define PBD_OBJECT_RIGID 3 ///< a rigid body: particles held in their rest shape by shape matching (pbdKind_shape)
+#define PBD_OBJECT_FLUID 4 ///< a fluid: Position Based Fluids particles (families/fluid.c); its range holds its capacity,
+                           ///< the first activeParticles of it live, the rest parked (w = 0, drawn by no one)
 
 typedef struct pbdObjectInfo {
 	int32_t type; ///< PBD_OBJECT_*
@@ -269,6 +285,7 @@ typedef struct pbdObjectInfo {
 	int32_t firstTet, tetCount;                   ///< soft bodies: their volume constraints
 	int32_t firstSkinVertex, skinVertexCount;     ///< bodies: their render surface (pbdBuffer_skin*)
 	int32_t firstSkinTriangle, skinTriangleCount;
+	int32_t activeParticles; ///< particles in use: particleCount, except for a fluid (its live particles, the range's start)
 } pbdObjectInfo;
 
 PBD_API pbdWorldDef pbd_DefaultWorldDef(void);
@@ -410,6 +427,87 @@ PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out)
 /// pbd_World_UpdateNormals): a soft body's skin vertex is a barycentric blend of the 4 particles
 /// of its tet; a rigid body's is its rest position moved by the body's rotation and translation.
 PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
+
+/* ---- fluids (issue 11): builders/fluid.c, families/fluid*.c ------------------------- */
+
+/// Position Based Fluids (Macklin & Mueller 2013, seed 002) in the same step: a fluid object is a
+/// range of particles with PBD_PHASE_FLUID whose density is held at fluid.restDensity. Each fluid
+/// particle has the mass rho0 d^3 (d = fluid.spacing) and the contact radius d / 2; solid particles
+/// near the fluid count in its density and take its corrections by their masses (Macklin et al. 2014
+/// section 7.1), so cloth, bodies and fluid push each other and blocks float by their density.
+#define PBD_MAX_FLUID_OBJECTS 8
+#define PBD_MAX_EMITTERS 8
+#define PBD_MAX_DRAINS 8
+
+/// A block of fluid: particles on a cubic lattice of spacing d = fluid.spacing filling the box
+/// [lower, upper], centres at lower + (i + 1/2) d along each axis, as many as fit (none along an
+/// axis shorter than d: an empty block, for an emitter to fill). Make it with pbd_DefaultFluidDef.
+typedef struct pbdFluidDef {
+	float lower[3], upper[3];
+	float velocity[3];     ///< of every particle of the block
+	int32_t capacity;      ///< particles the object reserves, >= the block's; 0: the block's
+	int32_t internalValue; ///< cookie; do not touch
+} pbdFluidDef;
+
+PBD_API pbdFluidDef pbd_DefaultFluidDef(void);
+/// Particles the def's block holds at `spacing`, or a negative pbdError (message through
+/// pbd_GetLastErrorMessage): bad numbers, a box past the world bound, more than PBD_MAX_PARTICLES.
+PBD_API int pbd_FluidBlockCount(const pbdFluidDef* def, float spacing);
+/// Adds a fluid object reserving def.capacity particles (the block's live, the rest parked);
+/// returns its first particle or a negative pbdError (world unchanged). The world's
+/// maxFluidParticles bounds the capacities of all its fluid objects.
+PBD_API int pbd_World_AddFluid(pbdWorldId world, const pbdFluidDef* def);
+
+/// A hose: adds particles to fluid object `object` in discs of the lattice spacing across the
+/// nozzle, one disc each time the stream has moved d, leaving at `speed` along `direction`.
+/// At the object's capacity it stops adding (pbdFluidStats.full), and nothing already there is lost.
+typedef struct pbdEmitterDef {
+	int32_t object;       ///< a fluid object
+	float position[3];    ///< the nozzle's centre
+	float direction[3];   ///< normalised by the call; not zero
+	float speed;          ///< m/s, (0, 50]
+	float radius;         ///< nozzle radius, [d / 2, 1] m
+	int32_t enabled;      ///< 0: off
+	int32_t internalValue;
+} pbdEmitterDef;
+PBD_API pbdEmitterDef pbd_DefaultEmitterDef(void);
+/// The emitter's index, or a negative pbdError.
+PBD_API int pbd_World_AddEmitter(pbdWorldId world, const pbdEmitterDef* def);
+PBD_API int pbd_World_SetEmitter(pbdWorldId world, int emitter, const pbdEmitterDef* def);
+PBD_API int pbd_World_GetEmitterCount(pbdWorldId world);
+/// A drain: every step, fluid particles inside the box [lower, upper] are removed (their object's
+/// live range closes up; particles of other objects keep their indices). Returns its index.
+PBD_API int pbd_World_AddDrain(pbdWorldId world, const float lower[3], const float upper[3]);
+PBD_API int pbd_World_GetDrainCount(pbdWorldId world);
+
+typedef struct pbdFluidStats {
+	int32_t particles;          ///< live fluid particles, all fluid objects
+	int32_t capacity;           ///< particles they reserve
+	int32_t emitted, drained;   ///< added by emitters, removed by drains, since the world began
+	int32_t full;               ///< an emitter could not add all it meant to in the last step: capacity reached
+	int32_t droppedNeighbours;  ///< neighbours that did not fit the lists in the last substep
+	float meanNeighbours;       ///< per live fluid particle, last substep
+	float meanDensity;          ///< rho / rho0 over live fluid particles, on the committed positions
+	float maxDensity;           ///< largest rho / rho0
+	float densityError;         ///< mean max(rho / rho0 - 1, 0): the compression the solve left
+} pbdFluidStats;
+/// Measures the fluid now (a neighbour search on the committed positions; not in the step).
+PBD_API int pbd_World_GetFluidStats(pbdWorldId world, pbdFluidStats* stats);
+/// rho_i / rho0 of every live fluid particle on the committed positions into pbdBuffer_densities (0 for others).
+PBD_API int pbd_World_UpdateDensities(pbdWorldId world);
+
+/// Parts of the fluid's substep, for benchmarks: pbd_World_RunFluidPart runs one on the current
+/// state (predicted = committed positions), as the step would.
+typedef enum pbdFluidPart {
+	pbdFluidPart_sort = 0,   ///< particles into cell order (every fluid.sortInterval steps)
+	pbdFluidPart_neighbours, ///< grid build and neighbour lists
+	pbdFluidPart_density,    ///< densities and lambda
+	pbdFluidPart_correct,    ///< position corrections and their application
+	pbdFluidPart_vorticity,  ///< vorticity confinement
+	pbdFluidPart_viscosity,  ///< XSPH viscosity
+	pbdFluidPart_count
+} pbdFluidPart;
+PBD_API int pbd_World_RunFluidPart(pbdWorldId world, int part);
 
 /// Temporary attachments: pull one particle toward a target with stiffness k in [0, 1]
 /// (a constraint C = |p - t| whose other end has w = 0). The particle's mass is never

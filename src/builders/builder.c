@@ -68,6 +68,7 @@ void pbd_Builder_EndObject(pbdWorld* w)
 {
 	pbdObjectInfo* info = &w->objects[w->objectCount];
 	info->particleCount = w->particleCount - info->firstParticle;
+	info->activeParticles = info->particleCount; /* a fluid's builder sets its live count after */
 	info->constraintCount = pbd_Distance_Count(w) - info->firstConstraint;
 	w->objectCount += 1;
 	w->topologyVersion += 1;

@@ -6,7 +6,7 @@
    is never touched, so removing the attachment leaves it exactly as it was; a pin (w = 0)
    does not follow the pointer. Slots are reused; ids carry a generation, so a removed
    attachment's id is refused, never dereferenced. */
-#include "families/family.h"
+#include "families/attachments.h"
 
 #include <string.h>
 
@@ -155,4 +155,22 @@ int pbd_World_GetAttachmentCount(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	return State(w)->live;
+}
+
+void pbd_Attachments_Remap(pbdWorld* w, int32_t first, int32_t count, const int32_t* newIndex)
+{
+	pbdAttachments* s = State(w);
+	for (int32_t i = 0; i < s->capacity; ++i) {
+		pbdAttachment* a = &s->slots[i];
+		if (a->particle < first || a->particle >= first + count) continue; /* free slots (-1) too */
+		const int32_t to = newIndex[a->particle - first];
+		if (to >= 0) {
+			a->particle = to;
+			continue;
+		}
+		a->particle = -1; /* its particle is gone: removed as pbd_World_RemoveAttachment would */
+		a->generation = (a->generation + 1) & 0x7fff;
+		if (a->generation == 0) a->generation = 1;
+		s->live -= 1;
+	}
 }

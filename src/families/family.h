@@ -47,6 +47,7 @@
 	X(volume)           \
 	X(tethers)          \
 	X(attachments)      \
+	X(fluid)            \
 	X(contacts)         \
 	X(shapes)           \
 	X(colliders)        \
@@ -67,6 +68,7 @@ typedef struct pbdCapacity {
 	int32_t maxParticles, maxConstraints, maxTriangles, maxLines;
 	int32_t maxAttachments, maxObjects, maxColliders, maxContacts;
 	int32_t maxTets, maxSkinVertices, maxSkinTriangles;
+	int32_t maxFluidParticles; ///< 0: no fluid (the fluid family reserves nothing)
 } pbdCapacity;
 
 /// What the hooks know of the step in progress.

@@ -9,7 +9,7 @@
      pbdjs_ChainCounts, pbdjs_ClothCounts: int32[0..2] = particles, constraints, lines or triangles
      pbdjs_GetStats:      f64[0..8] = steps, particles, constraints, attachments, maxError,
                                       meanError, maxStretch, kineticEnergy, potentialEnergy
-     pbdjs_GetObjectInfo: int32[0..17] in pbdObjectInfo order
+     pbdjs_GetObjectInfo: int32[0..18] in pbdObjectInfo order
      pbdjs_GetColliderInfo, pbdjs_RayCastColliders: see api_colliders.c
      pbdjs_ParamInfo:     f64[0..3] = default, min, max, flags */
 #include "world/core.h"
@@ -24,7 +24,7 @@ PBDJS_API int pbdjs_ExchangeBytes(void) { return PBDJS_EXCHANGE_BYTES; }
    the default). */
 PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int maxTriangles, int maxLines,
 									   int maxAttachments, int maxObjects, int maxColliders, int maxTets,
-									   int maxSkinVertices, int maxSkinTriangles)
+									   int maxSkinVertices, int maxSkinTriangles, int maxFluidParticles)
 {
 	pbdWorldDef def = pbd_DefaultWorldDef();
 	def.maxParticles = maxParticles;
@@ -37,6 +37,7 @@ PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int
 	def.maxTets = maxTets;
 	def.maxSkinVertices = maxSkinVertices;
 	def.maxSkinTriangles = maxSkinTriangles;
+	def.maxFluidParticles = maxFluidParticles;
 	return pbd_CreateWorld(&def);
 }
 
@@ -97,7 +98,7 @@ PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
 	return PBD_OK;
 }
 
-_Static_assert(sizeof(pbdObjectInfo) == 18 * sizeof(int32_t), "JS reads object info as 18 int32");
+_Static_assert(sizeof(pbdObjectInfo) == 19 * sizeof(int32_t), "JS reads object info as 19 int32");
 _Static_assert(sizeof(pbdObjectInfo) <= PBDJS_EXCHANGE_BYTES && 9 * sizeof(double) <= PBDJS_EXCHANGE_BYTES, "records fit");
 
 /* The parameter table for JS (web/js/engine/param-table.js is generated from it): the row's

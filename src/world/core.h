@@ -44,8 +44,9 @@ typedef enum pbdStage {
 #define PBD_PHASE_GROUP_MASK (0xffu << 8)    ///< bits 8-15: collision group (particles of one group
                                              ///< collide among themselves only with PBD_PHASE_SELF)
 #define PBD_PHASE_SELF (1u << 16)            ///< collides with particles of its own group
-#define PBD_PHASE_FLUID (1u << 17)           ///< a fluid particle (reserved for the fluids issue)
+#define PBD_PHASE_FLUID (1u << 17)           ///< a fluid particle (families/fluid.c): its density is constrained
 #define PBD_PHASE_NO_COLLIDE (1u << 18)      ///< takes part in no particle contact
+#define PBD_PHASE_INACTIVE (1u << 19)        ///< a parked slot of a fluid's capacity: w = 0, in no search, drawn by no one
 
 /// An object's plasticity (minipbd.h pbd_World_SetObjectPlasticity); creep = 0: off.
 typedef struct pbdPlasticity {
@@ -94,6 +95,7 @@ typedef struct pbdWorld {
 	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
 	   relative error after each pass of the last step (param recordConvergence). */
 	float* errors;
+	float* densities; ///< rho / rho0 per particle (fluid particles; 0 for others), after pbd_World_UpdateDensities
 	float* convergence;
 	int32_t convergenceCount;
 

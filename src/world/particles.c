@@ -106,6 +106,7 @@ int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 	case pbdBuffer_triangles: return w->triangleCount;
 	case pbdBuffer_lines: return w->lineCount;
 	case pbdBuffer_errors: return w->particleCount;
+	case pbdBuffer_densities: return w->particleCount;
 	case pbdBuffer_convergence: return w->convergenceCount;
 	case pbdBuffer_skinPositions:
 	case pbdBuffer_skinNormals:
@@ -136,6 +137,7 @@ void* pbd_World_GetBuffer(pbdWorldId id, pbdBuffer buffer, int32_t* count)
 	case pbdBuffer_triangles: return w->triangles;
 	case pbdBuffer_lines: return w->lines;
 	case pbdBuffer_errors: return w->errors;
+	case pbdBuffer_densities: return w->densities;
 	case pbdBuffer_convergence: return w->convergence;
 	case pbdBuffer_skinPositions:
 	case pbdBuffer_skinNormals:

@@ -133,7 +133,7 @@ static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 {
 	if (def->maxParticles < 0 || def->maxConstraints < 0 || def->maxTriangles < 0 || def->maxLines < 0 ||
 		def->maxAttachments < 0 || def->maxObjects < 0 || def->maxColliders < 0 || def->maxContacts < 0 ||
-		def->maxTets < 0 || def->maxSkinVertices < 0 || def->maxSkinTriangles < 0) {
+		def->maxTets < 0 || def->maxSkinVertices < 0 || def->maxSkinTriangles < 0 || def->maxFluidParticles < 0) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "capacities must not be negative");
 	}
 	cap->maxParticles = DefOr(def->maxParticles, 1024);
@@ -152,6 +152,11 @@ static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 	cap->maxTets = DefOr(def->maxTets, 2 * cap->maxParticles);
 	cap->maxSkinVertices = DefOr(def->maxSkinVertices, cap->maxParticles);
 	cap->maxSkinTriangles = DefOr(def->maxSkinTriangles, 2 * cap->maxParticles);
+	cap->maxFluidParticles = def->maxFluidParticles; /* 0: no fluid, and no pool for its lists */
+	if (cap->maxFluidParticles > cap->maxParticles) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "maxFluidParticles %d is over maxParticles %d", cap->maxFluidParticles,
+							cap->maxParticles);
+	}
 	if (cap->maxTets > PBD_MAX_CONSTRAINTS || cap->maxSkinVertices > PBD_MAX_PARTICLES ||
 		cap->maxSkinTriangles > PBD_MAX_CONSTRAINTS) {
 		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "a capacity is over its limit (tets %d, skin vertices %d, skin triangles %d)",
@@ -167,12 +172,12 @@ static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 	return PBD_OK;
 }
 
-/* The world's own arrays: particles (x, p, v, n, rest0, force: float4; phase; errors), the
+/* The world's own arrays: particles (x, p, v, n, rest0, force: float4; phase; errors, densities), the
    render mesh, objects, the convergence record. The families' states follow them. */
 static size_t WorldBytes(const pbdCapacity* cap)
 {
 	size_t P = (size_t)cap->maxParticles;
-	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + pbd_PoolBytes(P, sizeof(float)) +
+	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + 2 * pbd_PoolBytes(P, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxTriangles, 3 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxLines, 2 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
@@ -231,6 +236,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->force = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->phase = pbd_PoolAlloc(&w->pool, P, sizeof(uint32_t));
 	w->errors = pbd_PoolAlloc(&w->pool, P, sizeof(float));
+	w->densities = pbd_PoolAlloc(&w->pool, P, sizeof(float));
 	w->triangles = pbd_PoolAlloc(&w->pool, (size_t)cap.maxTriangles, 3 * sizeof(uint32_t));
 	w->lines = pbd_PoolAlloc(&w->pool, (size_t)cap.maxLines, 2 * sizeof(uint32_t));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdObjectInfo));

@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* The flat JS surface (the files of src/wasm) has no header: its prototypes, as there. */
-pbdWorldId pbdjs_CreateWorld(int, int, int, int, int, int, int, int, int, int);
+pbdWorldId pbdjs_CreateWorld(int, int, int, int, int, int, int, int, int, int, int);
 int pbdjs_AddChain(pbdWorldId, float, float, float, float, float, float, int, float);
 int pbdjs_AddCloth(pbdWorldId, float, float, float, float, float, float, float, float, float, int, int, float);
 int pbdjs_AddCollider(pbdWorldId, int, float, float, float, float, float, float, float, float, float, float, float, float,
@@ -50,7 +50,7 @@ static uint32_t* Words(char** save, int* n)
 static int Call(const char* name, const float* vertices, const uint32_t* indices)
 {
 #define IS(n) (strcmp(name, #n) == 0)
-	if (IS(pbdjs_CreateWorld)) return pbdjs_CreateWorld(I(0), I(1), I(2), I(3), I(4), I(5), I(6), I(7), I(8), I(9));
+	if (IS(pbdjs_CreateWorld)) return pbdjs_CreateWorld(I(0), I(1), I(2), I(3), I(4), I(5), I(6), I(7), I(8), I(9), I(10));
 	if (IS(pbd_DestroyWorld)) return pbd_DestroyWorld(I(0));
 	if (IS(pbdjs_AddChain)) return pbdjs_AddChain(I(0), F(1), F(2), F(3), F(4), F(5), F(6), I(7), F(8));
 	if (IS(pbdjs_AddCloth))

@@ -121,7 +121,8 @@ export class Engine {
     const scene = validateScene(input);
     const e = this.exports;
     // Every object's counts first (a body's come from pbd_BodyCounts, which may refuse it: nothing is made then).
-    const total = { particles: 0, constraints: 0, triangles: 0, lines: 0, tets: 0, skinVertices: 0, skinTriangles: 0 };
+    const total = { particles: 0, constraints: 0, triangles: 0, lines: 0, tets: 0, skinVertices: 0, skinTriangles: 0,
+      fluidParticles: 0 };
     scene.objects.forEach((o, index) => {
       const c = objectTypeOf(o).counts(this, o, index);
       for (const k of Object.keys(total)) total[k] += c[k] ?? 0;
@@ -129,7 +130,7 @@ export class Engine {
     const at1 = (n) => Math.max(n, 1);
     const id = e.pbdjs_CreateWorld(at1(total.particles), at1(total.constraints), at1(total.triangles), at1(total.lines),
       MAX_POINTERS, scene.objects.length, at1(scene.colliders.length), at1(total.tets), at1(total.skinVertices),
-      at1(total.skinTriangles));
+      at1(total.skinTriangles), total.fluidParticles);
     this.heap.refreshViews();
     this.check(id, 'create');
     const world = new World(this, id, scene);

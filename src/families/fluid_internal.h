@@ -1,0 +1,121 @@
+/* families/fluid_internal.h -- the fluid family's state, shared by its files:
+     fluid.c           the family's table, pool, parameters, neighbour lists, statistics, the public queries
+     fluid_solve.c     the density constraint (Macklin & Mueller 2013, seed 002): densities and lambda,
+                       position corrections with s_corr, the solid particles' share (Macklin et al. 2014 7.1)
+     fluid_sort.c      the fluid particles into cell order, every per-particle array moved with them
+     fluid_emit.c      emitters (hoses) and drains: live ranges grow and close up
+     fluid_velocity.c  vorticity confinement and XSPH viscosity, after the velocity update
+   Only these files read it; tests may look. */
+#ifndef PBD_FLUID_INTERNAL_H
+#define PBD_FLUID_INTERNAL_H
+
+#include "families/family.h"
+#include "neighbours/grid.h"
+
+/// A fluid object: particles [first, first + capacity) are its range, the first `active` live.
+typedef struct pbdFluidObject {
+	int32_t object;   ///< index into world->objects
+	int32_t first, capacity, active;
+} pbdFluidObject;
+
+typedef struct pbdEmitter {
+	pbdEmitterDef def;  ///< as given (direction normalised)
+	float travelled;    ///< distance the stream has moved since its last disc (m)
+} pbdEmitter;
+
+typedef struct pbdDrain {
+	float lower[3], upper[3];
+} pbdDrain;
+
+/// Constants of the kernels for the parameters of this step (fluid.c Fluid_PrepareStep).
+typedef struct pbdFluidKernel {
+	float d;          ///< particle spacing, fluid.spacing
+	float h, h2;      ///< smoothing radius as used (fluid.smoothingRadius clamped to [d, 4 d]) and its square
+	float rho0;       ///< fluid.restDensity
+	float mass;       ///< of a fluid particle, rho0 d^3
+	float poly6;      ///< 315 / (64 pi h^9)
+	float spiky;      ///< -45 / (pi h^6): grad W = spiky (h - r)^2 r / |r|
+	float epsilon;    ///< the relaxation in the units of sum |grad C|^2 (fluid.relaxation x its rest-lattice value)
+	float scorrK, scorrInvW; ///< s_corr = -k (W(r) / W(dq h))^n: k, and 1 / W(dq h) (0 when s_corr is off)
+	int32_t scorrN;
+	float vorticity, viscosity;
+} pbdFluidKernel;
+
+typedef struct pbdFluid {
+	int32_t maxFluidParticles; ///< 0: no fluid in this world (nothing else reserved)
+	pbdFluidObject objects[PBD_MAX_FLUID_OBJECTS];
+	int32_t objectCount;
+	int32_t reserved;          ///< capacity of all fluid objects
+
+	/* The neighbour search (neighbours/grid.h): its own grid, lists of every particle in the
+	   search (fluid particles: fluid and solid neighbours within h; solid particles: their fluid
+	   neighbours), built once per substep and read by every pass and the velocity passes. */
+	pbdGrid grid;
+	pbdNeighbourLists lists;
+	int32_t listsValid;        ///< the lists match the current particle order and count
+
+	/* Per particle (maxParticles), reused each pass: */
+	float* density;   ///< rho / rho0 of fluid particles, from the last density pass
+	float* lambda;    ///< lambda of fluid particles (0 for solids: they carry no density constraint)
+	float* delta;     ///< float4: the Jacobi correction of this pass (fluid and solid particles)
+	float* omega;     ///< float4: vorticity (fluid_velocity.c)
+	float* scratchV;  ///< float4: new velocities before they are written back (XSPH)
+	float* volume;    ///< per object: a solid particle's share in the fluid's density, (2 r_o)^3 / d^3 of a fluid particle
+
+	pbdFluidKernel k;
+	int32_t paramVersion, massVersion;
+
+	/* Emitters and drains (fluid_emit.c). */
+	pbdEmitter emitters[PBD_MAX_EMITTERS];
+	int32_t emitterCount;
+	pbdDrain drains[PBD_MAX_DRAINS];
+	int32_t drainCount;
+	int32_t emitted, drained, full;
+
+	/* Sorting (fluid_sort.c). */
+	int32_t stepsSinceSort;
+	int32_t sorts;            ///< sorts done (tests, benchmark)
+
+	/* Statistics of the last substep's lists. */
+	int32_t droppedNeighbours;
+	float meanNeighbours;
+} pbdFluid;
+
+static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid*)world->families[pbdFamily_fluid]; }
+
+/* fluid.c */
+/// Kernel constants from the parameters (every step, and on demand for the queries).
+void pbd_Fluid_UpdateKernel(pbdWorld* world, pbdFluid* fluid);
+/// Builds the grid over every particle's `positions` (float4) and the lists; 0 if the build was refused.
+int pbd_Fluid_BuildLists(pbdWorld* world, pbdFluid* fluid, const float* positions);
+
+/* fluid_solve.c: each over particles [begin, end) of the world (threads take ranges; no range writes what
+   another reads in the same call). */
+/// density[i] and lambda[i] of the fluid particles in [begin, end), from `positions`.
+void pbd_Fluid_SolveDensity(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
+/// delta[i] of the particles in [begin, end) (fluid, and solid with fluid neighbours) from lambda.
+void pbd_Fluid_SolveCorrect(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
+/// positions[i] += delta[i] for [begin, end).
+void pbd_Fluid_Apply(pbdWorld* world, pbdFluid* fluid, float* positions, int32_t begin, int32_t end);
+
+/* fluid_sort.c */
+/// Reorders every fluid object's live particles by cell (all per-particle arrays follow; attachments are
+/// remapped; the kept contact lists and the fluid's lists are marked stale).
+void pbd_Fluid_Sort(pbdWorld* world, pbdFluid* fluid);
+
+/* fluid_emit.c */
+/// Drains, then emitters, for this step (prepareStep).
+void pbd_Fluid_EmitAndDrain(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx);
+/// Moves particle `from` into slot `to` (every per-particle array of the world and the family), for
+/// compaction and sorting; attachments are not touched (pbd_Attachments_Remap does that).
+void pbd_Fluid_MoveParticle(pbdWorld* world, pbdFluid* fluid, int32_t from, int32_t to);
+/// A parked slot: w = 0, phase INACTIVE | NO_COLLIDE | FLUID of its object, at rest at `at`.
+void pbd_Fluid_Park(pbdWorld* world, int32_t particle, uint32_t object, const float at[3]);
+
+/* fluid_velocity.c */
+/// Vorticity confinement, then XSPH viscosity, on w->v of the live fluid particles (velocities hook).
+void pbd_Fluid_Velocities(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx);
+void pbd_Fluid_Vorticity(pbdWorld* world, pbdFluid* fluid, float h);
+void pbd_Fluid_Viscosity(pbdWorld* world, pbdFluid* fluid);
+
+#endif
