@@ -17,8 +17,8 @@
 
    Density error, next to every time: pbdFluidStats (pbd_World_GetFluidStats: a fresh search on the committed
    positions) on our builds; on the peer and, as the cross-check, on the wasm world's positions, densityFigures
-   below, the same definition written here: rho_i = m W(0) + sum_j m W(|x_i - x_j|) with Poly6, over the
-   particles closer than h; densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
+   below, the same definition written here: rho_i = m W(0) + sum_j m W(|x_i - x_j|) with Poly6 (its constant
+   fitted to the lattice as the engine's, kernels below), over the particles closer than h; densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
 import { World } from '../web/js/minipbd.js';
 
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
@@ -159,9 +159,28 @@ export function densityFields(s, suffix = '') {
 
 /* ---------------------------------------------------------------- the density figures, one definition */
 
-/** Poly6 and spiky constants of smoothing radius h (Mueller et al. 2003, as Macklin & Mueller 2013 use them). */
-export function kernels(h) {
-	return { h, h2: h * h, poly6: 315 / (64 * Math.PI * h ** 9), spiky: -45 / (Math.PI * h ** 6) };
+/**
+ * Poly6 and spiky constants of smoothing radius h at spacing d, as the engine's (families/fluid.c
+ * pbd_Fluid_UpdateKernel): spiky -45 / (pi h^6) (Mueller et al. 2003); Poly6's constant fitted so that a particle
+ * of a rest lattice has rho = rho0 exactly, d^3 poly6 sum_lattice (h^2 - r^2)^3 = 1, the point itself included
+ * (the continuous 315 / (64 pi h^9) is 1.0% off at h = 2 d); restGrad = sum over the lattice's other points of
+ * |d^3 spiky (h - r)^2|^2, the rest sum of |grad C|^2 that epsilon and s_corr are relative to.
+ */
+export function kernels(h, d) {
+	const spiky = -45 / (Math.PI * h ** 6);
+	const reach = Math.floor(h / d) + 1;
+	let sumW = 0, restGrad = 0;
+	for (let a = -reach; a <= reach; a++) {
+		for (let b = -reach; b <= reach; b++) {
+			for (let c = -reach; c <= reach; c++) {
+				const r2 = d * d * (a * a + b * b + c * c);
+				if (!(r2 < h * h)) continue;
+				sumW += (h * h - r2) ** 3;
+				if (r2 > 0) restGrad += (d ** 3 * spiky * (h - Math.sqrt(r2)) ** 2) ** 2;
+			}
+		}
+	}
+	return { h, h2: h * h, poly6: 1 / (d ** 3 * sumW), spiky, restGrad };
 }
 
 /** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (arch11). */
@@ -173,7 +192,7 @@ export const usedRadius = (smoothingRadius, d) => Math.min(Math.max(smoothingRad
  * than h, in doubles. Returns { meanDensity, maxDensity, densityError } (rho / rho0 units, as pbdFluidStats).
  */
 export function densityFigures(x, stride, first, count, h, d) {
-	const k = kernels(h);
+	const k = kernels(h, d);
 	const m = d * d * d; // the mass over rho0: every density below is rho / rho0
 	const cellOf = (p) => [Math.floor(x[stride * p] / h), Math.floor(x[stride * p + 1] / h), Math.floor(x[stride * p + 2] / h)];
 	const grid = new Map();

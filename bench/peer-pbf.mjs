@@ -9,7 +9,7 @@
    Per substep of ts = dt / substeps, as Macklin & Mueller's Algorithm 1 and MiniPBD's step:
      predict     v += ts g; p = x + ts v
      neighbours  the grid of p, then for each particle the others closer than h (27 cells)
-     solve       per iteration: rho_i = m W(0) + sum_j m W(r_ij) (Poly6), C_i = max(rho_i / rho0 - 1, 0) (the
+     solve       per iteration: rho_i = m W(0) + sum_j m W(r_ij) (Poly6, fitted so a rest lattice has rho0), C_i = max(rho_i / rho0 - 1, 0) (the
                  unilateral form, seed 002 pitfalls), lambda_i = -C_i / (sum_k |grad_k C_i|^2 + eps) with the
                  spiky gradient, grad_j C_i = -(m / rho0) grad W_ij, eps = relaxation x the rest lattice's sum;
                  dp_i = (m / rho0) sum_j (lambda_i + lambda_j + s_corr_ij) grad W_ij (Jacobi), s_corr =
@@ -17,9 +17,10 @@
                  units of lambda); p += dp; then the walls and the ground: p clamped to r = d / 2 inside them
                  (frictionless, as the case's colliders and ground are)
      velocities  v = (p - x) / ts, |v| <= maxSpeed; vorticity confinement (eqs. 15-16): w_i = sum_j (m / rho0)
-                 (v_j - v_i) x grad_j W_ij, eta_i = sum_j (m / rho0) |w_j| grad W_ij, v_i += vorticity h (N x w_i),
-                 N = eta / |eta|; XSPH (eq. 17, symmetric): v_i += viscosity sum_j (m / rho0) (v_j - v_i) W_ij
-                 (both Jacobi: from the velocities before the pass); x = p
+                 grad_i W_ij x (v_j - v_i), eta_i = sum_j (|w_j| - |w_i|) grad W_ij, N = eta / |eta|, v_i += ts eps
+                 (N x w_i) with eps = vorticity h |w_i| (fluid_velocity.c's dimensionless scaling); XSPH (eq. 17,
+                 symmetric): v_i += viscosity sum_j (m / rho0) (v_j - v_i) W_ij (both Jacobi: from the velocities
+                 before the pass); x = p
 
    Its doubles are stored to float32, so its state is close to MiniPBD's, not bit-identical: it has no hash,
    and its density error (fluid-cases.mjs densityFigures on its positions) shows what its arithmetic gives.
@@ -76,7 +77,7 @@ class Grid {
 export function createPeerFluid(scene) {
 	const n = scene.x0.length / 4;
 	const { d, h, substeps, iterations } = scene;
-	const k = kernels(h);
+	const k = kernels(h, d);
 	const vol = d * d * d; // m / rho0
 	const r = d / 2;
 	const x = new Float32Array(3 * n), p = new Float32Array(3 * n), v = new Float32Array(3 * n);
@@ -95,17 +96,8 @@ export function createPeerFluid(scene) {
 		return poly6 * q * q * q;
 	};
 	const scorrN = scene.scorrN;
-	// The rest lattice's sum of |grad_j C_i|^2: eps and s_corr's units (one particle's neighbours at spacing d).
-	let restSum = 0;
-	const reach = Math.ceil(h / d);
-	for (let a = -reach; a <= reach; a++) {
-		for (let b = -reach; b <= reach; b++) {
-			for (let c = -reach; c <= reach; c++) {
-				const dist = d * Math.hypot(a, b, c);
-				if (dist > 0 && dist < h) restSum += (vol * spiky * (h - dist) ** 2) ** 2;
-			}
-		}
-	}
+	// The rest lattice's sum of |grad_j C_i|^2 (fluid-cases.mjs kernels): eps and s_corr's units.
+	const restSum = k.restGrad;
 	const eps = scene.relaxation * restSum;
 	const scorrW = scene.scorrDq > 0 ? W((scene.scorrDq * h) ** 2) : 0;
 	const scorrK = scorrW > 0 ? scene.scorrK / restSum : 0;
@@ -218,14 +210,14 @@ export function createPeerFluid(scene) {
 				const dx = p[3 * i] - p[3 * j], dy = p[3 * i + 1] - p[3 * j + 1], dz = p[3 * i + 2] - p[3 * j + 2];
 				const len = Math.sqrt(dx * dx + dy * dy + dz * dz);
 				if (len === 0 || len >= h) continue;
-				const f = vol * wlen[j] * spiky * (h - len) * (h - len) / len;
+				const f = (wlen[j] - wlen[i]) * spiky * (h - len) * (h - len) / len; // V scales eta, not N: left out
 				ex += f * dx, ey += f * dy, ez += f * dz;
 			}
 			const el = Math.hypot(ex, ey, ez);
 			if (el === 0) { dv[3 * i] = dv[3 * i + 1] = dv[3 * i + 2] = 0; continue; }
 			const nx = ex / el, ny = ey / el, nz = ez / el;
 			const ox = w[3 * i], oy = w[3 * i + 1], oz = w[3 * i + 2];
-			const s = scene.vorticity * h;
+			const s = ts * scene.vorticity * h * wlen[i];
 			dv[3 * i] = s * (ny * oz - nz * oy), dv[3 * i + 1] = s * (nz * ox - nx * oz), dv[3 * i + 2] = s * (nx * oy - ny * ox);
 		}
 		for (let i = 0; i < 3 * n; i++) v[i] += dv[i];
@@ -252,8 +244,8 @@ export function createPeerFluid(scene) {
 		partMs[name] += performance.now() - t0;
 	};
 
+	const ts = scene.dt / substeps;
 	function substep() {
-		const ts = scene.dt / substeps;
 		const [gx, gy, gz] = scene.gravity;
 		timed('predict', () => {
 			for (let i = 0; i < n; i++) {

@@ -40,19 +40,28 @@ const peerScene = (x0, over = {}) => ({
   dt: 1 / 60, substeps: 2, iterations: 2, gravity: [0, 0, 0], maxSpeed: 100, ground: 0, tank: { x: 2, z: 2, h: 2 }, ...over,
 });
 
-test('densityFigures: an interior particle of a lattice has the closed-form density at h = 2d', () => {
-  // Within r < 2d of a lattice point: itself, 6 at d, 12 at d sqrt 2, 8 at d sqrt 3 (the 6 at 2d are not < h).
-  const h = 2 * D, k = kernels(h);
-  const W = (r2) => k.poly6 * (h * h - r2) ** 3;
-  const expected = D ** 3 * (W(0) + 6 * W(D * D) + 12 * W(2 * D * D) + 8 * W(3 * D * D));
-  const f = densityFigures(lattice(5, D, [1, 1, 1]), 4, 0, 125, h, D);
-  assert.ok(Math.abs(f.maxDensity - expected) < 1e-5 * expected, `max ${f.maxDensity} vs ${expected}`);
-  // Surface particles have fewer neighbours: the mean is below the interior's, the error the excess over 1.
-  assert.ok(f.meanDensity < f.maxDensity);
-  assert.ok(f.densityError <= Math.max(expected - 1, 0) + 1e-9, `error ${f.densityError}`);
-  // A lattice twice as sparse: no particle within h of another, every density m W(0) / rho0 alone.
-  const sparse = densityFigures(lattice(3, 2.5 * D, [1, 1, 1]), 4, 0, 27, h, D);
-  assert.ok(Math.abs(sparse.maxDensity - D ** 3 * W(0)) < 1e-9);
+test('densityFigures: an interior particle of a rest lattice has rho0 (the fitted Poly6), h = 2d and 3d', () => {
+  for (const h of [2 * D, 3 * D]) {
+    const k = kernels(h, D);
+    // At 2d: within r < 2d of a lattice point, itself, 6 at d, 12 at d sqrt 2, 8 at d sqrt 3 (the 6 at 2d are not < h).
+    if (h === 2 * D) {
+      const q = (r2) => (h * h - r2) ** 3;
+      const sum = q(0) + 6 * q(D * D) + 12 * q(2 * D * D) + 8 * q(3 * D * D);
+      assert.ok(Math.abs(k.poly6 * D ** 3 * sum - 1) < 1e-12, 'the constant makes the sum 1');
+      // ... which is the continuous constant 315 / (64 pi h^9) with the lattice's 1.0% taken out
+      const ratio = (315 / (64 * Math.PI * h ** 9)) / k.poly6;
+      assert.ok(ratio > 1.005 && ratio < 1.015, `continuous / fitted ${ratio}`);
+    }
+    const f = densityFigures(lattice(7, D, [1, 1, 1]), 4, 0, 343, h, D);
+    assert.ok(Math.abs(f.maxDensity - 1) < 2e-5, `h = ${h}: max ${f.maxDensity} (the interior; positions in float32)`);
+    // Every other particle has fewer neighbours: no compression anywhere, the mean below 1.
+    assert.ok(f.densityError < 2e-5, `h = ${h}: error ${f.densityError}`);
+    assert.ok(f.meanDensity < 1);
+  }
+  // A lattice sparser than h: no particle within h of another, each density its own m W(0) / rho0.
+  const k = kernels(2 * D, D);
+  const sparse = densityFigures(lattice(3, 2.5 * D, [1, 1, 1]), 4, 0, 27, 2 * D, D);
+  assert.ok(Math.abs(sparse.maxDensity - D ** 3 * k.poly6 * (2 * D) ** 6) < 1e-9);
 });
 
 test('peer PBF: a compressed block in free space spreads and keeps its momentum (gravity and vorticity off)', () => {
