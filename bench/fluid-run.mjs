@@ -118,7 +118,7 @@ export function runFluidPeer(engine, c) {
 		...caseFields(c), impl: 'js', particles: peer.particles, constraints: 0, passes, warmup_steps: c.warmup,
 		steps_per_run: c.steps, runs, ms_median: ms, ms_min: Math.min(...runs), proj_per_s: null,
 		max_stretch: 0, max_stretch_final: 0, hash_after_warmup: null, hash_final: null,
-		...densityFields(warmFigures, '_warmup'), ...densityFields(figures), dropped_neighbours: peer.droppedNeighbours,
+		...densityFields(warmFigures, '_warmup'), ...densityFields(figures), mean_neighbours: peer.meanNeighbours, dropped_neighbours: peer.droppedNeighbours,
 		part_ms: partMs,
 		build: 'plain JavaScript (PBF as web demos write it: Float32Arrays, spatial hash, neighbour arrays), Node/V8',
 	};

@@ -277,6 +277,12 @@ export function createPeerFluid(scene) {
 		positions: x,
 		partMs,
 		get droppedNeighbours() { return dropped; },
+		/** Neighbours per particle in the last substep's lists (pbdFluidStats.meanNeighbours' figure). */
+		get meanNeighbours() {
+			let sum = 0;
+			for (let i = 0; i < n; i++) sum += neighbourCount[i];
+			return sum / n;
+		},
 		resetPartTimes() { for (const name of PEER_PARTS) partMs[name] = 0; },
 		step() { for (let s = 0; s < substeps; s++) substep(); },
 	};
