@@ -73,7 +73,7 @@ async function main() {
       if (input) input.step(state.world, n, state.loop.dt);
       else state.world.step(n);
     }),
-    view: { showParticles: true, heatMap: false, velocityArrows: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
+    view: { showParticles: true, heatMap: false, velocityArrows: false, water: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
@@ -219,6 +219,9 @@ async function main() {
     onVelocityArrows(on) {
       state.view.velocityArrows = on; // drawn by renderer.js
     },
+    onWater(on) {
+      state.view.water = on; // fluids as water (render/fluid.js) or as particles
+    },
     onLanguage(lang) {
       // Keep the choice in the query (a reload or a copied link opens in it); the fragment stays the link's.
       const url = new URL(location.href);
@@ -258,6 +261,9 @@ async function main() {
       state.plots.reset();
     }
     renderer?.setWorld(world, state.scene);
+    if (renderer?.fluids.length > 0 && renderer.waterUnavailable !== null) {
+      ui.showNotice(t('notice.waterFallback', { reason: renderer.waterUnavailable }));
+    }
     if (!keepCamera) camera.set(state.scene.camera);
     ui.showScene(state.scene, key);
     exposed.world = world;
@@ -414,7 +420,9 @@ async function main() {
   renderer.onContextChange = (what) => {
     if (what === 'lost') ui.showNotice(t('notice.contextLost'), { sticky: true });
     else ui.clearNotice();
+    ui.setWaterUnavailable(renderer.waterUnavailable); // asked again of the new context
   };
+  ui.setWaterUnavailable(renderer.waterUnavailable);
   input = new PointerInput(canvas, camera, () => state.world);
   recorder = installRecorder(app);
   files = fileActions(app, document.body);

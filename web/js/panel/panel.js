@@ -32,7 +32,7 @@ const LINK_OPTION = '__link';
  * onObjectStiffness(objectIndex, kind, value), onObjectMaterial(objectIndex, materialField, value) (objects/: a type's
  * `material`),
  * onTogglePause(), onStep(), onReset(), onCopyLink(), onDownloadScene(), onOpenFiles([File]), onShowParticles(bool),
- * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
+ * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onWater(bool), onLanguage(lang).
  * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
  */
 export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
@@ -274,7 +274,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   texts.push(renderColliderTexts);
 
   // View switches.
-  const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false };
+  const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false, water: true };
   const viewFolder = gui.addFolder('');
   viewFolder.domElement.id = 'folder-view';
   tr(() => viewFolder.title(t('folder.view')));
@@ -286,6 +286,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       handlers.onPlots?.(on);
     }],
     ['velocityArrows', 'velocity-arrows', 'view.velocityArrows', (on) => handlers.onVelocityArrows?.(on)],
+    ['water', 'water', 'view.water', (on) => handlers.onWater?.(on)],
   ].map(([prop, id, key, fn]) => {
     const c = viewFolder.add(view, prop).onChange(fn);
     c.$input.id = id;
@@ -293,6 +294,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     return c;
   });
   viewCtrls[2].domElement.after(els.plotArea);
+  // Without float render targets (render/fluid-targets.js) the water switch is off and disabled, and says why.
+  let waterUnavailable = null;
+  tr(() => viewCtrls[4].name(waterUnavailable === null ? t('view.water') : t('view.waterUnavailable', { reason: waterUnavailable })));
 
   const shareLink = addShareFolder(gui, els, tr, handlers);
   const files = addFilesFolder(doc, gui, tr, handlers, rowsBuild);
@@ -399,6 +403,13 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
     clearLink: () => shareLink.clearLink(),
+
+    /** `reason` null: the water switch works; otherwise it is disabled and names the reason (English, technical). */
+    setWaterUnavailable(reason) {
+      waterUnavailable = reason;
+      viewCtrls[4].enable(reason === null);
+      viewCtrls[4].name(reason === null ? t('view.water') : t('view.waterUnavailable', { reason }));
+    },
 
     /** An error the user should read (role="alert"); text only. */
     showError(text) {
