@@ -201,7 +201,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   function showMasses(scene) {
     for (const c of massCtrls) c.destroy();
     const bodyIndices = new Set(sceneBodies(scene).map((b) => b.index));
-    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) ? [] : [[o, index]])).map(([o, index]) => {
+    // A fluid has no `mass` of its own (each particle weighs rest density x spacing^3: the Fluid folder).
+    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) || o.mass === undefined ? [] : [[o, index]])).map(([o, index]) => {
       const grams = clean(o.mass * 1000);
       const rangeKey = `${scene.name}|${index}|${o.name}`;
       let range = massRanges.get(rangeKey);
