@@ -20,12 +20,15 @@
 //   [d, "f", collider, staticFriction, kineticFriction, restitution]   set a collider's material (friction and
 //                                        bounce), within the ranges of a scene's colliders
 //   [d, "p", name, value]                set a solver parameter (names and ranges: REPLAY_PARAMS)
+//   [d, "e", emitter, on]                turn a fluid's hose on (1) or off (0): World.setEmitter(emitter,
+//                                        { enabled }), emitters numbered in scene order over the fluid objects
 // validateReplay checks all of it against the scene before anything runs (indices in range, grabs held when
 // moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
 // starts never fails half-way.
 
 import { SCENE_PARAMS, fluidRatioProblem } from '../engine/params.js';
 import { sceneParticleCount } from '../objects/index.js';
+import { sceneEmitters } from '../engine/world-fluid.js';
 import { SCENE_LIMITS as L } from './limits.js';
 import { array, deepFreeze, fail, integer, join, number, optional, record, required } from './read.js';
 
@@ -56,7 +59,7 @@ const REPLAY_PARAM_LIST = (() => {
 })();
 
 const REPLAY_KEYS = ['v', 'steps', 'q', 'hash', 'events'];
-const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4] };
+const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4], e: [4] };
 
 /** Checks one replay parameter value (also used by the recorder before it records one). Returns the value or throws. */
 export function replayParamValue(name, value, path = 'value', namePath = path) {
@@ -124,7 +127,7 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
     step += d;
     if (step >= steps) fail(join(p, 0), `puts the event at step ${step}, not before replay.steps (${steps})`, d);
     const kind = items[1];
-    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c", "f" or "p"', kind);
+    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c", "f", "p" or "e"', kind);
     const lengths = EVENT_LENGTHS[kind];
     if (!lengths.includes(items.length)) fail(p, `must have ${lengths.join(' or ')} items for kind "${kind}"`, list[i]);
     const out = [d + 0, kind];
@@ -169,6 +172,13 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
         out.push(...rot);
       }
       events.push({ step, kind: 'collider', collider: index, position: n.map((x) => x / q), rotation: [...colliderRot[index]] });
+    } else if (kind === 'e') {
+      const count = sceneEmitters(scene).length;
+      if (count === 0) fail(join(p, 2), 'must be an emitter index, but the scene has no emitters', items[2]);
+      const emitter = integer(items[2], join(p, 2), 0, count - 1);
+      const on = integer(items[3], join(p, 3), 0, 1);
+      events.push({ step, kind: 'emitter', emitter, enabled: on === 1 });
+      out.push(emitter, on);
     } else {
       const name = items[2];
       const value = replayParamValue(name, items[3], join(p, 3), join(p, 2));

@@ -77,7 +77,8 @@ export const fluid = {
     const o = {
       type: TYPE,
       name: optional(get('name'), `fluid ${index + 1}`, (v) => name(v, at('name'))),
-      block: optional(get('block'), null, (v) => box(v, at('block'))),
+      // null (what a description without a block says) and absent alike: no block.
+      block: optional(get('block'), null, (v) => (v === null ? null : box(v, at('block')))),
       velocity: optional(get('velocity'), [0, 0, 0], (v) => vec(v, at('velocity'), 3, -L.maxFluidSpeed, L.maxFluidSpeed)),
       capacity: optional(get('capacity'), 0, (v) => integer(v, at('capacity'), 0, L.maxFluidParticles)),
       emitters: optional(get('emitters'), [], (v) => array(v, at('emitters'), 0, L.maxEmitters, `an array of at most ${L.maxEmitters} emitters`)
