@@ -276,6 +276,7 @@ export class World {
     const o = this.scene.objects[k];
     const { firstParticle, particleCount } = this.objects[k];
     const type = objectTypeOf(o);
+    if (o.mass === undefined) throw new MiniPBDError('argument', `setObjectMass: object ${k} (a ${o.type}) has no mass of its own`);
     // A body's mass is the whole body's, spread evenly (objects/body-common.js); a chain's or cloth's is each particle's.
     const each = type.particleMass ? type.particleMass({ ...o, mass: m }, particleCount) : m;
     if (!(each >= PARTICLE_MASS.min)) {

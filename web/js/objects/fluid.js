@@ -145,9 +145,21 @@ export const fluid = {
     return first;
   },
 
-  /** Every fluid particle has the mass rho0 d^3 (the engine's, from the fluid section): `mass` is not the scene's. */
-  particleMass: (o) => Math.fround(PARAMS['fluid.restDensity'].default * PARAMS['fluid.spacing'].default ** 3),
-  particlesWithOwnMass: () => new Set(),
+  /** Every live fluid particle has the mass rho0 d^3 of the scene's fluid section, in the engine's float32
+   *  arithmetic (pbd_Fluid_ParticleMass: ((rho0 d) d) d); a fluid has no `mass` of its own. */
+  particleMass(o, count, scene) {
+    const d = f(spacingOf(scene));
+    const rho0 = f(scene?.fluid?.restDensity ?? PARAMS['fluid.restDensity'].default);
+    return f(f(f(rho0 * d) * d) * d);
+  },
+  /** The parked slots of its capacity (w = 0 until a hose fills them): past its block's count. */
+  particlesWithOwnMass(o, world, index) {
+    const keep = new Set();
+    if (!world) return keep;
+    const { particleCount, activeParticles } = world.objects[index];
+    for (let j = activeParticles; j < particleCount; j++) keep.add(j);
+    return keep;
+  },
   stiffness: {},
 
   /** Its largest size in metres: the block's, or the reach of its drains and nozzles (a recording's quantum). */
