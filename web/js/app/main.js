@@ -128,6 +128,21 @@ async function main() {
       exposed.scene = scene;
       ui.clearLink();
     },
+    /** A hose on or off (recorded: a replay carries it). */
+    onEmitter(index, on) {
+      if (!state.world) return;
+      try {
+        state.world.setEmitter(index, { enabled: on });
+      } catch (err) {
+        ui.showError(errorText(err));
+        return;
+      }
+      const scene = state.world.describe();
+      scene.colliders = state.scene.colliders;
+      state.scene = scene;
+      exposed.scene = scene;
+      ui.clearLink();
+    },
     /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
     onMass(index, kg) {
       const world = state.world;
@@ -348,6 +363,13 @@ async function main() {
       heldColliders: (input?.heldColliders ?? []).map((i) => state.scene?.colliders[i]?.name ?? `#${i + 1}`),
     });
     state.plots?.update(state.world, s);
+    ui.setFluidStats(fluidStats(state.world));
+  }
+
+  /** The fluid's statistics, or null when the scene has no fluid (or the engine cannot measure it yet). */
+  function fluidStats(world) {
+    if (!world.scene.objects.some((o) => o.type === 'fluid')) return null;
+    try { return world.fluidStats(); } catch { return null; }
   }
 
   // --- canvas size follows its CSS size x devicePixelRatio ---

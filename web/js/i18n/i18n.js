@@ -411,6 +411,14 @@ const zh = {
   'scene.trampoline.title': '蹦床：刚体和软体落在四角固定的布上',
   'scene.bunny': '兔子',
   'scene.bunny.title': '兔子：由 OBJ 模型生成的软体（可以拖动它）',
+  'scene.dam-break': '溃坝',
+  'scene.dam-break.title': '溃坝：一柱水在玻璃水箱中倒下，最后归于平静',
+  'scene.hammock': '吊床',
+  'scene.hammock.title': '吊床：水管把水浇到四角固定的布上',
+  'scene.floating': '浮沉',
+  'scene.floating.title': '浮沉：密度为水的 0.5、1 和 4 倍的方块在水箱中',
+  'scene.swirl': '漩涡',
+  'scene.swirl.title': '漩涡：拖动小球穿过一箱水',
 };
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing

@@ -19,6 +19,7 @@ import { installShortcuts } from './shortcuts.js';
 import { addShareFolder } from './share.js';
 import { addFilesFolder } from './files.js';
 import { bodiesPanel, sceneBodies } from './bodies.js';
+import { fluidPanel } from './fluid.js';
 import { describeView, writeReadout } from './readout.js';
 import { t, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from '../i18n/i18n.js';
 
@@ -201,7 +202,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   function showMasses(scene) {
     for (const c of massCtrls) c.destroy();
     const bodyIndices = new Set(sceneBodies(scene).map((b) => b.index));
-    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) ? [] : [[o, index]])).map(([o, index]) => {
+    // A fluid has no `mass` of its own (each particle weighs rest density x spacing^3: the Fluid folder).
+    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) || o.mass === undefined ? [] : [[o, index]])).map(([o, index]) => {
       const grams = clean(o.mass * 1000);
       const rangeKey = `${scene.name}|${index}|${o.name}`;
       let range = massRanges.get(rangeKey);
@@ -264,6 +266,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
   // Bodies: one sub-folder per soft or rigid body, with its mass, stiffness and material (bodies.js).
   const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rowsBuild);
+  // Fluid: the hoses' switches and the fluid's statistics, after its sliders (fluid.js).
+  const fluid = fluidPanel(doc, folders.fluid, tr, handlers);
 
   function renderColliderTexts() {
     for (const { c, field } of colliderCtrls) {
@@ -374,6 +378,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       showColliders(scene);
       if (scene.colliders.length > 0) visibleGroups.add('colliders');
       if (bodies.show(scene)) visibleGroups.add('bodies');
+      if (fluid.show(scene)) visibleGroups.add('fluid');
       // A folder whose controls are all hidden (no cloth in the scene) is hidden with its title.
       for (const group of GROUPS) folders[group].show(visibleGroups.has(group));
       updateEnabled();
@@ -388,6 +393,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     },
 
     setReadout(values) { writeReadout(els, values); },
+
+    /** The fluid's statistics (World.fluidStats()) in the Fluid folder, null for none. */
+    setFluidStats(stats) { fluid.update(stats); },
 
     /**
      * The canvas's text alternative (aria-describedby, a polite live region): scene, counts, running or
