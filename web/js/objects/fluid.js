@@ -172,7 +172,7 @@ export const fluid = {
 
   /** Drawn as water by render/fluid*.js; as particles at radius d / 2 (the contact radius) otherwise. */
   render: {
-    primitive: 'fluid', pointColor: 'fluidParticle',
+    primitive: 'fluid', pointColor: 'waterParticle',
     sprite: (o, scene) => { const r = spacingOf(scene) / 2; return { radius: r, pinnedRadius: r, columns: 0, rows: 0 }; },
   },
 
