@@ -21,10 +21,12 @@
      fluid.viscosity c: v_i += c sum_j V W(r_ij) (v_j - v_i). sum_j V W ~ 1 (the kernel integrates
        to 1 over a lattice), so c is the share of the way to the neighbourhood's mean velocity that
        one pass goes: 0 = none, 1 = all of it (stable for c <= 1, the parameter's range).
-     fluid.vorticity e: the paper's force f = eps (N x omega) with eps = e h |omega_i| (h the
-       smoothing radius), i.e. |f| = e h |omega|^2: e = 1 is a push of the size of the centripetal
-       acceleration of a vortex one kernel across spinning at the local rate. Applied as
-       v += dt_sub f, so it does not depend on the substep count.
+     fluid.vorticity e: the paper's dv = dt eps (N x omega) with dt eps = e h (h the smoothing
+       radius): each pass adds e times the velocity difference across one kernel radius that the
+       local rotation |omega| stands for, turned toward the vortex core's tangent. Like XSPH it is
+       a share per pass (the paper applies both once per step; here once per substep). It stays
+       linear in omega: a force growing with |omega|^2 (eps = e h |omega|, tried first) feeds on
+       itself and ran a stirred block from 5 to 430 /s in 10 passes at e = 0.5.
 
    4 wide: each particle's padded list (neighbours/grid.h) is read a quad at a time, lanes past the
    count or not fluid masked; the lane sums are added (l0 + l1) + (l2 + l3) at the end, the same
@@ -117,8 +119,8 @@ static void Curl(pbdWorld* w, pbdFluid* f, int32_t i)
 }
 
 /* eta_i = grad |omega| at i = sum_j V (|omega_j| - |omega_i|) grad_i W_ij; N = eta / |eta|;
-   v_i += hs eps (N x omega_i) with eps = e h |omega_i| (eq. 16, the scaling in the header). */
-static void Confine(pbdWorld* w, pbdFluid* f, int32_t i, float hs)
+   v_i += e h (N x omega_i) (eq. 16, with the scaling in the header). */
+static void Confine(pbdWorld* w, pbdFluid* f, int32_t i)
 {
 	const pbdFluidKernel* k = &f->k;
 	const pbdNeighbourLists* L = &f->lists;
@@ -145,7 +147,7 @@ static void Confine(pbdWorld* w, pbdFluid* f, int32_t i, float hs)
 	const float nx = Sum4(ex), ny = Sum4(ey), nz = Sum4(ez);
 	const float n2 = nx * nx + ny * ny + nz * nz;
 	if (!(n2 > 0.0f)) return; /* |omega| uniform around i: no core to confine toward */
-	const float scale = hs * k->vorticity * k->h * om[3] / sqrtf(n2);
+	const float scale = k->vorticity * k->h / sqrtf(n2);
 	out[0] = v[0] + scale * (ny * om[2] - nz * om[1]);
 	out[1] = v[1] + scale * (nz * om[0] - nx * om[2]);
 	out[2] = v[2] + scale * (nx * om[1] - ny * om[0]);
@@ -196,6 +198,7 @@ static void WriteBack(pbdWorld* w, pbdFluid* f)
 
 void pbd_Fluid_Vorticity(pbdWorld* w, pbdFluid* f, float h)
 {
+	(void)h; /* the substep length: not read, the push is a share per pass (see the header) */
 	if (!Ready(f)) return;
 	for (int32_t o = 0; o < f->objectCount; ++o) {
 		const pbdFluidObject* ob = &f->objects[o];
@@ -203,7 +206,7 @@ void pbd_Fluid_Vorticity(pbdWorld* w, pbdFluid* f, float h)
 	}
 	for (int32_t o = 0; o < f->objectCount; ++o) {
 		const pbdFluidObject* ob = &f->objects[o];
-		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Confine(w, f, i, h);
+		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Confine(w, f, i);
 	}
 	WriteBack(w, f);
 }
