@@ -62,22 +62,6 @@ static int NotYet(pbdWorldId id, const char* what)
 	return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s: not built yet", what);
 }
 
-pbdEmitterDef pbd_DefaultEmitterDef(void)
-{
-	pbdEmitterDef def;
-	memset(&def, 0, sizeof def);
-	def.direction[1] = -1.0f;
-	def.speed = 1.0f;
-	def.radius = 0.05f;
-	def.enabled = 1;
-	def.internalValue = PBD_COOKIE;
-	return def;
-}
-int pbd_World_AddEmitter(pbdWorldId id, const pbdEmitterDef* def) { return NotYet(id, "emitters"); }
-int pbd_World_SetEmitter(pbdWorldId id, int emitter, const pbdEmitterDef* def) { return NotYet(id, "emitters"); }
-int pbd_World_GetEmitterCount(pbdWorldId id) { return NotYet(id, "emitters"); }
-int pbd_World_AddDrain(pbdWorldId id, const float lower[3], const float upper[3]) { return NotYet(id, "drains"); }
-int pbd_World_GetDrainCount(pbdWorldId id) { return NotYet(id, "drains"); }
 int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats) { return NotYet(id, "fluid stats"); }
 int pbd_World_UpdateDensities(pbdWorldId id) { return NotYet(id, "densities"); }
 int pbd_World_RunFluidPart(pbdWorldId id, int part) { return NotYet(id, "fluid parts"); }

@@ -1,6 +1,7 @@
 /* replay_calls.c -- replays, natively, the calls the JS engine made to the wasm build, and prints
    the hashes it asked for: so a Node test (tests/node/crossbuild.test.mjs) can check that every
-   scene the page builds (cloth, chains, soft and rigid bodies, meshes, drags) reaches the same
+   scene the page builds (cloth, chains, soft and rigid bodies, meshes, fluids with their hoses and
+   drains, drags) reaches the same
    bits natively as in wasm, without a second scene loader in C.
 
    The log is text, one call per line: the function's name and its arguments as JS numbers
@@ -25,6 +26,10 @@ int pbdjs_AddCollider(pbdWorldId, int, float, float, float, float, float, float,
 int pbdjs_AddBody(pbdWorldId, int, int, float, float, float, float, float, float, float, float, float, float, float, float,
 				  float, float, int, float, float, const float*, int, const uint32_t*, int);
 int pbdjs_StepN(pbdWorldId, int);
+int pbdjs_AddFluid(pbdWorldId, float, float, float, float, float, float, float, float, float, int);
+int pbdjs_AddEmitter(pbdWorldId, int, float, float, float, float, float, float, float, float, int);
+int pbdjs_SetEmitter(pbdWorldId, int, int, float, float, float, float, float, float, float, float, int);
+int pbdjs_AddDrain(pbdWorldId, float, float, float, float, float, float);
 
 #define MAX_ARGS 32
 
@@ -61,6 +66,11 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 	if (IS(pbdjs_AddBody))
 		return pbdjs_AddBody(I(0), I(1), I(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14),
 							 F(15), F(16), I(17), F(18), F(19), vertices, I(21), indices, I(23));
+	if (IS(pbdjs_AddFluid)) return pbdjs_AddFluid(I(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), I(10));
+	if (IS(pbdjs_AddEmitter)) return pbdjs_AddEmitter(I(0), I(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), I(10));
+	if (IS(pbdjs_SetEmitter))
+		return pbdjs_SetEmitter(I(0), I(1), I(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), I(11));
+	if (IS(pbdjs_AddDrain)) return pbdjs_AddDrain(I(0), F(1), F(2), F(3), F(4), F(5), F(6));
 	if (IS(pbdjs_StepN)) return pbdjs_StepN(I(0), I(1));
 	if (IS(pbd_World_Step)) return pbd_World_Step(I(0));
 	if (IS(pbd_World_SetParam)) return pbd_World_SetParam(I(0), (pbdParam)I(1), F(2));
@@ -78,6 +88,8 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 		return pbd_World_SetColliderTransform(I(0), I(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8));
 	if (IS(pbd_World_SetColliderMaterial)) return pbd_World_SetColliderMaterial(I(0), I(1), F(2), F(3), F(4));
 	if (IS(pbd_World_FindPairs)) return pbd_World_FindPairs(I(0));
+	/* The fluid's queries change no state (RunFluidPart does: benchmarks only, never logged). */
+	if (IS(pbd_World_UpdateDensities)) return pbd_World_UpdateDensities(I(0));
 	if (IS(pbd_World_Hash)) {
 		printf("hash %08x\n", (unsigned)pbd_World_Hash(I(0)));
 		return 0;

@@ -204,6 +204,9 @@ static const FuzzOpFn s_ops[FUZZ_OP_COUNT] = {
 	[FUZZ_OP_SELECT] = OpSelect,
 	[FUZZ_OP_ADD_BODY] = OpAddBody,
 	[FUZZ_OP_UPDATE_SKIN] = OpUpdateSkin,
+	[FUZZ_OP_ADD_FLUID] = OpAddFluid,
+	[FUZZ_OP_ADD_EMITTER] = OpAddEmitter,
+	[FUZZ_OP_ADD_DRAIN] = OpAddDrain,
 };
 
 static void DestroyAll(Fuzz* f)

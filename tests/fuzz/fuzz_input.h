@@ -56,6 +56,9 @@ typedef enum FuzzOp {
 	FUZZ_OP_SELECT,           ///< slot: the world the next calls address by default
 	FUZZ_OP_ADD_BODY,         ///< world, flags, field mask (2 bytes), fields, [mesh, mutations] (fuzz_bodies.c)
 	FUZZ_OP_UPDATE_SKIN,      ///< world
+	FUZZ_OP_ADD_FLUID,        ///< world, flags, field mask, lower[3], upper[3], velocity[3], capacity (fuzz_fluids.c)
+	FUZZ_OP_ADD_EMITTER,      ///< world, flags (4: SetEmitter), field mask, object, fields, emitter index
+	FUZZ_OP_ADD_DRAIN,        ///< world, mask, lower[3], upper[3]
 	FUZZ_OP_COUNT
 } FuzzOp;
 

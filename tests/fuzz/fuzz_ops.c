@@ -52,6 +52,7 @@ void OpCreateWorld(Fuzz* f)
 	/* the engine clamps maxContacts to PBD_MAX_CONSTRAINTS and reserves that much: keep it small */
 	if (def.maxContacts > (1 << 16)) def.maxContacts = 1 << 16;
 	if (flags & 1) def.internalValue = 0;
+	if (flags & 4) def.maxFluidParticles = def.maxParticles > 0 ? def.maxParticles / 2 : 512; /* room for fluids */
 	if (f->creates >= FUZZ_MAX_CREATES) return;
 	f->creates += 1;
 	if (slot->id != 0) {

@@ -101,6 +101,10 @@ void OpQuery(Fuzz* f);
 /* fuzz_bodies.c */
 void OpAddBody(Fuzz* f);
 void OpUpdateSkin(Fuzz* f);
+/* fuzz_fluids.c */
+void OpAddFluid(Fuzz* f);
+void OpAddEmitter(Fuzz* f);
+void OpAddDrain(Fuzz* f);
 /// n floats from the input (FuzzFloat).
 void Floats(Fuzz* f, float* out, int n);
 /// A count for segments and resolutions: mostly small, sometimes large or hostile.

@@ -315,6 +315,21 @@ int main(int argc, char** argv)
 	Hanging(10), Body(0, pbdBodyShape_box, 0, 2, 0.25, 2), Body(1, pbdBodyShape_ball, 0.5, 2.5, 0, 2), Steps(12), Skin();
 	Write(dir, n++, "bodies-on-cloth");
 
+	/* Fluid: a world with room for it (flags 4), a block with spare capacity, a hose at full rate
+	   (50 m/s, radius 1 m) into it, a drain under it, refused emitters and hostile fluid settings. */
+	Op(FUZZ_OP_CREATE_WORLD), B(0), B(4), Cap(1024), Cap(0);
+	for (int i = 0; i < 6; ++i) Cap(0);
+	Op(FUZZ_OP_ADD_FLUID), W(), B(0), B(16), B(200);
+	Op(FUZZ_OP_ADD_EMITTER), W(), B(0), B(4 | 8), B(0), F(50), F(1), B(0);
+	Op(FUZZ_OP_ADD_EMITTER), W(), B(0), B(4), B(0), F(0), B(0);          /* speed 0: refused */
+	Op(FUZZ_OP_ADD_EMITTER), W(), B(4), B(2), B(0), F3(0, 0, 0), B(0);   /* SetEmitter, zero direction: refused */
+	Op(FUZZ_OP_ADD_DRAIN), W(), B(0);
+	Op(FUZZ_OP_ADD_DRAIN), W(), B(2), F3(-2, -2, -2);                   /* upside down: refused */
+	Steps(8);
+	ParamF(pbdParam_fluidSmoothingRadius, 1e9), ParamF(pbdParam_fluidSpacing, 0), ParamF(pbdParam_fluidVorticity, 10);
+	ParamF(pbdParam_fluidViscosity, 1), Steps(4);
+	Write(dir, n++, "fluid-hose-drain");
+
 	/* Reproducers of what the fuzzer found in the core (each fixed in the commit that added it). */
 	CreateWorld(0, 247, 10); /* an odd particle count whose grid scratch outgrew the colouring's: scratch was NULL */
 	Steps(1);

@@ -80,7 +80,7 @@ test('every registered object type has what the page asks of it, in both languag
   for (const t of OBJECT_TYPES) {
     for (const m of members) assert.ok(t[m] !== undefined, `${t.type}.${m}`);
     assert.ok(t.keys.includes('type') && t.keys.includes('name'), t.type);
-    assert.ok(['lines', 'triangles', 'skin'].includes(t.render.primitive), t.type);
+    assert.ok(['lines', 'triangles', 'skin', 'fluid'].includes(t.render.primitive), t.type);
     for (const f of t.material ?? []) {
       assert.ok(Object.hasOwn(STRINGS.en, `material.${f.name}`) && Object.hasOwn(STRINGS.zh, `material.${f.name}.help`), `${t.type} material ${f.name} has its strings`);
       assert.ok(f.min <= f.max && f.step > 0 && typeof f.get === 'function' && typeof f.write === 'function', `${t.type} material ${f.name}`);
@@ -105,16 +105,16 @@ test('a type\'s counts, particle count and mass rule are the engine\'s, for ever
     scene.objects.forEach((o, k) => {
       const t = OBJECT_TYPES.find((x) => x.type === o.type);
       const info = world.objects[k];
-      const c = t.counts(pbd, o, k);
+      const c = t.counts(pbd, o, k, scene);
       // A mesh body's scene count is a bound (its exact count is the engine's inside test's).
-      if (o.shape === 'mesh') assert.ok(info.particleCount <= t.particleCount(o), `${id}[${k}] particles within the bound`);
-      else assert.equal(info.particleCount, t.particleCount(o), `${id}[${k}] particles`);
+      if (o.shape === 'mesh') assert.ok(info.particleCount <= t.particleCount(o, scene), `${id}[${k}] particles within the bound`);
+      else assert.equal(info.particleCount, t.particleCount(o, scene), `${id}[${k}] particles`);
       assert.deepEqual([c.particles, c.constraints, 3 * c.triangles, 2 * c.lines, c.tets ?? 0, c.skinVertices ?? 0, c.skinTriangles ?? 0],
         [info.particleCount, info.constraintCount, 3 * info.triangleCount, 2 * info.lineCount, info.tetCount, info.skinVertexCount,
           info.skinTriangleCount], `${id}[${k}] counts`);
       // Pins and mass ranges keep their own mass: exactly those particles differ from the type's particle mass.
       const own = t.particlesWithOwnMass(o, world, k);
-      const m = t.particleMass ? t.particleMass(o, info.particleCount) : Math.fround(o.mass);
+      const m = t.particleMass ? t.particleMass(o, info.particleCount, scene) : Math.fround(o.mass);
       for (let i = 0; i < info.particleCount; i++) {
         const w = world.positions[4 * (info.firstParticle + i) + 3];
         if (!own.has(i)) assert.equal(w, Math.fround(1 / m), `${id}[${k}] particle ${i}`);

@@ -43,10 +43,38 @@ function scene(edit = () => {}) {
   return s;
 }
 
+/** The fluid's smoothing radius must be 1 to 4 times its spacing (FLUID_RATIO): a test of one at an end of its
+ *  range moves the other to a value that keeps the pair valid (the ratio's own refusals: fluid-format.test.mjs). */
+function partner(p, v) {
+  const clamp = (q, x) => Math.min(q.max, Math.max(q.min, x));
+  if (p.name === 'fluid.spacing') return [PARAMS['fluid.smoothingRadius'], clamp(PARAMS['fluid.smoothingRadius'], 2 * v)];
+  if (p.name === 'fluid.smoothingRadius') return [PARAMS['fluid.spacing'], clamp(PARAMS['fluid.spacing'], v / 2)];
+  return null;
+}
+/** Moves a world's fluid spacing d and smoothing radius h to (d1, h1) through pairs the World takes (each move
+ *  keeps h / d in [1, 4]: setParam refuses the others). */
+function setFluidPair(world, d1, h1) {
+  const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
+  for (let k = 0; k < 40; k++) {
+    const { spacing: d, smoothingRadius: h } = world.scene.fluid;
+    if (d === d1 && h === h1) return;
+    const hn = clamp(h1, d, 4 * d);
+    if (hn !== h) world.setParam('fluid.smoothingRadius', hn);
+    const dn = clamp(d1, hn / 4, hn);
+    if (dn !== d) world.setParam('fluid.spacing', dn);
+  }
+  assert.fail(`the fluid pair did not reach (${d1}, ${h1})`);
+}
+const withPartner = (x, p, v) => {
+  const other = partner(p, v);
+  if (other && Number.isFinite(v) && v > 0) put(x, other[0], other[1]);
+  put(x, p, v);
+};
+
 /** Puts a scene value at parameter p's place (every object of its type). */
 function put(s, p, value) {
   const { head, rest } = parsePlace(p.scene);
-  const holders = ['solver', 'ground', 'wind'].includes(head) ? [(s[head] ??= {})] : s.objects.filter((o) => o.type === head);
+  const holders = ['solver', 'ground', 'wind', 'fluid'].includes(head) ? [(s[head] ??= {})] : s.objects.filter((o) => o.type === head);
   for (const h of holders) {
     let at = h;
     for (const k of rest.slice(0, -1)) {
@@ -109,14 +137,14 @@ test('the scene format takes exactly each parameter\'s range, and leaves out mea
     assert.equal(sceneParamValue(base, p), p.default, `${p.name}: default`);
     const good = p.boolean ? [true, false] : p.integer ? [p.min, p.max] : [p.min, p.max, (p.min + p.max) / 2];
     for (const v of good) {
-      const s = validateScene(scene((x) => put(x, p, v)));
+      const s = validateScene(scene((x) => withPartner(x, p, v)));
       assert.equal(sceneParamValue(s, p), p.boolean ? (v ? 1 : 0) : v, `${p.name} = ${v}`);
     }
     const bad = p.boolean ? [0, 1, 'true', null]
       : p.integer ? [p.min - 1, p.max + 1, p.min + 0.5, `${p.min}`, true, NaN]
         : [nextDown(p.min), nextUp(p.max), NaN, Infinity, `${p.min}`, true];
     for (const v of bad) {
-      assert.throws(() => validateScene(scene((x) => put(x, p, v))), (e) => e instanceof SceneError
+      assert.throws(() => validateScene(scene((x) => withPartner(x, p, v))), (e) => e instanceof SceneError
         && e.message.includes(p.boolean ? 'must be true or false' : p.integer ? `must be an integer in ${p.min}..${p.max}` : `must be a number in [${p.min}, ${p.max}]`),
       `${p.name} = ${String(v)}`);
     }
@@ -139,12 +167,15 @@ test('world.setParam takes what the scene format takes and nothing else; describ
   for (const p of PARAM_TABLE) {
     const inside = p.integer ? [p.min, p.max] : [p.min, p.max, (p.min + p.max) / 2];
     for (const v of inside) {
-      world.setParam(p.name, v);
+      const other = partner(p, v);
+      if (other) setFluidPair(world, ...(p.name === 'fluid.spacing' ? [v, other[1]] : [other[1], v]));
+      else world.setParam(p.name, v);
       assert.equal(world.getParam(p.name), Math.fround(v), `${p.name} = ${v}`);
       const described = validateScene(world.describe()); // throws if the description left the format
       if (p.scene !== '') assert.equal(sceneParamValue(described, p), v, `${p.name}: the description follows`);
     }
-    world.setParam(p.name, p.default);
+    if (!partner(p, p.default)) world.setParam(p.name, p.default);
+    else setFluidPair(world, PARAMS['fluid.spacing'].default, PARAMS['fluid.smoothingRadius'].default);
     const outside = [
       p.integer ? p.min - 1 : nextDown(p.min), p.integer ? p.max + 1 : nextUp(p.max), NaN, Infinity, -Infinity,
       `${p.default}`, '0.5', true, false, 1n, null, undefined, {}, [p.default], 2 ** 32 + p.min,

@@ -406,7 +406,7 @@ test('hostile replays are refused naming the bad value, and the world they were 
     ['sparse events', edit((r) => { r.events = new Array(3); }), /^replay\.events\[0\] must be present/],
     ['event is not an array', edit((r) => { r.events[1] = { step: 1 }; }), /^replay\.events\[1\] must be an event/],
     ['event nested deeper', edit((r) => { r.events[0] = [[[5]], 'g', 10, 0, 0, 0]; }), /^replay\.events\[0\]\[0\] must be an integer/],
-    ['unknown kind', edit((r) => { r.events[0][1] = 'x'; }), /^replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f" or "p", got "x"$/],
+    ['unknown kind', edit((r) => { r.events[0][1] = 'x'; }), /^replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f", "p" or "e", got "x"$/],
     ['markup as a kind', edit((r) => { r.events[0][1] = '<img src=x onerror=alert(1)>'; }), /^replay\.events\[0\]\[1\] must be/],
     ['too few items', edit((r) => { r.events[0] = [5, 'g', 10]; }), /^replay\.events\[0\] must have 6 or 7 items for kind "g"/],
     ['negative step delta (out of order)', edit((r) => { r.events[1][0] = -1; }), /^replay\.events\[1\]\[0\] must be an integer in 0\.\.36000, got -1$/],

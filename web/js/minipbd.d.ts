@@ -17,6 +17,14 @@ export interface ColliderDescription {
   rotation?: [number, number, number, number]; radius?: number; halfHeight?: number; halfExtents?: [number, number, number];
   staticFriction?: number; kineticFriction?: number; restitution?: number;
 }
+/** The fluid's parameters (Position Based Fluids, seed 002), one set per world; smoothingRadius is 1 to 4 times
+ *  spacing (refused otherwise). */
+export interface FluidSettings {
+  /** kg/m^3 */ restDensity: number; /** particle spacing d (m) */ spacing: number; /** kernel radius h (m) */ smoothingRadius: number;
+  /** epsilon, relative to a full lattice's sum of squared gradients */ relaxation: number;
+  /** artificial pressure s_corr = -k (W(r) / W(dq h))^n */ scorr: { k: number; n: number; dq: number };
+  vorticity: number; viscosity: number; /** steps between re-sorts into cell order, 0 = never */ sortInterval: number;
+}
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
 // Each object type's description is declared beside its module (objects/).
@@ -25,15 +33,17 @@ import type { ClothObject, ClothStiffnessKind } from './objects/cloth';
 import type { SoftObject, SoftStiffnessKind } from './objects/soft';
 import type { RigidObject, RigidStiffnessKind } from './objects/rigid';
 import type { BodyShape, Plasticity, SurfaceMesh, TetMesh } from './objects/body-common';
+import type { FluidObject, EmitterDescription, DrainDescription, FluidStats } from './objects/fluid';
 export type { ChainObject, ClothObject, SoftObject, RigidObject, BodyShape, Plasticity, SurfaceMesh, TetMesh };
-export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject;
+export type { FluidObject, EmitterDescription, DrainDescription, FluidStats };
+export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject;
 export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffnessKind | RigidStiffnessKind;
 
 /** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
   format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
-  wind?: Partial<WindSettings>; colliders?: ColliderDescription[];
+  wind?: Partial<WindSettings>; fluid?: Partial<FluidSettings>; colliders?: ColliderDescription[];
   objects: SceneObject[];
 }
 
@@ -41,7 +51,9 @@ export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX
   | 'groundEnabled' | 'groundHeight' | 'restitution' | 'staticFriction' | 'kineticFriction'
   | 'maxSpeed' | 'thickness' | 'tethers' | 'tetherSlack' | 'selfCollision' | 'collisions' | 'selfFriction' | 'tearStretch'
   | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain'
-  | 'stiffness.edge' | 'stiffness.volume' | 'stiffness.shape';
+  | 'stiffness.edge' | 'stiffness.volume' | 'stiffness.shape'
+  | 'fluid.restDensity' | 'fluid.spacing' | 'fluid.smoothingRadius' | 'fluid.relaxation' | 'fluid.scorrK' | 'fluid.scorrN'
+  | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval';
 
 export interface Stats {
   steps: number; particles: number; constraints: number; attachments: number;
@@ -60,6 +72,7 @@ export interface ObjectInfo {
   /** soft bodies: their volume constraints */ firstTet: number; tetCount: number;
   /** bodies: their skin (World.skinPositions, skinNormals: vertices; skinTriangles: triangles) */
   firstSkinVertex: number; skinVertexCount: number; firstSkinTriangle: number; skinTriangleCount: number;
+  /** particles in use: = particleCount, but a fluid's live ones (the rest of its capacity is parked) */ activeParticles: number;
 }
 
 export class MiniPBDError extends Error { code: string; }
@@ -133,6 +146,16 @@ export class World {
   /** A rigid body's transform from the last solve: x = position + R(rotation) (x0 - c0); null for other objects. */
   getBodyTransform(index: number): { position: number[]; rotation: number[] } | null;
   pick(origin: Vec3, dir: Vec3, radius: number): number;
+  /** The fluid now: live particles, capacity, emitted and drained so far, full (an emitter stopped at capacity in
+   *  the last step), neighbours, densities (rho / rho0) and the density error. */
+  fluidStats(): FluidStats;
+  /** rho / rho0 of every live fluid particle into `densities` (0 for other particles). */
+  updateDensities(): void;
+  /** per particle, rho / rho0; valid after updateDensities() */
+  readonly densities: Float32Array;
+  /** Changes emitter `index` (scene order over the fluid objects); omitted fields keep their value. The
+   *  description follows; a recording carries on/off. */
+  setEmitter(index: number, emitter: Partial<EmitterDescription>): void;
   /** Colliders as they are now. */
   readonly colliders: Collider[];
   /** Moves collider i; particles feel the motion through contact and friction. */

@@ -73,7 +73,7 @@ async function main() {
       if (input) input.step(state.world, n, state.loop.dt);
       else state.world.step(n);
     }),
-    view: { showParticles: true, heatMap: false, velocityArrows: false, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
+    view: { showParticles: true, heatMap: false, velocityArrows: false, water: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
@@ -122,6 +122,21 @@ async function main() {
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
       // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
       // materials set from the panel are in our description already: onColliderMaterial).
+      const scene = state.world.describe();
+      scene.colliders = state.scene.colliders;
+      state.scene = scene;
+      exposed.scene = scene;
+      ui.clearLink();
+    },
+    /** A hose on or off (recorded: a replay carries it). */
+    onEmitter(index, on) {
+      if (!state.world) return;
+      try {
+        state.world.setEmitter(index, { enabled: on });
+      } catch (err) {
+        ui.showError(errorText(err));
+        return;
+      }
       const scene = state.world.describe();
       scene.colliders = state.scene.colliders;
       state.scene = scene;
@@ -219,6 +234,9 @@ async function main() {
     onVelocityArrows(on) {
       state.view.velocityArrows = on; // drawn by renderer.js
     },
+    onWater(on) {
+      state.view.water = on; // fluids as water (render/fluid.js) or as particles
+    },
     onLanguage(lang) {
       // Keep the choice in the query (a reload or a copied link opens in it); the fragment stays the link's.
       const url = new URL(location.href);
@@ -258,6 +276,9 @@ async function main() {
       state.plots.reset();
     }
     renderer?.setWorld(world, state.scene);
+    if (renderer?.fluids.length > 0 && renderer.waterUnavailable !== null) {
+      ui.showNotice(t('notice.waterFallback', { reason: renderer.waterUnavailable }));
+    }
     if (!keepCamera) camera.set(state.scene.camera);
     ui.showScene(state.scene, key);
     exposed.world = world;
@@ -342,6 +363,13 @@ async function main() {
       heldColliders: (input?.heldColliders ?? []).map((i) => state.scene?.colliders[i]?.name ?? `#${i + 1}`),
     });
     state.plots?.update(state.world, s);
+    ui.setFluidStats(fluidStats(state.world));
+  }
+
+  /** The fluid's statistics, or null when the scene has no fluid (or the engine cannot measure it yet). */
+  function fluidStats(world) {
+    if (!world.scene.objects.some((o) => o.type === 'fluid')) return null;
+    try { return world.fluidStats(); } catch { return null; }
   }
 
   // --- canvas size follows its CSS size x devicePixelRatio ---
@@ -414,7 +442,9 @@ async function main() {
   renderer.onContextChange = (what) => {
     if (what === 'lost') ui.showNotice(t('notice.contextLost'), { sticky: true });
     else ui.clearNotice();
+    ui.setWaterUnavailable(renderer.waterUnavailable); // asked again of the new context
   };
+  ui.setWaterUnavailable(renderer.waterUnavailable);
   input = new PointerInput(canvas, camera, () => state.world);
   recorder = installRecorder(app);
   files = fileActions(app, document.body);

@@ -124,7 +124,7 @@ export class Engine {
     const total = { particles: 0, constraints: 0, triangles: 0, lines: 0, tets: 0, skinVertices: 0, skinTriangles: 0,
       fluidParticles: 0 };
     scene.objects.forEach((o, index) => {
-      const c = objectTypeOf(o).counts(this, o, index);
+      const c = objectTypeOf(o).counts(this, o, index, scene);
       for (const k of Object.keys(total)) total[k] += c[k] ?? 0;
     });
     const at1 = (n) => Math.max(n, 1);

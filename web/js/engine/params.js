@@ -41,8 +41,10 @@ export function paramAccepts(p, value) {
 // a vector), or "<object type>.<path>" ("cloth.stiffness.stretch", "chain.stiffness"): that field of every
 // object of that type. A boolean parameter is a JSON boolean in the scene and 0 or 1 in the engine.
 
-/** Scene sections whose fields are parameters (the first part of a place that is not an object type). */
-export const PARAM_SECTIONS = Object.freeze(['solver', 'ground', 'wind']);
+/** Scene sections whose fields are parameters (the first part of a place that is not an object type). "fluid" is
+ *  both a section (the fluid's parameters, one set per world) and an object type (objects/fluid.js): a place
+ *  "fluid.<key>" is the section's, as the section is looked up first. */
+export const PARAM_SECTIONS = Object.freeze(['solver', 'ground', 'wind', 'fluid']);
 
 /** "solver.gravity.1" -> { head: 'solver', key: 'gravity', index: 1, rest: ['gravity', 1] }. */
 export function parsePlace(place) {
@@ -121,4 +123,21 @@ export function writeSceneParam(scene, p, value) {
   const { head, rest } = parsePlace(p.scene);
   if (PARAM_SECTIONS.includes(head)) writeIn(scene[head], rest, p, value);
   else for (const o of scene.objects) if (o.type === head) writeIn(o, rest, p, value);
+}
+
+// ---------------------------------------------------------------- the fluid's smoothing radius
+//
+// The smoothing radius h of Position Based Fluids (seed 002) is a multiple of the particle spacing d: below d a
+// particle has no neighbour at rest (the density constraint sees only itself), past 4d each particle has
+// hundreds and the step slows to a crawl. The engine clamps h into [d, 4d] (arch11 "Kernels"); the scene format,
+// World.setParam and the replay refuse a pair outside it, so a description always says what the engine uses.
+
+/** The range of fluid.smoothingRadius / fluid.spacing a scene may hold. */
+export const FLUID_RATIO = Object.freeze({ min: 1, max: 4 });
+
+/** The message when the pair (spacing d, smoothing radius h) is outside FLUID_RATIO, else null. */
+export function fluidRatioProblem(spacing, smoothingRadius) {
+  const r = smoothingRadius / spacing;
+  if (r >= FLUID_RATIO.min && r <= FLUID_RATIO.max) return null;
+  return `fluid.smoothingRadius must be ${FLUID_RATIO.min} to ${FLUID_RATIO.max} times fluid.spacing, got ${smoothingRadius} with fluid.spacing ${spacing}`;
 }

@@ -8,9 +8,12 @@ import {
   PARTICLE_MASS, ATTACHMENT_STIFFNESS, MAX_STEPS_PER_CALL,
 } from './args.js';
 import { BUFFER, STATS_FIELDS, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS } from './memory.js';
-import { PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam } from './params.js';
+import {
+  PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
+} from './params.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
+import { fluidMethods } from './world-fluid.js';
 
 /** A collider's material and its ranges (the scene format's, pbd_World_SetColliderMaterial's). */
 const COLLIDER_MATERIAL = {
@@ -102,6 +105,7 @@ export class World {
         skinPositions: make(BUFFER.skinPositions, Float32Array, 4),
         skinNormals: make(BUFFER.skinNormals, Float32Array, 4),
         skinTriangles: make(BUFFER.skinTriangles, Uint32Array, 3),
+        densities: make(BUFFER.densities, Float32Array, 1),
       };
     }
     return this.views[name];
@@ -181,6 +185,13 @@ export class World {
    */
   setParam(name, value) {
     this.alive();
+    const p = this.param(name);
+    if (p.name === 'fluid.spacing' || p.name === 'fluid.smoothingRadius') {
+      const f = this.scene.fluid;
+      const problem = paramAccepts(p, value)
+        && fluidRatioProblem(p.name === 'fluid.spacing' ? value : f.spacing, p.name === 'fluid.spacing' ? f.smoothingRadius : value);
+      if (problem) throw new MiniPBDError('argument', `parameter ${p.name}: ${problem}`);
+    }
     this.setParamRaw(name, value);
     writeSceneParam(this.scene, this.param(name), value);
   }
@@ -265,6 +276,7 @@ export class World {
     const o = this.scene.objects[k];
     const { firstParticle, particleCount } = this.objects[k];
     const type = objectTypeOf(o);
+    if (o.mass === undefined) throw new MiniPBDError('argument', `setObjectMass: object ${k} (a ${o.type}) has no mass of its own`);
     // A body's mass is the whole body's, spread evenly (objects/body-common.js); a chain's or cloth's is each particle's.
     const each = type.particleMass ? type.particleMass({ ...o, mass: m }, particleCount) : m;
     if (!(each >= PARTICLE_MASS.min)) {
@@ -454,3 +466,6 @@ export class World {
     this.views = null;
   }
 }
+
+// The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));

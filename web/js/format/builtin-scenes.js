@@ -15,6 +15,26 @@ import { meshFromArrays } from '../objects/body-common.js';
 
 const FORMAT = 'minipbd-scene';
 
+/** A glass tank on the ground: 4 box colliders (walls `t` thick, `height` tall) around the inner box
+ *  [-hx, hx] x [-hz, hz]. Walls a few particle spacings thick, so a particle never crosses one in a substep at the
+ *  speeds a dam break reaches (the colliders also sweep; seed 000 "continuous contacts"). */
+function tank(hx, hz, height, t = 0.05) {
+  const wall = (name, position, halfExtents) => ({ type: 'box', name, position, halfExtents, staticFriction: 0.1, kineticFriction: 0.05 });
+  const h = height / 2;
+  return [
+    wall('left wall', [-hx - t / 2, h, 0], [t / 2, h, hz + t]),
+    wall('right wall', [hx + t / 2, h, 0], [t / 2, h, hz + t]),
+    wall('back wall', [0, h, -hz - t / 2], [hx, h, t / 2]),
+    wall('front wall', [0, h, hz + t / 2], [hx, h, t / 2]),
+  ];
+}
+/** Fluid scenes: 2 substeps of 4 iterations (the split the issue's benchmark states), water's parameters. */
+const FLUID_SOLVER = { substeps: 2, iterations: 4 };
+/** A rigid box of side 2h whose mass is `density` x its volume (floating: 0.5, 1 and 4 x the water's). */
+const block = (name, x, y, h, density) => ({
+  type: 'rigid', name, shape: 'box', position: [x, y, 0], halfExtents: [h, h, h], resolution: 3, mass: density * (2 * h) ** 3,
+});
+
 // Cameras use small yaw so the xy-plane scenes are seen nearly face-on, assuming the usual orbit convention
 // eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
 const BUILTIN_SOURCES = {
@@ -179,6 +199,62 @@ const BUILTIN_SOURCES = {
       { type: 'soft', name: 'cube', shape: 'box', position: [0.2, 2.1, 0.35], halfExtents: [0.12, 0.12, 0.12], resolution: 4, mass: 0.4,
         stiffness: { edge: 0.5, volume: 1 } },
     ],
+  },
+
+  // Fluids (issue 11). A column of 16 x 32 x 16 = 8,192 particles in a corner of a glass tank: released, it
+  // breaks along the floor, climbs the far wall, sloshes back and settles flat.
+  'dam-break': {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Dam break: a column of water falls in a glass tank and settles flat',
+    solver: FLUID_SOLVER,
+    camera: { target: [0, 0.25, 0], yaw: 0.5, pitch: 0.45, distance: 2.2, fov: 45 },
+    colliders: tank(0.6, 0.3, 0.7),
+    objects: [{ type: 'fluid', name: 'water', block: { lower: [-0.6, 0, -0.3], upper: [-0.28, 0.64, 0.02] } }],
+  },
+  // A hose pours onto a cloth pinned at its corners. The cloth's particles are about a fluid spacing apart and
+  // their contact radius (solver.thickness / 2) is d / 2, so water does not pass between them; what spills over the
+  // edge falls into a drain on the ground, so the hose runs on without filling the capacity.
+  hammock: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Hammock: a hose pours water onto a cloth pinned at its corners',
+    solver: { ...FLUID_SOLVER, thickness: 0.02, damping: 0.05 },
+    camera: { target: [0, 0.55, 0], yaw: 0.5, pitch: 0.4, distance: 2.6, fov: 45 },
+    objects: [
+      { type: 'cloth', name: 'hammock', origin: [-0.5, 0.8, -0.5], size: [1, 1], resolution: [50, 50], plane: 'xz', mass: 0.004,
+        stiffness: { stretch: 1, shear: 1, bend: 0.02 }, pins: [[0, 0], [49, 0], [0, 49], [49, 49]] },
+      { type: 'fluid', name: 'water', capacity: 12000,
+        emitters: [{ position: [0.1, 1.4, 0], direction: [0, -1, 0], speed: 2, radius: 0.05, enabled: true }],
+        drains: [{ lower: [-4, -1, -4], upper: [4, 0.05, 4] }] },
+    ],
+  },
+  // Three blocks of 0.5, 1 and 4 times the water's density dropped into a tank: the light one floats half out,
+  // the neutral one hovers where it is put, the heavy one sinks (Macklin et al. 2014 section 7.1: solids count in
+  // the fluid's density by their volume). The water: 24 x 12 x 24 = 6,912 particles of 2.5 cm.
+  floating: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Floating: blocks of 0.5, 1 and 4 times water\'s density in a tank',
+    solver: FLUID_SOLVER,
+    camera: { target: [0, 0.2, 0], yaw: 0.4, pitch: 0.4, distance: 1.8, fov: 45 },
+    fluid: { spacing: 0.025, smoothingRadius: 0.05 },
+    colliders: tank(0.3, 0.3, 0.6),
+    objects: [
+      { type: 'fluid', name: 'water', block: { lower: [-0.3, 0, -0.3], upper: [0.3, 0.3, 0.3] } },
+      block('wood (0.5)', -0.17, 0.45, 0.06, 500),
+      block('neutral (1)', 0, 0.45, 0.06, 1000),
+      block('iron (4)', 0.17, 0.45, 0.06, 4000),
+    ],
+  },
+  // A tank of water and a ball to drag through it. The ball is a sphere collider moved by the pointer: it goes
+  // where the hand goes whatever the water pushes (a kinematic stirrer, as a spoon is), so the swirl behind it is
+  // the water's; a rigid ball would float and lag behind its grab. Its moves are recorded and replayed exactly.
+  swirl: {
+    format: FORMAT, version: SCENE_VERSION,
+    name: 'Swirl: drag the ball through a tank of water',
+    solver: FLUID_SOLVER,
+    camera: { target: [0, 0.15, 0], yaw: 0.3, pitch: 0.6, distance: 1.9, fov: 45 },
+    fluid: { spacing: 0.025, smoothingRadius: 0.05 },
+    colliders: [...tank(0.4, 0.4, 0.4), { type: 'sphere', name: 'ball', position: [0, 0.28, 0], radius: 0.1, staticFriction: 0.2, kineticFriction: 0.1 }],
+    objects: [{ type: 'fluid', name: 'water', block: { lower: [-0.4, 0, -0.4], upper: [0.4, 0.15, 0.4] } }],
   },
 };
 

@@ -41,4 +41,14 @@ export const SCENE_LIMITS = freeze({
   maxPinBoxes: 16,                       // entries per body
   // Plasticity (pbd_World_SetObjectPlasticity's ranges; per object, not parameters).
   plasticity: { yield: { min: 0, max: 10 }, creep: { min: 0, max: 1000 }, max: { min: 0, max: 10 } },
+  // Fluids (issue 11; objects/fluid.js): capacities, hoses and drains. 200k fluid particles is past what one core
+  // steps at frame rate (the benchmark's 100k curve) but still a world's memory in tens of MB. Objects, emitters
+  // and drains: the engine's PBD_MAX_FLUID_OBJECTS, PBD_MAX_EMITTERS, PBD_MAX_DRAINS (src/minipbd.h).
+  maxFluidParticles: 200000,             // over all fluid objects of a scene (their capacities)
+  maxFluidObjects: 8,
+  maxEmitters: 8,                        // over all fluid objects
+  maxDrains: 8,
+  emitterSpeed: { minExclusive: 0, max: 50 },   // m/s (pbdEmitterDef.speed)
+  emitterRadius: { max: 1 },            // m (pbdEmitterDef.radius; at least fluid.spacing / 2)
+  maxFluidSpeed: 1e4,                    // m/s: a block's initial velocity
 });

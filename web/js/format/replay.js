@@ -20,12 +20,15 @@
 //   [d, "f", collider, staticFriction, kineticFriction, restitution]   set a collider's material (friction and
 //                                        bounce), within the ranges of a scene's colliders
 //   [d, "p", name, value]                set a solver parameter (names and ranges: REPLAY_PARAMS)
+//   [d, "e", emitter, on]                turn a fluid's hose on (1) or off (0): World.setEmitter(emitter,
+//                                        { enabled }), emitters numbered in scene order over the fluid objects
 // validateReplay checks all of it against the scene before anything runs (indices in range, grabs held when
 // moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
 // starts never fails half-way.
 
-import { SCENE_PARAMS } from '../engine/params.js';
+import { SCENE_PARAMS, fluidRatioProblem } from '../engine/params.js';
 import { sceneParticleCount } from '../objects/index.js';
+import { sceneEmitters } from '../engine/world-fluid.js';
 import { SCENE_LIMITS as L } from './limits.js';
 import { array, deepFreeze, fail, integer, join, number, optional, record, required } from './read.js';
 
@@ -42,13 +45,26 @@ export const REPLAY_LIMITS = deepFreeze({
  *  the scene format (the engine's table) allows. */
 export const REPLAY_PARAMS = deepFreeze(Object.fromEntries(SCENE_PARAMS.map((p) => [p.name, p])));
 
+/** REPLAY_PARAMS' names for a message: each plain name, and each dotted family once ("fluid.* (10)", its members
+ *  are in engine.paramNames and the README), so the message stays short as the table grows (a person reads it). */
+const REPLAY_PARAM_LIST = (() => {
+  const groups = new Map();
+  for (const name of Object.keys(REPLAY_PARAMS)) {
+    const dot = name.indexOf('.');
+    const head = dot < 0 ? name : name.slice(0, dot);
+    if (!groups.has(head)) groups.set(head, []);
+    if (dot >= 0) groups.get(head).push(name.slice(dot + 1));
+  }
+  return [...groups].map(([head, rest]) => (rest.length === 0 ? head : `${head}.* (${rest.length})`)).join(', ');
+})();
+
 const REPLAY_KEYS = ['v', 'steps', 'q', 'hash', 'events'];
-const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4] };
+const EVENT_LENGTHS = { g: [6, 7], m: [6], r: [3], c: [6, 10], f: [6], p: [4], e: [4] };
 
 /** Checks one replay parameter value (also used by the recorder before it records one). Returns the value or throws. */
 export function replayParamValue(name, value, path = 'value', namePath = path) {
   if (typeof name !== 'string' || !Object.hasOwn(REPLAY_PARAMS, name)) {
-    fail(namePath, `must name a parameter a replay may set (${Object.keys(REPLAY_PARAMS).join(', ')})`, name);
+    fail(namePath, `must name a parameter a replay may set (${REPLAY_PARAM_LIST})`, name);
   }
   const p = REPLAY_PARAMS[name];
   return p.integer ? integer(value, path, p.min, p.max) : number(value, path, p.min, p.max);
@@ -82,6 +98,9 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
   const held = new Map();                         // slot -> [x, y, z] (integers)
   const colliderAt = colliders.map(() => [0, 0, 0]);
   const colliderRot = colliders.map((c) => [...(c.rotation ?? [0, 0, 0, 1])]);
+  // The fluid's spacing and smoothing radius as the replay's "p" events leave them: a pair the World would refuse
+  // (engine/params.js FLUID_RATIO) is refused here, before anything runs.
+  const fluid = { 'fluid.spacing': scene.fluid.spacing, 'fluid.smoothingRadius': scene.fluid.smoothingRadius };
   let grabs = 0, step = 0;
   const wire = [];
   const events = [];
@@ -108,7 +127,7 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
     step += d;
     if (step >= steps) fail(join(p, 0), `puts the event at step ${step}, not before replay.steps (${steps})`, d);
     const kind = items[1];
-    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c", "f" or "p"', kind);
+    if (typeof kind !== 'string' || !Object.hasOwn(EVENT_LENGTHS, kind)) fail(join(p, 1), 'must be "g", "m", "r", "c", "f", "p" or "e"', kind);
     const lengths = EVENT_LENGTHS[kind];
     if (!lengths.includes(items.length)) fail(p, `must have ${lengths.join(' or ')} items for kind "${kind}"`, list[i]);
     const out = [d + 0, kind];
@@ -153,9 +172,21 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
         out.push(...rot);
       }
       events.push({ step, kind: 'collider', collider: index, position: n.map((x) => x / q), rotation: [...colliderRot[index]] });
+    } else if (kind === 'e') {
+      const count = sceneEmitters(scene).length;
+      if (count === 0) fail(join(p, 2), 'must be an emitter index, but the scene has no emitters', items[2]);
+      const emitter = integer(items[2], join(p, 2), 0, count - 1);
+      const on = integer(items[3], join(p, 3), 0, 1);
+      events.push({ step, kind: 'emitter', emitter, enabled: on === 1 });
+      out.push(emitter, on);
     } else {
       const name = items[2];
       const value = replayParamValue(name, items[3], join(p, 3), join(p, 2));
+      if (Object.hasOwn(fluid, name)) {
+        fluid[name] = value;
+        const problem = fluidRatioProblem(fluid['fluid.spacing'], fluid['fluid.smoothingRadius']);
+        if (problem) fail(join(p, 3), `sets ${name} so that ${problem}`, value);
+      }
       events.push({ step, kind: 'param', name, value });
       out.push(name, value);
     }

@@ -18,8 +18,8 @@
 // engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's
 // (objects/, the registry).
 
-import { placeFields, fieldDefault } from '../engine/params.js';
-import { findObjectType, objectMeshSize, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { placeFields, fieldDefault, fluidRatioProblem } from '../engine/params.js';
+import { checkSceneObjects, findObjectType, objectMeshSize, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS } from './limits.js';
 import {
   SceneError, array, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
@@ -39,7 +39,7 @@ function upgradeFromVersion1(input, solver) {
   if (!given) solver.collisions = solver.selfCollision;
 }
 
-const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'colliders', 'objects'];
+const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'fluid', 'colliders', 'objects'];
 const COLLIDER_KEYS = {
   sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
   capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution'],
@@ -51,17 +51,43 @@ const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 // parameter table (e.g. 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch
 // per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's default, so
 // it builds the same world.
-const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind'].map((head) => [head, placeFields(head)]));
+const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind', 'fluid'].map((head) => [head, placeFields(head)]));
 const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_SCENE_NAME = 'Untitled scene';
 
-/** A section of engine parameters ('solver', 'ground', 'wind'): every field of the table, defaults filled in. */
-function paramSection(value, path, head) {
-  const fields = SECTIONS[head];
-  const get = value === undefined ? () => undefined : record(value, path, fields.map((f) => f.key));
+/** A section of engine parameters ('solver', 'ground', 'wind', 'fluid'): every field of the table, defaults filled
+ *  in. A field may sit in a sub-record ("fluid.scorr.k": the key "k" of the section's "scorr"), read the same way. */
+function paramSection(value, path, head, fields = SECTIONS[head]) {
+  const subs = new Map(); // first part of a dotted key -> its fields, with the rest of the key
+  const keys = [];
+  for (const f of fields) {
+    const dot = f.key.indexOf('.');
+    const key = dot < 0 ? f.key : f.key.slice(0, dot);
+    if (!keys.includes(key)) keys.push(key);
+    if (dot >= 0) {
+      if (!subs.has(key)) subs.set(key, []);
+      subs.get(key).push({ ...f, key: f.key.slice(dot + 1) });
+    }
+  }
+  const get = value === undefined ? () => undefined : record(value, path, keys);
   const out = {};
-  for (const f of fields) out[f.key] = optional(get(f.key), fieldDefault(f), (v) => paramField(f, v, join(path, f.key)));
+  for (const key of keys) {
+    if (subs.has(key)) out[key] = paramSection(get(key), join(path, key), head, subs.get(key));
+    else {
+      const f = fields.find((x) => x.key === key);
+      out[key] = optional(get(key), fieldDefault(f), (v) => paramField(f, v, join(path, key)));
+    }
+  }
+  return out;
+}
+
+/** The fluid section (objects/fluid.js reads its spacing): its parameters, and the smoothing radius 1 to 4 times
+ *  the spacing (engine/params.js FLUID_RATIO). */
+function fluidSection(value, path) {
+  const out = paramSection(value, path, 'fluid');
+  const problem = fluidRatioProblem(out.spacing, out.smoothingRadius);
+  if (problem) throw new SceneError(join(path, 'smoothingRadius'), problem);
   return out;
 }
 
@@ -146,6 +172,7 @@ export function validateScene(input) {
     ground: ground(get('ground'), 'ground'),
     camera: camera(get('camera'), 'camera'),
     wind: paramSection(get('wind'), 'wind', 'wind'),
+    fluid: fluidSection(get('fluid'), 'fluid'),
     colliders: optional(get('colliders'), [], (v) => array(v, 'colliders', 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
       .map((c, i) => collider(c, join('colliders', i), i))),
     objects: [],
@@ -160,8 +187,8 @@ export function validateScene(input) {
     if (!type) fail(join(path, 'type'), `must be ${OBJECT_TYPES.map((t) => JSON.stringify(t.type)).join(' or ')}`, objGet('type'));
     // Re-check keys against the type's own list: "origin" on a chain is as unknown as "foo".
     record(list[i], path, type.keys);
-    const obj = type.read(objGet, path, i);
-    total += type.particleCount(obj);
+    const obj = type.read(objGet, path, i, scene);
+    total += type.particleCount(obj, scene);
     if (total > L.maxParticles) {
       fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${path})`, total);
     }
@@ -176,6 +203,7 @@ export function validateScene(input) {
     }
     scene.objects.push(obj);
   }
+  checkSceneObjects(scene);
   return scene;
 }
 

@@ -6,10 +6,12 @@
 // @typedef {object} ObjectType
 // @property {string} type             its "type" in a scene
 // @property {string[]} keys           the scene keys it allows
-// @property {(get, path: string, index: number) => object} read   validates and normalises (format/read.js readers)
-// @property {(o) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
-// @property {(engine, o, index: number) => {particles, constraints, triangles, lines, tets?, skinVertices?,
-//   skinTriangles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
+// @property {(get, path: string, index: number, scene) => object} read   validates and normalises (format/read.js
+//   readers); `scene` holds the sections read so far (a fluid reads its spacing)
+// @property {(o, scene?) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
+// @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
+//   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
+// @property {(scene) => void} [checkScene]   checks its objects of a scene together (throws a SceneError)
 // @property {(engine, id: number, o, index: number) => number} build   adds it to a world; its first particle
 // @property {(o, count: number) => number} [particleMass]   the mass of one of its `count` particles (default o.mass)
 // @property {(o, world?, index?: number) => Set<number>} particlesWithOwnMass   local particles its `mass` does
@@ -28,11 +30,12 @@
 
 import { chain } from './chain.js';
 import { cloth } from './cloth.js';
+import { fluid } from './fluid.js';
 import { rigid } from './rigid.js';
 import { soft } from './soft.js';
 
 /** The object types, in the order the panel shows their controls. */
-export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid]);
+export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid, fluid]);
 
 const BY_NAME = new Map(OBJECT_TYPES.map((t) => [t.type, t]));
 
@@ -62,8 +65,13 @@ export function objectStrings(lang) {
 /** Particles of a validated scene (every object's count; a mesh body's is a bound, see particleCount). */
 export function sceneParticleCount(scene) {
   let total = 0;
-  for (const o of scene.objects) total += objectTypeOf(o).particleCount(o);
+  for (const o of scene.objects) total += objectTypeOf(o).particleCount(o, scene);
   return total;
+}
+
+/** Each type's checks of a scene's objects together (a fluid's capacities, emitters and drains in all). */
+export function checkSceneObjects(scene) {
+  for (const t of OBJECT_TYPES) t.checkScene?.(scene);
 }
 
 /** The object's mesh data in a scene's totals: [vertices, triangles + tets] (0 for grids and chains). */

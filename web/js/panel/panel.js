@@ -19,6 +19,7 @@ import { installShortcuts } from './shortcuts.js';
 import { addShareFolder } from './share.js';
 import { addFilesFolder } from './files.js';
 import { bodiesPanel, sceneBodies } from './bodies.js';
+import { fluidPanel } from './fluid.js';
 import { describeView, writeReadout } from './readout.js';
 import { t, hasOwnString, getLanguage, setLanguage, LANGUAGES, LANGUAGE_NAMES, HTML_LANG } from '../i18n/i18n.js';
 
@@ -32,7 +33,7 @@ const LINK_OPTION = '__link';
  * onObjectStiffness(objectIndex, kind, value), onObjectMaterial(objectIndex, materialField, value) (objects/: a type's
  * `material`),
  * onTogglePause(), onStep(), onReset(), onCopyLink(), onDownloadScene(), onOpenFiles([File]), onShowParticles(bool),
- * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onLanguage(lang).
+ * onHeatMap(bool), onPlots(bool), onVelocityArrows(bool), onWater(bool), onLanguage(lang).
  * options.lang: the language to start in ('en' or 'zh'; see i18n.detectLanguage).
  */
 export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
@@ -201,7 +202,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   function showMasses(scene) {
     for (const c of massCtrls) c.destroy();
     const bodyIndices = new Set(sceneBodies(scene).map((b) => b.index));
-    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) ? [] : [[o, index]])).map(([o, index]) => {
+    // A fluid has no `mass` of its own (each particle weighs rest density x spacing^3: the Fluid folder).
+    massCtrls = scene.objects.flatMap((o, index) => (bodyIndices.has(index) || o.mass === undefined ? [] : [[o, index]])).map(([o, index]) => {
       const grams = clean(o.mass * 1000);
       const rangeKey = `${scene.name}|${index}|${o.name}`;
       let range = massRanges.get(rangeKey);
@@ -264,6 +266,8 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
   // Bodies: one sub-folder per soft or rigid body, with its mass, stiffness and material (bodies.js).
   const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rowsBuild);
+  // Fluid: the hoses' switches and the fluid's statistics, after its sliders (fluid.js).
+  const fluid = fluidPanel(doc, folders.fluid, tr, handlers);
 
   function renderColliderTexts() {
     for (const { c, field } of colliderCtrls) {
@@ -274,7 +278,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   texts.push(renderColliderTexts);
 
   // View switches.
-  const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false };
+  const view = { showParticles: true, heatMap: false, plots: false, velocityArrows: false, water: true };
   const viewFolder = gui.addFolder('');
   viewFolder.domElement.id = 'folder-view';
   tr(() => viewFolder.title(t('folder.view')));
@@ -286,6 +290,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       handlers.onPlots?.(on);
     }],
     ['velocityArrows', 'velocity-arrows', 'view.velocityArrows', (on) => handlers.onVelocityArrows?.(on)],
+    ['water', 'water', 'view.water', (on) => handlers.onWater?.(on)],
   ].map(([prop, id, key, fn]) => {
     const c = viewFolder.add(view, prop).onChange(fn);
     c.$input.id = id;
@@ -293,6 +298,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
     return c;
   });
   viewCtrls[2].domElement.after(els.plotArea);
+  // Without float render targets (render/fluid-targets.js) the water switch is off and disabled, and says why.
+  let waterUnavailable = null;
+  tr(() => viewCtrls[4].name(waterUnavailable === null ? t('view.water') : t('view.waterUnavailable', { reason: waterUnavailable })));
 
   const shareLink = addShareFolder(gui, els, tr, handlers);
   const files = addFilesFolder(doc, gui, tr, handlers, rowsBuild);
@@ -370,6 +378,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
       showColliders(scene);
       if (scene.colliders.length > 0) visibleGroups.add('colliders');
       if (bodies.show(scene)) visibleGroups.add('bodies');
+      if (fluid.show(scene)) visibleGroups.add('fluid');
       // A folder whose controls are all hidden (no cloth in the scene) is hidden with its title.
       for (const group of GROUPS) folders[group].show(visibleGroups.has(group));
       updateEnabled();
@@ -385,6 +394,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
     setReadout(values) { writeReadout(els, values); },
 
+    /** The fluid's statistics (World.fluidStats()) in the Fluid folder, null for none. */
+    setFluidStats(stats) { fluid.update(stats); },
+
     /**
      * The canvas's text alternative (aria-describedby, a polite live region): scene, counts, running or
      * paused, what is held. info: { particles, constraints, paused, heldParticles, heldColliders: [names] }.
@@ -399,6 +411,13 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
     clearLink: () => shareLink.clearLink(),
+
+    /** `reason` null: the water switch works; otherwise it is disabled and names the reason (English, technical). */
+    setWaterUnavailable(reason) {
+      waterUnavailable = reason;
+      viewCtrls[4].enable(reason === null);
+      viewCtrls[4].name(reason === null ? t('view.water') : t('view.waterUnavailable', { reason }));
+    },
 
     /** An error the user should read (role="alert"); text only. */
     showError(text) {

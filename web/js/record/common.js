@@ -7,7 +7,7 @@ import { REPLAY_LIMITS } from '../format/replay.js';
 import { objectTypeOf } from '../objects/index.js';
 
 export const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
-  'setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'destroy'];
+  'setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'setEmitter', 'destroy'];
 /** Parameters that change nothing in the motion (instruments such as recordConvergence: no place in a scene),
  *  so they are not recorded. */
 export const UNRECORDED_PARAMS = new Set(PARAM_TABLE.filter((p) => p.scene === '').map((p) => p.name));

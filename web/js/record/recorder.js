@@ -112,6 +112,8 @@ export class Recorder {
         events.push(ev);
       } else if (e.kind === 'f') {
         events.push([d, 'f', e.collider, e.staticFriction, e.kineticFriction, e.restitution]);
+      } else if (e.kind === 'e') {
+        events.push([d, 'e', e.emitter, e.on]);
       } else {
         events.push([d, 'p', e.name, e.value]);
       }
@@ -274,6 +276,21 @@ export class Recorder {
     if (this._full()) return this.world.setParam(name, value);
     this.original.setParam(name, v);
     this._push({ kind: 'p', name, value: v });
+  }
+
+  /** A hose switched on or off is an "e" event (the last switch of an emitter before a step is what it sees); any
+   *  other change of an emitter cannot be carried and ends the recording. */
+  _setEmitter(index, emitter) {
+    const keys = emitter !== null && typeof emitter === 'object' ? Object.keys(emitter) : null;
+    if (!keys || keys.length !== 1 || keys[0] !== 'enabled' || typeof emitter.enabled !== 'boolean') {
+      return this._unrecorded('setEmitter', [index, emitter], 'changing an emitter other than switching it on or off cannot be recorded');
+    }
+    const key = `e${index}`;
+    const same = this._sameStep(key);
+    if (!same && this._full()) return this.world.setEmitter(index, emitter);
+    this.original.setEmitter(index, { enabled: emitter.enabled }); // throws (and records nothing) on a bad index
+    if (same) same.on = emitter.enabled ? 1 : 0;
+    else this._push({ kind: 'e', emitter: index, on: emitter.enabled ? 1 : 0 }, key);
   }
 
   _setObjectStiffness(...args) { return this._unrecorded('setObjectStiffness', args, 'setting one object\'s stiffness cannot be recorded'); }

@@ -33,7 +33,7 @@ export class Replayer {
     this.result = null;
     // Besides step and destroy, the calls that would change the run under the replay: one of them ends it first
     // (its own events go to the originals). Grabs from the pointer are the app's to hold back (input.canGrab).
-    const { original, restore } = wrap(world, ['step', 'destroy', ...INTERFERING],
+    const { original, restore } = wrap(world, ['step', 'destroy', 'setEmitter', ...INTERFERING],
       (name) => (INTERFERING.includes(name) ? (...args) => this._interfere(name, args) : (...args) => this[`_${name}`](...args)));
     this.original = original;
     this.restore = restore;
@@ -47,6 +47,12 @@ export class Replayer {
       this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
     }
     return this.original[name](...args);
+  }
+
+  /** A hose switched by hand during the replay changes the run under it: the replay ends first. */
+  _setEmitter(...args) {
+    if (this.active) this._finish(null, { stopped: true, reason: 'a hose was switched', cause: 'setting' });
+    return this.original.setEmitter(...args);
   }
 
   /** Ends the replay early (the grabs it holds are released); the world runs on. */
@@ -88,6 +94,7 @@ export class Replayer {
           w.removeAttachment(this.ids.get(e.slot));
           this.ids.delete(e.slot);
         } else if (e.kind === 'collider') w.setColliderTransform(e.collider, e.position, e.rotation);
+        else if (e.kind === 'emitter') this.original.setEmitter(e.emitter, { enabled: e.enabled });
         else if (e.kind === 'material') {
           const { staticFriction, kineticFriction, restitution } = e;
           this.original.setColliderMaterial(e.collider, { staticFriction, kineticFriction, restitution });

@@ -25,6 +25,8 @@ export const PALETTE = Object.freeze({
   rigidBody: '#d9b26c',  // pale wood: rigid bodies
   softParticle: '#1f6b4a',
   rigidParticle: '#7a5a2a',
+  waterParticle: '#2b74c7', // fluids drawn as particles (water off, or no float targets)
+  waterDeep: '#0d4f8f',     // what the water pass's absorbed light scatters back (fluid.js)
 });
 
 const normalize = (v) => {
@@ -46,6 +48,7 @@ export function paletteColors() {
     rope: [...raw('rope'), 1], particle: lin('particle'), clothParticle: lin('clothParticle'), pinned: lin('pinned'), held: lin('held'),
     collider: lin('collider'), colliderHeld: lin('colliderHeld'),
     softBody: lin('softBody'), rigidBody: lin('rigidBody'), softParticle: lin('softParticle'), rigidParticle: lin('rigidParticle'),
+    waterParticle: lin('waterParticle'),
   };
 }
 

@@ -2,8 +2,13 @@
 // render.sprite, render.pointColor); pins always show (w = 0 in the position's fourth float), held particles are
 // lit up. With the heat map on, a body (render.primitive 'skin') is drawn as its particles at its contact radius,
 // coloured by their constraint error like the cloth (skin.js says why), whether or not particles are shown.
+// Each object draws only its live particles, [firstParticle, firstParticle + activeParticles) (arch11: a fluid's
+// parked slots, w = 0, are never drawn). A fluid is drawn here, at radius fluid.spacing / 2 and whether or not
+// particles are shown (they are its only drawing then), unless the water pass draws it (fluid.js); under the heat
+// map it is drawn here coloured by its density error, max(rho / rho0 - 1, 0) (world.errors).
 
-import { objectTypeOf } from '../objects/index.js';
+import { findObjectType } from '../objects/index.js';
+import { fluidRadius } from './fluid.js';
 
 export const points = {
   programs: { point: ['point.vert', 'point.frag'] },
@@ -23,7 +28,7 @@ export const points = {
     r.maxPointSize = range ? Math.min(64, range[1]) : 64;
   },
 
-  draw(r, { camera, view }) {
+  draw(r, { camera, view, water }) {
     const gl = r.gl;
     const p = r.progs.point;
     const C = r.colors;
@@ -37,16 +42,18 @@ export const points = {
     gl.uniform4i(p.uniforms.u_held, held[0] ?? -1, held[1] ?? -1, held[2] ?? -1, held[3] ?? -1);
     gl.bindVertexArray(r.vaoPoints);
     for (const o of r.objects) {
-      const heat = Boolean(view.heatMap) && o.primitive === 'skin';
+      if (o.live <= 0 || (o.fluid && water)) continue;
+      const heat = Boolean(view.heatMap) && (o.primitive === 'skin' || o.fluid);
       gl.uniform1i(p.uniforms.u_heatMap, heat ? 1 : 0);
       // A body's free particles lie inside its skin (or poke through it: a ball's lattice): shown only in place of
       // the skin, under the heat map. Its pins and held particles always show.
-      const radius = heat ? contactRadius(r.world, o) : view.showParticles && o.primitive !== 'skin' ? o.radius : 0;
+      const radius = o.fluid ? fluidRadius(r.world) : heat ? contactRadius(r.world, o)
+        : view.showParticles && o.primitive !== 'skin' ? o.radius : 0;
       gl.uniform1f(p.uniforms.u_radius, radius);
       gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
       gl.uniform1f(p.uniforms.u_pinnedRadius, o.pinnedRadius);
       gl.uniform1f(p.uniforms.u_baseInvMass, o.baseInvMass);
-      gl.drawArrays(gl.POINTS, o.firstParticle, o.particleCount);
+      gl.drawArrays(gl.POINTS, o.firstParticle, o.live);
     }
   },
 };
@@ -56,17 +63,27 @@ export function describeObjects(world, scene) {
   const src = scene?.objects ?? [];
   return world.objects.map((o, k) => {
     const s = src[k]?.type === o.type ? src[k] : null;
-    const render = s ? objectTypeOf(s).render : null;
+    const render = s ? findObjectType(s.type)?.render ?? null : null;
     const sprite = render ? render.sprite(s) : { radius: 0.01, pinnedRadius: 0.02, columns: 0, rows: 0 };
     const primitive = render?.primitive ?? null;
+    // Until objects/ registers the fluid type (with render.primitive 'fluid'), its scene type names it.
+    const fluid = primitive === 'fluid' || o.type === 'fluid';
     return {
-      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? 'particle',
+      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'waterParticle' : 'particle'),
       skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
       index: k,
+      fluid,
+      live: o.activeParticles ?? o.particleCount,
       // A body's `mass` is the whole body's: the sprites keep one size.
       baseInvMass: primitive !== 'skin' && s?.mass > 0 ? 1 / s.mass : 0,
     };
   });
+}
+
+/** Each object's live particle count now (a fluid's changes as emitters and drains work: world.objects follows). */
+export function updateLiveCounts(r, world) {
+  const now = world.objects;
+  for (const o of r.objects) o.live = now[o.index]?.activeParticles ?? now[o.index]?.particleCount ?? o.particleCount;
 }
 
 /** A body's contact radius now (the engine's: the panel may change it; 0 there means thickness / 2). */

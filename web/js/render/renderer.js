@@ -1,6 +1,7 @@
 // renderer.js — WebGL2 drawing of a MiniPBD world, composed of one module per draw pass, in drawing order: sky,
 // floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), bodies' skins
-// (skin.js), lines, points, velocity arrows.
+// (skin.js), lines, points, velocity arrows; then, when a fluid is drawn as water (fluid.js), that scene went to a
+// texture and the water pass composites the fluid over it onto the screen.
 //
 // The particle data never passes through JS arrays: each frame uploads world.positions (and, for surfaces,
 // world.normals after world.updateNormals(); for bodies, world.skinPositions and world.skinNormals after
@@ -21,7 +22,8 @@ import { colliders, colliderDraws } from './colliders.js';
 import { cloth, surfaceGrids } from './cloth.js';
 import { skin } from './skin.js';
 import { lines } from './lines.js';
-import { points, describeObjects } from './points.js';
+import { points, describeObjects, updateLiveCounts } from './points.js';
+import { fluid } from './fluid.js';
 import { arrows } from './arrows.js';
 import { heatmap } from './heatmap.js';
 
@@ -31,7 +33,7 @@ export { colliderDraws, quatToMat4 } from './colliders.js';
 
 /** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
 const PASSES = [floor, colliders, cloth, skin, lines, points, arrows];
-const MODULES = [sky, ...PASSES, heatmap];
+const MODULES = [sky, ...PASSES, heatmap, fluid];
 
 /** Every shader file a pass uses (fetched once, relative to the page or the given base). */
 export const SHADER_FILES = [...new Set(MODULES.flatMap((m) => Object.values(m.programs ?? {}).flat()))];
@@ -56,7 +58,10 @@ export class Renderer {
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
     this.lastColliderCount = 0; // colliders drawn in the last frame
+    this.lastFrameWater = false;
     this.colliderCache = []; // per-collider draw records, reused frame to frame
+    this.fluids = []; // the fluid objects of the world (setWorld)
+    this.waterUnavailable = null; // null, or why fluids cannot be drawn as water here (fluid.js; set per context)
     const gl = canvas.getContext('webgl2', {
       antialias: true,
       stencil: true, // one-shadow-per-pixel via stencil (overlapping folds must not darken twice)
@@ -114,7 +119,7 @@ export class Renderer {
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.lineBuffer);
     gl.bindVertexArray(null);
 
-    for (const m of [sky, ...PASSES]) m.init?.(this);
+    for (const m of [sky, ...PASSES, fluid]) m.init?.(this);
     gl.bindVertexArray(null);
 
     this.topologyVersion = null; // forces an index upload on the next draw
@@ -132,6 +137,7 @@ export class Renderer {
     this.scene = scene;
     this.topologyVersion = null;
     this.objects = describeObjects(world, scene);
+    this.fluids = this.objects.filter((o) => o.fluid);
     this.surfaceGrids = surfaceGrids(this.objects);
     if (this.contextLost) return;
     const gl = this.gl;
@@ -162,7 +168,8 @@ export class Renderer {
 
   /**
    * Draw one frame. `view` = { showParticles, groundEnabled, groundHeight, held: [particle indices],
-   * heldColliders: [collider indices], heatMap, velocityArrows } (the last two optional, off by default).
+   * heldColliders: [collider indices], heatMap, velocityArrows, water } (the last three optional: heatMap and
+   * velocityArrows off by default, water on: fluids drawn as water where float render targets work).
    * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
    */
   draw(camera, view) {
@@ -187,7 +194,11 @@ export class Renderer {
       hasLines: this.lineIndexCount > 0,
       hasSkins: this.skinIndexCount > 0,
       colliders: colliderDraws(world.colliders, view.heldColliders, this.colliderCache),
+      hasFluid: this.fluids.length > 0,
+      water: false,
     };
+    if (frame.hasFluid) updateLiveCounts(this, world);
+    frame.water = fluid.active(frame, this) && fluid.begin(this, frame); // binds the scene's texture
     if (frame.hasSurfaces) {
       world.updateNormals();
       gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
@@ -208,7 +219,9 @@ export class Renderer {
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     for (const pass of PASSES) if (!pass.visible || pass.visible(frame, this)) pass.draw(this, frame);
+    if (frame.water) fluid.draw(this, frame);
     this.lastColliderCount = frame.colliders.length;
+    this.lastFrameWater = frame.water; // the last frame drew fluids as water (tests read it)
     gl.bindVertexArray(null);
     this.framesDrawn++;
     return true;

@@ -1,0 +1,207 @@
+// fluid-render.test.mjs — water drawn as water (issue 11 item 5, render/fluid.js): in the real page, a block of
+// fluid draws as a blue water surface where the fluid is, which differs from the same fluid drawn as particles;
+// the View folder's Water switch goes to particles and back, also after a forced WebGL context loss and restore;
+// under the heat map the fluid is drawn as particles; and with float render targets hidden
+// (EXT_color_buffer_float stubbed out before the page loads) the page draws particles and says so.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, openPage, waitFrames, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
+
+const LOWER = [-0.2, 0.0, -0.2];
+const UPPER = [0.2, 0.3, 0.2];
+const CAMERA = { target: [0, 0.15, 0], yaw: 0.5, pitch: 0.45, distance: 1.3, fov: 45 };
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+/**
+ * Pauses the page and puts a world with one block of fluid in front of the camera. Through the scene format when
+ * it knows fluids ({type: "fluid", block}); before that, through the world API (pbdjs_AddFluid) wrapped in a World.
+ * Returns the particle count.
+ */
+async function showFluid(page) {
+  return page.evaluate(async ({ lower, upper, camera }) => {
+    const { app } = window.minipbd;
+    app.setPaused(true);
+    const pbd = app.state.pbd;
+    let world;
+    let scene;
+    try {
+      world = pbd.createWorld({ objects: [{ type: 'fluid', name: 'water', block: { lower, upper } }] });
+      scene = world.describe();
+    } catch {
+      const { World } = await import(new URL('js/engine/world.js', document.baseURI).href);
+      const e = pbd.exports;
+      const n = e.pbdjs_FluidBlockCount(...lower, ...upper, 0.02);
+      const id = e.pbdjs_CreateWorld(n, 1, 1, 1, 16, 1, 1, 1, 1, 1, n);
+      pbd.check(id, 'create');
+      pbd.check(e.pbdjs_AddFluid(id, ...lower, ...upper, 0, 0, 0, n), 'engine', id);
+      scene = { objects: [{ type: 'fluid', name: 'water' }], colliders: [] };
+      world = new World(pbd, id, scene);
+    }
+    app.state.world = world;
+    window.minipbd.world = world;
+    app.renderer.setWorld(world, scene);
+    app.camera.set(camera);
+    return world.objects[0].activeParticles;
+  }, { lower: LOWER, upper: UPPER, camera: CAMERA });
+}
+
+/**
+ * Screenshot the canvas and measure it inside the block's screen rectangle (shrunk to its middle half, where
+ * there is fluid whatever the view) and in the top corners (sky, no fluid): blue fraction, mean colour, luma
+ * spread, and the raw pixels of the middle for comparing two images.
+ */
+async function measure(page) {
+  const png = await page.locator('#view').screenshot();
+  return page.evaluate(async ({ b64, lower, upper }) => {
+    const { app } = window.minipbd;
+    const bmp = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    app.camera.update(bmp.width / bmp.height);
+    const xs = [], ys = [];
+    for (const x of [lower[0], upper[0]]) for (const y of [lower[1], upper[1]]) for (const z of [lower[2], upper[2]]) {
+      const [px, py] = app.camera.project([x, y, z], bmp.width, bmp.height);
+      xs.push(px); ys.push(py);
+    }
+    const box = (x0, x1, y0, y1) => {
+      let blue = 0, n = 0, sum = 0, sum2 = 0, edges = 0;
+      const luma = (i) => 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+      const mean = [0, 0, 0];
+      const pixels = [];
+      for (let y = Math.max(0, Math.round(y0)); y < Math.min(bmp.height, Math.round(y1)); y++) {
+        for (let x = Math.max(0, Math.round(x0)); x < Math.min(bmp.width, Math.round(x1)); x++) {
+          const i = 4 * (y * bmp.width + x);
+          const r = d[i], g = d[i + 1], b = d[i + 2];
+          if (b > r + 40 && b > g + 10) blue++;
+          const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+          sum += l; sum2 += l * l; n++;
+          if (x + 1 < bmp.width && Math.abs(luma(i + 4) - l) > 24) edges++; // a sharp step to the next pixel
+          mean[0] += r; mean[1] += g; mean[2] += b;
+          pixels.push(r, g, b);
+        }
+      }
+      const m = sum / Math.max(n, 1);
+      return { n, blue: blue / Math.max(n, 1), mean: mean.map((v) => v / Math.max(n, 1)),
+        lumaStdDev: Math.sqrt(Math.max(0, sum2 / Math.max(n, 1) - m * m)), edges: edges / Math.max(n, 1), pixels };
+    };
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    const qx = (x1 - x0) / 4, qy = (y1 - y0) / 4;
+    const inside = box(x0 + qx, x1 - qx, y0 + qy, y1 - qy);
+    const corner = box(0, bmp.width * 0.1, 0, bmp.height * 0.1);
+    return { inside, corner: { blue: corner.blue, mean: corner.mean }, water: app.renderer.lastFrameWater };
+  }, { b64: png.toString('base64'), lower: LOWER, upper: UPPER });
+}
+
+/** Mean absolute difference per channel between two measurements of the same rectangle. */
+function difference(a, b) {
+  assert.equal(a.pixels.length, b.pixels.length);
+  let s = 0;
+  for (let i = 0; i < a.pixels.length; i++) s += Math.abs(a.pixels[i] - b.pixels[i]);
+  return s / Math.max(a.pixels.length, 1);
+}
+
+const summary = (m) => JSON.stringify({ water: m.water, blue: +m.inside.blue.toFixed(3), mean: m.inside.mean.map(Math.round),
+  lumaStdDev: +m.inside.lumaStdDev.toFixed(1), edges: +m.inside.edges.toFixed(3), cornerBlue: m.corner.blue });
+
+/** Asserts the frame drew water (the composite ran) and it is blue where the fluid is, not in the sky. */
+function assertWater(m, what) {
+  assert.equal(m.water, true, `${what}: the water pass ran (${summary(m)})`);
+  assert.ok(m.inside.n > 400, `${what}: the block covers part of the view`);
+  assert.ok(m.inside.blue > 0.6, `${what}: blue-ish water where the fluid is (${summary(m)})`);
+  assert.ok(m.corner.blue < 0.05, `${what}: and not in the sky (${summary(m)})`);
+}
+
+function assertParticles(m, what) {
+  assert.equal(m.water, false, `${what}: no water pass (${summary(m)})`);
+  assert.ok(m.inside.blue > 0.3, `${what}: the fluid's particles are drawn, blue (${summary(m)})`);
+}
+
+test('a fluid draws as water, unlike its particles; the switch works both ways, also after a context loss', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    assert.equal(await page.evaluate(() => window.minipbd.app.renderer.waterUnavailable), null, 'float targets work in this browser');
+    const n = await showFluid(page);
+    assert.equal(n, 20 * 15 * 20, 'the block holds its lattice');
+    await waitFrames(page, 3);
+    const water = await measure(page);
+    assertWater(water, 'water on');
+
+    await page.uncheck('#water');
+    await waitFrames(page, 3);
+    const dots = await measure(page);
+    assertParticles(dots, 'water off');
+    // The same fluid, drawn otherwise: the surface is smooth where the dots have dark rims.
+    const diff = difference(water.inside, dots.inside);
+    assert.ok(diff > 12, `water and particles differ where the fluid is (mean |difference| ${diff.toFixed(1)})`);
+    assert.ok(water.inside.edges < 0.5 * dots.inside.edges,
+      `the water has fewer sharp steps than its particles (${summary(water)} vs ${summary(dots)})`);
+
+    await page.check('#water');
+    await waitFrames(page, 3);
+    const again = await measure(page);
+    assertWater(again, 'water back on');
+    assert.ok(difference(water.inside, again.inside) < 1, 'the same view draws the same water again');
+
+    // Under the heat map the fluid is its particles, coloured by their density error (blue at 0).
+    await page.check('#heat-map');
+    await waitFrames(page, 3);
+    assertParticles(await measure(page), 'heat map on');
+    await page.uncheck('#heat-map');
+
+    // Forced context loss and restore: both modes still draw.
+    await page.evaluate(() => {
+      window.__lose = window.minipbd.app.renderer.gl.getExtension('WEBGL_lose_context');
+      window.__lose.loseContext();
+    });
+    await page.waitForFunction(() => window.minipbd.app.renderer.contextLost === true, null, { timeout: READY_TIMEOUT });
+    await page.evaluate(() => window.__lose.restoreContext());
+    await page.waitForFunction(() => window.minipbd.app.renderer.contextLost === false, null, { timeout: READY_TIMEOUT });
+    await waitFrames(page, 3);
+    const restored = await measure(page);
+    assertWater(restored, 'after restore');
+    assert.ok(difference(water.inside, restored.inside) < 1, 'the restored context draws the same water');
+    await page.uncheck('#water');
+    await waitFrames(page, 3);
+    assertParticles(await measure(page), 'after restore, water off');
+    await page.check('#water');
+    await waitFrames(page, 3);
+    assertWater(await measure(page), 'after restore, water on again');
+    assert.deepEqual(problems.filter((p) => !/WebGL.*(lost|CONTEXT_LOST)/i.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('without float render targets the page draws the fluid as particles and says so', { timeout: TEST_TIMEOUT }, async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  await context.addInitScript(() => {
+    const original = WebGL2RenderingContext.prototype.getExtension;
+    WebGL2RenderingContext.prototype.getExtension = function getExtension(name) {
+      return name === 'EXT_color_buffer_float' ? null : original.call(this, name);
+    };
+  });
+  const { page, problems } = await openPage(env.browser, env.url, { context });
+  try {
+    const reason = await page.evaluate(() => window.minipbd.app.renderer.waterUnavailable);
+    assert.match(String(reason), /EXT_color_buffer_float/, 'the renderer knows why');
+    const row = await page.evaluate(() => {
+      const input = document.getElementById('water');
+      return { disabled: input.disabled || input.closest('.lil-controller')?.classList.contains('disabled'),
+        label: input.closest('.lil-controller')?.textContent ?? '' };
+    });
+    assert.ok(row.disabled, 'the Water switch is disabled');
+    assert.match(row.label, /unavailable.*EXT_color_buffer_float.*particles/i, `and says why (${row.label})`);
+    await showFluid(page);
+    await waitFrames(page, 3);
+    assertParticles(await measure(page), 'fallback');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,20 @@
+/* Tests in test_fluid_objects.c and test_fluid_velocity.c: X(Name) for each void Test_Name(void).
+   The fluid's emitters and drains (disc pattern and rate, capacity reached, drains keeping other
+   objects' indices and attachments, refusals, a hose at full rate) and its velocity passes (XSPH in
+   closed form, its momentum and damping, vorticity confinement raising the curl, the bits). */
+#ifndef PBD_TEST_FLUID_OBJECTS_H
+#define PBD_TEST_FLUID_OBJECTS_H
+
+#define TEST_LIST_FLUID_OBJECTS(X)                \
+	X(FluidEmitterDiscPattern)                    \
+	X(FluidEmitterRate)                           \
+	X(FluidEmitterCapacityKeepsEverything)        \
+	X(FluidDrainKeepsIndicesAndAttachments)       \
+	X(FluidEmitterDrainRefusals)                  \
+	X(FluidHoseFullRateStaysFinite)               \
+	X(FluidXsphPairClosedForm)                    \
+	X(FluidXsphDampsSpreadKeepsMomentum)          \
+	X(FluidVorticityRaisesCurl)                   \
+	X(FluidVelocityHash)
+
+#endif

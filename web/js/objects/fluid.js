@@ -1,0 +1,249 @@
+// fluid.js — the fluid object type (issue 11): Position Based Fluids (Macklin & Müller 2013, seed 002) in the same
+// world as cloth and bodies. A fluid object is one range of particles reserved up front (its capacity): a block
+// of water on the lattice of the scene's fluid.spacing is live from the start, the rest is parked until a hose
+// (an emitter) fills it; a drain removes what enters its box. The fluid's parameters (rest density, spacing,
+// smoothing radius, s_corr, vorticity, viscosity) are the scene's "fluid" section, one set per world
+// (engine/params.js); this module is the object: its block, capacity, emitters and drains
+// (pbdjs_AddFluid, pbdjs_AddEmitter, pbdjs_AddDrain, src/wasm/api_fluids.c), registered in objects/index.js.
+//
+//   { "type": "fluid", "name": "water", "block": { "lower": [0, 0, 0], "upper": [0.4, 0.8, 0.4] },
+//     "velocity": [0, 0, 0], "capacity": 0,
+//     "emitters": [{ "position": [0, 1, 0], "direction": [0, -1, 0], "speed": 2, "radius": 0.05, "enabled": true }],
+//     "drains": [{ "lower": [-2, -1, -2], "upper": [2, 0.02, 2] }] }
+//
+// capacity 0 means the block's own count (no room for a hose); a block is optional (an empty fluid for a hose).
+
+import { PARAMS } from '../engine/params.js';
+import { SCENE_LIMITS as L } from '../format/limits.js';
+import { SceneError, array, boolean, coord3, fail, integer, join, name, number, optional, record, required, vec } from '../format/read.js';
+import { control } from '../panel/control.js';
+
+const TYPE = 'fluid';
+const KEYS = ['type', 'name', 'block', 'velocity', 'capacity', 'emitters', 'drains'];
+const EMITTER_KEYS = ['position', 'direction', 'speed', 'radius', 'enabled'];
+const EMITTER_DEFAULTS = Object.freeze({ speed: 1, enabled: true });
+const f = Math.fround;
+
+/** The scene's fluid spacing d (the "fluid" section; the table's default for a bare object). */
+const spacingOf = (scene) => scene?.fluid?.spacing ?? PARAMS['fluid.spacing'].default;
+
+function box(value, path) {
+  const get = record(value, path, ['lower', 'upper']);
+  const lower = coord3(required(get, 'lower', path), join(path, 'lower'));
+  const upper = coord3(required(get, 'upper', path), join(path, 'upper'));
+  lower.forEach((v, k) => { if (upper[k] < v) fail(join(join(path, 'upper'), k), `must not be below lower[${k}] (${v})`, upper[k]); });
+  return { lower, upper };
+}
+
+function emitter(value, path, spacing) {
+  const get = record(value, path, EMITTER_KEYS);
+  const direction = vec(required(get, 'direction', path), join(path, 'direction'), 3, -L.maxCoord, L.maxCoord);
+  if (Math.hypot(...direction) < 1e-6) fail(join(path, 'direction'), 'must be a non-zero vector', direction);
+  return {
+    position: coord3(required(get, 'position', path), join(path, 'position')),
+    direction,
+    speed: optional(get('speed'), EMITTER_DEFAULTS.speed, (v) => number(v, join(path, 'speed'), 0, L.emitterSpeed.max, { minExcl: true })),
+    // A nozzle narrower than half a particle emits nothing but its centre; the engine refuses it (pbdEmitterDef).
+    radius: optional(get('radius'), spacing, (v) => number(v, join(path, 'radius'), spacing / 2, L.emitterRadius.max)),
+    enabled: optional(get('enabled'), EMITTER_DEFAULTS.enabled, (v) => boolean(v, join(path, 'enabled'))),
+  };
+}
+
+/** Lattice points of the block at spacing d, as pbd_FluidBlockCount counts them (src/builders/fluid.c AxisCount:
+ *  floor((hi - lo) / d + 1e-6) in double of the float32 corners). */
+export function blockCount(block, spacing) {
+  if (!block) return 0;
+  let total = 1;
+  for (let k = 0; k < 3; k++) {
+    const n = Math.floor((f(block.upper[k]) - f(block.lower[k])) / f(spacing) + 1e-6);
+    total *= Math.max(0, n);
+    if (total > L.maxFluidParticles) return total; // refused anyway; keeps the product bounded
+  }
+  return total;
+}
+
+/** Particles the object reserves: its capacity, or its block's count when capacity is 0. */
+const reserved = (o, scene) => (o.capacity > 0 ? o.capacity : blockCount(o.block, spacingOf(scene)));
+
+/** @type {import('./index.js').ObjectType} */
+export const fluid = {
+  type: TYPE,
+  keys: KEYS,
+
+  /** Reads a fluid object against the scene read so far (its fluid section: the spacing). */
+  read(get, path, index, scene) {
+    const at = (key) => join(path, key);
+    const spacing = spacingOf(scene);
+    const o = {
+      type: TYPE,
+      name: optional(get('name'), `fluid ${index + 1}`, (v) => name(v, at('name'))),
+      // null (what a description without a block says) and absent alike: no block.
+      block: optional(get('block'), null, (v) => (v === null ? null : box(v, at('block')))),
+      velocity: optional(get('velocity'), [0, 0, 0], (v) => vec(v, at('velocity'), 3, -L.maxFluidSpeed, L.maxFluidSpeed)),
+      capacity: optional(get('capacity'), 0, (v) => integer(v, at('capacity'), 0, L.maxFluidParticles)),
+      emitters: optional(get('emitters'), [], (v) => array(v, at('emitters'), 0, L.maxEmitters, `an array of at most ${L.maxEmitters} emitters`)
+        .map((e, i) => emitter(e, join(at('emitters'), i), spacing))),
+      drains: optional(get('drains'), [], (v) => array(v, at('drains'), 0, L.maxDrains, `an array of at most ${L.maxDrains} boxes {lower, upper}`)
+        .map((b, i) => box(b, join(at('drains'), i)))),
+    };
+    const count = blockCount(o.block, spacing);
+    if (count > L.maxFluidParticles) {
+      fail(at('block'), `must hold at most ${L.maxFluidParticles} particles at fluid.spacing ${spacing} (it holds ${count})`, o.block);
+    }
+    if (o.capacity > 0 && count > o.capacity) {
+      fail(at('capacity'), `must be at least the block's ${count} particles (at fluid.spacing ${spacing}), or 0 for exactly those`, o.capacity);
+    }
+    if (o.capacity === 0 && count === 0) {
+      throw new SceneError(at('capacity'), `${at('capacity')} must be above 0 when the block holds no particle (a fluid needs room for its hose)`);
+    }
+    return o;
+  },
+
+  /** The fluid objects of a scene together: at most the engine's objects, emitters, drains and particles. */
+  checkScene(scene) {
+    const fluids = scene.objects.map((o, i) => [o, i]).filter(([o]) => o.type === TYPE);
+    if (fluids.length === 0) return;
+    const limit = (what, n, max, [, i]) => {
+      if (n > max) fail('objects', `must have at most ${max} ${what} in all (exceeded at objects[${i}])`, n);
+    };
+    let particles = 0, emitters = 0, drains = 0;
+    fluids.forEach((entry, k) => {
+      const [o] = entry;
+      limit('fluid objects', k + 1, L.maxFluidObjects, entry);
+      limit('fluid particles', (particles += reserved(o, scene)), L.maxFluidParticles, entry);
+      limit('emitters', (emitters += o.emitters.length), L.maxEmitters, entry);
+      limit('drains', (drains += o.drains.length), L.maxDrains, entry);
+    });
+  },
+
+  particleCount: (o, scene) => reserved(o, scene),
+
+  /** What the engine reserves: the capacity, all of it fluid (pbdjs_CreateWorld's maxFluidParticles). The block's
+   *  count is the engine's (pbdjs_FluidBlockCount), so a count past the capacity is refused before a world is made. */
+  counts(engine, o, index, scene) {
+    const spacing = spacingOf(scene);
+    const b = o.block ?? { lower: [0, 0, 0], upper: [0, 0, 0] };
+    const count = engine.exports.pbdjs_FluidBlockCount(...b.lower, ...b.upper, spacing);
+    const path = join(join('objects', index), 'block');
+    if (count < 0) throw new SceneError(path, `${path} is refused by the engine: ${engine.lastError(0)}`);
+    const particles = o.capacity > 0 ? o.capacity : count;
+    if (count > particles) fail(join(join('objects', index), 'capacity'), `must be at least the block's ${count} particles`, o.capacity);
+    return { particles, constraints: 0, triangles: 0, lines: 0, fluidParticles: particles };
+  },
+
+  /** Adds it to world `id` (block, capacity, then its emitters and drains); returns its first particle. */
+  build(engine, id, o, index) {
+    const e = engine.exports;
+    // No block: an empty one at the first nozzle (where the parked slots wait; they neither move nor collide).
+    const at = o.emitters[0]?.position ?? [0, 0, 0];
+    const b = o.block ?? { lower: at, upper: at };
+    const first = engine.check(e.pbdjs_AddFluid(id, ...b.lower, ...b.upper, ...o.velocity, o.capacity), 'engine', id);
+    for (const m of o.emitters) {
+      engine.check(e.pbdjs_AddEmitter(id, index, ...m.position, ...m.direction, m.speed, m.radius, m.enabled ? 1 : 0), 'engine', id);
+    }
+    for (const d of o.drains) engine.check(e.pbdjs_AddDrain(id, ...d.lower, ...d.upper), 'engine', id);
+    return first;
+  },
+
+  /** Every live fluid particle has the mass rho0 d^3 of the scene's fluid section, in the engine's float32
+   *  arithmetic (pbd_Fluid_ParticleMass: ((rho0 d) d) d); a fluid has no `mass` of its own. */
+  particleMass(o, count, scene) {
+    const d = f(spacingOf(scene));
+    const rho0 = f(scene?.fluid?.restDensity ?? PARAMS['fluid.restDensity'].default);
+    return f(f(f(rho0 * d) * d) * d);
+  },
+  /** The parked slots of its capacity (w = 0 until a hose fills them): past its block's count. */
+  particlesWithOwnMass(o, world, index) {
+    const keep = new Set();
+    if (!world) return keep;
+    const { particleCount, activeParticles } = world.objects[index];
+    for (let j = activeParticles; j < particleCount; j++) keep.add(j);
+    return keep;
+  },
+  stiffness: {},
+
+  /** Its largest size in metres: the block's, or the reach of its drains and nozzles (a recording's quantum). */
+  extent(o) {
+    const boxes = [...(o.block ? [o.block] : []), ...o.drains];
+    let e = 0.1;
+    for (const b of boxes) for (let k = 0; k < 3; k++) e = Math.max(e, b.upper[k] - b.lower[k]);
+    return e;
+  },
+
+  /** Drawn as water by render/fluid*.js; as particles at radius d / 2 (the contact radius) otherwise. */
+  render: {
+    primitive: 'fluid', pointColor: 'waterParticle',
+    sprite: (o, scene) => { const r = spacingOf(scene) / 2; return { radius: r, pinnedRadius: r, columns: 0, rows: 0 }; },
+  },
+
+  /** The Fluid folder: the fluid's parameters from the table (owner "fluid"), shown when the scene has a fluid. */
+  controls: Object.values(PARAMS).filter((p) => p.owner === 'fluid').map((p) => control({
+    name: p.name, param: p.name, group: 'fluid', step: p.integer ? 1 : niceStep(p),
+  })),
+  folders: ['fluid'],
+
+  strings: {
+    en: {
+      'object.fluid': 'Fluid',
+      'folder.fluid': 'Fluid',
+      'param.fluid.restDensity': 'Rest density (kg/m³)',
+      'param.fluid.restDensity.help': 'The density the fluid keeps (water: 1000); bodies float when lighter',
+      'param.fluid.spacing': 'Particle spacing (m)',
+      'param.fluid.spacing.help': 'Distance between fluid particles at rest; each weighs rest density × spacing³',
+      'param.fluid.smoothingRadius': 'Smoothing radius (m)',
+      'param.fluid.smoothingRadius.help': 'How far a particle feels its neighbours: 1 to 4 times the spacing',
+      'param.fluid.relaxation': 'Relaxation ε',
+      'param.fluid.relaxation.help': 'Softens the density constraint (relative ε of seed 002); larger is softer and steadier',
+      'param.fluid.scorrK': 'Surface tension k',
+      'param.fluid.scorrK.help': 'Artificial pressure s_corr: keeps particles from clumping at the surface',
+      'param.fluid.scorrN': 'Surface tension n',
+      'param.fluid.scorrN.help': 'Exponent of the artificial pressure',
+      'param.fluid.scorrDq': 'Surface tension Δq',
+      'param.fluid.scorrDq.help': 'Distance (fraction of the smoothing radius) where the artificial pressure is k',
+      'param.fluid.vorticity': 'Vorticity',
+      'param.fluid.vorticity.help': 'Gives back the swirls the solver damps (vorticity confinement)',
+      'param.fluid.viscosity': 'Viscosity',
+      'param.fluid.viscosity.help': 'XSPH: neighbours move alike; 0 = water, larger = honey',
+      'param.fluid.sortInterval': 'Sort every (steps)',
+      'param.fluid.sortInterval.help': 'Steps between re-sorting fluid particles into cell order (speed only); 0 = never',
+      'fluid.hose': 'Hose {n}',
+      'fluid.hose.help': 'Turn this emitter on or off',
+      'fluid.stats': 'Fluid: {particles} of {capacity} particles, density error {error}%',
+      'fluid.full': 'The fluid is full: {particles} of {capacity} particles; the hose has stopped',
+    },
+    zh: {
+      'object.fluid': '流体',
+      'folder.fluid': '流体',
+      'param.fluid.restDensity': '静止密度（千克/立方米）',
+      'param.fluid.restDensity.help': '流体保持的密度（水：1000）；较轻的物体会浮起',
+      'param.fluid.spacing': '粒子间距（米）',
+      'param.fluid.spacing.help': '静止时流体粒子之间的距离；每个粒子的质量为静止密度 × 间距³',
+      'param.fluid.smoothingRadius': '平滑半径（米）',
+      'param.fluid.smoothingRadius.help': '粒子感受邻居的范围：间距的 1 到 4 倍',
+      'param.fluid.relaxation': '松弛 ε',
+      'param.fluid.relaxation.help': '软化密度约束（种子 002 的相对 ε）；越大越软越稳',
+      'param.fluid.scorrK': '表面张力 k',
+      'param.fluid.scorrK.help': '人工压力 s_corr：防止粒子在表面聚集',
+      'param.fluid.scorrN': '表面张力 n',
+      'param.fluid.scorrN.help': '人工压力的指数',
+      'param.fluid.scorrDq': '表面张力 Δq',
+      'param.fluid.scorrDq.help': '人工压力等于 k 时的距离（平滑半径的比例）',
+      'param.fluid.vorticity': '涡度',
+      'param.fluid.vorticity.help': '找回求解器耗散的旋涡（涡度约束）',
+      'param.fluid.viscosity': '黏度',
+      'param.fluid.viscosity.help': 'XSPH：邻近粒子趋于同速；0 = 水，越大越像蜂蜜',
+      'param.fluid.sortInterval': '排序间隔（步）',
+      'param.fluid.sortInterval.help': '每隔多少步把流体粒子按网格单元重新排序（只影响速度）；0 = 从不',
+      'fluid.hose': '水管 {n}',
+      'fluid.hose.help': '打开或关闭这个发射器',
+      'fluid.stats': '流体：{particles} / {capacity} 个粒子，密度误差 {error}%',
+      'fluid.full': '流体已满：{particles} / {capacity} 个粒子；水管已停止',
+    },
+  },
+};
+
+/** A slider step of about a hundredth of the parameter's usual size (its default), a power of ten. */
+function niceStep(p) {
+  const base = p.default > 0 ? p.default : p.max;
+  return 10 ** Math.floor(Math.log10(base / 100));
+}

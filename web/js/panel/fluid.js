@@ -1,0 +1,56 @@
+// fluid.js — the panel's Fluid folder beyond its parameter sliders (those come from the table's "fluid" owner
+// through objects/fluid.js controls, like every folder's): one on/off switch per hose (emitter, scene order over
+// the fluid objects: handlers.onEmitter(index, on)), and the fluid's statistics (live particles of the capacity,
+// density error), with a message when a hose has filled the capacity. All text is written with textContent.
+
+import { sceneEmitters } from '../engine/world-fluid.js';
+import { formatNumber, t } from '../i18n/i18n.js';
+
+/** The hose switches and statistics inside `folder` (the panel's Fluid folder); returns { show(scene) -> whether
+ *  the scene has a fluid, update(stats | null) }. `tr` re-runs a text function on every language change. */
+export function fluidPanel(doc, folder, tr, handlers) {
+  let ctrls = [];
+  let stats = null;
+  const info = doc.createElement('p');
+  info.id = 'fluid-stats';
+  info.className = 'fluid-stats';
+  const full = doc.createElement('p');
+  full.id = 'fluid-full';
+  full.setAttribute('role', 'status');
+  full.hidden = true;
+  folder.$children.append(info, full);
+
+  function show(scene) {
+    for (const c of ctrls) c.destroy();
+    const values = {};
+    ctrls = sceneEmitters(scene).map(({ emitter }, i) => {
+      values[i] = emitter.enabled;
+      const c = folder.add(values, String(i)).onChange((on) => handlers.onEmitter?.(i, on));
+      c.$input.id = `fluid-hose-${i}`;
+      return c;
+    });
+    folder.$children.append(info, full); // after the switches
+    stats = null;
+    render();
+    return scene.objects.some((o) => o.type === 'fluid');
+  }
+
+  function render() {
+    ctrls.forEach((c, i) => {
+      c.name(t('fluid.hose', { n: i + 1 }));
+      c.domElement.title = t('fluid.hose.help');
+    });
+    info.textContent = stats ? t('fluid.stats', {
+      particles: formatNumber(stats.particles), capacity: formatNumber(stats.capacity), error: (100 * stats.densityError).toFixed(2),
+    }) : '';
+    full.hidden = !stats?.full;
+    full.textContent = stats?.full ? t('fluid.full', { particles: formatNumber(stats.particles), capacity: formatNumber(stats.capacity) }) : '';
+  }
+  tr(render);
+
+  return {
+    show,
+    /** The fluid's statistics (World.fluidStats()), or null when there are none. */
+    update(s) { stats = s; render(); },
+  };
+}
