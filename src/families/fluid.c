@@ -32,6 +32,8 @@
 #include "families/fluid_internal.h"
 #include "families/fluid.h"
 #include "families/contacts.h"
+#include "families/colliders_internal.h"
+#include "families/collider_shapes.h"
 
 #include <math.h>
 #include <string.h>
@@ -56,7 +58,7 @@ static size_t Fluid_Bytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return bytes;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
-	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 4 * pbd_PoolBytes(P, 4 * sizeof(float));
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 5 * pbd_PoolBytes(P, 4 * sizeof(float));
 	bytes += 2 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
 	return bytes;
 }
@@ -75,6 +77,7 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	pbdFluid* f = pbd_PoolAlloc(pool, 1, sizeof(pbdFluid));
 	if (f == NULL) return NULL;
 	f->maxFluidParticles = cap->maxFluidParticles;
+	f->wallAlpha = 1.0f;
 	if (cap->maxFluidParticles <= 0) return f;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	if (!pbd_Grid_Create(&f->grid, pool, cap->maxParticles)) return NULL;
@@ -86,6 +89,7 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->omega = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->scratchV = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->props = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->boundary = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->entryGrad = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->entryAux = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));
@@ -145,6 +149,38 @@ static void Fluid_Lattice(double d, double h, double spiky, double* sumW, double
 	*sumGrad = g;
 }
 
+/* Walls (the ground, the colliders) are not particles, so a fluid particle beside one misses the
+   wall side's share of its density (seed 002's neighbour deficiency) and the layers next to it are
+   squeezed until the estimate reaches rho0: a tank of 6 layers settled 13% too low. So a wall counts
+   as a half-space of rest lattice, the lattice continued through it (its first layer d from a
+   particle resting on the surface at phi = d / 2, as a mirror image): rho_b(phi) / rho0 =
+   rhoScale sum_{a, b, c >= 0} (h^2 - r^2)^3 over r = |(a d, b d, phi + d / 2 + c d)|, tabulated and
+   read by linear interpolation (value and slope). A particle at rest on a wall then has rho = rho0
+   exactly; the wall takes no correction (it does not move) and mirrors the particle's lambda
+   (Akinci et al. 2012's boundary particles, as a continuous wall). */
+static void Fluid_WallTable(pbdFluidKernel* k, double sumW)
+{
+	const double d = (double)k->d, h = (double)k->h;
+	const int32_t R = (int32_t)(h / d) + 1;
+	for (int32_t s = 0; s <= PBD_FLUID_WALL_SAMPLES + 1; ++s) {
+		const double phi = h * (double)s / PBD_FLUID_WALL_SAMPLES;
+		double sum = 0.0;
+		for (int32_t a = -R; a <= R; ++a) {
+			for (int32_t b = -R; b <= R; ++b) {
+				for (int32_t c = 0; c <= R; ++c) {
+					const double z = phi + 0.5 * d + (double)c * d;
+					const double r2 = d * d * (double)(a * a + b * b) + z * z;
+					if (!(r2 < h * h)) continue;
+					const double q = h * h - r2;
+					sum += q * q * q;
+				}
+			}
+		}
+		k->wall[s] = (float)(sum / sumW);
+	}
+	k->wallInvStep = (float)(PBD_FLUID_WALL_SAMPLES / h);
+}
+
 static const pbdParam s_kernelParams[9] = {
 	pbdParam_fluidSpacing,  pbdParam_fluidSmoothingRadius, pbdParam_fluidRestDensity,
 	pbdParam_fluidRelaxation, pbdParam_fluidScorrK,       pbdParam_fluidScorrN,
@@ -178,6 +214,7 @@ void pbd_Fluid_UpdateKernel(pbdWorld* w, pbdFluid* f)
 	k->spiky = (float)spiky;
 	k->gradScale = (float)((double)k->d3 * spiky);
 	k->gradRest = (float)sumGrad;
+	Fluid_WallTable(k, sumW);
 	k->epsilon = w->params[pbdParam_fluidRelaxation] * k->gradRest;
 	/* s_corr = -k (W(r) / W(dq h))^n with k in units of 1 / gradRest (header). h = d leaves no lattice
 	   neighbour within h: gradRest = 0 and s_corr is off. */
@@ -212,6 +249,47 @@ static void FollowMass(pbdWorld* w, pbdFluid* f)
 		w->massVersion += 1;
 		w->paramVersion += 1;
 		f->massVersion += 1;
+	}
+}
+
+/* ---------------------------------------------------------------- walls */
+
+/* Each live fluid particle's nearest wall within h on `positions`: the ground plane and every
+   collider at the substep's end (alpha: the colliders' interpolation, 1 outside the step), as the
+   plane n . p + c = phi through the closest surface point; the passes move the particle along it. */
+static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float alpha)
+{
+	const pbdColliders* cs = pbd_CollidersState(w);
+	const float h = f->k.h, far = 2.0f * h;
+	const int ground = w->params[pbdParam_groundEnabled] != 0.0f;
+	const float groundY = w->params[pbdParam_groundHeight];
+	pbdXf xf[64]; /* the first 64 colliders count as walls (a tank needs 5) */
+	const int32_t colliders = cs->count < 64 ? cs->count : 64;
+	for (int32_t c = 0; c < colliders; ++c) {
+		const pbdCollider* col = &cs->colliders[c];
+		pbd_XfInterpolate(col->prevPosition, col->prevRotation, col->shape.position, col->shape.rotation, alpha, &xf[c]);
+	}
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		const float* p = positions + 4 * i;
+		float best = far, n[3] = { 0.0f, 0.0f, 0.0f };
+		if (ground && p[1] - groundY < best) {
+			best = p[1] - groundY;
+			n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
+		}
+		for (int32_t c = 0; c < colliders; ++c) {
+			const pbdColliderInfo* s = &cs->colliders[c].shape;
+			float q[3], nl[3];
+			ToLocal(&xf[c], p, q);
+			if (FarFromShape(s, q, 0.0f, best * best)) continue;
+			const float phi = ShapeSdf(s, q, nl);
+			if (!(phi < best)) continue;
+			best = phi;
+			Rotate(&xf[c], nl, n);
+		}
+		float* b = f->boundary + 4 * i;
+		b[0] = n[0], b[1] = n[1], b[2] = n[2];
+		b[3] = best < far ? best - ((n[0] * p[0] + n[1] * p[1]) + n[2] * p[2]) : far;
 	}
 }
 
@@ -263,6 +341,8 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	}
 	f->orderCount = count;
 	f->listsValid = 1;
+	FindWalls(w, f, positions, f->wallAlpha);
+	f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
 	return 1;
 }
 
@@ -286,9 +366,8 @@ static void Fluid_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ct
 static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdFluid* f = state;
-	(void)ctx;
 	if (f->objectCount == 0) return;
-	if (!pbd_Fluid_BuildLists(w, f, w->p)) return;
+	if (!(f->wallAlpha = ctx->alpha, pbd_Fluid_BuildLists(w, f, w->p))) return;
 	int64_t neighbours = 0;
 	for (int32_t o = 0; o < f->fluidCount; ++o) neighbours += f->lists.count[f->order[o]];
 	f->meanNeighbours = f->fluidCount > 0 ? (float)((double)neighbours / (double)f->fluidCount) : 0.0f;

@@ -27,6 +27,8 @@ typedef struct pbdDrain {
 	float lower[3], upper[3];
 } pbdDrain;
 
+#define PBD_FLUID_WALL_SAMPLES 64
+
 /// Constants of the kernels for the parameters of this step (fluid.c Fluid_PrepareStep).
 typedef struct pbdFluidKernel {
 	float d;          ///< particle spacing, fluid.spacing
@@ -47,6 +49,10 @@ typedef struct pbdFluidKernel {
 	float gradRest;   ///< sum_j |grad_j C_i|^2 of a full rest lattice (the unit of lambda's denominator)
 	float radius;     ///< a fluid particle's contact radius, d / 2
 	float params[9];  ///< the fluid.* parameters these were computed from (a change recomputes them)
+	/* The walls' share in the density (fluid.c Fluid_WallTable): rho_b(phi) / rho0 of a half-space of rest
+	   lattice whose surface is phi from the particle, sampled at phi = k h / PBD_FLUID_WALL_SAMPLES. */
+	float wall[PBD_FLUID_WALL_SAMPLES + 2];
+	float wallInvStep; ///< PBD_FLUID_WALL_SAMPLES / h
 } pbdFluidKernel;
 
 typedef struct pbdFluid {
@@ -75,10 +81,13 @@ typedef struct pbdFluid {
 	                  ///< 1 fluid / 0 solid; contact radius)
 	float* entryGrad; ///< per list entry of a fluid particle, from the density pass: gradScale s_j (h - r)^2 / r
 	float* entryAux;  ///< per list entry: s_corr of a fluid neighbour, r of a solid one
+	float* boundary;  ///< float4 per fluid particle, this substep: the nearest wall (ground, collider) within h as
+	                  ///< the plane n . p + c = phi (n = 0, c = 2 h when none): the walls' density share
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
 	int32_t entryCapacity;          ///< lists' capacity (80 x maxFluidParticles)
+	float wallAlpha;                ///< the colliders' share of their motion for the next BuildLists (1 outside the step)
 
 	pbdFluidKernel k;
 	int32_t paramVersion, massVersion;
@@ -104,7 +113,8 @@ static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid
 /* fluid.c */
 /// Kernel constants from the parameters (every step, and on demand for the queries).
 void pbd_Fluid_UpdateKernel(pbdWorld* world, pbdFluid* fluid);
-/// Builds the grid over every particle's `positions` (float4) and the lists; 0 if the build was refused.
+/// Builds the grid over every particle's `positions` (float4) and the lists, the solve's order and props,
+/// and each fluid particle's nearest wall (colliders at wallAlpha of their motion); 0 if the build was refused.
 int pbd_Fluid_BuildLists(pbdWorld* world, pbdFluid* fluid, const float* positions);
 
 /* fluid_solve.c: each over particles order[begin .. end) (fluid->order: the live fluid particles first,

@@ -57,6 +57,22 @@ static inline pbdF4 PowN(pbdF4 x, int32_t n)
 	return r;
 }
 
+/* The walls' share in rho_i / rho0 at position p (fluid.c Fluid_WallTable) and its slope along the
+   wall's normal, from the plane found at the substep's start. */
+static inline float Wall(const pbdFluidKernel* k, const float* b, const float* p, float* slope)
+{
+	float phi = ((b[0] * p[0] + b[1] * p[1]) + b[2] * p[2]) + b[3];
+	*slope = 0.0f;
+	if (!(phi < k->h)) return 0.0f; /* also NaN */
+	phi = phi > 0.0f ? phi : 0.0f;
+	const float s = phi * k->wallInvStep;
+	int32_t at = (int32_t)s;
+	at = at < PBD_FLUID_WALL_SAMPLES ? at : PBD_FLUID_WALL_SAMPLES - 1;
+	const float a = k->wall[at], e = k->wall[at + 1] - a;
+	*slope = e * k->wallInvStep;
+	return a + e * (s - (float)at);
+}
+
 /* rho_i / rho0, lambda_i, and the entries' cache (when grad != NULL). */
 static inline float Density(const pbdFluid* f, const float* pos, int32_t i, float* lambdaOut, float* grad, float* aux)
 {
@@ -95,10 +111,13 @@ static inline float Density(const pbdFluid* f, const float* pos, int32_t i, floa
 		pbdF4_Store(aux + t, pbdF4_Select(fluid, scorr, r));
 	}
 	const float h2s = k->h2;
-	const float rho = k->rhoScale * (h2s * h2s * h2s + Sum4(accW)); /* the particle itself: s = 1, r = 0 */
+	const float* b = f->boundary + 4 * i;
+	float slope;
+	const float wall = Wall(k, b, pos + 4 * i, &slope);
+	const float rho = k->rhoScale * (h2s * h2s * h2s + Sum4(accW)) + wall; /* the particle itself: s = 1, r = 0 */
 	if (lambdaOut != NULL) {
 		const float C = rho > 1.0f ? rho - 1.0f : 0.0f;
-		const float gix = Sum4(gx), giy = Sum4(gy), giz = Sum4(gz);
+		const float gix = Sum4(gx) + slope * b[0], giy = Sum4(gy) + slope * b[1], giz = Sum4(gz) + slope * b[2];
 		const float wi = f->props[4 * i];
 		const float d = wi * ((gix * gix + giy * giy) + giz * giz) + Sum4(den) + k->epsilon;
 		*lambdaOut = C > 0.0f && d > 0.0f ? -C / d : 0.0f;
@@ -160,11 +179,16 @@ static inline void CorrectFluid(pbdFluid* f, const float* pos, int32_t i)
 		cz = pbdF4_Add(cz, pbdF4_Mul(push, dz));
 		cn = pbdF4_Add(cn, pbdF4_Keep(hit, one));
 	}
+	/* the wall mirrors lambda_i: (lambda_i + lambda_i) grad rho_b */
+	const float* b = f->boundary + 4 * i;
+	float slope;
+	Wall(k, b, pos + 4 * i, &slope);
+	const float wl = (f->lambda[i] + f->lambda[i]) * slope;
 	const float contacts = Sum4(cn), inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
 	float* d = f->delta + 4 * i;
-	d[0] = wiS * Sum4(ax) + Sum4(cx) * inv;
-	d[1] = wiS * Sum4(ay) + Sum4(cy) * inv;
-	d[2] = wiS * Sum4(az) + Sum4(cz) * inv;
+	d[0] = wiS * (Sum4(ax) + wl * b[0]) + Sum4(cx) * inv;
+	d[1] = wiS * (Sum4(ay) + wl * b[1]) + Sum4(cy) * inv;
+	d[2] = wiS * (Sum4(az) + wl * b[2]) + Sum4(cz) * inv;
 	d[3] = 0.0f;
 }
 

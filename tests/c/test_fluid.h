@@ -1,0 +1,4 @@
+/* Tests in test_fluid.c: X(Name) for each void Test_Name(void). */
+#define TEST_LIST_FLUID(X) \
+	X(FluidRestingTank)    \
+	X(FluidDamBreak)
