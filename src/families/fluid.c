@@ -121,6 +121,9 @@ void pbd_Fluid_AddObject(pbdWorld* w, int32_t object, int32_t first, int32_t cap
 	o->active = active;
 	f->reserved += capacity;
 	f->listsValid = 0;
+	/* the builder gave the particles these parameters' mass and radius */
+	f->massRho0 = w->params[pbdParam_fluidRestDensity];
+	f->massSpacing = w->params[pbdParam_fluidSpacing];
 }
 
 /* ---------------------------------------------------------------- kernel */
@@ -352,9 +355,12 @@ static void Fluid_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ct
 {
 	pbdFluid* f = state;
 	if (f->objectCount == 0) return;
-	const float rho0 = f->k.rho0, d = f->k.d;
 	pbd_Fluid_UpdateKernel(w, f);
-	if (f->k.rho0 != rho0 || f->k.d != d) FollowMass(w, f);
+	if (f->k.rho0 != f->massRho0 || f->k.d != f->massSpacing) {
+		f->massRho0 = f->k.rho0;
+		f->massSpacing = f->k.d;
+		FollowMass(w, f);
+	}
 	pbd_Fluid_EmitAndDrain(w, f, ctx);
 	const int32_t interval = (int32_t)w->params[pbdParam_fluidSortInterval];
 	if (interval > 0 && ++f->stepsSinceSort >= interval) {

@@ -87,6 +87,7 @@ typedef struct pbdFluid {
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
 	int32_t entryCapacity;          ///< lists' capacity (80 x maxFluidParticles)
+	float massRho0, massSpacing;    ///< fluid.restDensity and fluid.spacing the fluid particles' masses follow
 	float wallAlpha;                ///< the colliders' share of their motion for the next BuildLists (1 outside the step)
 
 	pbdFluidKernel k;
