@@ -18,7 +18,9 @@
    Density error, next to every time: pbdFluidStats (pbd_World_GetFluidStats: a fresh search on the committed
    positions) on our builds; on the peer and, as the cross-check, on the wasm world's positions, densityFigures
    below, the same definition written here: rho_i = m W(0) + sum_j m W(|x_i - x_j|) with Poly6 (its constant
-   fitted to the lattice as the engine's, kernels below), over the particles closer than h; densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
+   fitted to the lattice as the engine's, kernels below), over the particles closer than h, plus the nearest
+   wall's share (the engine counts the ground and the colliders as rest fluid beyond them: fluid.c
+   Fluid_WallTable); densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
 import { World } from '../web/js/minipbd.js';
 
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
@@ -164,7 +166,9 @@ export function densityFields(s, suffix = '') {
  * pbd_Fluid_UpdateKernel): spiky -45 / (pi h^6) (Mueller et al. 2003); Poly6's constant fitted so that a particle
  * of a rest lattice has rho = rho0 exactly, d^3 poly6 sum_lattice (h^2 - r^2)^3 = 1, the point itself included
  * (the continuous 315 / (64 pi h^9) is 1.0% off at h = 2 d); restGrad = sum over the lattice's other points of
- * |d^3 spiky (h - r)^2|^2, the rest sum of |grad C|^2 that epsilon and s_corr are relative to.
+ * |d^3 spiky (h - r)^2|^2, the rest sum of |grad C|^2 that epsilon and s_corr are relative to; wall: the walls'
+ * share in rho / rho0 at distance phi (fluid.c Fluid_WallTable: a half-space of rest lattice continued through
+ * the wall, its first layer d from a particle resting at phi = d / 2), tabulated at WALL_SAMPLES + 2 points.
  */
 export function kernels(h, d) {
 	const spiky = -45 / (Math.PI * h ** 6);
@@ -180,7 +184,56 @@ export function kernels(h, d) {
 			}
 		}
 	}
-	return { h, h2: h * h, poly6: 1 / (d ** 3 * sumW), spiky, restGrad };
+	const wall = new Float64Array(WALL_SAMPLES + 2);
+	for (let s = 0; s <= WALL_SAMPLES + 1; s++) {
+		const phi = h * s / WALL_SAMPLES;
+		let sum = 0;
+		for (let a = -reach; a <= reach; a++) {
+			for (let b = -reach; b <= reach; b++) {
+				for (let c = 0; c <= reach; c++) {
+					const z = phi + 0.5 * d + c * d, r2 = d * d * (a * a + b * b) + z * z;
+					if (r2 < h * h) sum += (h * h - r2) ** 3;
+				}
+			}
+		}
+		wall[s] = sum / sumW;
+	}
+	return { h, h2: h * h, poly6: 1 / (d ** 3 * sumW), spiky, restGrad, wall, wallInvStep: WALL_SAMPLES / h };
+}
+
+const WALL_SAMPLES = 64; // PBD_FLUID_WALL_SAMPLES
+
+/** The walls' share in rho / rho0 at distance phi from the wall, and its slope d/dphi (fluid_solve.c Wall): the
+ *  table read by linear interpolation, 0 from h on. out[0] = value, out[1] = slope. */
+export function wallAt(k, phi, out) {
+	out[0] = 0, out[1] = 0;
+	if (!(phi < k.h)) return out;
+	const s = Math.max(phi, 0) * k.wallInvStep;
+	const at = Math.min(Math.floor(s), WALL_SAMPLES - 1);
+	const a = k.wall[at], e = k.wall[at + 1] - a;
+	out[0] = a + e * (s - at), out[1] = e * k.wallInvStep;
+	return out;
+}
+
+/**
+ * The walls of a dam-break tank as the engine finds them (fluid.c FindWalls: the ground first, then each collider
+ * in order, the nearest within 2 h kept): planes n . p + c = phi, the ground's and the four walls' inner faces.
+ */
+export function tankPlanes(tank, ground = 0) {
+	return [
+		{ n: [0, 1, 0], c: -ground }, { n: [1, 0, 0], c: 0 }, { n: [-1, 0, 0], c: tank.x }, { n: [0, 0, 1], c: 0 }, { n: [0, 0, -1], c: tank.z },
+	];
+}
+
+/** The nearest plane of `planes` to point (x, y, z) within `far` (strictly nearer than every earlier one), or -1. */
+export function nearestPlane(planes, x, y, z, far) {
+	let best = far, which = -1;
+	for (let q = 0; q < planes.length; q++) {
+		const { n, c } = planes[q];
+		const phi = n[0] * x + n[1] * y + n[2] * z + c;
+		if (phi < best) best = phi, which = q;
+	}
+	return which;
 }
 
 /** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (arch11). */
@@ -189,10 +242,11 @@ export const usedRadius = (smoothingRadius, d) => Math.min(Math.max(smoothingRad
 /**
  * Density figures of `count` particles from `first` in positions x (stride floats per particle): a uniform
  * grid of cells h wide (a Map of cell keys: this runs once per record, not in a step), Poly6 over pairs closer
- * than h, in doubles. Returns { meanDensity, maxDensity, densityError } (rho / rho0 units, as pbdFluidStats).
+ * than h, plus the nearest of `planes`' wall share (tankPlanes; none by default), in doubles. Returns { meanDensity, maxDensity, densityError } (rho / rho0 units, as pbdFluidStats).
  */
-export function densityFigures(x, stride, first, count, h, d) {
+export function densityFigures(x, stride, first, count, h, d, planes = []) {
 	const k = kernels(h, d);
+	const wall = [0, 0];
 	const m = d * d * d; // the mass over rho0: every density below is rho / rho0
 	const cellOf = (p) => [Math.floor(x[stride * p] / h), Math.floor(x[stride * p + 1] / h), Math.floor(x[stride * p + 2] / h)];
 	const grid = new Map();
@@ -204,7 +258,12 @@ export function densityFigures(x, stride, first, count, h, d) {
 	let sum = 0, max = 0, err = 0;
 	for (let p = first; p < first + count; p++) {
 		const [ci, cj, ck] = cellOf(p);
+		const q = nearestPlane(planes, x[stride * p], x[stride * p + 1], x[stride * p + 2], 2 * h);
 		let rho = m * k.poly6 * k.h2 ** 3;
+		if (q >= 0) {
+			const { n, c } = planes[q];
+			rho += wallAt(k, n[0] * x[stride * p] + n[1] * x[stride * p + 1] + n[2] * x[stride * p + 2] + c, wall)[0];
+		}
 		for (let di = -1; di <= 1; di++) {
 			for (let dj = -1; dj <= 1; dj++) {
 				for (let dk = -1; dk <= 1; dk++) {

@@ -3,7 +3,7 @@
    (peer-pbf.mjs). Each times the same warm-up and runs as every other implementation of the case and puts the
    density error of the state it timed next to the time. */
 import { performance } from 'node:perf_hooks';
-import { buildFluidWorld, densityFields, densityFigures, fluidRange, fluidStats, usedRadius } from './fluid-cases.mjs';
+import { buildFluidWorld, densityFields, densityFigures, fluidRange, fluidStats, tankPlanes, usedRadius } from './fluid-cases.mjs';
 import { PEER_PARTS, createPeerFluid } from './peer-pbf.mjs';
 
 const hex = (h) => `0x${(h >>> 0).toString(16).padStart(8, '0')}`;
@@ -65,7 +65,7 @@ export function runFluidWasm(engine, c, impl, build) {
 		const hashFinal = world.hash();
 		const stats = fluidStats(engine, world);
 		const d = world.getParam('fluid.spacing'), h = usedRadius(world.getParam('fluid.smoothingRadius'), d);
-		const check = densityFigures(world.positions, 4, range.first, range.count, h, d);
+		const check = densityFigures(world.positions, 4, range.first, range.count, h, d, tankPlanes(c.plan.tank, world.getParam('groundHeight')));
 		const ms = median(runs);
 		return {
 			...caseFields(c), impl, particles: range.count, constraints: world.constraintCount, passes, warmup_steps: c.warmup,
@@ -103,16 +103,17 @@ export function runFluidPeer(engine, c) {
 		world.destroy();
 	}
 	const peer = createPeerFluid(scene);
+	const planes = tankPlanes(scene.tank, scene.ground);
 	const steps = (n) => { for (let i = 0; i < n; i++) peer.step(); };
 	let warmFigures;
 	const runs = time(steps, steps, c, () => {
-		warmFigures = densityFigures(peer.positions, 3, 0, peer.particles, scene.h, scene.d);
+		warmFigures = densityFigures(peer.positions, 3, 0, peer.particles, scene.h, scene.d, planes);
 		peer.resetPartTimes();
 	});
 	const ms = median(runs);
 	const timedSteps = c.runs * c.steps;
 	const partMs = Object.fromEntries(PEER_PARTS.map((name) => [name, peer.partMs[name] / timedSteps]));
-	const figures = densityFigures(peer.positions, 3, 0, peer.particles, scene.h, scene.d);
+	const figures = densityFigures(peer.positions, 3, 0, peer.particles, scene.h, scene.d, planes);
 	const passes = scene.substeps * scene.iterations;
 	return {
 		...caseFields(c), impl: 'js', particles: peer.particles, constraints: 0, passes, warmup_steps: c.warmup,

@@ -14,7 +14,9 @@
                  spiky gradient, grad_j C_i = -(m / rho0) grad W_ij, eps = relaxation x the rest lattice's sum;
                  dp_i = (m / rho0) sum_j (lambda_i + lambda_j + s_corr_ij) grad W_ij (Jacobi), s_corr =
                  -k (W(r) / W(dq h))^n / S_rest (k made dimensionless by the rest lattice's sum S_rest, the
-                 units of lambda); p += dp; then the walls and the ground: p clamped to r = d / 2 inside them
+                 units of lambda); the nearest wall (ground or tank wall, found with the neighbours) counts as rest
+                 fluid beyond it, its share in rho and in grad_i C, and it mirrors lambda_i in dp_i (the engine's
+                 wall table, fluid-cases.mjs wallAt); p += dp; then the walls and the ground: p clamped to r = d / 2 inside them
                  (frictionless, as the case's colliders and ground are)
      velocities  v = (p - x) / ts, |v| <= maxSpeed; vorticity confinement (eqs. 15-16): w_i = sum_j (m / rho0)
                  grad_i W_ij x (v_j - v_i), eta_i = sum_j (|w_j| - |w_i|) grad W_ij, N = eta / |eta|, v_i += ts eps
@@ -25,7 +27,7 @@
    Its doubles are stored to float32, so its state is close to MiniPBD's, not bit-identical: it has no hash,
    and its density error (fluid-cases.mjs densityFigures on its positions) shows what its arithmetic gives.
    Each part's time is summed over the timed steps (performance.now around each part of each substep). */
-import { kernels } from './fluid-cases.mjs';
+import { kernels, nearestPlane, tankPlanes, wallAt } from './fluid-cases.mjs';
 import { performance } from 'node:perf_hooks';
 
 const MAX_NEIGHBOURS = 80; // per particle, as the engine's lists (80 x maxFluidParticles entries)
@@ -85,6 +87,9 @@ export function createPeerFluid(scene) {
 	const lambda = new Float32Array(n), density = new Float32Array(n);
 	const dp = new Float32Array(3 * n), w = new Float32Array(3 * n), dv = new Float32Array(3 * n), wlen = new Float32Array(n);
 	const neighbours = new Int32Array(n * MAX_NEIGHBOURS), neighbourCount = new Int32Array(n);
+	// Each particle's nearest wall (the ground or a tank wall within 2 h, found with its neighbours) as the
+	// plane n . p + c: index into planes, -1 for none.
+	const planes = tankPlanes(scene.tank, scene.ground), wallOf = new Int8Array(n), wall = [0, 0];
 	const grid = new Grid(h, [scene.tank.x, scene.tank.h, scene.tank.z], n);
 	const partMs = Object.fromEntries(PEER_PARTS.map((name) => [name, 0]));
 	let dropped = 0;
@@ -126,6 +131,7 @@ export function createPeerFluid(scene) {
 				}
 			}
 			neighbourCount[i] = count;
+			wallOf[i] = nearestPlane(planes, px, py, pz, 2 * h);
 		}
 	}
 
@@ -146,6 +152,13 @@ export function createPeerFluid(scene) {
 				const f = vol * spiky * (h - len) * (h - len) / len;
 				gx += f * dx, gy += f * dy, gz += f * dz;
 				sum2 += f * f * r2;
+			}
+			if (wallOf[i] >= 0) {
+				// The wall counts as rest fluid beyond it: its share and its slope along the normal (fluid_solve.c).
+				const { n: wn, c } = planes[wallOf[i]];
+				wallAt(k, wn[0] * px + wn[1] * py + wn[2] * pz + c, wall);
+				rho += wall[0];
+				gx += wall[1] * wn[0], gy += wall[1] * wn[1], gz += wall[1] * wn[2];
 			}
 			density[i] = rho;
 			const C = Math.max(rho - 1, 0);
@@ -174,6 +187,12 @@ export function createPeerFluid(scene) {
 				}
 				const f = vol * (lambda[i] + lambda[j] + scorr) * spiky * (h - len) * (h - len) / len;
 				sx += f * dx, sy += f * dy, sz += f * dz;
+			}
+			if (wallOf[i] >= 0) {
+				// The wall mirrors lambda_i and does not move: (lambda_i + lambda_i) grad rho_wall.
+				const { n: wn, c } = planes[wallOf[i]];
+				const g = (lambda[i] + lambda[i]) * wallAt(k, wn[0] * px + wn[1] * py + wn[2] * pz + c, wall)[1];
+				sx += g * wn[0], sy += g * wn[1], sz += g * wn[2];
 			}
 			dp[3 * i] = sx, dp[3 * i + 1] = sy, dp[3 * i + 2] = sz;
 		}
