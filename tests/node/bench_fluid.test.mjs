@@ -58,6 +58,14 @@ test('densityFigures: an interior particle of a rest lattice has rho0 (the fitte
     assert.ok(f.densityError < 2e-5, `h = ${h}: error ${f.densityError}`);
     assert.ok(f.meanDensity < 1);
   }
+  // On the ground: the wall counts as the lattice continued through it, so the bottom layer (phi = d / 2) of a
+  // block resting on it has rho0 too, the densest particle still exactly 1; without the wall it is short.
+  const ground = [{ n: [0, 1, 0], c: 0 }];
+  const x = lattice(7, D, [1, 0, 1]);
+  const onGround = densityFigures(x, 4, 0, 343, 2 * D, D, ground);
+  assert.ok(Math.abs(onGround.maxDensity - 1) < 2e-5 && onGround.densityError < 2e-5, `on the ground: ${JSON.stringify(onGround)}`);
+  const noWall = densityFigures(x, 4, 0, 343, 2 * D, D);
+  assert.ok(onGround.meanDensity - noWall.meanDensity > 0.02, `the wall fills the bottom layers: ${onGround.meanDensity} vs ${noWall.meanDensity}`);
   // A lattice sparser than h: no particle within h of another, each density its own m W(0) / rho0.
   const k = kernels(2 * D, D);
   const sparse = densityFigures(lattice(3, 2.5 * D, [1, 1, 1]), 4, 0, 27, 2 * D, D);
