@@ -64,6 +64,10 @@ for (const id of FLUID_IDS) {
     const replay = rec.stop();
     assert.ok(replay.events.length > 0);
     const first = world.objects.find((o) => o.type === 'fluid');
+    // The live count follows the hoses and drains at every step (World.objects reads it again: no topology change).
+    pbd.heap.out('pbdjs_GetObjectInfo', [world.id, world.objects.indexOf(first)]);
+    assert.equal(first.activeParticles, pbd.heap.int32s(19)[18], `${id}: objects[].activeParticles is the engine's`);
+    if (id === 'hammock') assert.ok(first.activeParticles > 0, 'the hose has poured');
     const x = world.positions;
     for (let j = 0; j < first.activeParticles; j++) {
       assert.ok(x[4 * (first.firstParticle + j) + 1] >= -1e-3, `${id}: fluid particle ${j} above the ground`);
