@@ -31,7 +31,7 @@ test('the fluid scenes\' numbers: 8k-particle dam break, floating blocks of 0.5,
   w.destroy();
   const floating = await loadBuiltinScene('floating');
   const rho0 = floating.fluid.restDensity;
-  const ratios = floating.objects.filter((o) => o.type === 'rigid').map((o) => o.mass / (rho0 * 8 * o.halfExtents[0] * o.halfExtents[1] * o.halfExtents[2]));
+  const ratios = floating.objects.filter((o) => o.type === 'rigid').map((o) => o.mass / (rho0 * (2 * o.halfExtents[0] * (o.resolution + 1) / o.resolution) ** 3));
   ratios.forEach((r, k) => assert.ok(Math.abs(r - [0.5, 1, 4][k]) < 1e-12, `block ${k}: ${r}`));
   const hammock = await loadBuiltinScene('hammock');
   const cloth = hammock.objects.find((o) => o.type === 'cloth');
