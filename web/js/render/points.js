@@ -69,7 +69,7 @@ export function describeObjects(world, scene) {
     // Until objects/ registers the fluid type (with render.primitive 'fluid'), its scene type names it.
     const fluid = primitive === 'fluid' || o.type === 'fluid';
     return {
-      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'waterParticle' : 'particle'),
+      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'fluidParticle' : 'particle'),
       skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
       index: k,
       fluid,
