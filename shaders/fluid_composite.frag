@@ -20,6 +20,7 @@ uniform vec3 u_lightDir;                 // world, unit, toward the light
 uniform vec3 u_absorb;                   // Beer-Lambert coefficients, 1/m, per channel
 uniform vec3 u_deepColor;                // linear: what the water scatters back
 uniform float u_refraction;              // uv offset per unit normal and metre of thickness
+uniform float u_edgeDepth;               // metres: a neighbour deeper or nearer than this is another surface
 in vec2 v_uv;
 out vec4 o_color;
 
@@ -51,16 +52,18 @@ void main() {
   for (int s = -1; s <= 1; s += 2) {
     ivec2 q = clamp(p + ivec2(s, 0), ivec2(0), fsize - 1);
     float dq = texelFetch(u_fluidDepth, q, 0).r;
-    if (dq > 0.0 && abs(dq - d) < best) { best = abs(dq - d); dx = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
+    if (dq > 0.0 && abs(dq - d) < min(best, u_edgeDepth)) { best = abs(dq - d); dx = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
   }
   best = 1e30;
   for (int s = -1; s <= 1; s += 2) {
     ivec2 q = clamp(p + ivec2(0, s), ivec2(0), fsize - 1);
     float dq = texelFetch(u_fluidDepth, q, 0).r;
-    if (dq > 0.0 && abs(dq - d) < best) { best = abs(dq - d); dy = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
+    if (dq > 0.0 && abs(dq - d) < min(best, u_edgeDepth)) { best = abs(dq - d); dy = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
   }
   vec3 nEye = cross(dx, dy);
-  nEye = dot(nEye, nEye) > 0.0 ? normalize(nEye) : vec3(0.0, 0.0, 1.0);   // a lone texel faces the eye
+  // A lone texel, or one whose neighbours along a direction all belong to another surface (a drop in front of the
+  // pool: its steep step would read as a grazing normal and flash white with the sky), faces the eye.
+  nEye = dot(nEye, nEye) > 0.0 ? normalize(nEye) : vec3(0.0, 0.0, 1.0);
   if (nEye.z < 0.0) nEye = -nEye;
 
   mat3 toWorld = mat3(u_invView);

@@ -149,6 +149,9 @@ export class World {
   /** The fluid now: live particles, capacity, emitted and drained so far, full (an emitter stopped at capacity in
    *  the last step), neighbours, densities (rho / rho0) and the density error. */
   fluidStats(): FluidStats;
+  /** Object `index`'s live particles now: a fluid's change as emitters and drains work (objects[index] keeps
+   *  the count of the last topology change); particleCount for other objects. */
+  liveParticles(index: number): number;
   /** rho / rho0 of every live fluid particle into `densities` (0 for other particles). */
   updateDensities(): void;
   /** per particle, rho / rho0; valid after updateDensities() */

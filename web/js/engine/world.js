@@ -15,6 +15,8 @@ import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
 
+const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
+
 /** A collider's material and its ranges (the scene format's, pbd_World_SetColliderMaterial's). */
 const COLLIDER_MATERIAL = {
   staticFriction: SCENE_LIMITS.colliderFriction,
@@ -93,6 +95,16 @@ export class World {
       }
     }
     return this.objectsCache;
+  }
+
+  /** Object `index`'s live particles now (pbdObjectInfo.activeParticles): a fluid's change as emitters and drains
+   *  work, between topology changes (world.objects keeps the count of the last one). No allocation: the renderer
+   *  asks once per fluid object per frame. */
+  liveParticles(index) {
+    this.alive();
+    const heap = this.engine.heap;
+    heap.out('pbdjs_GetObjectInfo', [this.id, index]);
+    return heap.i32[(heap.scratch >> 2) + ACTIVE_FIELD];
   }
 
   /** Typed-array views over the world's buffers; rebuilt only if wasm memory grew. */
