@@ -12,6 +12,7 @@
 	X(FluidDrainKeepsIndicesAndAttachments)       \
 	X(FluidEmitterDrainRefusals)                  \
 	X(FluidHoseFullRateStaysFinite)               \
+	X(FluidAttachmentRefusesParkedSlot)           \
 	X(FluidXsphPairClosedForm)                    \
 	X(FluidXsphDampsSpreadKeepsMomentum)          \
 	X(FluidVorticityRaisesCurl)                   \
