@@ -213,6 +213,7 @@ void Test_FluidDrainKeepsIndicesAndAttachments(void)
 	pbd_World_SetParam(id, pbdParam_gravityY, 0.0f);
 	pbd_World_SetParam(id, pbdParam_fluidVorticity, 0.0f);
 	pbd_World_SetParam(id, pbdParam_fluidViscosity, 0.0f);
+	pbd_World_SetParam(id, pbdParam_fluidSortInterval, 0.0f); /* `moved` must stay the survivor's index */
 	const float y100 = w->x[4 * 100 + 1], ySurvivor = w->x[4 * moved + 1];
 	for (int s = 0; s < 30; ++s) pbd_World_Step(id);
 	ENSURE(w->x[4 * 100 + 1] > y100 + 0.3f);       /* pulled up toward y = 2 */
