@@ -175,8 +175,12 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 static void Contacts_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdContacts* c = state;
-	c->self = w->params[pbdParam_selfCollision] != 0.0f;
-	c->others = w->params[pbdParam_collisions] != 0.0f && w->objectCount > 1;
+	/* Fluid particles are the fluid family's (its own search pairs them with everything): only the
+	   other objects count, so a fluid beside one cloth costs this family no search. */
+	int32_t solids = 0;
+	for (int32_t o = 0; o < w->objectCount; ++o) solids += w->objects[o].type != PBD_OBJECT_FLUID;
+	c->self = w->params[pbdParam_selfCollision] != 0.0f && solids > 0;
+	c->others = w->params[pbdParam_collisions] != 0.0f && solids > 1;
 	if (!c->self && !c->others) c->pairCount = 0, c->reusable = 0;
 }
 

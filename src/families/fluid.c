@@ -1,9 +1,44 @@
-/* families/fluid.c -- GROUNDWORK SKELETON (issue 11): the pool, the fluid objects' records and the
-   queries' entry points. The fluid helper replaces it with the family (see fluid_internal.h). */
+/* families/fluid.c -- the fluid family: Position Based Fluids (Macklin & Mueller 2013, seed 002) in
+   the one step, coupled both ways with every other particle (Macklin et al. 2014, "Unified Particle
+   Physics", section 7.1). fluid_internal.h lists the family's files; this one holds the table, the
+   pool, the kernel constants, the neighbour lists and the public queries.
+
+   A step: prepareStep follows the parameters (kernel constants; a new rest density or spacing gives
+   every fluid particle its new mass and radius), runs the drains and the emitters (fluid_emit.c) and
+   every fluid.sortInterval steps puts the particles in cell order (fluid_sort.c). prepareSubstep
+   searches the neighbours once (the fluid's own grid over every particle within h, grid.h's fluid
+   rule: fluid-fluid and fluid-solid pairs, never solid-solid) and the lists serve every pass and the
+   velocity passes. Each pass solves three colours, each a Jacobi sweep over ranges of particles that
+   writes only its own particles' entries (fluid_solve.c): 0 densities and lambda, 1 corrections of
+   the fluid particles and of the solid ones with fluid neighbours, 2 the corrections applied. After
+   the velocity update, vorticity confinement and XSPH (fluid_velocity.c).
+
+   Parameters (minipbd.h, owner "fluid"), and why ours differ from the paper's numbers:
+     smoothingRadius  used clamped to [d, 4 d]; 2 d (the default 0.04 at d = 0.02) gives 26 lattice
+                      neighbours, ~30-35 once disordered: seed 002's "30-40 neighbours".
+     relaxation       the paper's epsilon (MM13 eq. 11, "CFM", 600 in its units) depends on the units of
+                      grad C; ours is relative to sum |grad C|^2 of a rest lattice, so 0.01 softens the
+                      constraint by ~1% whatever d and h are.
+     scorrK           MM13 eq. 13 uses k = 0.1 in its units of lambda (m = 1, rho0 = 6378); ours is in
+                      units of a rest lattice's 1 / sum |grad C|^2, i.e. s_corr = -k (W / W(dq h))^n is the
+                      lambda of a particle compressed by k. With the unilateral constraint the free surface
+                      cannot clump, so s_corr is only the interior's guard against pairing; see the
+                      default's comment in pbd_Fluid_UpdateKernel.
+     scorrN, scorrDq  the paper's 4 and 0.2 (of h; 0.1-0.3 there).
+   Kernel constants: Poly6's 315 / (64 pi h^9) makes the continuous integral 1, but the sum over a
+   cubic lattice of spacing d differs from it (+1.0% at h = 2 d, -5% at 1.5 d): the constant is fitted
+   so that a rest lattice has rho = rho0 exactly, so a block starts at rest and settles to the
+   volume it was given (the dam-break test holds it to 3%). */
 #include "families/fluid_internal.h"
 #include "families/fluid.h"
+#include "families/contacts.h"
+#include "families/colliders_internal.h"
+#include "families/collider_shapes.h"
 
+#include <math.h>
 #include <string.h>
+
+#define LIST_ENTRIES_PER_PARTICLE 80
 
 float pbd_Fluid_Spacing(const pbdWorld* w) { return w->params[pbdParam_fluidSpacing]; }
 
@@ -13,14 +48,53 @@ float pbd_Fluid_ParticleMass(const pbdWorld* w)
 	return w->params[pbdParam_fluidRestDensity] * d * d * d;
 }
 
-static size_t Fluid_Bytes(const pbdCapacity* cap) { return pbd_PoolBytes(1, sizeof(pbdFluid)); }
+/* ---------------------------------------------------------------- pool */
+
+static int32_t Entries(const pbdCapacity* cap) { return (LIST_ENTRIES_PER_PARTICLE * cap->maxFluidParticles + 3) & ~3; }
+
+static size_t Fluid_Bytes(const pbdCapacity* cap)
+{
+	size_t bytes = pbd_PoolBytes(1, sizeof(pbdFluid));
+	if (cap->maxFluidParticles <= 0) return bytes;
+	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
+	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 5 * pbd_PoolBytes(P, 4 * sizeof(float));
+	bytes += 2 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
+	return bytes;
+}
+
+/* The grid's sorted copies (neighbours, sort), or the sort's permutation and rows after its build. */
+static size_t Fluid_ScratchBytes(const pbdCapacity* cap)
+{
+	if (cap->maxFluidParticles <= 0) return 0;
+	const size_t grid = pbd_Grid_ScratchBytes(cap->maxParticles);
+	const size_t sort = (size_t)cap->maxFluidParticles * (2 * sizeof(int32_t) + 4 * sizeof(float)) + 64;
+	return grid > sort ? grid : sort;
+}
 
 static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
 	pbdFluid* f = pbd_PoolAlloc(pool, 1, sizeof(pbdFluid));
 	if (f == NULL) return NULL;
 	f->maxFluidParticles = cap->maxFluidParticles;
-	return f;
+	f->wallAlpha = 1.0f;
+	if (cap->maxFluidParticles <= 0) return f;
+	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
+	if (!pbd_Grid_Create(&f->grid, pool, cap->maxParticles)) return NULL;
+	if (!pbd_NeighbourLists_Create(&f->lists, pool, cap->maxParticles, Entries(cap))) return NULL;
+	f->entryCapacity = Entries(cap);
+	f->density = pbd_PoolAlloc(pool, P, sizeof(float));
+	f->lambda = pbd_PoolAlloc(pool, P, sizeof(float));
+	f->delta = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->omega = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->scratchV = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->props = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->boundary = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->entryGrad = pbd_PoolAlloc(pool, E, sizeof(float));
+	f->entryAux = pbd_PoolAlloc(pool, E, sizeof(float));
+	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));
+	f->volume = pbd_PoolAlloc(pool, O, sizeof(float));
+	return f->volume != NULL ? f : NULL;
 }
 
 int pbd_Fluid_CheckRoom(pbdWorld* w, int64_t capacity)
@@ -46,22 +120,416 @@ void pbd_Fluid_AddObject(pbdWorld* w, int32_t object, int32_t first, int32_t cap
 	o->capacity = capacity;
 	o->active = active;
 	f->reserved += capacity;
+	f->listsValid = 0;
+	/* the builder gave the particles these parameters' mass and radius */
+	f->massRho0 = w->params[pbdParam_fluidRestDensity];
+	f->massSpacing = w->params[pbdParam_fluidSpacing];
+}
+
+/* ---------------------------------------------------------------- kernel */
+
+/* Sums over the cubic lattice of spacing d around one of its points, within h: of (h^2 - r^2)^3
+   (the point itself included) and of |d^3 spiky (h - r)^2|^2 (the others: |grad_j C|^2 at rest). */
+static void Fluid_Lattice(double d, double h, double spiky, double* sumW, double* sumGrad)
+{
+	const int32_t R = (int32_t)(h / d) + 1;
+	double w = 0.0, g = 0.0;
+	for (int32_t a = -R; a <= R; ++a) {
+		for (int32_t b = -R; b <= R; ++b) {
+			for (int32_t c = -R; c <= R; ++c) {
+				const double r2 = d * d * (double)(a * a + b * b + c * c);
+				if (!(r2 < h * h)) continue;
+				const double q = h * h - r2;
+				w += q * q * q;
+				if (a == 0 && b == 0 && c == 0) continue;
+				const double hr = h - sqrt(r2);
+				const double gj = d * d * d * spiky * hr * hr;
+				g += gj * gj;
+			}
+		}
+	}
+	*sumW = w;
+	*sumGrad = g;
+}
+
+/* Walls (the ground, the colliders) are not particles, so a fluid particle beside one misses the
+   wall side's share of its density (seed 002's neighbour deficiency) and the layers next to it are
+   squeezed until the estimate reaches rho0: a tank of 6 layers settled 13% too low. So a wall counts
+   as a half-space of rest lattice, the lattice continued through it (its first layer d from a
+   particle resting on the surface at phi = d / 2, as a mirror image): rho_b(phi) / rho0 =
+   rhoScale sum_{a, b, c >= 0} (h^2 - r^2)^3 over r = |(a d, b d, phi + d / 2 + c d)|, tabulated and
+   read by linear interpolation (value and slope). A particle at rest on a wall then has rho = rho0
+   exactly; the wall takes no correction (it does not move) and mirrors the particle's lambda
+   (Akinci et al. 2012's boundary particles, as a continuous wall). */
+static void Fluid_WallTable(pbdFluidKernel* k, double sumW)
+{
+	const double d = (double)k->d, h = (double)k->h;
+	const int32_t R = (int32_t)(h / d) + 1;
+	for (int32_t s = 0; s <= PBD_FLUID_WALL_SAMPLES + 1; ++s) {
+		const double phi = h * (double)s / PBD_FLUID_WALL_SAMPLES;
+		double sum = 0.0;
+		for (int32_t a = -R; a <= R; ++a) {
+			for (int32_t b = -R; b <= R; ++b) {
+				for (int32_t c = 0; c <= R; ++c) {
+					const double z = phi + 0.5 * d + (double)c * d;
+					const double r2 = d * d * (double)(a * a + b * b) + z * z;
+					if (!(r2 < h * h)) continue;
+					const double q = h * h - r2;
+					sum += q * q * q;
+				}
+			}
+		}
+		k->wall[s] = (float)(sum / sumW);
+	}
+	k->wallInvStep = (float)(PBD_FLUID_WALL_SAMPLES / h);
+}
+
+static const pbdParam s_kernelParams[9] = {
+	pbdParam_fluidSpacing,  pbdParam_fluidSmoothingRadius, pbdParam_fluidRestDensity,
+	pbdParam_fluidRelaxation, pbdParam_fluidScorrK,       pbdParam_fluidScorrN,
+	pbdParam_fluidScorrDq,  pbdParam_fluidVorticity,      pbdParam_fluidViscosity,
+};
+
+void pbd_Fluid_UpdateKernel(pbdWorld* w, pbdFluid* f)
+{
+	pbdFluidKernel* k = &f->k;
+	int changed = 0;
+	for (int32_t q = 0; q < 9; ++q) changed |= k->params[q] != w->params[s_kernelParams[q]];
+	if (!changed && k->d > 0.0f) return;
+	for (int32_t q = 0; q < 9; ++q) k->params[q] = w->params[s_kernelParams[q]];
+	const float d = w->params[pbdParam_fluidSpacing];
+	float h = w->params[pbdParam_fluidSmoothingRadius];
+	h = h < d ? d : h > 4.0f * d ? 4.0f * d : h; /* the arch's clamp: no NaN from h = 0, no 10^9 neighbours */
+	k->d = d;
+	k->d3 = d * d * d;
+	k->h = h;
+	k->h2 = h * h;
+	k->rho0 = w->params[pbdParam_fluidRestDensity];
+	k->mass = pbd_Fluid_ParticleMass(w);
+	k->radius = 0.5f * d;
+	const double pi = 3.14159265358979323846;
+	const double spiky = -45.0 / (pi * pow((double)h, 6.0));
+	double sumW, sumGrad;
+	Fluid_Lattice((double)d, (double)h, spiky, &sumW, &sumGrad);
+	/* d^3 poly6 sumW = 1: a rest lattice at rho0 (see the header) */
+	k->poly6 = (float)(1.0 / ((double)k->d3 * sumW));
+	k->rhoScale = (float)(1.0 / sumW);
+	k->spiky = (float)spiky;
+	k->gradScale = (float)((double)k->d3 * spiky);
+	k->gradRest = (float)sumGrad;
+	Fluid_WallTable(k, sumW);
+	k->epsilon = w->params[pbdParam_fluidRelaxation] * k->gradRest;
+	/* s_corr = -k (W(r) / W(dq h))^n with k in units of 1 / gradRest (header). h = d leaves no lattice
+	   neighbour within h: gradRest = 0 and s_corr is off. */
+	const double dq = (double)w->params[pbdParam_fluidScorrDq] * (double)h;
+	const double qq = (double)h * (double)h - dq * dq;
+	const int on = sumGrad > 0.0 && w->params[pbdParam_fluidScorrK] > 0.0f && qq > 0.0;
+	k->scorrK = on ? (float)((double)w->params[pbdParam_fluidScorrK] / sumGrad) : 0.0f;
+	k->scorrInvW = on ? (float)(1.0 / (qq * qq * qq)) : 0.0f;
+	k->scorrN = (int32_t)w->params[pbdParam_fluidScorrN];
+	if (k->scorrN < 1) k->scorrN = 1;
+	k->vorticity = w->params[pbdParam_fluidVorticity];
+	k->viscosity = w->params[pbdParam_fluidViscosity];
+	f->paramVersion += 1;
+}
+
+/* A new rest density or spacing: every live fluid particle gets the mass rho0 d^3 and the radius d / 2. */
+static void FollowMass(pbdWorld* w, pbdFluid* f)
+{
+	const float mass = pbd_Fluid_ParticleMass(w), d = pbd_Fluid_Spacing(w);
+	const float invMass = 1.0f / mass;
+	int changed = 0;
+	for (int32_t o = 0; o < f->objectCount; ++o) {
+		const pbdFluidObject* obj = &f->objects[o];
+		for (int32_t i = obj->first; i < obj->first + obj->active; ++i) {
+			changed |= w->x[4 * i + 3] != invMass;
+			w->x[4 * i + 3] = invMass;
+		}
+		changed |= w->objectRadius[obj->object] != 0.5f * d;
+		w->objectRadius[obj->object] = 0.5f * d;
+	}
+	if (changed) {
+		w->massVersion += 1;
+		w->paramVersion += 1;
+		f->massVersion += 1;
+	}
+}
+
+/* ---------------------------------------------------------------- walls */
+
+/* Each live fluid particle's nearest wall within h on `positions`: the ground plane and every
+   collider at the substep's end (alpha: the colliders' interpolation, 1 outside the step), as the
+   plane n . p + c = phi through the closest surface point; the passes move the particle along it. */
+static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float alpha)
+{
+	const pbdColliders* cs = pbd_CollidersState(w);
+	const float h = f->k.h, far = 2.0f * h;
+	const int ground = w->params[pbdParam_groundEnabled] != 0.0f;
+	const float groundY = w->params[pbdParam_groundHeight];
+	pbdXf xf[64]; /* the first 64 colliders count as walls (a tank needs 5) */
+	const int32_t colliders = cs->count < 64 ? cs->count : 64;
+	for (int32_t c = 0; c < colliders; ++c) {
+		const pbdCollider* col = &cs->colliders[c];
+		pbd_XfInterpolate(col->prevPosition, col->prevRotation, col->shape.position, col->shape.rotation, alpha, &xf[c]);
+	}
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		const float* p = positions + 4 * i;
+		float best = far, n[3] = { 0.0f, 0.0f, 0.0f };
+		if (ground && p[1] - groundY < best) {
+			best = p[1] - groundY;
+			n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
+		}
+		for (int32_t c = 0; c < colliders; ++c) {
+			const pbdColliderInfo* s = &cs->colliders[c].shape;
+			float q[3], nl[3];
+			ToLocal(&xf[c], p, q);
+			if (FarFromShape(s, q, 0.0f, best * best)) continue;
+			const float phi = ShapeSdf(s, q, nl);
+			if (!(phi < best)) continue;
+			best = phi;
+			Rotate(&xf[c], nl, n);
+		}
+		float* b = f->boundary + 4 * i;
+		b[0] = n[0], b[1] = n[1], b[2] = n[2];
+		b[3] = best < far ? best - ((n[0] * p[0] + n[1] * p[1]) + n[2] * p[2]) : far;
+	}
+}
+
+/* ---------------------------------------------------------------- lists */
+
+int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
+{
+	f->listsValid = 0;
+	f->orderCount = f->fluidCount = 0;
+	if (f->maxFluidParticles <= 0) return 0;
+	pbdGridInput in;
+	memset(&in, 0, sizeof in);
+	in.positions = positions;
+	in.phase = w->phase;
+	in.count = w->particleCount;
+	in.radius = f->k.h; /* one radius: the grid's uniform fast path */
+	if (!pbd_Grid_Build(&f->grid, &in, w->scratch, w->scratchBytes)) return 0;
+	pbdGridFilter filter = pbd_Grid_ContactFilter(1, 1, 0.0f);
+	filter.fluid = 1;
+	pbd_Grid_FindLists(&f->grid, &filter, &f->lists);
+	/* a solid particle's share in the density: (2 r_o)^3 of fluid, in units of d^3 (Macklin 2014 7.1) */
+	for (int32_t o = 0; o < w->objectCount; ++o) {
+		const float r = pbd_ObjectContactRadius(w, o), s = (r + r) / f->k.d;
+		f->volume[o] = w->objects[o].type == PBD_OBJECT_FLUID ? 1.0f : s * s * s;
+	}
+	const float mass = f->k.mass;
+	int32_t count = 0;
+	for (int32_t o = 0; o < f->objectCount; ++o) {
+		const pbdFluidObject* obj = &f->objects[o];
+		for (int32_t i = obj->first; i < obj->first + obj->active; ++i) {
+			float* pr = f->props + 4 * i;
+			pr[0] = w->x[4 * i + 3] > 0.0f ? 1.0f : 0.0f;
+			pr[1] = 1.0f;
+			pr[2] = 1.0f;
+			pr[3] = f->k.radius;
+			f->order[count++] = i;
+		}
+	}
+	f->fluidCount = count;
+	for (int32_t i = 0; i < w->particleCount; ++i) {
+		if ((w->phase[i] & PBD_PHASE_FLUID) || f->lists.count[i] == 0) continue;
+		const uint32_t o = w->phase[i] & PBD_PHASE_OBJECT_MASK;
+		float* pr = f->props + 4 * i;
+		pr[0] = w->x[4 * i + 3] * mass; /* x.w, not p.w: see fluid_internal.h props */
+		pr[1] = f->volume[o];
+		pr[2] = 0.0f;
+		pr[3] = pbd_ObjectContactRadius(w, (int32_t)o);
+		f->order[count++] = i;
+	}
+	f->orderCount = count;
+	f->listsValid = 1;
+	FindWalls(w, f, positions, f->wallAlpha);
+	f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
+	return 1;
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static void Fluid_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdFluid* f = state;
+	if (f->objectCount == 0) return;
+	pbd_Fluid_UpdateKernel(w, f);
+	if (f->k.rho0 != f->massRho0 || f->k.d != f->massSpacing) {
+		f->massRho0 = f->k.rho0;
+		f->massSpacing = f->k.d;
+		FollowMass(w, f);
+	}
+	pbd_Fluid_EmitAndDrain(w, f, ctx);
+	const int32_t interval = (int32_t)w->params[pbdParam_fluidSortInterval];
+	if (interval > 0 && ++f->stepsSinceSort >= interval) {
+		f->stepsSinceSort = 0;
+		pbd_Fluid_Sort(w, f);
+	}
+}
+
+static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdFluid* f = state;
+	if (f->objectCount == 0) return;
+	if (!(f->wallAlpha = ctx->alpha, pbd_Fluid_BuildLists(w, f, w->p))) return;
+	int64_t neighbours = 0;
+	for (int32_t o = 0; o < f->fluidCount; ++o) neighbours += f->lists.count[f->order[o]];
+	f->meanNeighbours = f->fluidCount > 0 ? (float)((double)neighbours / (double)f->fluidCount) : 0.0f;
+	f->droppedNeighbours = f->lists.dropped;
+}
+
+static int32_t Fluid_ColourCount(const pbdWorld* w, const void* state)
+{
+	const pbdFluid* f = state;
+	(void)w;
+	return f->listsValid && f->fluidCount > 0 ? 3 : 0;
+}
+
+static int32_t Fluid_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
+{
+	const pbdFluid* f = state;
+	(void)w;
+	*serial = 0;
+	return colour == 0 ? f->fluidCount : f->orderCount;
+}
+
+static void Fluid_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
+{
+	pbdFluid* f = state;
+	(void)ctx;
+	if (colour == 0) pbd_Fluid_SolveDensity(w, f, w->p, begin, end);
+	else if (colour == 1) pbd_Fluid_SolveCorrect(w, f, w->p, begin, end);
+	else pbd_Fluid_Apply(w, f, w->p, begin, end);
+}
+
+static void Fluid_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	pbdFluid* f = state;
+	if (f->listsValid && f->fluidCount > 0) pbd_Fluid_Velocities(w, f, ctx);
+}
+
+/* C_i = max(rho_i / rho0 - 1, 0) of each live fluid particle on `positions`, with the lists of the
+   last substep (none yet: nothing to report). */
+static void Fluid_Error(const pbdWorld* w, const void* state, const float* positions, float* perParticle, double* sum,
+						int32_t* count)
+{
+	const pbdFluid* f = state;
+	(void)w;
+	if (!f->listsValid) return;
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		const float rho = pbd_Fluid_DensityAt(f, positions, i);
+		const float e = rho > 1.0f ? rho - 1.0f : 0.0f;
+		if (perParticle != NULL && e > perParticle[i]) perParticle[i] = e;
+		*sum += e;
+		*count += 1;
+	}
 }
 
 const pbdFamily pbd_family_fluid = {
 	.name = "fluid",
 	.bytes = Fluid_Bytes,
+	.scratchBytes = Fluid_ScratchBytes,
 	.create = Fluid_Create,
+	.prepareStep = Fluid_PrepareStep,
+	.prepareSubstep = Fluid_PrepareSubstep,
+	.colourCount = Fluid_ColourCount,
+	.colourSize = Fluid_ColourSize,
+	.solve = Fluid_Solve,
+	.velocities = Fluid_Velocities,
+	.error = Fluid_Error,
 };
 
-/* ---- entry points the helpers fill (fluid.c: stats, densities, parts; fluid_emit.c: emitters, drains) ---- */
+/* ---------------------------------------------------------------- queries */
 
-static int NotYet(pbdWorldId id, const char* what)
+/* A fresh search on the committed positions (outside the step, so the scratch is free); the last
+   substep's neighbour statistics are kept. */
+static int MeasureLists(pbdWorld* w, pbdFluid* f)
 {
-	PBD_GET_WORLD_OR_RETURN(w, id);
-	return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s: not built yet", what);
+	const float mean = f->meanNeighbours;
+	const int32_t dropped = f->droppedNeighbours;
+	pbd_Fluid_UpdateKernel(w, f);
+	const int ok = pbd_Fluid_BuildLists(w, f, w->x);
+	f->meanNeighbours = mean;
+	f->droppedNeighbours = dropped;
+	return ok;
 }
 
-int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats) { return NotYet(id, "fluid stats"); }
-int pbd_World_UpdateDensities(pbdWorldId id) { return NotYet(id, "densities"); }
-int pbd_World_RunFluidPart(pbdWorldId id, int part) { return NotYet(id, "fluid parts"); }
+int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
+	pbdFluid* f = pbd_FluidState(w);
+	memset(stats, 0, sizeof *stats);
+	for (int32_t o = 0; o < f->objectCount; ++o) stats->particles += f->objects[o].active;
+	stats->capacity = f->reserved;
+	stats->emitted = f->emitted;
+	stats->drained = f->drained;
+	stats->full = f->full;
+	stats->droppedNeighbours = f->droppedNeighbours;
+	stats->meanNeighbours = f->meanNeighbours;
+	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
+	double sum = 0.0, error = 0.0;
+	float largest = 0.0f;
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const float rho = pbd_Fluid_DensityAt(f, w->x, f->order[o]);
+		sum += rho;
+		error += rho > 1.0f ? rho - 1.0f : 0.0f;
+		largest = rho > largest ? rho : largest;
+	}
+	if (f->fluidCount > 0) {
+		stats->meanDensity = (float)(sum / f->fluidCount);
+		stats->densityError = (float)(error / f->fluidCount);
+		stats->maxDensity = largest;
+	}
+	return PBD_OK;
+}
+
+int pbd_World_UpdateDensities(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	pbdFluid* f = pbd_FluidState(w);
+	memset(w->densities, 0, (size_t)w->particleCount * sizeof(float));
+	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		w->densities[i] = pbd_Fluid_DensityAt(f, w->x, i);
+	}
+	return PBD_OK;
+}
+
+/* One part of the fluid's substep on the current state, predicted = committed positions (benchmarks:
+   helper bench times each on its own). The lists are searched first when the part needs them. */
+int pbd_World_RunFluidPart(pbdWorldId id, int part)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (part < 0 || part >= pbdFluidPart_count) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid part %d is not one of 0..%d", part, pbdFluidPart_count - 1);
+	}
+	pbdFluid* f = pbd_FluidState(w);
+	if (f->objectCount == 0) return PBD_OK;
+	pbd_Fluid_UpdateKernel(w, f);
+	memcpy(w->p, w->x, (size_t)w->particleCount * 4 * sizeof(float));
+	if (part == pbdFluidPart_sort) {
+		pbd_Fluid_Sort(w, f);
+		return PBD_OK;
+	}
+	if (part == pbdFluidPart_neighbours || !f->listsValid) {
+		if (!pbd_Fluid_BuildLists(w, f, w->p)) return PBD_OK;
+		if (part == pbdFluidPart_neighbours) return PBD_OK;
+	}
+	const float h = w->params[pbdParam_dt] / w->params[pbdParam_substeps];
+	switch (part) {
+	case pbdFluidPart_density: pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount); break;
+	case pbdFluidPart_correct:
+		pbd_Fluid_SolveCorrect(w, f, w->p, 0, f->orderCount);
+		pbd_Fluid_Apply(w, f, w->p, 0, f->orderCount);
+		break;
+	case pbdFluidPart_vorticity: pbd_Fluid_Vorticity(w, f, h); break;
+	case pbdFluidPart_viscosity: pbd_Fluid_Viscosity(w, f); break;
+	default: break;
+	}
+	return PBD_OK;
+}

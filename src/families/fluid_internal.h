@@ -27,18 +27,32 @@ typedef struct pbdDrain {
 	float lower[3], upper[3];
 } pbdDrain;
 
+#define PBD_FLUID_WALL_SAMPLES 64
+
 /// Constants of the kernels for the parameters of this step (fluid.c Fluid_PrepareStep).
 typedef struct pbdFluidKernel {
 	float d;          ///< particle spacing, fluid.spacing
 	float h, h2;      ///< smoothing radius as used (fluid.smoothingRadius clamped to [d, 4 d]) and its square
 	float rho0;       ///< fluid.restDensity
 	float mass;       ///< of a fluid particle, rho0 d^3
-	float poly6;      ///< 315 / (64 pi h^9)
+	float poly6;      ///< W = poly6 (h^2 - r^2)^3: 315 / (64 pi h^9) fitted to the lattice (fluid.c Fluid_Lattice)
 	float spiky;      ///< -45 / (pi h^6): grad W = spiky (h - r)^2 r / |r|
 	float epsilon;    ///< the relaxation in the units of sum |grad C|^2 (fluid.relaxation x its rest-lattice value)
-	float scorrK, scorrInvW; ///< s_corr = -k (W(r) / W(dq h))^n: k, and 1 / W(dq h) (0 when s_corr is off)
+	float scorrK, scorrInvW; ///< s_corr = -k (W(r) / W(dq h))^n: k in lambda's units (fluid.scorrK / gradRest),
+	                         ///< and 1 / (h^2 - (dq h)^2)^3 (W without its constant; 0 when s_corr is off)
 	int32_t scorrN;
 	float vorticity, viscosity;
+	/* Added by the core helper (derived, fluid.c pbd_Fluid_UpdateKernel): */
+	float d3;         ///< d^3: a fluid particle's volume, m / rho0
+	float rhoScale;   ///< d^3 poly6: rho_i / rho0 = rhoScale sum_j s_j (h^2 - r^2)^3
+	float gradScale;  ///< d^3 spiky: (m_j' / rho0) grad W = gradScale s_j (h - r)^2 r / |r|
+	float gradRest;   ///< sum_j |grad_j C_i|^2 of a full rest lattice (the unit of lambda's denominator)
+	float radius;     ///< a fluid particle's contact radius, d / 2
+	float params[9];  ///< the fluid.* parameters these were computed from (a change recomputes them)
+	/* The walls' share in the density (fluid.c Fluid_WallTable): rho_b(phi) / rho0 of a half-space of rest
+	   lattice whose surface is phi from the particle, sampled at phi = k h / PBD_FLUID_WALL_SAMPLES. */
+	float wall[PBD_FLUID_WALL_SAMPLES + 2];
+	float wallInvStep; ///< PBD_FLUID_WALL_SAMPLES / h
 } pbdFluidKernel;
 
 typedef struct pbdFluid {
@@ -61,6 +75,20 @@ typedef struct pbdFluid {
 	float* omega;     ///< float4: vorticity (fluid_velocity.c)
 	float* scratchV;  ///< float4: new velocities before they are written back (XSPH)
 	float* volume;    ///< per object: a solid particle's share in the fluid's density, (2 r_o)^3 / d^3 of a fluid particle
+	/* Added by the core helper: */
+	float* props;     ///< float4 per particle in the lists, this substep: (w_hat = w / w_fluid from x.w, so the
+	                  ///< shapes family's stacking mass scaling does not bend buoyancy; share s = volume;
+	                  ///< 1 fluid / 0 solid; contact radius)
+	float* entryGrad; ///< per list entry of a fluid particle, from the density pass: gradScale s_j (h - r)^2 / r
+	float* entryAux;  ///< per list entry: s_corr of a fluid neighbour, r of a solid one
+	float* boundary;  ///< float4 per fluid particle, this substep: the nearest wall (ground, collider) within h as
+	                  ///< the plane n . p + c = phi (n = 0, c = 2 h when none): the walls' density share
+	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
+	                  ///< then solid particles with fluid neighbours
+	int32_t orderCount, fluidCount; ///< all of order, its fluid part
+	int32_t entryCapacity;          ///< lists' capacity (80 x maxFluidParticles)
+	float massRho0, massSpacing;    ///< fluid.restDensity and fluid.spacing the fluid particles' masses follow
+	float wallAlpha;                ///< the colliders' share of their motion for the next BuildLists (1 outside the step)
 
 	pbdFluidKernel k;
 	int32_t paramVersion, massVersion;
@@ -86,17 +114,22 @@ static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid
 /* fluid.c */
 /// Kernel constants from the parameters (every step, and on demand for the queries).
 void pbd_Fluid_UpdateKernel(pbdWorld* world, pbdFluid* fluid);
-/// Builds the grid over every particle's `positions` (float4) and the lists; 0 if the build was refused.
+/// Builds the grid over every particle's `positions` (float4) and the lists, the solve's order and props,
+/// and each fluid particle's nearest wall (colliders at wallAlpha of their motion); 0 if the build was refused.
 int pbd_Fluid_BuildLists(pbdWorld* world, pbdFluid* fluid, const float* positions);
 
-/* fluid_solve.c: each over particles [begin, end) of the world (threads take ranges; no range writes what
-   another reads in the same call). */
-/// density[i] and lambda[i] of the fluid particles in [begin, end), from `positions`.
+/* fluid_solve.c: each over particles order[begin .. end) (fluid->order: the live fluid particles first,
+   then the solid ones with fluid neighbours; threads take ranges; no range writes what another reads in
+   the same call). */
+/// density[i] and lambda[i] of the fluid particles order[begin .. end) (end <= fluidCount), from `positions`;
+/// caches each list entry's gradient factor and s_corr (or r) for the correction that follows.
 void pbd_Fluid_SolveDensity(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
 /// delta[i] of the particles in [begin, end) (fluid, and solid with fluid neighbours) from lambda.
 void pbd_Fluid_SolveCorrect(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
 /// positions[i] += delta[i] for [begin, end).
 void pbd_Fluid_Apply(pbdWorld* world, pbdFluid* fluid, float* positions, int32_t begin, int32_t end);
+/// rho_i / rho0 of live fluid particle i on `positions` with the current lists (writes nothing).
+float pbd_Fluid_DensityAt(const pbdFluid* fluid, const float* positions, int32_t i);
 
 /* fluid_sort.c */
 /// Reorders every fluid object's live particles by cell (all per-particle arrays follow; attachments are

@@ -268,6 +268,7 @@ pbdGridFilter pbd_Grid_ContactFilter(int32_t self, int32_t others, float restDis
 	f.keepPinned = 0;
 	f.restDistance = restDistance;
 	f.restScale = 0.0f;
+	f.fluid = 0;
 	return f;
 }
 
@@ -285,7 +286,8 @@ static inline uint32_t ZeroBits(const float* v)
 		   (uint32_t)(v[3] == 0.0f) << 3;
 }
 
-/* The phase rules of grid.h for 4 lanes against particle phase pi (which is not NO_COLLIDE). */
+/* The phase rules of grid.h for 4 lanes against particle phase pi (which is neither NO_COLLIDE
+   nor FLUID): fluid particles are the fluid family's. */
 static inline uint32_t PhaseBits(const uint32_t* v, uint32_t pi, uint32_t self, uint32_t other)
 {
 	uint32_t bits = 0;
@@ -293,16 +295,32 @@ static inline uint32_t PhaseBits(const uint32_t* v, uint32_t pi, uint32_t self, 
 		const uint32_t pj = v[k];
 		const uint32_t sameGroup = ((pi ^ pj) & PBD_PHASE_GROUP_MASK) == 0u;
 		const uint32_t ok = sameGroup ? self & ((pi & pj & PBD_PHASE_SELF) != 0u) : other;
-		bits |= (ok & ((pj & PBD_PHASE_NO_COLLIDE) == 0u)) << k;
+		bits |= (ok & ((pj & (PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID)) == 0u)) << k;
 	}
 	return bits;
 }
 
-/* The search, for pairs (lists == NULL) or lists; perParticle and fast are constants at each
-   call site, so each combination compiles to its own loop. */
+#define OUT_OF_SEARCH (PBD_PHASE_NO_COLLIDE | PBD_PHASE_INACTIVE)
+
+/* The fluid's rule (grid.h pbdGridFilter.fluid) for 4 lanes against particle phase pi (in the
+   search): any lane in the search when pi is fluid, only fluid lanes when it is solid. */
+static inline uint32_t FluidBits(const uint32_t* v, uint32_t pi)
+{
+	const uint32_t need = (pi & PBD_PHASE_FLUID) ? 0u : PBD_PHASE_FLUID;
+	uint32_t bits = 0;
+	for (int k = 0; k < 4; ++k) {
+		const uint32_t pj = v[k];
+		bits |= (uint32_t)(((pj & OUT_OF_SEARCH) == 0u) & ((pj & need) == need)) << k;
+	}
+	return bits;
+}
+
+/* The search, for pairs (lists == NULL) or lists; perParticle, fast and fluid are constants at
+   each call site, so each combination compiles to its own loop. fluid: the fluid's rule (no rest,
+   pin or group filter); fast then means every particle is fluid and in the search. */
 static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs,
 															 int32_t capacity, pbdNeighbourLists* lists,
-															 const int perParticle, const int fast)
+															 const int perParticle, const int fast, const int fluid)
 {
 	const int32_t n = g->count;
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
@@ -311,7 +329,7 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	const pbdF4 half = pbdF4_Splat(0.5f);
 	/* the rest-pose filter: one distance, or (radii per particle) restScale x the pair's radius */
 	const int restScaled = perParticle && f->restScale > 0.0f;
-	const int restOn = g->hasRest && (restScaled || f->restDistance > 0.0f);
+	const int restOn = !fluid && g->hasRest && (restScaled || f->restDistance > 0.0f);
 	const pbdF4 t2 = pbdF4_Splat(f->restDistance * f->restDistance);
 	const pbdF4 restScale = pbdF4_Splat(f->restScale);
 	const uint32_t self = f->sameGroup != 0, other = f->otherGroups != 0;
@@ -339,11 +357,11 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 		const int32_t i = entries[s];
 		const int32_t listStart = count;
 		if (lists != NULL) lists->start[i] = count;
-		if (!fast && (phaseI & PBD_PHASE_NO_COLLIDE)) {
+		if (!fast && (phaseI & (fluid ? OUT_OF_SEARCH : (PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID)))) {
 			if (lists != NULL) lists->count[i] = 0;
 			continue;
 		}
-		const int32_t pinnedI = !f->keepPinned && qw[s] == 0.0f;
+		const int32_t pinnedI = !fluid && !f->keepPinned && qw[s] == 0.0f;
 		const pbdF4 xs = pbdF4_Splat(xi), ys = pbdF4_Splat(yi), zs = pbdF4_Splat(zi);
 		/* rest positions and radii are read only when they were gathered */
 		const pbdF4 rxs = pbdF4_Splat(restOn ? qrx[s] : 0.0f), rys = pbdF4_Splat(restOn ? qry[s] : 0.0f);
@@ -382,7 +400,7 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 					}
 					hits &= ~(pbdF4_LessBits(e2, limit2) & SameObjectBits(qp + t, phaseI));
 				}
-				if (!fast) hits &= PhaseBits(qp + t, phaseI, self, other);
+				if (!fast) hits &= fluid ? FluidBits(qp + t, phaseI) : PhaseBits(qp + t, phaseI, self, other);
 				if (pinnedI) hits &= ~ZeroBits(qw + t); /* both pinned */
 				while (hits != 0u) {
 					const int32_t u = t + __builtin_ctz(hits);
@@ -416,16 +434,20 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 }
 
 /* Whether the phases can refuse nothing: both kinds of pairs wanted, every particle SELF and
-   none NO_COLLIDE. */
+   none NO_COLLIDE or FLUID; for the fluid's rule, every particle fluid and in the search. */
 static int FastRules(const pbdGrid* g, const pbdGridFilter* f)
 {
-	return f->sameGroup && f->otherGroups && (g->phaseAnd & PBD_PHASE_SELF) && !(g->phaseOr & PBD_PHASE_NO_COLLIDE);
+	if (f->fluid) return (g->phaseAnd & PBD_PHASE_FLUID) && !(g->phaseOr & OUT_OF_SEARCH);
+	return f->sameGroup && f->otherGroups && (g->phaseAnd & PBD_PHASE_SELF) &&
+		   !(g->phaseOr & (PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID));
 }
 
-/* Nothing can pass: no kind of pair wanted, or only pairs between groups and one group. */
+/* Nothing can pass: no kind of pair wanted, or only pairs between groups and one group; for the
+   fluid's rule, no fluid particle. */
 static int NothingToFind(const pbdGrid* g, const pbdGridFilter* f)
 {
 	if (g->count < 2) return 1;
+	if (f->fluid) return !(g->phaseOr & PBD_PHASE_FLUID);
 	if (!f->sameGroup && !f->otherGroups) return 1;
 	if (!f->sameGroup && ((g->phaseAnd ^ g->phaseOr) & PBD_PHASE_GROUP_MASK) == 0u) return 1;
 	return 0;
@@ -437,8 +459,12 @@ int32_t pbd_Grid_FindPairs(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, i
 	if (NothingToFind(g, f)) return 0;
 	if (capacity < 0) capacity = 0;
 	const int fast = FastRules(g, f);
-	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1) : Search(g, f, pairs, capacity, NULL, 0, 0);
-	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1) : Search(g, f, pairs, capacity, NULL, 1, 0);
+	if (f->fluid) {
+		if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 1) : Search(g, f, pairs, capacity, NULL, 0, 0, 1);
+		return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 1) : Search(g, f, pairs, capacity, NULL, 1, 0, 1);
+	}
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0) : Search(g, f, pairs, capacity, NULL, 0, 0, 0);
+	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0) : Search(g, f, pairs, capacity, NULL, 1, 0, 0);
 }
 
 int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists* lists)
@@ -451,8 +477,10 @@ int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists
 	}
 	const int fast = FastRules(g, f);
 	int32_t stored;
-	if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1) : Search(g, f, NULL, 0, lists, 0, 0);
-	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1) : Search(g, f, NULL, 0, lists, 1, 0);
+	if (f->fluid && g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 1) : Search(g, f, NULL, 0, lists, 0, 0, 1);
+	else if (f->fluid) stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 1) : Search(g, f, NULL, 0, lists, 1, 0, 1);
+	else if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 0) : Search(g, f, NULL, 0, lists, 0, 0, 0);
+	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 0) : Search(g, f, NULL, 0, lists, 1, 0, 0);
 	int32_t neighbours = 0;
 	for (int32_t i = 0; i < g->count; ++i) neighbours += lists->count[i];
 	(void)stored;

@@ -4,8 +4,8 @@
    preallocated arrays.
 
    Users: the contacts family (families/contacts.c: self-collision and collisions between
-   objects, as pairs) and, later, fluids (neighbour lists, CompactNSearch style: Hoetzlein
-   2014 / SPlisHSPlasH, built once per substep and read by every pass).
+   objects, as pairs) and the fluid family (families/fluid.c: neighbour lists, CompactNSearch
+   style: Hoetzlein 2014 / SPlisHSPlasH, built once per substep and read by every pass).
 
    How to use it
    -------------
@@ -26,6 +26,8 @@
      - not rest-pose neighbours: same object (phase bits 0-7) and |rest_i - rest_j| <
        filter.restDistance (mesh neighbours are meant to be that close); with radii per
        particle and filter.restScale > 0, |rest_i - rest_j| < restScale (r_i + r_j) / 2 instead.
+     - with filter.fluid = 0, neither carries PBD_PHASE_FLUID; with filter.fluid = 1 the fluid's
+       rule instead (see the field).
    Every rule is symmetric, so j is in i's list exactly when i is in j's and (i, j) is a pair.
    The results are a pure function of the inputs (positions, radii, phases): every build
    (native, scalar, wasm) finds the same pairs in the same order. */
@@ -72,6 +74,10 @@ typedef struct pbdGridFilter {
 	float restDistance;  ///< > 0: same object and closer than this at rest: left out
 	float restScale;     ///< > 0, radii per particle: same object and closer at rest than
 	                     ///< restScale (r_i + r_j) / 2: left out (restDistance is then not read)
+	int32_t fluid;       ///< 1: the fluid's search (families/fluid.c): a pair when at least one carries
+	                     ///< PBD_PHASE_FLUID and neither NO_COLLIDE nor INACTIVE; groups, SELF, pins and the
+	                     ///< rest filter are not read, and two solid particles never pair. 0 (every other
+	                     ///< user): no pair with a PBD_PHASE_FLUID particle (the fluid family owns those)
 } pbdGridFilter;
 
 /// Per-particle neighbour lists (CompactNSearch's layout, padded for 4-wide loops): particle i's

@@ -1,0 +1,8 @@
+/* Tests in test_fluid.c: X(Name) for each void Test_Name(void). */
+#define TEST_LIST_FLUID(X)      \
+	X(FluidRestingTank)         \
+	X(FluidDamBreak)            \
+	X(FluidMomentum)            \
+	X(FluidSortKeepsPhysics)    \
+	X(FluidViolentInput)        \
+	X(FluidDeterminismHash)
