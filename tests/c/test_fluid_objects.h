@@ -1,4 +1,4 @@
-/* Tests in test_fluid_objects.c and test_fluid_velocity.c: X(Name) for each void Test_Name(void).
+/* Tests in test_fluid_objects.c, test_fluid_velocity.c and test_fluid_step.c: X(Name) for each void Test_Name(void).
    The fluid's emitters and drains (disc pattern and rate, capacity reached, drains keeping other
    objects' indices and attachments, refusals, a hose at full rate) and its velocity passes (XSPH in
    closed form, its momentum and damping, vorticity confinement raising the curl, the bits). */
@@ -12,9 +12,13 @@
 	X(FluidDrainKeepsIndicesAndAttachments)       \
 	X(FluidEmitterDrainRefusals)                  \
 	X(FluidHoseFullRateStaysFinite)               \
+	X(FluidAttachmentRefusesParkedSlot)           \
 	X(FluidXsphPairClosedForm)                    \
 	X(FluidXsphDampsSpreadKeepsMomentum)          \
 	X(FluidVorticityRaisesCurl)                   \
-	X(FluidVelocityHash)
+	X(FluidVelocityHash)                          \
+	X(FluidStepHoseFillsTank)                     \
+	X(FluidStepDrainEmptiesTank)                  \
+	X(FluidStepVorticityKeepsSwirl)
 
 #endif

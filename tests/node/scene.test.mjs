@@ -51,7 +51,7 @@ test('minimal chain scene: every default filled in exactly', () => {
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
     wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
     fluid: { restDensity: 1000, spacing: 0.02, smoothingRadius: 0.04, relaxation: 0.01, scorr: { k: 0.1, n: 4, dq: 0.2 },
-      vorticity: 0.01, viscosity: 0.01, sortInterval: 1 },
+      vorticity: 0.005, viscosity: 0.01, sortInterval: 1 },
     colliders: [],
     objects: [{ type: 'chain', name: 'chain 1', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20, mass: 0.05,
       stiffness: 1, pins: [], masses: [] }],
