@@ -7,7 +7,8 @@ precision highp float;
 // than the scene (its depth buffer, linearised). Its colour is Fresnel (Schlick 1994, F0 = 0.02 for water) of
 // the sky's reflection (the same gradient as sky.frag) and the refracted scene behind (sampled offset by the
 // normal), attenuated by Beer-Lambert absorption exp(-k T) over the thickness T (fluid_thickness.frag), with
-// the absorbed light partly scattered back as the deep-water colour.
+// the absorbed light partly scattered back as the deep-water colour. It writes the depth of what it shows (the
+// scene's, or the water's where it is nearer) so the glass drawn after it is depth tested against both.
 uniform sampler2D u_scene;               // opaque scene colour, as written to the screen (sRGB)
 uniform sampler2D u_sceneDepth;          // its window depth, [0, 1]
 uniform sampler2D u_fluidDepth;          // smoothed positive eye depth, 0 = no fluid
@@ -43,7 +44,9 @@ void main() {
   vec4 scene = texture(u_scene, v_uv);
   float ndcScene = texture(u_sceneDepth, v_uv).r * 2.0 - 1.0;
   float dScene = u_proj[3][2] / (ndcScene + u_proj[2][2]);   // eye depth of the scene (camera.js perspective)
-  if (d <= 0.0 || d >= dScene) { o_color = scene; return; }
+  if (d <= 0.0 || d >= dScene) { o_color = scene; gl_FragDepth = ndcScene * 0.5 + 0.5; return; }
+  // The water's window depth, for what is drawn over the composite (glass): eye depth d back through u_proj.
+  gl_FragDepth = clamp(((u_proj[2][2] * -d + u_proj[3][2]) / d) * 0.5 + 0.5, 0.0, 1.0);
 
   vec2 texel = 1.0 / vec2(fsize);
   vec3 P = eyePoint((vec2(p) + 0.5) * texel, d);

@@ -4,7 +4,8 @@
 // under the heat map the fluid is drawn as particles; and with float render targets hidden
 // (EXT_color_buffer_float stubbed out before the page loads) the page draws particles and says so. With water on
 // the opaque scene is multisampled and resolved faithfully (outside the water it matches the particles frame), and
-// without multisampling the water still draws. A hose's new particles are drawn the frame they exist (live counts read
+// without multisampling the water still draws. A glass pane in front of the water lets it show through (an opaque
+// one hides it), as water and as particles. A hose's new particles are drawn the frame they exist (live counts read
 // every frame, not at topology changes). The embed element's `water` attribute switches the same way.
 
 import { test, before, after } from 'node:test';
@@ -15,6 +16,15 @@ const LOWER = [-0.2, 0.0, -0.2];
 const UPPER = [0.2, 0.3, 0.2];
 const CAMERA = { target: [0, 0.15, 0], yaw: 0.5, pitch: 0.45, distance: 1.3, fov: 45 };
 
+const CRATE = { type: 'box', name: 'crate', position: [0.55, 0.12, 0.05], halfExtents: [0.1, 0.12, 0.1], rotation: [0, 0.38, 0, 0.925] };
+/** A pane between the camera and the block: 0.45 m from the target toward the eye, turned to face it (yaw). */
+const pane = (glass) => {
+  const [c, s] = [Math.cos(CAMERA.pitch), Math.sin(CAMERA.pitch)];
+  const toEye = [c * Math.sin(CAMERA.yaw), s, c * Math.cos(CAMERA.yaw)];
+  return { type: 'box', name: 'pane', position: CAMERA.target.map((t, k) => t + 0.45 * toEye[k]),
+    rotation: [0, Math.sin(CAMERA.yaw / 2), 0, Math.cos(CAMERA.yaw / 2)], halfExtents: [0.6, 0.6, 0.01], glass };
+};
+
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
@@ -24,16 +34,15 @@ after(async () => { await env?.close(); });
  * it knows fluids ({type: "fluid", block}); before that, through the world API (pbdjs_AddFluid) wrapped in a World.
  * Returns the particle count.
  */
-async function showFluid(page) {
-  return page.evaluate(async ({ lower, upper, camera }) => {
+async function showFluid(page, colliders = [CRATE]) {
+  return page.evaluate(async ({ lower, upper, camera, colliders }) => {
     const { app } = window.minipbd;
     app.setPaused(true);
     const pbd = app.state.pbd;
     let world;
     let scene;
     try {
-      world = pbd.createWorld({ objects: [{ type: 'fluid', name: 'water', block: { lower, upper } }],
-        colliders: [{ type: 'box', name: 'crate', position: [0.55, 0.12, 0.05], halfExtents: [0.1, 0.12, 0.1], rotation: [0, 0.38, 0, 0.925] }] });
+      world = pbd.createWorld({ format: 'minipbd-scene', version: 2, objects: [{ type: 'fluid', name: 'water', block: { lower, upper } }], colliders });
       scene = world.describe();
     } catch {
       const { World } = await import(new URL('js/engine/world.js', document.baseURI).href);
@@ -50,7 +59,7 @@ async function showFluid(page) {
     app.renderer.setWorld(world, scene);
     app.camera.set(camera);
     return world.objects[0].activeParticles;
-  }, { lower: LOWER, upper: UPPER, camera: CAMERA });
+  }, { lower: LOWER, upper: UPPER, camera: CAMERA, colliders });
 }
 
 /**
@@ -219,6 +228,42 @@ test('a fluid draws as water, unlike its particles; the switch works both ways, 
     await waitFrames(page, 3);
     assertWater(await measure(page), 'after restore, water on again');
     assert.deepEqual(problems.filter((p) => !/WebGL.*(lost|CONTEXT_LOST)/i.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('water behind a glass pane shows through it, as water and as particles; behind an opaque one it does not', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    const shot = async (colliders) => {
+      await showFluid(page, colliders);
+      await waitFrames(page, 3);
+      return measure(page);
+    };
+    const bare = await shot([]);
+    assertWater(bare, 'no pane');
+    const glass = await shot([pane(true)]);
+    assert.equal(await page.evaluate(() => window.minipbd.world.colliders[0].glass), true, 'the world reports the pane as glass');
+    assertWater(glass, 'behind glass');
+    const tinted = difference(bare.inside, glass.inside);
+    assert.ok(tinted > 1 && tinted < 25, `the glass is there, faint: it changes the water's pixels a little (mean |difference| ${tinted.toFixed(1)})`);
+    assert.ok(glass.inside.mean[2] > glass.inside.mean[0] + 60, `behind glass the pixels are water's blue (${summary(glass)})`);
+    const opaque = await shot([pane(false)]);
+    assert.ok(opaque.inside.blue < 0.05, `an opaque pane hides the water: the wall's grey where it is (${summary(opaque)})`);
+    const covered = difference(bare.inside, opaque.inside);
+    // Glass reflects some sky (Fresnel, ~4% a surface face-on) and tints a little; a wall replaces the water.
+    assert.ok(covered > 2 * tinted, `the opaque pane changes far more than the glass one (${covered.toFixed(1)} vs ${tinted.toFixed(1)}; ${summary(bare)} ${summary(glass)} ${summary(opaque)})`);
+    await page.uncheck('#water');
+    await waitFrames(page, 3);
+    const hidden = await measure(page);
+    assert.ok(hidden.water === false && hidden.inside.blue < 0.05, `an opaque pane hides the particles too (${summary(hidden)})`);
+    await page.check('#water');
+    await showFluid(page, [pane(true)]);
+    await page.uncheck('#water');
+    await waitFrames(page, 3);
+    assertParticles(await measure(page), 'particles behind glass');
+    assert.deepEqual(problems, []);
   } finally {
     await context.close();
   }

@@ -16,6 +16,7 @@ export interface ColliderDescription {
   type: 'sphere' | 'capsule' | 'box'; name?: string; position: [number, number, number];
   rotation?: [number, number, number, number]; radius?: number; halfHeight?: number; halfExtents?: [number, number, number];
   staticFriction?: number; kineticFriction?: number; restitution?: number;
+  /** drawn as translucent glass (false): how it looks only, the physics is the same */ glass?: boolean;
 }
 /** The fluid's parameters (Position Based Fluids, seed 002), one set per world; smoothingRadius is 1 to 4 times
  *  spacing (refused otherwise). */
@@ -87,6 +88,7 @@ export interface Collider {
   type: 'sphere' | 'capsule' | 'box'; name: string; position: [number, number, number];
   rotation: [number, number, number, number]; radius: number; halfHeight: number;
   halfExtents: [number, number, number]; staticFriction: number; kineticFriction: number; restitution: number;
+  glass: boolean;
 }
 
 export class World {

@@ -395,7 +395,7 @@ export class World {
 
   get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
 
-  /** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ...}]. */
+  /** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ..., glass}]. */
   get colliders() {
     this.alive();
     const heap = this.engine.heap;
@@ -408,6 +408,7 @@ export class World {
         type: COLLIDER_TYPES[f[0]], name: this.scene.colliders[i]?.name ?? `collider ${i + 1}`,
         position: [f[1], f[2], f[3]], rotation: [f[4], f[5], f[6], f[7]], radius: f[8], halfHeight: f[9],
         halfExtents: [f[10], f[11], f[12]], staticFriction: f[13], kineticFriction: f[14], restitution: f[15],
+        glass: this.scene.colliders[i]?.glass === true, // drawn translucent (the scene's, not the engine's)
       });
     }
     return out;

@@ -15,11 +15,11 @@ import { meshFromArrays } from '../objects/body-common.js';
 
 const FORMAT = 'minipbd-scene';
 
-/** A glass tank on the ground: 4 box colliders (walls `t` thick, `height` tall) around the inner box
+/** A glass tank on the ground: 4 box colliders drawn as glass (walls `t` thick, `height` tall) around the inner box
  *  [-hx, hx] x [-hz, hz]. Walls a few particle spacings thick, so a particle never crosses one in a substep at the
  *  speeds a dam break reaches (the colliders also sweep; seed 000 "continuous contacts"). */
 function tank(hx, hz, height, t = 0.05) {
-  const wall = (name, position, halfExtents) => ({ type: 'box', name, position, halfExtents, staticFriction: 0.1, kineticFriction: 0.05 });
+  const wall = (name, position, halfExtents) => ({ type: 'box', name, position, halfExtents, staticFriction: 0.1, kineticFriction: 0.05, glass: true });
   const h = height / 2;
   return [
     wall('left wall', [-hx - t / 2, h, 0], [t / 2, h, hz + t]),
@@ -212,7 +212,8 @@ const BUILTIN_SOURCES = {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Dam break: a column of water falls in a glass tank and settles flat',
     solver: FLUID_SOLVER,
-    camera: { target: [0, 0.25, 0], yaw: 0.5, pitch: 0.45, distance: 2.2, fov: 45 },
+    // Through the front pane, low enough to see the wave climb the far wall (the water is behind glass: colliders.js).
+    camera: { target: [0, 0.2, 0], yaw: 0.5, pitch: 0.42, distance: 2.2, fov: 45 },
     colliders: tank(0.6, 0.3, 0.7),
     objects: [{ type: 'fluid', name: 'water', block: { lower: [-0.6, 0, -0.3], upper: [-0.28, 0.64, 0.02] } }],
   },
@@ -223,7 +224,7 @@ const BUILTIN_SOURCES = {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Hammock: a hose pours water onto a cloth pinned at its corners',
     solver: { ...FLUID_SOLVER, substeps: 4, iterations: 2, thickness: 0.02, damping: 0.05 },
-    camera: { target: [0, 0.55, 0], yaw: 0.5, pitch: 0.4, distance: 2.6, fov: 45 },
+    camera: { target: [0, 0.55, 0], yaw: 0.5, pitch: 0.5, distance: 2, fov: 45 }, // close: the pool on the cloth fills the view
     objects: [
       { type: 'cloth', name: 'hammock', origin: [-0.5, 0.8, -0.5], size: [1, 1], resolution: [50, 50], plane: 'xz', mass: 0.004,
         stiffness: { stretch: 1, shear: 1, bend: 0.02 }, pins: [[0, 0], [49, 0], [0, 49], [49, 49]] },

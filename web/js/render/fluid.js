@@ -9,7 +9,8 @@
 //   3. thickness: the same spheres again, their chord lengths added (fluid_thickness.frag), for Beer-Lambert
 //      absorption;
 //   4. composite onto the screen: normals rebuilt from the smoothed depth, Fresnel between the sky's reflection
-//      and the refracted scene, shown only where the water is nearer than the scene (fluid_composite.frag).
+//      and the refracted scene, shown only where the water is nearer than the scene (fluid_composite.frag); it
+//      writes the depth of what it shows, for the glass drawn after it (colliders.js).
 // The half resolution keeps the filter cheap (the filter is most of the cost, and a smooth surface does not need
 // full resolution). Float render targets are needed (fluid-targets.js); without them, or with the View switch
 // off, or under the heat map, the fluid is drawn as particles by points.js. No JS loop over particles.
@@ -161,8 +162,15 @@ export const fluid = {
     gl.uniform3fv(c.uniforms.u_deepColor, r.deepColor);
     gl.uniform1f(c.uniforms.u_refraction, REFRACTION);
     gl.uniform1f(c.uniforms.u_edgeDepth, EDGE_RADII * radius);
+    // The composite also writes the depth of what it shows (the scene's, or the water's where it is nearer), so
+    // what is drawn after it (glass: colliders.js) is depth tested against the water too. Depth writes need the
+    // depth test on.
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.ALWAYS);
+    gl.depthMask(true);
     gl.bindVertexArray(r.vaoQuad);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.depthFunc(gl.LEQUAL);
     for (let k = units.length - 1; k >= 0; k--) {
       gl.activeTexture(gl.TEXTURE0 + k);
       gl.bindTexture(gl.TEXTURE_2D, null);
