@@ -309,10 +309,11 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	in.phase = w->phase;
 	in.count = w->particleCount;
 	in.radius = f->k.h; /* one radius: the grid's uniform fast path */
-	if (!pbd_Grid_Build(&f->grid, &in, w->scratch, w->scratchBytes)) return 0;
-	pbdGridFilter filter = pbd_Grid_ContactFilter(1, 1, 0.0f);
-	filter.fluid = 1;
-	pbd_Grid_FindLists(&f->grid, &filter, &f->lists);
+	/* the pairs go through entryAux (int32 here): the density pass refills it from the new lists */
+	if (!pbd_Grid_FindFluidLists(&f->grid, &in, &f->lists, w->scratch, w->scratchBytes, (int32_t*)f->entryAux,
+								 f->entryCapacity)) {
+		return 0;
+	}
 	/* a solid particle's share in the density: (2 r_o)^3 of fluid, in units of d^3 (Macklin 2014 7.1) */
 	for (int32_t o = 0; o < w->objectCount; ++o) {
 		const float r = pbd_ObjectContactRadius(w, o), s = (r + r) / f->k.d;
