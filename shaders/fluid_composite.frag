@@ -7,7 +7,8 @@ precision highp float;
 // than the scene (its depth buffer, linearised). Its colour is Fresnel (Schlick 1994, F0 = 0.02 for water) of
 // the sky's reflection (the same gradient as sky.frag) and the refracted scene behind (sampled offset by the
 // normal), attenuated by Beer-Lambert absorption exp(-k T) over the thickness T (fluid_thickness.frag), with
-// the absorbed light partly scattered back as the deep-water colour.
+// the absorbed light partly scattered back as the deep-water colour. It writes the depth of what it shows (the
+// scene's, or the water's where it is nearer) so the glass drawn after it is depth tested against both.
 uniform sampler2D u_scene;               // opaque scene colour, as written to the screen (sRGB)
 uniform sampler2D u_sceneDepth;          // its window depth, [0, 1]
 uniform sampler2D u_fluidDepth;          // smoothed positive eye depth, 0 = no fluid
@@ -20,6 +21,7 @@ uniform vec3 u_lightDir;                 // world, unit, toward the light
 uniform vec3 u_absorb;                   // Beer-Lambert coefficients, 1/m, per channel
 uniform vec3 u_deepColor;                // linear: what the water scatters back
 uniform float u_refraction;              // uv offset per unit normal and metre of thickness
+uniform float u_edgeDepth;               // metres: a neighbour deeper or nearer than this is another surface
 in vec2 v_uv;
 out vec4 o_color;
 
@@ -42,7 +44,9 @@ void main() {
   vec4 scene = texture(u_scene, v_uv);
   float ndcScene = texture(u_sceneDepth, v_uv).r * 2.0 - 1.0;
   float dScene = u_proj[3][2] / (ndcScene + u_proj[2][2]);   // eye depth of the scene (camera.js perspective)
-  if (d <= 0.0 || d >= dScene) { o_color = scene; return; }
+  if (d <= 0.0 || d >= dScene) { o_color = scene; gl_FragDepth = ndcScene * 0.5 + 0.5; return; }
+  // The water's window depth, for what is drawn over the composite (glass): eye depth d back through u_proj.
+  gl_FragDepth = clamp(((u_proj[2][2] * -d + u_proj[3][2]) / d) * 0.5 + 0.5, 0.0, 1.0);
 
   vec2 texel = 1.0 / vec2(fsize);
   vec3 P = eyePoint((vec2(p) + 0.5) * texel, d);
@@ -51,16 +55,18 @@ void main() {
   for (int s = -1; s <= 1; s += 2) {
     ivec2 q = clamp(p + ivec2(s, 0), ivec2(0), fsize - 1);
     float dq = texelFetch(u_fluidDepth, q, 0).r;
-    if (dq > 0.0 && abs(dq - d) < best) { best = abs(dq - d); dx = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
+    if (dq > 0.0 && abs(dq - d) < min(best, u_edgeDepth)) { best = abs(dq - d); dx = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
   }
   best = 1e30;
   for (int s = -1; s <= 1; s += 2) {
     ivec2 q = clamp(p + ivec2(0, s), ivec2(0), fsize - 1);
     float dq = texelFetch(u_fluidDepth, q, 0).r;
-    if (dq > 0.0 && abs(dq - d) < best) { best = abs(dq - d); dy = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
+    if (dq > 0.0 && abs(dq - d) < min(best, u_edgeDepth)) { best = abs(dq - d); dy = float(s) * (eyePoint((vec2(q) + 0.5) * texel, dq) - P); }
   }
   vec3 nEye = cross(dx, dy);
-  nEye = dot(nEye, nEye) > 0.0 ? normalize(nEye) : vec3(0.0, 0.0, 1.0);   // a lone texel faces the eye
+  // A lone texel, or one whose neighbours along a direction all belong to another surface (a drop in front of the
+  // pool: its steep step would read as a grazing normal and flash white with the sky), faces the eye.
+  nEye = dot(nEye, nEye) > 0.0 ? normalize(nEye) : vec3(0.0, 0.0, 1.0);
   if (nEye.z < 0.0) nEye = -nEye;
 
   mat3 toWorld = mat3(u_invView);

@@ -17,7 +17,19 @@ void main() {
   ivec2 size = textureSize(u_depth, 0);
   ivec2 p = ivec2(gl_FragCoord.xy);
   float z = texelFetch(u_depth, p, 0).r;
-  if (z <= 0.0) { o_depth = 0.0; return; }
+  if (z <= 0.0) {
+    // A pinhole between the splats (fluid within two texels on both sides, along this direction): filled with
+    // the nearer side's depth, else the floor behind the pool shows through it as a bright speck.
+    float a = 0.0, b = 0.0;
+    for (int k = 2; k >= 1; k--) {
+      float s0 = texelFetch(u_depth, clamp(p - u_dir * k, ivec2(0), size - 1), 0).r;
+      float s1 = texelFetch(u_depth, clamp(p + u_dir * k, ivec2(0), size - 1), 0).r;
+      if (s0 > 0.0) a = s0;
+      if (s1 > 0.0) b = s1;
+    }
+    o_depth = a > 0.0 && b > 0.0 && abs(a - b) < u_depthFalloff ? min(a, b) : 0.0;
+    return;
+  }
   float radiusPx = min(u_worldRadius * u_pixelScale / z, u_maxRadiusPx);
   if (radiusPx < 1.0) { o_depth = z; return; }
   float stepPx = radiusPx / float(TAPS);

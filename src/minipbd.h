@@ -140,7 +140,7 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_fluidScorrK, "fluid.scorrK", 0.1f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.scorr.k")                           \
 	X(pbdParam_fluidScorrN, "fluid.scorrN", 4.0f, 1.0f, 8.0f, PBD_PARAM_INTEGER, "1", "fluid", "fluid.scorr.n")           \
 	X(pbdParam_fluidScorrDq, "fluid.scorrDq", 0.2f, 0.0f, 0.9f, 0, "1", "fluid", "fluid.scorr.dq")                        \
-	X(pbdParam_fluidVorticity, "fluid.vorticity", 0.01f, 0.0f, 10.0f, 0, "1", "fluid", "fluid.vorticity")                 \
+	X(pbdParam_fluidVorticity, "fluid.vorticity", 0.005f, 0.0f, 0.1f, 0, "1", "fluid", "fluid.vorticity")                 \
 	X(pbdParam_fluidViscosity, "fluid.viscosity", 0.01f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.viscosity")                  \
 	X(pbdParam_fluidSortInterval, "fluid.sortInterval", 1.0f, 0.0f, 1000.0f, PBD_PARAM_INTEGER, "steps", "fluid", "fluid.sortInterval")
 

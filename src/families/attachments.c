@@ -97,6 +97,12 @@ pbdAttachmentId pbd_World_AddAttachment(pbdWorldId id, int particle, float x, fl
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
+	/* A parked slot of a fluid's capacity (PBD_PHASE_INACTIVE) is no particle yet: it has w = 0 and
+	   no place in the scene, and an emitter may bring it to life anywhere; a grab on it would pull
+	   nothing now and a stranger later. Only live particles can be held. */
+	if ((w->phase[particle] & PBD_PHASE_INACTIVE) != 0) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_PARTICLE, "particle %d is a parked slot of a fluid's capacity, not a live particle", particle);
+	}
 	float t[3] = { x, y, z };
 	int err = pbd_CheckVec(w, t, "attachment target");
 	if (err != PBD_OK) return err;

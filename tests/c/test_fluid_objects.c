@@ -215,8 +215,14 @@ void Test_FluidDrainKeepsIndicesAndAttachments(void)
 	pbd_World_SetParam(id, pbdParam_fluidViscosity, 0.0f);
 	const float y100 = w->x[4 * 100 + 1], ySurvivor = w->x[4 * moved + 1];
 	for (int s = 0; s < 30; ++s) pbd_World_Step(id);
-	ENSURE(w->x[4 * 100 + 1] > y100 + 0.3f);       /* pulled up toward y = 2 */
-	ENSURE(w->x[4 * moved + 1] > ySurvivor + 0.2f); /* pulled up toward y = 0.5 */
+	ENSURE(w->x[4 * 100 + 1] > y100 + 0.3f); /* pulled up toward y = 2 */
+	/* The drain keeps working in every step and takes the particles the solve pushes under 2 d,
+	   so the survivor's index moves again; its attachment follows it. With gravity off nothing else
+	   lifts a fluid particle: the highest live one is the attached survivor, pulled toward y = 0.5. */
+	float top = 0.0f;
+	for (int i = first; i < first + Active(id, 1); ++i) top = w->x[4 * i + 1] > top ? w->x[4 * i + 1] : top;
+	ENSURE(top > ySurvivor + 0.2f);
+	ENSURE(pbd_World_GetAttachmentCount(id) == 2);
 	ENSURE(AllFinite(id));
 	pbd_DestroyWorld(id);
 }
@@ -307,5 +313,33 @@ void Test_FluidHoseFullRateStaysFinite(void)
 	sawDrain = f->drained > 0;
 	ENSURE(sawFull && sawDrain);
 	ENSURE(f->emitted - f->drained == Active(id, 0) - 64);
+	pbd_DestroyWorld(id);
+}
+
+/* A grab on a parked slot is refused with a message and changes nothing; once the hose has brought
+   that slot to life, the same call holds it. (A parked slot has w = 0 and sits at the block's lower
+   corner: an attachment on it would pull nothing now and an arbitrary new particle later.) */
+void Test_FluidAttachmentRefusesParkedSlot(void)
+{
+	pbdWorldId id = FluidWorld(64, 40);
+	const int first = AddBlock(id, 0.0f, 0.0f, 0.0f, 2 * D, 2 * D, 2 * D, 40); /* 8 live, 32 parked */
+	ENSURE(first == 0 && Active(id, 0) == 8);
+	const int parked = first + 8;
+	ENSURE(pbd_World_AddAttachment(id, parked - 1, 0.0f, 1.0f, 0.0f, 1.0f) > 0); /* the last live one */
+	ENSURE(pbd_World_GetAttachmentCount(id) == 1);
+	ENSURE(pbd_World_AddAttachment(id, parked, 0.0f, 1.0f, 0.0f, 1.0f) == PBD_ERR_INVALID_PARTICLE);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(id), "parked") != NULL);
+	ENSURE(pbd_World_AddAttachment(id, first + 39, 0.0f, 1.0f, 0.0f, 1.0f) < 0);
+	ENSURE(pbd_World_GetAttachmentCount(id) == 1);
+	/* One disc of 5 (radius d) fills slots 8..12; slot 8 is live and may now be held. */
+	pbdEmitterDef e = pbd_DefaultEmitterDef();
+	e.object = 0, e.speed = 1.5f, e.radius = D;
+	e.position[1] = 0.5f;
+	ENSURE(pbd_World_AddEmitter(id, &e) == 0);
+	EmitFor(id, 1.0f / 60.0f); /* travelled 0.025: one disc (0.005 left over) */
+	ENSURE(Active(id, 0) == 13);
+	ENSURE(pbd_World_AddAttachment(id, parked, 0.0f, 1.0f, 0.0f, 1.0f) > 0);
+	ENSURE(pbd_World_AddAttachment(id, first + 13, 0.0f, 1.0f, 0.0f, 1.0f) < 0); /* still parked */
+	ENSURE(pbd_World_GetAttachmentCount(id) == 2);
 	pbd_DestroyWorld(id);
 }

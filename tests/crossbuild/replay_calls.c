@@ -9,7 +9,14 @@
    exactly as wasm's f32 conversion does). pbdjs_AddBody's two array pointers are written as 0 and
    the arrays follow on the same line: "F n hex..." (float32 bits) and "U n hex..." (uint32).
    A line "pbd_World_Hash w" prints "hash <hex>". Unknown names are an error (exit 2), so a
-   function the engine starts calling is never skipped silently. */
+   function the engine starts calling is never skipped silently.
+
+   World ids are not renumbered: a handle is (generation << 16) | (slot + 1), so a fresh process
+   that makes the same creates and destroys in the same order hands out the same ids as the wasm
+   instance did (65537 for the first world). A log that starts mid-way or is written by hand with
+   "world 1" names no live world; every call on it is refused and pbd_World_Hash of it is 0, which
+   is how a hand-made log once printed "hash 00000000". So a call naming a world that is not live
+   here stops the replay with a message (exit 2) instead of printing a hash of nothing. */
 #include "minipbd.h"
 
 #include <stdint.h>
@@ -108,7 +115,9 @@ int main(int argc, char** argv)
 	}
 	char* line = NULL;
 	size_t cap = 0;
+	int lineNumber = 0;
 	while (getline(&line, &cap, in) > 0) {
+		lineNumber += 1;
 		char* save = NULL;
 		char* name = strtok_r(line, " \n", &save);
 		if (name == NULL) continue;
@@ -123,6 +132,13 @@ int main(int argc, char** argv)
 		/* the float32 bits into floats (memcpy: no aliasing of a uint32 array as float) */
 		float* floats = malloc(sizeof(float) * (size_t)(nv > 0 ? nv : 1));
 		if (vertices != NULL) memcpy(floats, vertices, sizeof(float) * (size_t)nv);
+		if (strcmp(name, "pbdjs_CreateWorld") != 0 && (argc_ < 1 || !pbd_World_IsValid(I(0)))) {
+			fprintf(stderr,
+					"replay_calls: line %d: %s names world %d, which is not live here (ids are what pbdjs_CreateWorld "
+					"returned, in log order from 65537; the log must hold every create and destroy from the start)\n",
+					lineNumber, name, argc_ > 0 ? I(0) : 0);
+			exit(2);
+		}
 		Call(name, vertices != NULL ? floats : NULL, indices); /* refusals are part of the log too: no check */
 		free(floats);
 		free(vertices);

@@ -24,6 +24,8 @@ const MUTATORS = new Set([
   'pbd_World_SetObjectPlasticity', 'pbd_World_SetInvMass', 'pbd_World_SetMass', 'pbd_World_SetPosition',
   'pbd_World_SetVelocity', 'pbd_World_AddAttachment', 'pbd_World_MoveAttachment', 'pbd_World_RemoveAttachment',
   'pbd_World_SetColliderTransform', 'pbd_World_SetColliderMaterial', 'pbd_World_FindPairs', 'pbd_World_Hash',
+  // fluids (issue 11): the block and its capacity, the hoses and drains, a hose switched
+  'pbdjs_AddFluid', 'pbdjs_AddEmitter', 'pbdjs_SetEmitter', 'pbdjs_AddDrain', 'pbd_World_UpdateDensities',
 ]);
 // pbdjs_AddBody's array arguments: (pointer index, count index, words per count).
 const BODY_ARRAYS = [['F', 20, 21, 3], ['U', 22, 23, 1]];
@@ -76,6 +78,11 @@ test('every built-in scene, run and dragged, reaches the same hash natively as i
       world.step(2);
     }
     world.removeAttachment(grab);
+    if (scene.objects.some((o) => o.emitters?.length)) { // a hose switched off and on (pbdjs_SetEmitter)
+      world.setEmitter(0, { enabled: false });
+      world.step(3);
+      world.setEmitter(0, { enabled: true });
+    }
     world.step(20);
     const h = world.hash();
     assert.ok(Array.from(world.positions).every(Number.isFinite), `${id}: finite`);

@@ -33,7 +33,7 @@ test('every built-in scene builds with the counts its description implies', () =
 		const world = pbd.createWorld(scene);
 		let particles = 0;
 		// Chains and cloths in closed form; a body's lattice is the object type's count (tests/node/solids.test.mjs).
-		const count = (o) => OBJECT_TYPES.find((t) => t.type === o.type).particleCount(o);
+		const count = (o) => OBJECT_TYPES.find((t) => t.type === o.type).particleCount(o, scene); // a fluid: at the scene's spacing
 		for (const o of scene.objects) particles += o.type === 'chain' ? o.segments + 1 : o.type === 'cloth' ? o.resolution[0] * o.resolution[1] : count(o);
 		assert.equal(world.particleCount, particles, id);
 		assert.equal(world.positions.length, 4 * particles);

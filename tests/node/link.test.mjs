@@ -74,6 +74,12 @@ test('encodeLink normalises first and leaves out what is at its default; the pay
   assert.equal(written.colliders[0].type, 'capsule');
   assert.equal('restitution' in written.colliders[0], false);
   assert.deepEqual(validateScene(written), scene);
+  // glass (how a collider is drawn): left out at its default (false), kept when true (the tanks' walls)
+  assert.equal('glass' in written.colliders[0], false);
+  const tank = validateScene(builtinScenes['dam-break']);
+  const tankWritten = payloadOf(await encodeLink(tank));
+  assert.deepEqual(tankWritten.colliders.map((c) => c.glass), [true, true, true, true]);
+  assert.deepEqual(await decodeLink(await encodeLink(tank)), tank);
   // every built-in scene: exact round trip, and shorter than the normalised JSON
   for (const [id, s0] of Object.entries(builtinScenes)) {
     const n = validateScene(s0);

@@ -16,6 +16,7 @@ export interface ColliderDescription {
   type: 'sphere' | 'capsule' | 'box'; name?: string; position: [number, number, number];
   rotation?: [number, number, number, number]; radius?: number; halfHeight?: number; halfExtents?: [number, number, number];
   staticFriction?: number; kineticFriction?: number; restitution?: number;
+  /** drawn as translucent glass (false): how it looks only, the physics is the same */ glass?: boolean;
 }
 /** The fluid's parameters (Position Based Fluids, seed 002), one set per world; smoothingRadius is 1 to 4 times
  *  spacing (refused otherwise). */
@@ -87,6 +88,7 @@ export interface Collider {
   type: 'sphere' | 'capsule' | 'box'; name: string; position: [number, number, number];
   rotation: [number, number, number, number]; radius: number; halfHeight: number;
   halfExtents: [number, number, number]; staticFriction: number; kineticFriction: number; restitution: number;
+  glass: boolean;
 }
 
 export class World {
@@ -149,6 +151,9 @@ export class World {
   /** The fluid now: live particles, capacity, emitted and drained so far, full (an emitter stopped at capacity in
    *  the last step), neighbours, densities (rho / rho0) and the density error. */
   fluidStats(): FluidStats;
+  /** Object `index`'s live particles now: a fluid's change as emitters and drains work (objects[index] keeps
+   *  the count of the last topology change); particleCount for other objects. */
+  liveParticles(index: number): number;
   /** rho / rho0 of every live fluid particle into `densities` (0 for other particles). */
   updateDensities(): void;
   /** per particle, rho / rho0; valid after updateDensities() */

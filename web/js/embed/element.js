@@ -9,7 +9,9 @@
 // replayed from its start, again after reset(), and element.replayResult is set when the replay ends), `scene`
 // (a built-in name: cloth, chain, flag, …; used when there is no src; default cloth), `wasm` (URL of
 // minipbd.wasm; default ../minipbd.wasm next to this module), `autoplay` ("false"/"off"/"0" to start paused;
-// on by default, but never when the user prefers reduced motion: the element then waits for its play button).
+// on by default, but never when the user prefers reduced motion: the element then waits for its play button),
+// `water` ("on" by default: fluids drawn as water where float render targets work; "off"/"false"/"0" draws them
+// as particles, the page's View > Water switch; changing it redraws, the world stays).
 // Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {message}) when the link is
 // refused or the engine/graphics cannot start. Methods: play(), pause(), reset() (rebuilds the world from the
 // scene, so element.world is a new World afterwards; 'load' does not fire again). element.world is the
@@ -54,8 +56,13 @@ function fragmentOf(src) {
   return i >= 0 ? s.slice(i + 1) : s;
 }
 
+/** The `water` attribute: on unless "off", "false", "0" or "no" (absent: on). */
+function waterOn(value) {
+  return value === null || !/^(false|off|0|no)$/i.test(value.trim());
+}
+
 export class MiniPBDSceneElement extends HTMLElement {
-  static get observedAttributes() { return ['src', 'scene', 'wasm']; }
+  static get observedAttributes() { return ['src', 'scene', 'wasm', 'water']; }
 
   constructor() {
     super();
@@ -86,7 +93,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._input = null;
     this._canvas = null;
     this._camera = new OrbitCamera();
-    this._view = { showParticles: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] };
+    this._view = { showParticles: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [], water: true };
     this._playing = null; // null: not decided yet (autoplay / reduced motion decide at load)
     this._visible = false;
     this._loading = false;
@@ -139,6 +146,12 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'water') {
+      this._view.water = waterOn(newValue);
+      this._dirty = true;
+      this._kick(); // a paused element redraws too
+      return;
+    }
     if (!this._world && !this._loading && !this._failed) return; // not started: the new value is read at load
     this._unload();
     if (this._visible) this._load();

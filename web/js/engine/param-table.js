@@ -51,7 +51,7 @@ export const PARAM_TABLE = Object.freeze([
   { id: 38, name: 'fluid.scorrK', default: 0.1, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.scorr.k' },
   { id: 39, name: 'fluid.scorrN', default: 4, min: 1, max: 8, integer: true, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.scorr.n' },
   { id: 40, name: 'fluid.scorrDq', default: 0.2, min: 0, max: 0.9, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.scorr.dq' },
-  { id: 41, name: 'fluid.vorticity', default: 0.01, min: 0, max: 10, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.vorticity' },
+  { id: 41, name: 'fluid.vorticity', default: 0.005, min: 0, max: 0.1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.vorticity' },
   { id: 42, name: 'fluid.viscosity', default: 0.01, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.viscosity' },
   { id: 43, name: 'fluid.sortInterval', default: 1, min: 0, max: 1000, integer: true, boolean: false, unit: 'steps', owner: 'fluid', scene: 'fluid.sortInterval' },
 ].map(Object.freeze));

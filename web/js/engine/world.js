@@ -15,6 +15,8 @@ import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
 
+const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
+
 /** A collider's material and its ranges (the scene format's, pbd_World_SetColliderMaterial's). */
 const COLLIDER_MATERIAL = {
   staticFriction: SCENE_LIMITS.colliderFriction,
@@ -82,8 +84,27 @@ export class World {
         return info;
       });
       this.objectsVersion = version;
+      this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
+    } else if (this.fluidIndices.length > 0) {
+      // Hoses and drains change a fluid's live count at any step without a topology change: read it again.
+      const heap = this.engine.heap;
+      const k = OBJECT_FIELDS.indexOf('activeParticles');
+      for (const index of this.fluidIndices) {
+        heap.out('pbdjs_GetObjectInfo', [this.id, index]);
+        this.objectsCache[index].activeParticles = heap.int32s(OBJECT_FIELDS.length)[k];
+      }
     }
     return this.objectsCache;
+  }
+
+  /** Object `index`'s live particles now (pbdObjectInfo.activeParticles): a fluid's change as emitters and drains
+   *  work, between topology changes (world.objects keeps the count of the last one). No allocation: the renderer
+   *  asks once per fluid object per frame. */
+  liveParticles(index) {
+    this.alive();
+    const heap = this.engine.heap;
+    heap.out('pbdjs_GetObjectInfo', [this.id, index]);
+    return heap.i32[(heap.scratch >> 2) + ACTIVE_FIELD];
   }
 
   /** Typed-array views over the world's buffers; rebuilt only if wasm memory grew. */
@@ -374,7 +395,7 @@ export class World {
 
   get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
 
-  /** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ...}]. */
+  /** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ..., glass}]. */
   get colliders() {
     this.alive();
     const heap = this.engine.heap;
@@ -387,6 +408,7 @@ export class World {
         type: COLLIDER_TYPES[f[0]], name: this.scene.colliders[i]?.name ?? `collider ${i + 1}`,
         position: [f[1], f[2], f[3]], rotation: [f[4], f[5], f[6], f[7]], radius: f[8], halfHeight: f[9],
         halfExtents: [f[10], f[11], f[12]], staticFriction: f[13], kineticFriction: f[14], restitution: f[15],
+        glass: this.scene.colliders[i]?.glass === true, // drawn translucent (the scene's, not the engine's)
       });
     }
     return out;

@@ -22,7 +22,7 @@ import { placeFields, fieldDefault, fluidRatioProblem } from '../engine/params.j
 import { checkSceneObjects, findObjectType, objectMeshSize, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS } from './limits.js';
 import {
-  SceneError, array, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
+  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
 } from './read.js';
 
 export { SceneError, SCENE_LIMITS, sceneParticleCount };
@@ -41,9 +41,9 @@ function upgradeFromVersion1(input, solver) {
 
 const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'fluid', 'colliders', 'objects'];
 const COLLIDER_KEYS = {
-  sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution'],
-  capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution'],
-  box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution'],
+  sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
+  capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
+  box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
 };
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 
@@ -52,7 +52,7 @@ const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 // per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's default, so
 // it builds the same world.
 const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind', 'fluid'].map((head) => [head, placeFields(head)]));
-const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0 };
+const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0, glass: false };
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_SCENE_NAME = 'Untitled scene';
 
@@ -130,6 +130,8 @@ function collider(value, path, index) {
   out.staticFriction = friction('staticFriction');
   out.kineticFriction = friction('kineticFriction');
   out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.colliderRestitution.min, L.colliderRestitution.max));
+  // How it is drawn, not what it does: a glass collider is translucent (render/colliders.js), the physics the same.
+  out.glass = optional(get('glass'), d.glass, (v) => boolean(v, join(path, 'glass')));
   return out;
 }
 

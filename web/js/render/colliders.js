@@ -1,8 +1,17 @@
-// colliders.js — the colliders pass: spheres, capsules and boxes drawn from two unit meshes built once per GL
+// colliders.js — the colliders passes: spheres, capsules and boxes drawn from two unit meshes built once per GL
 // context and placed per collider with a model matrix (a handful of colliders: that loop is the only per-object
-// JS in a frame); opaque, lit, no culling (the meshes are closed; depth sorts them out). A held one is tinted.
+// JS in a frame). Opaque ones (`colliders`) are lit, no culling (the meshes are closed; depth sorts them out); a
+// held one is tinted. Glass ones (a scene's `glass: true`; `glass`) are drawn last of all, after the water, blended
+// over the frame with the depth test on and no depth write (collider_glass.frag): the water and whatever else is
+// behind a pane show through it, and the water pass, which refracts the opaque scene, never sees the glass.
 
-import { useLit } from './palette.js';
+import { LIGHT_DIR, useLit } from './palette.js';
+import { srgbRGB } from './gl.js';
+
+const GLASS_TINT = '#c4e2dc'; // the faint green-blue of float glass (sRGB)
+const GLASS_EDGE_TINT = '#7fb5aa'; // its colour seen edge-on (sRGB)
+const GLASS_OPACITY = 0.05; // face-on coverage of one surface, besides its reflection: a pane (two surfaces) passes ~83%
+const GLASS_EDGE = 0.004; // m: the denser band along a box's edges
 
 export const colliders = {
   programs: { collider: ['collider.vert', 'collider.frag'] },
@@ -12,7 +21,7 @@ export const colliders = {
     r.colliderMeshes = { round: uploadMesh(r.gl, roundMesh(40, 14)), box: uploadMesh(r.gl, boxMesh()) };
   },
 
-  visible: (frame) => frame.colliders.length > 0,
+  visible: (frame) => frame.colliders.some((c) => !c.glass),
 
   draw(r, { camera, view, eye, colliders: list }) {
     const gl = r.gl;
@@ -23,9 +32,73 @@ export const colliders = {
     gl.uniform3fv(p.uniforms.u_heldTint, C.colliderHeld);
     gl.uniform1f(p.uniforms.u_groundHeight, view.groundEnabled ? view.groundHeight : -1e9);
     for (const c of list) {
+      if (c.glass) continue;
       gl.uniform1f(p.uniforms.u_held, c.held ? 1 : 0);
       drawColliderMesh(r, p, c);
     }
+  },
+};
+
+const GL_FRONT = 0x0404, GL_BACK = 0x0405;
+const CULL_FAR_FIRST = [GL_FRONT, GL_BACK];
+const CULL_FAR_FIRST_INWARD = [GL_BACK, GL_FRONT];
+
+export const glass = {
+  programs: { colliderGlass: ['collider_glass.vert', 'collider_glass.frag'] },
+
+  init(r) {
+    r.glassOrder = []; // the glass colliders of a frame, far to near (reused)
+    r.glassTint = srgbRGB(GLASS_TINT);
+    r.glassEdgeTint = srgbRGB(GLASS_EDGE_TINT);
+  },
+
+  visible: (frame) => frame.colliders.some((c) => c.glass),
+
+  /** Into whatever framebuffer is bound (the screen): over the finished frame, depth tested against it. */
+  draw(r, { camera, eye, colliders: list }) {
+    const gl = r.gl;
+    const p = r.progs.colliderGlass;
+    const C = r.colors;
+    gl.useProgram(p.program);
+    gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
+    gl.uniform3fv(p.uniforms.u_eye, eye);
+    gl.uniform3fv(p.uniforms.u_lightDir, LIGHT_DIR);
+    gl.uniform3fv(p.uniforms.u_skyTop, C.skyTop);
+    gl.uniform3fv(p.uniforms.u_skyHorizon, C.skyHorizon);
+    gl.uniform3fv(p.uniforms.u_floorColor, C.floorA);
+    gl.uniform3fv(p.uniforms.u_tint, r.glassTint);
+    gl.uniform3fv(p.uniforms.u_edgeTint, r.glassEdgeTint);
+    gl.uniform1f(p.uniforms.u_opacity, GLASS_OPACITY);
+    // Far to near by centre, and per collider its far faces before its near ones: blending is order-dependent,
+    // and without depth writes this is the order that composites a tank's panes correctly from outside it.
+    const order = r.glassOrder;
+    order.length = 0;
+    for (const c of list) {
+      if (!c.glass) continue;
+      c.eyeDistance = Math.hypot(c.model[12] - eye[0], c.model[13] - eye[1], c.model[14] - eye[2]);
+      order.push(c);
+    }
+    order.sort((a, b) => b.eyeDistance - a.eyeDistance || a.index - b.index);
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.LEQUAL);
+    gl.depthMask(false);
+    gl.enable(gl.BLEND);
+    gl.blendFunc(gl.ONE, gl.ONE_MINUS_SRC_ALPHA); // premultiplied (collider_glass.frag)
+    gl.enable(gl.CULL_FACE);
+    for (const c of order) {
+      gl.uniform1f(p.uniforms.u_held, c.held ? 1 : 0);
+      gl.uniform1f(p.uniforms.u_edgeWidth, c.mesh === 'box' ? GLASS_EDGE : 0);
+      // Culling the faces toward the eye draws the far side first. The cube is wound counter-clockwise seen from
+      // outside (GL's front faces), the round mesh clockwise (its rows run top to bottom): its outside is the back.
+      for (const face of c.mesh === 'box' ? CULL_FAR_FIRST : CULL_FAR_FIRST_INWARD) {
+        gl.cullFace(face);
+        drawColliderMesh(r, p, c);
+      }
+    }
+    gl.disable(gl.CULL_FACE);
+    gl.cullFace(gl.BACK);
+    gl.disable(gl.BLEND);
+    gl.depthMask(true);
   },
 };
 
@@ -56,6 +129,7 @@ export function colliderDraws(colliders, held = [], cache = []) {
     d.mesh = box ? 'box' : 'round';
     d.halfHeight = c.type === 'capsule' ? c.halfHeight : 0;
     d.held = held.includes(index);
+    d.glass = c.glass === true;
   });
   return cache;
 }

@@ -1,10 +1,12 @@
 // floor.js — the floor and the shadows on it: a fading checker plane at the ground height, then the colliders,
-// cloth, bodies and ropes squashed onto it along the key light. The stencil lets each pixel be darkened once, so
-// overlapping folds do not stack into darker blotches. No floor seen from below: it would hide the scene.
+// cloth, bodies and ropes squashed onto it along the key light (glass colliders faintly). The stencil lets each
+// pixel be darkened once, so overlapping folds do not stack into darker blotches. No floor seen from below: it would hide the scene.
 
 import { LIGHT_DIR } from './palette.js';
 import { drawColliderMesh } from './colliders.js';
 import { skin } from './skin.js';
+
+const GLASS_SHADOW = 0.07; // a glass collider's shadow strength (solid ones: 0.26)
 
 export const floor = {
   programs: {
@@ -73,11 +75,11 @@ function drawShadows(r, { camera, view, eye, fadeEnd, colliders }) {
     gl.uniform1f(p.uniforms.u_fadeEnd, fadeEnd);
   };
   // Solid colliders first and a little darker; the stencil keeps the union of all shadows one shade.
-  if (colliders.length > 0) {
+  if (colliders.some((c) => !c.glass)) {
     const p = r.progs.colliderShadow;
     common(p);
     gl.uniform1f(p.uniforms.u_strength, 0.26);
-    for (const c of colliders) drawColliderMesh(r, p, c);
+    for (const c of colliders) if (!c.glass) drawColliderMesh(r, p, c);
   }
   const p = r.progs.shadow;
   common(p);
@@ -94,6 +96,13 @@ function drawShadows(r, { camera, view, eye, fadeEnd, colliders }) {
     gl.uniform1f(p.uniforms.u_strength, 0.3);
     gl.bindVertexArray(r.vaoLines);
     gl.drawElements(gl.LINES, r.lineIndexCount, gl.UNSIGNED_INT, 0);
+  }
+  // Glass last and faint (it lets most light through): where another shadow falls, that one's shade is kept.
+  if (colliders.some((c) => c.glass)) {
+    const p = r.progs.colliderShadow;
+    common(p);
+    gl.uniform1f(p.uniforms.u_strength, GLASS_SHADOW);
+    for (const c of colliders) if (c.glass) drawColliderMesh(r, p, c);
   }
   gl.disable(gl.STENCIL_TEST);
   gl.disable(gl.POLYGON_OFFSET_FILL);

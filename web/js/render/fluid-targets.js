@@ -4,6 +4,12 @@
 // depth buffer for the splat's depth test) and its thickness (R16F, blended additively). Float colour targets
 // need EXT_color_buffer_float; without it (or if a framebuffer is incomplete) the water is unavailable and the
 // fluid is drawn as particles (renderer.js).
+//
+// Antialiasing: the default framebuffer is multisampled (renderer.js asks for antialias), a texture is not. So the
+// opaque scene is drawn into a multisampled framebuffer (colour and depth-stencil renderbuffers, up to 4 samples)
+// and resolved into the scene's textures with one blitFramebuffer (resolveScene) before the water pass reads them.
+// Where multisampled renderbuffers are unavailable (MAX_SAMPLES < 2, or the framebuffer is incomplete) the scene
+// goes straight to its textures, as before: single-sample edges, nothing else lost.
 
 /** Null when float render targets work here, or the reason they do not (shown on the page, in English). */
 export function waterUnavailableReason(gl) {
@@ -32,11 +38,55 @@ function framebuffer(gl, color, depth = null, depthAttachment = null, depthIsTex
   return { fb, complete };
 }
 
+/** The samples of the scene's multisampled framebuffer here: 4 or the most the context allows (1: none). */
+export function sceneSamples(gl) {
+  const most = gl.getParameter(gl.MAX_SAMPLES);
+  return Number.isInteger(most) && most >= 2 ? Math.min(4, most) : 1;
+}
+
+/** A multisampled framebuffer for the scene, or null when it cannot be made here. */
+function multisampled(gl, width, height, samples) {
+  if (samples < 2) return null;
+  const color = gl.createRenderbuffer();
+  gl.bindRenderbuffer(gl.RENDERBUFFER, color);
+  gl.renderbufferStorageMultisample(gl.RENDERBUFFER, samples, gl.RGBA8, width, height);
+  const depth = gl.createRenderbuffer();
+  gl.bindRenderbuffer(gl.RENDERBUFFER, depth);
+  gl.renderbufferStorageMultisample(gl.RENDERBUFFER, samples, gl.DEPTH24_STENCIL8, width, height);
+  const fb = gl.createFramebuffer();
+  gl.bindFramebuffer(gl.FRAMEBUFFER, fb);
+  gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.RENDERBUFFER, color);
+  gl.framebufferRenderbuffer(gl.FRAMEBUFFER, gl.DEPTH_STENCIL_ATTACHMENT, gl.RENDERBUFFER, depth);
+  const ok = gl.checkFramebufferStatus(gl.FRAMEBUFFER) === gl.FRAMEBUFFER_COMPLETE && gl.getError() === gl.NO_ERROR;
+  const release = () => {
+    gl.deleteFramebuffer(fb);
+    gl.deleteRenderbuffer(color);
+    gl.deleteRenderbuffer(depth);
+  };
+  if (!ok) {
+    release();
+    return null;
+  }
+  return { fb, release };
+}
+
+/** Resolves the multisampled scene into the scene's textures (a no-op without one). */
+export function resolveScene(gl, t) {
+  if (!t.sceneMsaa) return;
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, t.sceneMsaa);
+  gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, t.scene);
+  // Depth must be resolved with NEAREST (one sample's value); the composite compares against it.
+  gl.blitFramebuffer(0, 0, t.width, t.height, 0, 0, t.width, t.height, gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT, gl.NEAREST);
+  gl.bindFramebuffer(gl.READ_FRAMEBUFFER, null);
+  gl.bindFramebuffer(gl.DRAW_FRAMEBUFFER, null);
+}
+
 /**
- * Targets for a `width` x `height` drawing buffer: { width, height, halfWidth, halfHeight, scene, sceneColor,
- * sceneDepth, depthA, depthB, fbDepthA, fbDepthB, thickness, fbThickness, complete, release() }.
+ * Targets for a `width` x `height` drawing buffer: { width, height, halfWidth, halfHeight, samples, sceneMsaa
+ * (null: single-sample), sceneTarget (what the opaque passes draw into), scene, sceneColor, sceneDepth, depthA,
+ * depthB, fbDepthA, fbDepthB, thickness, fbThickness, complete, release() }.
  */
-export function createFluidTargets(gl, width, height) {
+export function createFluidTargets(gl, width, height, samples = sceneSamples(gl)) {
   const hw = Math.max(1, Math.ceil(width / 2));
   const hh = Math.max(1, Math.ceil(height / 2));
   const t = { width, height, halfWidth: hw, halfHeight: hh };
@@ -59,7 +109,14 @@ export function createFluidTargets(gl, width, height) {
   gl.bindRenderbuffer(gl.RENDERBUFFER, null);
   Object.assign(t, { scene: scene.fb, fbDepthA: a.fb, fbDepthB: b.fb, fbThickness: th.fb });
   t.complete = scene.complete && a.complete && b.complete && th.complete;
+  const msaa = t.complete ? multisampled(gl, width, height, samples) : null;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.bindRenderbuffer(gl.RENDERBUFFER, null);
+  t.samples = msaa ? samples : 1;
+  t.sceneMsaa = msaa?.fb ?? null;
+  t.sceneTarget = t.sceneMsaa ?? t.scene;
   t.release = () => {
+    msaa?.release();
     for (const x of [t.sceneColor, t.sceneDepth, t.depthA, t.depthB, t.thickness]) gl.deleteTexture(x);
     gl.deleteRenderbuffer(t.splatDepth);
     for (const x of [t.scene, t.fbDepthA, t.fbDepthB, t.fbThickness]) gl.deleteFramebuffer(x);

@@ -9,17 +9,18 @@
 //   3. thickness: the same spheres again, their chord lengths added (fluid_thickness.frag), for Beer-Lambert
 //      absorption;
 //   4. composite onto the screen: normals rebuilt from the smoothed depth, Fresnel between the sky's reflection
-//      and the refracted scene, shown only where the water is nearer than the scene (fluid_composite.frag).
+//      and the refracted scene, shown only where the water is nearer than the scene (fluid_composite.frag); it
+//      writes the depth of what it shows, for the glass drawn after it (colliders.js).
 // The half resolution keeps the filter cheap (the filter is most of the cost, and a smooth surface does not need
 // full resolution). Float render targets are needed (fluid-targets.js); without them, or with the View switch
 // off, or under the heat map, the fluid is drawn as particles by points.js. No JS loop over particles.
 
 import { LIGHT_DIR, PALETTE } from './palette.js';
 import { linearRGB } from './gl.js';
-import { createFluidTargets, waterUnavailableReason } from './fluid-targets.js';
+import { createFluidTargets, resolveScene, waterUnavailableReason } from './fluid-targets.js';
 
 const ABSORB = [26, 9, 3.5]; // Beer-Lambert, 1/m per channel: red goes first, blue last (clear water, exaggerated)
-const FILTER_SPACINGS = 2; // the filter's radius, in particle spacings
+const FILTER_SPACINGS = 3; // the filter's radius, in particle spacings
 // The range kernel's standard deviation, in particle radii: wide enough that the steps between rows of spheres on
 // a face seen at a grazing angle are smoothed (a narrow one leaves them as stripes in the normals), narrow against
 // the jump to a part of the fluid far behind.
@@ -27,8 +28,14 @@ const FALLOFF_RADII = 6;
 // The thickness splats are this many times the particle radius, their chords scaled by its inverse cube so each
 // still adds its own volume: the lattice behind a face no longer shows through the absorption (Green 2010 blurs the
 // thickness instead; the bigger splat costs no extra pass).
-const THICKNESS_SPREAD = 2;
+const THICKNESS_SPREAD = 3;
 const MAX_FILTER_PX = 24; // at half resolution
+// The separable filter run this many times (horizontal + vertical each): once leaves the cross-shaped residue of
+// a separable bilateral (Green 2010) as a fine mottle on a flat pool; twice smooths it for one more pair of passes.
+const FILTER_ITERATIONS = 2;
+// For the normals, a neighbouring texel more than this many particle radii nearer or deeper is another surface
+// (fluid_composite.frag): a drop in front of the pool keeps a normal facing the eye instead of a grazing one.
+const EDGE_RADII = 3;
 const REFRACTION = 0.35; // uv offset per unit normal and metre of water
 
 /** The fluid particle radius now: fluid.spacing / 2 (arch11), from the world's parameters. */
@@ -78,7 +85,7 @@ export const fluid = {
         return false;
       }
     }
-    gl.bindFramebuffer(gl.FRAMEBUFFER, t.scene);
+    gl.bindFramebuffer(gl.FRAMEBUFFER, t.sceneTarget); // multisampled where it can be (fluid-targets.js)
     return true;
   },
 
@@ -88,6 +95,7 @@ export const fluid = {
     const t = r.fluidTargets;
     const radius = fluidRadius(r.world);
     const halfScale = (t.halfHeight * camera.proj[5]) / 2;
+    resolveScene(gl, t);
     gl.disable(gl.BLEND);
     gl.disable(gl.STENCIL_TEST);
     gl.disable(gl.CULL_FACE);
@@ -114,11 +122,13 @@ export const fluid = {
     gl.uniform1f(f.uniforms.u_maxRadiusPx, MAX_FILTER_PX);
     gl.bindVertexArray(r.vaoQuad);
     gl.activeTexture(gl.TEXTURE0);
-    for (const [target, source, dir] of [[t.fbDepthB, t.depthA, [1, 0]], [t.fbDepthA, t.depthB, [0, 1]]]) {
-      gl.bindFramebuffer(gl.FRAMEBUFFER, target);
-      gl.bindTexture(gl.TEXTURE_2D, source);
-      gl.uniform2i(f.uniforms.u_dir, dir[0], dir[1]);
-      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    for (let k = 0; k < FILTER_ITERATIONS; k++) {
+      for (const [target, source, dir] of [[t.fbDepthB, t.depthA, [1, 0]], [t.fbDepthA, t.depthB, [0, 1]]]) {
+        gl.bindFramebuffer(gl.FRAMEBUFFER, target);
+        gl.bindTexture(gl.TEXTURE_2D, source);
+        gl.uniform2i(f.uniforms.u_dir, dir[0], dir[1]);
+        gl.drawArrays(gl.TRIANGLES, 0, 3);
+      }
     }
 
     // 3. thickness, additive
@@ -151,8 +161,16 @@ export const fluid = {
     gl.uniform3fv(c.uniforms.u_absorb, ABSORB);
     gl.uniform3fv(c.uniforms.u_deepColor, r.deepColor);
     gl.uniform1f(c.uniforms.u_refraction, REFRACTION);
+    gl.uniform1f(c.uniforms.u_edgeDepth, EDGE_RADII * radius);
+    // The composite also writes the depth of what it shows (the scene's, or the water's where it is nearer), so
+    // what is drawn after it (glass: colliders.js) is depth tested against the water too. Depth writes need the
+    // depth test on.
+    gl.enable(gl.DEPTH_TEST);
+    gl.depthFunc(gl.ALWAYS);
+    gl.depthMask(true);
     gl.bindVertexArray(r.vaoQuad);
     gl.drawArrays(gl.TRIANGLES, 0, 3);
+    gl.depthFunc(gl.LEQUAL);
     for (let k = units.length - 1; k >= 0; k--) {
       gl.activeTexture(gl.TEXTURE0 + k);
       gl.bindTexture(gl.TEXTURE_2D, null);

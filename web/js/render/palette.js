@@ -49,6 +49,7 @@ export function paletteColors() {
     collider: lin('collider'), colliderHeld: lin('colliderHeld'),
     softBody: lin('softBody'), rigidBody: lin('rigidBody'), softParticle: lin('softParticle'), rigidParticle: lin('rigidParticle'),
     waterParticle: lin('waterParticle'),
+    fluidParticle: lin('waterParticle'), // the name objects/fluid.js's render.pointColor gives
   };
 }
 

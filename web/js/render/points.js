@@ -69,7 +69,7 @@ export function describeObjects(world, scene) {
     // Until objects/ registers the fluid type (with render.primitive 'fluid'), its scene type names it.
     const fluid = primitive === 'fluid' || o.type === 'fluid';
     return {
-      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'waterParticle' : 'particle'),
+      ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'fluidParticle' : 'particle'),
       skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
       index: k,
       fluid,
@@ -80,10 +80,11 @@ export function describeObjects(world, scene) {
   });
 }
 
-/** Each object's live particle count now (a fluid's changes as emitters and drains work: world.objects follows). */
+/** Each fluid object's live particle count now, once per frame: emitters and drains change it every step without
+ *  a topology change, so world.objects (read again only at one) would lag (world.liveParticles: one engine call per
+ *  fluid object; other objects' counts are fixed between topology changes, and setWorld re-reads them). */
 export function updateLiveCounts(r, world) {
-  const now = world.objects;
-  for (const o of r.objects) o.live = now[o.index]?.activeParticles ?? now[o.index]?.particleCount ?? o.particleCount;
+  for (const o of r.fluids) o.live = Math.max(0, Math.min(o.particleCount, world.liveParticles(o.index)));
 }
 
 /** A body's contact radius now (the engine's: the panel may change it; 0 there means thickness / 2). */

@@ -1,7 +1,8 @@
 // renderer.js — WebGL2 drawing of a MiniPBD world, composed of one module per draw pass, in drawing order: sky,
 // floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), bodies' skins
 // (skin.js), lines, points, velocity arrows; then, when a fluid is drawn as water (fluid.js), that scene went to a
-// texture and the water pass composites the fluid over it onto the screen.
+// texture and the water pass composites the fluid over it onto the screen; last, glass colliders (colliders.js)
+// blended over everything, the water included.
 //
 // The particle data never passes through JS arrays: each frame uploads world.positions (and, for surfaces,
 // world.normals after world.updateNormals(); for bodies, world.skinPositions and world.skinNormals after
@@ -18,7 +19,7 @@ import { fetchShaderSources, createProgram } from './gl.js';
 import { paletteColors } from './palette.js';
 import { sky } from './sky.js';
 import { floor } from './floor.js';
-import { colliders, colliderDraws } from './colliders.js';
+import { colliders, colliderDraws, glass } from './colliders.js';
 import { cloth, surfaceGrids } from './cloth.js';
 import { skin } from './skin.js';
 import { lines } from './lines.js';
@@ -33,7 +34,7 @@ export { colliderDraws, quatToMat4 } from './colliders.js';
 
 /** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
 const PASSES = [floor, colliders, cloth, skin, lines, points, arrows];
-const MODULES = [sky, ...PASSES, heatmap, fluid];
+const MODULES = [sky, ...PASSES, heatmap, fluid, glass];
 
 /** Every shader file a pass uses (fetched once, relative to the page or the given base). */
 export const SHADER_FILES = [...new Set(MODULES.flatMap((m) => Object.values(m.programs ?? {}).flat()))];
@@ -119,7 +120,7 @@ export class Renderer {
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.lineBuffer);
     gl.bindVertexArray(null);
 
-    for (const m of [sky, ...PASSES, fluid]) m.init?.(this);
+    for (const m of [sky, ...PASSES, fluid, glass]) m.init?.(this);
     gl.bindVertexArray(null);
 
     this.topologyVersion = null; // forces an index upload on the next draw
@@ -219,7 +220,8 @@ export class Renderer {
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);
     for (const pass of PASSES) if (!pass.visible || pass.visible(frame, this)) pass.draw(this, frame);
-    if (frame.water) fluid.draw(this, frame);
+    if (frame.water) fluid.draw(this, frame); // onto the screen, with the depth of the scene or the water nearer
+    if (glass.visible(frame)) glass.draw(this, frame); // over all of it: the water behind a pane shows through
     this.lastColliderCount = frame.colliders.length;
     this.lastFrameWater = frame.water; // the last frame drew fluids as water (tests read it)
     gl.bindVertexArray(null);
