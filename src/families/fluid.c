@@ -58,8 +58,8 @@ static size_t Fluid_Bytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return bytes;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
-	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 5 * pbd_PoolBytes(P, 4 * sizeof(float));
-	bytes += 2 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, 1);
+	bytes += 3 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
 	return bytes;
 }
 
@@ -92,6 +92,9 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->boundary = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->entryGrad = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->entryAux = pbd_PoolAlloc(pool, E, sizeof(float));
+	f->sheet = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
+	f->entrySide = pbd_PoolAlloc(pool, E, sizeof(float));
+	f->nearSheet = pbd_PoolAlloc(pool, P, 1);
 	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));
 	f->volume = pbd_PoolAlloc(pool, O, sizeof(float));
 	return f->volume != NULL ? f : NULL;
@@ -309,10 +312,11 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	in.phase = w->phase;
 	in.count = w->particleCount;
 	in.radius = f->k.h; /* one radius: the grid's uniform fast path */
-	if (!pbd_Grid_Build(&f->grid, &in, w->scratch, w->scratchBytes)) return 0;
-	pbdGridFilter filter = pbd_Grid_ContactFilter(1, 1, 0.0f);
-	filter.fluid = 1;
-	pbd_Grid_FindLists(&f->grid, &filter, &f->lists);
+	/* the pairs go through entryAux (int32 here): the density pass refills it from the new lists */
+	if (!pbd_Grid_FindFluidLists(&f->grid, &in, &f->lists, w->scratch, w->scratchBytes, (int32_t*)f->entryAux,
+								 f->entryCapacity)) {
+		return 0;
+	}
 	/* a solid particle's share in the density: (2 r_o)^3 of fluid, in units of d^3 (Macklin 2014 7.1) */
 	for (int32_t o = 0; o < w->objectCount; ++o) {
 		const float r = pbd_ObjectContactRadius(w, o), s = (r + r) / f->k.d;
@@ -344,6 +348,7 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	}
 	f->orderCount = count;
 	f->listsValid = 1;
+	pbd_Fluid_FindSheets(w, f);
 	FindWalls(w, f, positions, f->wallAlpha);
 	f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
 	return 1;

@@ -2,6 +2,7 @@
      fluid.c           the family's table, pool, parameters, neighbour lists, statistics, the public queries
      fluid_solve.c     the density constraint (Macklin & Mueller 2013, seed 002): densities and lambda,
                        position corrections with s_corr, the solid particles' share (Macklin et al. 2014 7.1)
+     fluid_sheets.c    thin solids (cloth): the side of the surface each fluid particle near one is held on
      fluid_sort.c      the fluid particles into cell order, every per-particle array moved with them
      fluid_emit.c      emitters (hoses) and drains: live ranges grow and close up
      fluid_velocity.c  vorticity confinement and XSPH viscosity, after the velocity update
@@ -83,6 +84,12 @@ typedef struct pbdFluid {
 	float* entryAux;  ///< per list entry: s_corr of a fluid neighbour, r of a solid one
 	float* boundary;  ///< float4 per fluid particle, this substep: the nearest wall (ground, collider) within h as
 	                  ///< the plane n . p + c = phi (n = 0, c = 2 h when none): the walls' density share
+	float* sheet;     ///< float4 per cloth particle near the fluid, this substep (fluid_sheets.c): its surface's unit
+	                  ///< normal and patch size l (longest incident edge); l = 0: no surface, the sphere contact
+	float* entrySide; ///< per list entry of a fluid-cloth pair: the side of the cloth the fluid particle started
+	                  ///< the substep on (+1 / -1); 0 for every other entry
+	uint8_t* nearSheet; ///< per fluid particle: its list holds cloth particles (the solve's sheet variant)
+	int32_t sheetPairs; ///< fluid-cloth pairs of this substep (tests)
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
@@ -130,6 +137,10 @@ void pbd_Fluid_SolveCorrect(pbdWorld* world, pbdFluid* fluid, const float* posit
 void pbd_Fluid_Apply(pbdWorld* world, pbdFluid* fluid, float* positions, int32_t begin, int32_t end);
 /// rho_i / rho0 of live fluid particle i on `positions` with the current lists (writes nothing).
 float pbd_Fluid_DensityAt(const pbdFluid* fluid, const float* positions, int32_t i);
+
+/* fluid_sheets.c */
+/// Cloth normals and patch sizes on x, and each fluid-cloth list entry's side (after the lists' build).
+void pbd_Fluid_FindSheets(pbdWorld* world, pbdFluid* fluid);
 
 /* fluid_sort.c */
 /// Reorders every fluid object's live particles by cell (all per-particle arrays follow; attachments are

@@ -140,8 +140,21 @@ void pbd_Fluid_SolveDensity(pbdWorld* w, pbdFluid* f, const float* positions, in
 	}
 }
 
-/* delta of fluid particle i: the pressure terms from the cache, contacts with solid neighbours. */
-static inline void CorrectFluid(pbdFluid* f, const float* pos, int32_t i)
+/* How deep fluid particle pi is on the wrong side of cloth particle pj's surface (fluid_sheets.c):
+   reach - s (p_i - p_j) . n_j when that is > 0 and p_i is over j's patch, else 0. Both sides of the
+   pair call it with the same arguments, so they see the same depth to the bit. */
+static inline float SheetDepth(const float* pi, const float* pj, const float* sheet, float side, float reach)
+{
+	const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
+	const float dn = side * ((dx * sheet[0] + dy * sheet[1]) + dz * sheet[2]);
+	const float t2 = ((dx * dx + dy * dy) + dz * dz) - dn * dn;
+	return t2 < sheet[3] * sheet[3] && dn < reach ? reach - dn : 0.0f;
+}
+
+/* delta of fluid particle i: the pressure terms from the cache, contacts with solid neighbours;
+   sheets (a constant at each call): its list holds cloth particles, whose entries (entrySide != 0)
+   take the sheet contact instead of the sphere one. */
+static inline void CorrectFluidWith(pbdFluid* f, const float* pos, int32_t i, const int sheets)
 {
 	const pbdFluidKernel* k = &f->k;
 	const int32_t start = f->lists.start[i], n = f->lists.count[i];
@@ -170,8 +183,12 @@ static inline void CorrectFluid(pbdFluid* f, const float* pos, int32_t i)
 		az = pbdF4_Add(az, pbdF4_Mul(coef, dz));
 		/* contact with a solid lane closer than r_f + r_s (A = r > 0 only on live solid lanes) */
 		const pbdF4 reach = pbdF4_Add(ri, RAD), wsum = pbdF4_Add(wi, WH);
-		const pbdMask4 hit = pbdMask4_And(pbdMask4_And(pbdF4_Greater(half, FL), pbdF4_Greater(A, zero)),
-										  pbdMask4_And(pbdF4_Greater(reach, A), pbdF4_Greater(wsum, zero)));
+		pbdMask4 hit = pbdMask4_And(pbdMask4_And(pbdF4_Greater(half, FL), pbdF4_Greater(A, zero)),
+									pbdMask4_And(pbdF4_Greater(reach, A), pbdF4_Greater(wsum, zero)));
+		if (sheets) {
+			const pbdF4 side = pbdF4_Load(f->entrySide + start + t);
+			hit = pbdMask4_And(hit, pbdF4_Greater(half, pbdF4_Mul(side, side)));
+		}
 		const pbdF4 As = pbdF4_Select(hit, A, one), ws = pbdF4_Select(hit, wsum, one);
 		const pbdF4 push = pbdF4_Keep(hit, pbdF4_Div(pbdF4_Mul(pbdF4_Sub(reach, A), wi), pbdF4_Mul(As, ws)));
 		cx = pbdF4_Add(cx, pbdF4_Mul(push, dx));
@@ -184,13 +201,33 @@ static inline void CorrectFluid(pbdFluid* f, const float* pos, int32_t i)
 	float slope;
 	Wall(k, b, pos + 4 * i, &slope);
 	const float wl = (f->lambda[i] + f->lambda[i]) * slope;
-	const float contacts = Sum4(cn), inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
+	float contacts = Sum4(cn), sx = Sum4(cx), sy = Sum4(cy), sz = Sum4(cz);
+	if (sheets) {
+		/* the sheet contacts, entry by entry (few: the cloth particles within h) */
+		const float* side = f->entrySide + start;
+		for (int32_t t = 0; t < n; ++t) {
+			if (side[t] == 0.0f) continue;
+			const int32_t j = indices[t];
+			const float* pj = f->props + 4 * j;
+			const float wsum = wiS + pj[0];
+			const float depth = SheetDepth(pos + 4 * i, pos + 4 * j, f->sheet + 4 * j, side[t], k->radius + pj[3]);
+			if (!(depth > 0.0f) || !(wsum > 0.0f)) continue;
+			const float* nj = f->sheet + 4 * j;
+			const float push = side[t] * (depth * wiS / wsum);
+			sx += push * nj[0], sy += push * nj[1], sz += push * nj[2];
+			contacts += 1.0f;
+		}
+	}
+	const float inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
 	float* d = f->delta + 4 * i;
-	d[0] = wiS * (Sum4(ax) + wl * b[0]) + Sum4(cx) * inv;
-	d[1] = wiS * (Sum4(ay) + wl * b[1]) + Sum4(cy) * inv;
-	d[2] = wiS * (Sum4(az) + wl * b[2]) + Sum4(cz) * inv;
+	d[0] = wiS * (Sum4(ax) + wl * b[0]) + sx * inv;
+	d[1] = wiS * (Sum4(ay) + wl * b[1]) + sy * inv;
+	d[2] = wiS * (Sum4(az) + wl * b[2]) + sz * inv;
 	d[3] = 0.0f;
 }
+
+static void CorrectFluid(pbdFluid* f, const float* pos, int32_t i) { CorrectFluidWith(f, pos, i, 0); }
+static void CorrectFluidNearSheet(pbdFluid* f, const float* pos, int32_t i) { CorrectFluidWith(f, pos, i, 1); }
 
 /* delta of solid particle j from its fluid neighbours: the same pair terms seen from j, and contacts. */
 static inline void CorrectSolid(pbdFluid* f, const float* pos, int32_t j)
@@ -204,6 +241,9 @@ static inline void CorrectSolid(pbdFluid* f, const float* pos, int32_t j)
 	const float wjS = pj[0];
 	const pbdF4 wj = pbdF4_Splat(wjS), gs = pbdF4_Mul(pbdF4_Splat(k->gradScale), pbdF4_Splat(pj[1]));
 	const pbdF4 reach = pbdF4_Add(pbdF4_Splat(k->radius), pbdF4_Splat(pj[3]));
+	/* a cloth particle with a surface here takes the sheet contact instead (fluid_sheets.c) */
+	const int sheet = f->sheet[4 * j + 3] > 0.0f;
+	const pbdMask4 notSheet = pbdF4_Greater(pbdF4_Splat(sheet ? 0.0f : 1.0f), zero);
 	pbdF4 ax = zero, ay = zero, az = zero, cx = zero, cy = zero, cz = zero, cn = zero;
 	for (int32_t t = 0; t < n; t += 4) {
 		const int32_t* idx = indices + t;
@@ -225,7 +265,8 @@ static inline void CorrectSolid(pbdFluid* f, const float* pos, int32_t j)
 		ay = pbdF4_Add(ay, pbdF4_Mul(coef, dy));
 		az = pbdF4_Add(az, pbdF4_Mul(coef, dz));
 		const pbdF4 wsum = pbdF4_Add(wj, WH);
-		const pbdMask4 hit = pbdMask4_And(apart, pbdMask4_And(pbdF4_Greater(reach, r), pbdF4_Greater(wsum, zero)));
+		const pbdMask4 hit = pbdMask4_And(pbdMask4_And(apart, notSheet),
+										  pbdMask4_And(pbdF4_Greater(reach, r), pbdF4_Greater(wsum, zero)));
 		const pbdF4 ws = pbdF4_Select(hit, wsum, one);
 		const pbdF4 push = pbdF4_Keep(hit, pbdF4_Div(pbdF4_Mul(pbdF4_Sub(reach, r), wj), pbdF4_Mul(rs, ws)));
 		cx = pbdF4_Add(cx, pbdF4_Mul(push, dx));
@@ -233,11 +274,26 @@ static inline void CorrectSolid(pbdFluid* f, const float* pos, int32_t j)
 		cz = pbdF4_Add(cz, pbdF4_Mul(push, dz));
 		cn = pbdF4_Add(cn, pbdF4_Keep(hit, one));
 	}
-	const float contacts = Sum4(cn), inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
+	float contacts = Sum4(cn), sx = Sum4(cx), sy = Sum4(cy), sz = Sum4(cz);
+	if (sheet) {
+		const float* side = f->entrySide + start;
+		const float* nj = f->sheet + 4 * j;
+		const float reachS = k->radius + pj[3];
+		for (int32_t t = 0; t < n; ++t) {
+			const int32_t i = indices[t];
+			const float wsum = wjS + f->props[4 * i];
+			const float depth = SheetDepth(pos + 4 * i, pos + 4 * j, nj, side[t], reachS);
+			if (!(depth > 0.0f) || !(wsum > 0.0f)) continue;
+			const float push = side[t] * (depth * wjS / wsum);
+			sx -= push * nj[0], sy -= push * nj[1], sz -= push * nj[2];
+			contacts += 1.0f;
+		}
+	}
+	const float inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
 	float* d = f->delta + 4 * j;
-	d[0] = wjS * Sum4(ax) + Sum4(cx) * inv;
-	d[1] = wjS * Sum4(ay) + Sum4(cy) * inv;
-	d[2] = wjS * Sum4(az) + Sum4(cz) * inv;
+	d[0] = wjS * Sum4(ax) + sx * inv;
+	d[1] = wjS * Sum4(ay) + sy * inv;
+	d[2] = wjS * Sum4(az) + sz * inv;
 	d[3] = 0.0f;
 }
 
@@ -246,8 +302,9 @@ void pbd_Fluid_SolveCorrect(pbdWorld* w, pbdFluid* f, const float* positions, in
 	(void)w;
 	const int32_t split = f->fluidCount;
 	for (int32_t o = begin; o < end; ++o) {
-		if (o < split) CorrectFluid(f, positions, f->order[o]);
-		else CorrectSolid(f, positions, f->order[o]);
+		if (o >= split) CorrectSolid(f, positions, f->order[o]);
+		else if (f->nearSheet[f->order[o]]) CorrectFluidNearSheet(f, positions, f->order[o]);
+		else CorrectFluid(f, positions, f->order[o]);
 	}
 }
 

@@ -121,4 +121,13 @@ int32_t pbd_Grid_FindPairs(pbdGrid* grid, const pbdGridFilter* filter, int32_t* 
 /// Returns the neighbours stored, in all.
 int32_t pbd_Grid_FindLists(pbdGrid* grid, const pbdGridFilter* filter, pbdNeighbourLists* lists);
 
+/// The fluid's lists in one call (neighbours/grid_lists.c): builds the grid from `in` (one radius,
+/// in->radius; no rest filter) over the particles in the search only and lists the same neighbours
+/// as pbd_Grid_Build + pbd_Grid_FindLists with filter.fluid = 1, in the same padded layout, each
+/// list in its own deterministic order. scratch as for pbd_Grid_Build; work: workCapacity int32 for
+/// the pairs (each found once), free during the call. Returns 1, or 0 when the input is unusable
+/// (as pbd_Grid_Build; lists then empty).
+int pbd_Grid_FindFluidLists(pbdGrid* grid, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
+							size_t scratchBytes, int32_t* work, int32_t workCapacity);
+
 #endif
