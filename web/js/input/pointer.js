@@ -50,6 +50,24 @@ function colliderPlaneNormal(camera, vertical) {
   return len > 1e-6 ? [f[0] / len, 0, f[2] / len] : [0, 0, 1]; // looking straight down: any upright plane
 }
 
+/**
+ * The nearest collider the ray meets that is not glass: a glass tank's walls are the scene's frame, not
+ * something to pick up (a press on the glass reaches what is behind it, e.g. the ball in the water). Each glass
+ * hit restarts the ray just past it; the engine's ray cast ignores the collider its origin is inside.
+ */
+function pickSolidCollider(world, origin, dir) {
+  let from = origin, travelled = 0;
+  for (let k = 0; k < 8; k++) {
+    const c = world.pickCollider(from, dir);
+    if (!c || !Number.isFinite(c.t) || c.t < 0) return null;
+    if (!world.colliders[c.index]?.glass) return { index: c.index, t: travelled + c.t };
+    const step = c.t + 1e-4;
+    travelled += step;
+    from = from.map((v, j) => v + dir[j] * step);
+  }
+  return null;
+}
+
 export class PointerInput {
   /**
    * @param {HTMLCanvasElement} canvas
@@ -175,7 +193,7 @@ export class PointerInput {
     if (!world) return null;
     const { origin, dir } = this._ray(e);
     const radius = this.camera.distance * PICK_RADIUS;
-    const c = world.pickCollider(origin, dir);
+    const c = pickSolidCollider(world, origin, dir);
     const collider = c && Number.isFinite(c.t) && c.t >= 0
       ? { kind: 'collider', index: c.index, position: origin.map((v, k) => v + dir[k] * c.t), origin, dir, t: c.t }
       : null;
