@@ -138,6 +138,7 @@ void pbd_Fluid_SolveDensity(pbdWorld* w, pbdFluid* f, const float* positions, in
 		const int32_t start = f->lists.start[i];
 		f->density[i] = Density(f, positions, i, &f->lambda[i], f->entryGrad + start, f->entryAux + start);
 	}
+	f->gradCached = 1;
 }
 
 /* How deep fluid particle pi is on the wrong side of cloth particle pj's surface (fluid_sheets.c):
