@@ -6,7 +6,6 @@ precision highp float;
 uniform vec3 u_eye;
 uniform vec3 u_lightDir;                 // direction toward the key light (normalised)
 uniform vec3 u_fillDir;                  // toward a weaker fill light on the other side, so no face goes black
-uniform vec3 u_frontColor;               // linear RGB
 uniform vec3 u_backColor;
 uniform vec3 u_skyColor;
 uniform vec3 u_groundColor;
@@ -16,6 +15,7 @@ in vec3 v_normal;
 in vec2 v_uv;
 in float v_pattern;                      // 0 = plain, 1 = woven stripes
 in float v_error;
+in vec3 v_front;                         // the front colour (linear RGB: cloth.vert, per object)
 out vec4 o_color;
 
 vec3 toSrgb(vec3 c) { return pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)); }
@@ -23,7 +23,7 @@ vec3 toSrgb(vec3 c) { return pow(clamp(c, 0.0, 1.0), vec3(1.0 / 2.2)); }
 void main() {
   vec3 n = normalize(v_normal);
   if (!gl_FrontFacing) n = -n;
-  vec3 base = gl_FrontFacing ? u_frontColor : u_backColor;
+  vec3 base = gl_FrontFacing ? v_front : u_backColor;
   if (u_heatMap == 1) {
     float t = clamp(v_error / 0.1, 0.0, 1.0);
     base = mix(vec3(0.05, 0.25, 0.95), vec3(0.95, 0.1, 0.05), t);

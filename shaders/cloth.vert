@@ -10,17 +10,21 @@ layout(location = 2) in float a_error;      // largest relative error of the par
 uniform mat4 u_viewProj;
 uniform int u_clothCount;
 uniform ivec4 u_cloth[MAX_CLOTHS];        // firstParticle, particleCount, columns, rows
+uniform vec3 u_clothFront[MAX_CLOTHS];    // each one's front colour (linear RGB; the scene's `colour` or the palette's)
+uniform vec3 u_frontColor;                // a surface not in u_cloth
 out vec3 v_world;
 out vec3 v_normal;
 out vec2 v_uv;
 out float v_pattern;                      // 1 = woven pattern, 0 = plain (object not known)
 out float v_error;
+out vec3 v_front;
 void main() {
   v_world = a_position;
   v_normal = a_normal;
   v_uv = vec2(0.0);
   v_pattern = 0.0;
   v_error = a_error;
+  v_front = u_frontColor;
   for (int k = 0; k < MAX_CLOTHS; ++k) {
     if (k >= u_clothCount) break;
     ivec4 c = u_cloth[k];
@@ -28,6 +32,7 @@ void main() {
     if (local >= 0 && local < c.y && c.z > 0) {
       v_uv = vec2(float(local % c.z), float(local / c.z)) / max(vec2(float(c.z - 1), float(c.w - 1)), vec2(1.0));
       v_pattern = 1.0;
+      v_front = u_clothFront[k];
       break;
     }
   }

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBrowser, openPage, waitSteps, chooseScene, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, chooseScene, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 
 // Node runs the very files the page is served.
 const js = (f) => import(pathToFileURL(path.join(DIST, 'js', f)).href);
@@ -240,6 +240,69 @@ test('the Fluid folder\'s hose switch stops and restarts the emission', { timeou
     await stepN(5);
     const again = await live();
     assert.ok(again > running, `on again: ${running} -> ${again}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('swirl: a press-and-drag on the glass leaves every wall where it was; the ball seen through the front glass is taken and moves', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'swirl');
+    // Paused (a held collider then moves at once) and seen low from the front, so the ray to the ball crosses the
+    // front wall (at the scene's camera it passes above the wall's top).
+    await page.evaluate(() => {
+      const { app } = window.minipbd;
+      app.setPaused(true);
+      app.camera.set({ target: [0, 0.1, 0], yaw: 0, pitch: 0.15, distance: 1.7, fov: 45 });
+    });
+    await waitFrames(page, 2);
+    /** Page position of world point p, and what the first collider along the ray through it is, glass or not. */
+    const probe = (p) => page.evaluate((p) => {
+      const { world, app } = window.minipbd;
+      const r = app.canvas.getBoundingClientRect();
+      app.camera.update(r.width / r.height);
+      const [x, y] = app.camera.project(p, r.width, r.height);
+      const { origin, dir } = app.camera.rayFromPixel(x, y, r.width, r.height);
+      const first = world.pickCollider(origin, dir);
+      return { x: r.left + x, y: r.top + y, first: first ? first.index : -1, glass: first ? world.colliders[first.index].glass : false,
+        hit: app.input.hitTest(r.left + x, r.top + y) };
+    }, p);
+    const colliders = () => page.evaluate(() => window.minipbd.world.colliders.map((c) => ({ name: c.name, glass: c.glass, position: c.position, rotation: c.rotation })));
+    const drag = async (from, dx, dy) => {
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      const held = await page.evaluate(() => window.minipbd.app.input.heldColliders);
+      for (let s = 1; s <= 8; s++) await page.mouse.move(from.x + (dx * s) / 8, from.y + (dy * s) / 8);
+      await page.mouse.up();
+      return held;
+    };
+    const start = await colliders();
+    const ball = start.findIndex((c) => !c.glass);
+    assert.equal(start.filter((c) => c.glass).length, 4, 'four glass walls');
+
+    // The front wall's glass, to the right of the ball and above the water: the ray meets the glass first.
+    const wall = await probe([0.3, 0.3, 0.42]);
+    assert.ok(wall.first >= 0 && wall.glass, `the press is on glass (collider ${wall.first})`);
+    assert.ok(wall.hit === null || wall.hit.kind !== 'collider' || !start[wall.hit.index].glass, `glass takes no press (${JSON.stringify(wall.hit)})`);
+    const camera0 = await page.evaluate(() => window.minipbd.app.camera.toJSON());
+    assert.deepEqual(await drag(wall, 120, 40), [], 'no collider held while dragging on the glass');
+    const afterWall = await colliders();
+    assert.deepEqual(afterWall, start, 'every wall (and the ball) is where it was');
+    assert.notDeepEqual(await page.evaluate(() => window.minipbd.app.camera.toJSON()), camera0, 'the drag orbited the camera instead');
+
+    // The ball behind the front glass: the ray meets the glass first, the press takes the ball, and it moves.
+    await page.evaluate(() => window.minipbd.app.camera.set({ target: [0, 0.1, 0], yaw: 0, pitch: 0.15, distance: 1.7, fov: 45 }));
+    const b = await probe(start[ball].position);
+    assert.ok(b.glass, `the ray to the ball meets the glass first (collider ${b.first}: ${start[b.first]?.name})`);
+    assert.deepEqual(b.hit && { kind: b.hit.kind, index: b.hit.index }, { kind: 'collider', index: ball }, 'the press takes the ball');
+    assert.deepEqual(await drag(b, 100, 0), [ball], 'the ball is held');
+    const end = await colliders();
+    const moved = Math.hypot(...end[ball].position.map((v, k) => v - start[ball].position[k]));
+    assert.ok(moved > 0.05, `the ball moved ${moved.toFixed(3)} m`);
+    assert.equal(end[ball].position[1], start[ball].position[1], 'at its depth (the horizontal plane through the press)');
+    assert.deepEqual(end.filter((c) => c.glass), start.filter((c) => c.glass), 'the walls stayed where they were');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -140,3 +140,18 @@ test('setEmitter is refused on bad input, naming the field, and nothing changes'
   assert.equal(JSON.stringify(world.describe()), before);
   world.destroy();
 });
+
+test('a cloth\'s colour (how the hammock shows water on it) is read exactly, refused when malformed, kept by links', async () => {
+  const cloth = (extra = {}) => ({ type: 'cloth', origin: [0, 1, 0], size: [0.2, 0.2], resolution: [4, 4], plane: 'xz', ...extra });
+  assert.equal(validateScene(scene([cloth({ colour: '#E8E0CC' })])).objects[0].colour, '#e8e0cc', 'lower case, as given');
+  assert.equal('colour' in validateScene(scene([cloth()])).objects[0], false, 'left out: not in the normalised scene');
+  for (const bad of ['e8e0cc', '#e8e0c', '#e8e0ccff', '#g8e0cc', 0xe8e0cc, null, ['#e8e0cc']]) {
+    refused(scene([cloth({ colour: bad })]), 'objects[0].colour', 'must be a colour "#rrggbb"');
+  }
+  const input = scene([cloth({ colour: '#e8e0cc' })]);
+  const world = pbd.createWorld(input);
+  const d = world.describe();
+  assert.equal(d.objects[0].colour, '#e8e0cc', 'the description carries it');
+  assert.deepEqual(await decodeLink(await encodeLink(d)), d, 'and so does its link');
+  world.destroy();
+});

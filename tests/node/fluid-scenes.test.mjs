@@ -4,6 +4,8 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { loadMiniPBD, loadBuiltinScene, BUILTIN_SCENE_IDS, encodeLink, decodeRun, Recorder, Replayer } from '../../web/js/minipbd.js';
 import { LINK_WARN_LENGTH } from '../../web/js/format/link.js';
 
@@ -131,4 +133,32 @@ test('swirl: the ball starts in the water without a splash, and circling it spin
   assert.ok(later > 0 && later < 0.5 * during, `and slows once the ball stops (${later.toFixed(4)} m^2/s 2 s later)`);
   assert.ok(finite(world));
   world.destroy();
+});
+
+test('minipbd-run prints a fluid scene\'s water: live particles, densities and density error; measuring changes nothing', async () => {
+  const cli = new URL('../../tools/minipbd-run.mjs', import.meta.url).pathname;
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout);
+  };
+  const out = run('builtin:dam-break', '--steps', '30', '--every', '15');
+  const world = pbd.createWorld(await loadBuiltinScene('dam-break'));
+  world.step(30);
+  const expected = world.fluidStats();
+  assert.equal(out.hash, world.hash(), 'the same run as in process');
+  assert.deepEqual(out.fluid, expected, 'its "fluid" is world.fluidStats() at the end');
+  world.destroy();
+  assert.equal(out.fluid.particles, 16 * 32 * 16, 'the dam\'s 16 x 32 x 16 particles, all live');
+  assert.ok(out.fluid.densityError > 0 && out.fluid.densityError < 0.05, `density error ${out.fluid.densityError}`);
+  assert.deepEqual(out.series.map((e) => e.step), [0, 15, 30]);
+  const last = out.series[2];
+  assert.deepEqual([last.fluidParticles, last.meanDensity, last.maxDensity, last.densityError],
+    [expected.particles, expected.meanDensity, expected.maxDensity, expected.densityError], 'the series ends on the same figures');
+  assert.equal(out.series[0].densityError < 1e-5, true, 'at rest on the lattice nothing is compressed');
+  assert.equal(run('builtin:dam-break', '--steps', '30').hash, out.hash, 'a run without the series reaches the same bits');
+  // A hose: the live water is what it emitted less what drained; a scene without water prints no "fluid".
+  const hose = run('builtin:hammock', '--steps', '20').fluid;
+  assert.ok(hose.emitted > 0 && hose.particles === hose.emitted - hose.drained && hose.capacity === 12000, JSON.stringify(hose));
+  assert.equal('fluid' in run('builtin:cloth', '--steps', '1'), false);
 });

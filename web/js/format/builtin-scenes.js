@@ -246,7 +246,9 @@ const BUILTIN_SOURCES = {
     camera: { target: [0, 0.55, 0], yaw: 0.5, pitch: 0.5, distance: 2, fov: 45 }, // close: the pool on the cloth fills the view
     objects: [
       { type: 'cloth', name: 'hammock', origin: [-0.5, 0.8, -0.5], size: [1, 1], resolution: [50, 50], plane: 'xz', mass: 0.001,
-        stiffness: { stretch: 1, shear: 1, bend: 0.02 }, pins: [[0, 0], [49, 0], [0, 49], [49, 49]] },
+        stiffness: { stretch: 1, shear: 1, bend: 0.02 }, pins: [[0, 0], [49, 0], [0, 49], [49, 49]],
+        // Canvas-coloured: the water on it absorbs red first, so under a pool the default orange turned grey-brown.
+        colour: '#e8e0cc' },
       { type: 'fluid', name: 'water', capacity: 12000,
         // Low and slow (1 m/s, 15 cm above the cloth) at 4 substeps: water reaching the cloth moves less than a
         // particle radius per substep, so it cannot step through it (measured: from 1.4 m at 2 m/s it leaked).

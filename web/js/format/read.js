@@ -153,6 +153,12 @@ export function boolean(v, path) {
   return v;
 }
 
+/** A colour as a scene writes it: sRGB '#rrggbb' (how it is drawn only). */
+export function colour(value, path) {
+  if (typeof value !== 'string' || !/^#[0-9a-fA-F]{6}$/.test(value)) fail(path, 'must be a colour "#rrggbb"', value);
+  return value.toLowerCase();
+}
+
 export function mass(value, path) { return number(value, path, 0, L.maxMass, { minExcl: true }); }
 
 export function required(get, key, path) {

@@ -5,6 +5,8 @@ export interface ClothObject {
   resolution: [number, number]; plane?: 'xy' | 'xz'; mass?: number;
   stiffness?: { stretch?: number; shear?: number; bend?: number };
   pins?: [number, number][]; masses?: { from: [number, number]; to: [number, number]; mass: number }[];
+  /** Its front face's colour, sRGB "#rrggbb" (how it is drawn only; left out: the palette's). */
+  colour?: string;
 }
 
 export type ClothStiffnessKind = 'stretch' | 'shear' | 'bend';

@@ -6,14 +6,17 @@
 //
 //   { "type": "cloth", "name": "cloth", "origin": [-1, 2.5, 0], "size": [2, 2], "resolution": [40, 40],
 //     "plane": "xy", "mass": 0.01, "stiffness": { "stretch": 1, "shear": 1, "bend": 0.1 },
-//     "pins": [[0, 0], [39, 0]], "masses": [{ "from": [0, 0], "to": [19, 39], "mass": 0.1 }] }
+//     "pins": [[0, 0], [39, 0]], "masses": [{ "from": [0, 0], "to": [19, 39], "mass": 0.1 }], "colour": "#e8e0d0" }
+// `colour` (optional, sRGB "#rrggbb") is its front face's colour, how it is drawn only: left out, the palette's
+// (render/palette.js clothFront). A normalised scene carries it only when the scene gave it, so every other scene's
+// normalised form and link stay as they were.
 // Particle (i, j) is at origin + i/(nu-1) size[0] along +x and j/(nv-1) size[1] along -y ("xy": it hangs) or
 // +z ("xz": it lies flat); its index is first + j nu + i.
 
 import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import {
-  array, coord3, fail, integer, join, mass, massRange, name, optional, paramValue, record, required, vec,
+  array, colour, coord3, fail, integer, join, mass, massRange, name, optional, paramValue, record, required, vec,
 } from '../format/read.js';
 import { control } from '../panel/control.js';
 import { CLOTH_STRINGS } from './cloth-strings.js';
@@ -43,7 +46,7 @@ function windVelocity(speed, degrees) {
 /** @type {import('./index.js').ObjectType} */
 export const cloth = {
   type: TYPE,
-  keys: ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses'],
+  keys: ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses', 'colour'],
 
   /** Reads an untrusted cloth (`get` reads its own keys, already checked against `keys`); returns it normalised. */
   read(get, path, index) {
@@ -74,6 +77,7 @@ export const cloth = {
         .map((p, i) => cell(p, join(pinsPath, i)))),
       masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
         .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
+      ...(get('colour') === undefined ? {} : { colour: colour(get('colour'), join(path, 'colour')) }),
     };
   },
 
@@ -128,7 +132,7 @@ export const cloth = {
     sprite(o) {
       const [cols, rows] = o.resolution;
       const spacing = Math.min(o.size[0] / Math.max(1, cols - 1), o.size[1] / Math.max(1, rows - 1));
-      return { radius: spacing * 0.1, pinnedRadius: Math.max(spacing * 0.55, 0.018), columns: cols, rows };
+      return { radius: spacing * 0.1, pinnedRadius: Math.max(spacing * 0.55, 0.018), columns: cols, rows, colour: o.colour ?? null };
     },
   },
 

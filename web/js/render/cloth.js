@@ -4,6 +4,7 @@
 // (surfaceGrids), and shades it by its constraint error when the heat map is on (heatmap.js uploads the errors).
 
 import { useLit } from './palette.js';
+import { linearRGB } from './gl.js';
 
 const MAX_GRIDS = 16; // surfaces the fabric pattern knows (cloth.vert's u_cloth); more still draw, plain
 
@@ -21,6 +22,10 @@ export const cloth = {
     gl.uniform3fv(p.uniforms.u_backColor, C.clothBack);
     gl.uniform1i(p.uniforms.u_clothCount, r.surfaceGrids.count);
     gl.uniform4iv(p.uniforms.u_cloth, r.surfaceGrids.data);
+    // Each grid's front colour: the scene's `colour` (linear), or the palette's (NaN marks "none given").
+    const front = r.surfaceGrids.front;
+    for (let k = 0; k < r.surfaceGrids.count; k++) if (Number.isNaN(front[3 * k])) front.set(C.clothFront, 3 * k);
+    gl.uniform3fv(p.uniforms.u_clothFront, front);
     gl.uniform1i(p.uniforms.u_heatMap, view?.heatMap ? 1 : 0);
     gl.bindVertexArray(r.vaoMesh);
     gl.drawElements(gl.TRIANGLES, r.triIndexCount, gl.UNSIGNED_INT, 0);
@@ -28,13 +33,17 @@ export const cloth = {
 };
 
 /** Particle ranges and grids of the objects with a grid, for cloth.vert: [firstParticle, particleCount, columns,
- *  rows] each. */
+ *  rows] each, and each one's front colour (linear RGB; NaN: the palette's, filled in when drawn). A light cloth
+ *  colour is what shows through water lying on it: the water pass absorbs red first (fluid.js), so the orange
+ *  default under a pool turns grey-brown, like mud; the hammock scene's cloth is canvas-coloured for that. */
 export function surfaceGrids(objects) {
   const data = new Int32Array(4 * MAX_GRIDS);
+  const front = new Float32Array(3 * MAX_GRIDS).fill(NaN);
   let count = 0;
   for (const o of objects) {
     if (o.primitive !== 'triangles' || o.columns === 0 || count === MAX_GRIDS) continue;
+    if (o.colour) front.set(linearRGB(o.colour), 3 * count);
     data.set([o.firstParticle, o.particleCount, o.columns, o.rows], 4 * count++);
   }
-  return { data, count };
+  return { data, count, front };
 }
