@@ -69,7 +69,16 @@
    other_ms_est; self-on records: ratio_vs_self_off. Solid records (report-solids.mjs) also:
    solid (soft or rigid), bodies, tets, constraints = the tets' edges, proj_per_s over edges and
    tets (null for rigid), the quality fields of report-solids.mjs QUALITY_FIELDS, and on native
-   records quality_from (copied from the wasm record whose final hash they share). */
+   records quality_from (copied from the wasm record whose final hash they share).
+   Fluids (issue 11, bench/fluid-cases.mjs, fluid-run.mjs, report-fluids.mjs): dam breaks of Position Based Fluids
+   in a tank at 2 substeps x 2 iterations: fluid-dam-8k and fluid-dam-25k on our builds and the plain-JS PBF peer
+   (bench/peer-pbf.mjs), each part of the 25k substep alone (fluid-dam-25k/part-NAME: pbd_World_RunFluidPart, mode
+   part, native and wasm) and fluid-scale-2k, -50k, -100k for ms per step against the count (--quick: 216
+   particles). Fluid records (fluid: true) also: block, tank, substeps, iterations, density_error, max_density,
+   mean_density (pbdFluidStats at the end; *_warmup after the warm-up; the peer's from fluid-cases.mjs
+   densityFigures, and check_density_error the same function on the wasm state), mean_neighbours,
+   dropped_neighbours; part records part, calls_per_step, step_ms_est, peer_ms_est, peer_ratio; the peer's step
+   records part_ms (its parts' ms per step). */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -83,6 +92,9 @@ import { opsText, planOps, solidCases } from './solid-cases.mjs';
 import { runSolidPeer, runSolidWasm } from './solid-run.mjs';
 import { OURS, crossCheck, derive, fmt, pairsTable, stepTable, targets } from './report.mjs';
 import { solidDerive, solidTable, solidTargets } from './report-solids.mjs';
+import { fluidCases, fluidPlanOps } from './fluid-cases.mjs';
+import { runFluidPeer, runFluidWasm } from './fluid-run.mjs';
+import { fluidDerive, fluidTable, fluidTargets } from './report-fluids.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -177,7 +189,9 @@ function makeCases(quick) {
 		{ name: `${name(big)}/rebuild`, res: big, ...w, mode: 'rebuild', params: { thickness: t }, impls: ['native'] },
 	);
 	// The solids (issue 10): soft-20k on our builds and the plain-JS soft-body peer, rigid-256 on our builds.
-	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS })];
+	// The fluids (issue 11): dam breaks, the parts of a substep, and the particle count series.
+	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS }),
+		...fluidCases(quick, { ours: SCENE_IMPLS })];
 }
 
 /** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
@@ -254,7 +268,8 @@ async function runWasm(engine, c, impl) {
 }
 
 function nativeSpec(c) {
-	const kv = { name: c.name, ...(c.solid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps, mode: c.mode, ...c.params };
+	const kv = { name: c.name, ...(c.solid || c.fluid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps,
+		mode: c.mode, ...(c.mode === 'part' ? { part: c.part } : {}), ...c.params };
 	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
 }
 
@@ -269,6 +284,9 @@ function runNative(impl, bin, cases) {
 	if (records.length !== cases.length) throw new Error(`${bin.file} printed ${records.length} records for ${cases.length} cases`);
 	return records.map((rec) => ({ ...rec, build: bin.build }));
 }
+
+/** What a native record of a fluid case lacks against the wasm one (fluid-run.mjs caseFields). */
+const fluidFields = (c) => (c.fluid ? { fluid: true, block: c.plan.block, tank: c.plan.tank, ...(c.mode === 'part' ? { part: c.partName } : {}) } : {});
 
 function runPeer(impl, c, ammo) {
 	const out = impl === 'js' ? runJs(c) : runAmmo(ammo.Ammo, ammo.version, c);
@@ -320,10 +338,10 @@ async function main() {
 	// file of its plan's operations (solid-cases.mjs: the same calls the wasm world is built by).
 	let describer = engines.wasm ?? null;
 	const describe = async () => (describer ??= await loadMiniPBD(fs.readFileSync(opts.wasm)));
-	const solids = cases.filter((c) => c.solid && c.impls.some((impl) => opts.impls.includes(impl)));
+	const solids = cases.filter((c) => (c.solid || c.fluid) && c.impls.some((impl) => opts.impls.includes(impl)));
 	const planDir = solids.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-bench-')) : null;
 	for (const c of solids) {
-		c.ops = planOps(await describe(), c.plan);
+		c.ops = c.fluid ? fluidPlanOps(c.plan) : planOps(await describe(), c.plan);
 		c.worldFile = path.join(planDir, `${c.name.replace(/[^A-Za-z0-9-]/g, '_')}.plan`);
 		fs.writeFileSync(c.worldFile, opsText(c.ops));
 	}
@@ -343,15 +361,20 @@ async function main() {
 			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
 			for (const rec of runNative(impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
-				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), load_1min: load1() });
+				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), ...fluidFields(c), load_1min: load1() });
 			}
 		}
 		for (const [impl, engine] of Object.entries(engines)) {
 			if (!wants(c, impl)) continue;
-			const rec = c.solid ? runSolidWasm(engine, c, impl, WASM_BUILDS[impl].build) : await runWasm(engine, c, impl);
-			records.push({ ...rec, load_1min: load1() });
+			const rec = c.solid ? runSolidWasm(engine, c, impl, WASM_BUILDS[impl].build)
+				: c.fluid ? runFluidWasm(engine, c, impl, WASM_BUILDS[impl].build) : await runWasm(engine, c, impl);
+			if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
+			else records.push({ ...rec, load_1min: load1() });
 		}
-		if (wants(c, 'js')) records.push({ ...(c.solid ? runSolidPeer(await describe(), c) : runPeer('js', c)), load_1min: load1() });
+		if (wants(c, 'js')) {
+			const peer = c.solid ? runSolidPeer(await describe(), c) : c.fluid ? runFluidPeer(await describe(), c) : runPeer('js', c);
+			records.push({ ...peer, load_1min: load1() });
+		}
 		if (ammo?.Ammo && !ammoBroken && wants(c, 'ammo')) {
 			try {
 				records.push({ ...runPeer('ammo', c, ammo), load_1min: load1() });
@@ -371,21 +394,23 @@ async function main() {
 	derive(records, cases);
 	const check = crossCheck(records, cases);
 	solidDerive(records, cases);
+	fluidDerive(records, cases);
 	const compared = new Set(records.filter((r) => OURS.has(r.impl)).map((r) => r.impl)).size > 1;
 
 	console.log('');
-	const steps = records.filter((r) => r.mode === 'step' && !r.solid), pairs = records.filter((r) => r.mode !== 'step');
-	const solidRecords = records.filter((r) => r.solid);
+	const steps = records.filter((r) => r.mode === 'step' && !r.solid && !r.fluid), pairs = records.filter((r) => r.mode !== 'step' && !r.fluid);
+	const solidRecords = records.filter((r) => r.solid), fluidRecords = records.filter((r) => r.fluid);
 	if (steps.length) console.log(stepTable(steps));
 	if (pairs.length) console.log(`\n${pairsTable(pairs)}`);
 	if (solidRecords.length) console.log(`\n${solidTable(solidRecords)}`);
+	if (fluidRecords.length) console.log(`\n${fluidTable(fluidRecords)}`);
 	console.log('');
 	for (const n of notes) console.log(n);
 	for (const l of check.lines) console.log(l);
 	console.log(compared
 		? `hash check: ${check.ok ? 'PASS (our builds did bit-identical work)' : 'FAIL (our builds did different work: ratios are meaningless)'}`
 		: 'hash check: skipped (only one of our implementations ran)');
-	const goals = [...targets(records, big), ...solidTargets(records)];
+	const goals = [...targets(records, big), ...solidTargets(records), ...fluidTargets(records)];
 	if (goals.length) {
 		console.log(`\ntargets (${opts.quick ? 'quick run: sizes too small to mean anything' : 'every figure from this run'}):`);
 		for (const g of goals) console.log(g);
@@ -398,9 +423,11 @@ async function main() {
 	for (const r of records) {
 		const lo = Math.min(...r.runs), hi = Math.max(...r.runs);
 		const spread = (hi - lo) / r.ms_median;
-		// A solid case's runs are the drop from landing to rest, in order: a step costs what the motion makes it cost.
-		if (r.solid) console.log(`runs ${r.case} ${r.impl}: ${r.runs.map(fmt.ms).join(', ')} ms, landing to rest, load ${r.load_1min}`);
-		else {
+		// A solid case's runs are the drop from landing to rest, a dam break's the water falling and spreading, in
+		// order: a step costs what the motion makes it cost.
+		if (r.solid || (r.fluid && r.mode === 'step')) {
+			console.log(`runs ${r.case} ${r.impl}: ${r.runs.map(fmt.ms).join(', ')} ms, ${r.solid ? 'landing to rest' : 'in order of time'}, load ${r.load_1min}`);
+		} else {
 			console.log(`runs ${r.case} ${r.impl}: ${fmt.ms(lo)}..${fmt.ms(hi)} ms over ${r.runs.length} runs, load ${r.load_1min}` +
 				(spread > 0.1 && r.runs.length > 2 ? ` (spread ${(100 * spread).toFixed(0)}%: noisy, rerun on an idle machine)` : ''));
 		}

@@ -20,12 +20,14 @@
        warmup=N    steps before timing (the hash after them is the cross-check with wasm)
        runs=N      timed batches (the median of their ms per step or call is reported)
        steps=N     steps (mode=step) or pbd_World_FindPairs calls (mode=findpairs) per batch
-       mode=step|findpairs|rebuild
+       mode=step|findpairs|rebuild|part
                    step: time pbd_World_Step; findpairs: time pbd_World_FindPairs (hash
                    rebuild + pair search from the current positions) on the warmed-up cloth;
                    rebuild: the hash rebuild alone, through the engine's internal
                    pbd_HashGrid_Build (native only: wasm does not export it; a record with
-                   "skipped" when the engine has no such function)
+                   "skipped" when the engine has no such function); part: pbd_World_RunFluidPart(PART)
+                   per call on the warmed-up world (a fluid case; "skipped" when the engine refuses it)
+       part=N      the pbdFluidPart of mode=part (0 sort .. 5 viscosity)
        NAME=VALUE  any other key is a world parameter (pbd_ParamFromName), set after the
                    scene is built, in the order given (bench.mjs sets them in the same order)
      A scene other than the bench cloth (bench.mjs: the built-in cloth-100k) is described by:
@@ -39,7 +41,9 @@
                            axisV = (0, -H, 0) for xy or (0, 0, H) for xz; pinned at the two top
                            corners or along the whole top row (j = 0)
      A solid case (issue 10, bench/solid-cases.mjs): world=PATH, a plan file of the world's operations
-       (bench_native_world.c) instead of res=N; its record also has "bodies" and "tets".
+       (bench_native_world.c) instead of res=N; its record also has "bodies" and "tets". A fluid case (issue
+       11, bench/fluid-cases.mjs) is a plan too; its record has the fluid's live particles as "particles" and
+       pbdFluidStats after the warm-up and at the end ("density_error_warmup", "density_error", ...).
      e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */
 #include "bench_native_world.h"
@@ -104,6 +108,7 @@ typedef struct BenchCase {
 	char world[512]; /* a solid case's plan file, "" for a cloth */
 	int res, warmup, runs, steps;
 	int mode; /* MODE_... */
+	int part; /* mode=part: the pbdFluidPart */
 	int paramCount;
 	pbdParam param[MAX_PARAMS];
 	char paramName[MAX_PARAMS][32];
@@ -237,8 +242,8 @@ static const char* Target(void)
 extern void BenchHashGridBuild(void* world) __asm__("pbd_HashGrid_Build") __attribute__((weak));
 extern void* BenchGetWorld(pbdWorldId id) __asm__("pbd_GetWorld");
 
-enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD };
-static const char* const s_modeNames[] = { "step", "findpairs", "rebuild" };
+enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD, MODE_PART };
+static const char* const s_modeNames[] = { "step", "findpairs", "rebuild", "part" };
 
 static void RunCase(const char* impl, const BenchCase* bc)
 {
@@ -252,7 +257,8 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	for (int i = 0; i < bc->paramCount; ++i) {
 		Check(pbd_World_SetParam(w, bc->param[i], (float)bc->value[i]), "pbd_World_SetParam");
 	}
-	const int particles = pbd_World_GetParticleCount(w);
+	const int fluid = BenchWorld_FluidParticles(w);
+	const int particles = fluid >= 0 ? fluid : pbd_World_GetParticleCount(w);
 	const int constraints = pbd_World_GetConstraintCount(w);
 	const int passes = (int)pbd_World_GetParam(w, pbdParam_substeps) * (int)pbd_World_GetParam(w, pbdParam_iterations);
 
@@ -261,6 +267,8 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	/* Stretch after the warm-up: the same simulated time on every implementation. */
 	pbdStats warm;
 	Check(pbd_World_GetStats(w, &warm), "pbd_World_GetStats");
+	pbdFluidStats fluidWarm, fluidFinal;
+	const int fluidWarmOk = fluid >= 0 && pbd_World_GetFluidStats(w, &fluidWarm) == PBD_OK;
 
 	double ms[MAX_RUNS];
 	int pairs = -1;
@@ -268,6 +276,15 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		double t0 = NowMs();
 		if (bc->mode == MODE_FINDPAIRS) {
 			for (int i = 0; i < bc->steps; ++i) pairs = Check(pbd_World_FindPairs(w), "pbd_World_FindPairs");
+		} else if (bc->mode == MODE_PART) {
+			for (int i = 0; i < bc->steps; ++i) {
+				if (pbd_World_RunFluidPart(w, bc->part) >= 0) continue;
+				printf("{\"case\":\"%s\",\"impl\":\"%s\",\"mode\":\"part\",\"skipped\":\"pbd_World_RunFluidPart(%d) refused\"}\n",
+					   bc->name, impl, bc->part);
+				fflush(stdout);
+				pbd_DestroyWorld(w);
+				return;
+			}
 		} else if (bc->mode == MODE_REBUILD) {
 			void* world = BenchGetWorld(w);
 			for (int i = 0; i < bc->steps; ++i) BenchHashGridBuild(world);
@@ -282,6 +299,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	pbdStats stats;
 	Check(pbd_World_GetStats(w, &stats), "pbd_World_GetStats");
 	const uint32_t hashFinal = pbd_World_Hash(w);
+	const int fluidFinalOk = fluid >= 0 && pbd_World_GetFluidStats(w, &fluidFinal) == PBD_OK;
 	/* Pairs of the final state, when self-collision is part of the case (after the hash:
 	   the search does not touch positions or velocities). */
 	if (bc->mode == MODE_STEP && pbd_World_GetParam(w, pbdParam_selfCollision) != 0.0f) {
@@ -294,6 +312,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		   particles, constraints, passes, bc->warmup,
 		   bc->mode == MODE_STEP ? "steps_per_run" : "calls_per_run", bc->steps);
 	if (bc->world[0]) BenchWorld_PrintCounts(w);
+	if (fluid >= 0) BenchWorld_PrintFluidStats(w, &fluidWarm, fluidWarmOk, "_warmup"), BenchWorld_PrintFluidStats(w, &fluidFinal, fluidFinalOk, "");
 	printf("\"runs\":[");
 	for (int r = 0; r < bc->runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
 	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,", median, fastest);
@@ -407,10 +426,13 @@ static void ParseCase(const char* spec, BenchCase* bc)
 			if (strcmp(value, "step") == 0) bc->mode = MODE_STEP;
 			else if (strcmp(value, "findpairs") == 0) bc->mode = MODE_FINDPAIRS;
 			else if (strcmp(value, "rebuild") == 0) bc->mode = MODE_REBUILD;
+			else if (strcmp(value, "part") == 0) bc->mode = MODE_PART;
 			else {
-				fprintf(stderr, "bench_native: mode must be step, findpairs or rebuild, got \"%s\"\n", value);
+				fprintf(stderr, "bench_native: mode must be step, findpairs, rebuild or part, got \"%s\"\n", value);
 				exit(2);
 			}
+		} else if (strcmp(key, "part") == 0) {
+			bc->part = ParseInt(value, 0, pbdFluidPart_count - 1, "part");
 		} else if (strcmp(key, "scene") == 0) {
 			if (strlen(value) == 0 || strlen(value) >= sizeof bc->scene || !PlainText(value)) {
 				fprintf(stderr, "bench_native: bad scene name \"%s\"\n", value);

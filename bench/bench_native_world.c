@@ -1,14 +1,18 @@
-/* bench_native_world.c -- bench_native's solid worlds (issue 10: soft-20k, rigid-256). bench.mjs writes a
-   case's plan (bench/solid-cases.mjs planOps: the operations it also runs through the wasm exports) to a
-   file, one operation per line, and this file makes the same C calls in the same order:
+/* bench_native_world.c -- bench_native's planned worlds: the solids (issue 10: soft-20k, rigid-256) and the
+   fluids (issue 11: the dam breaks). bench.mjs writes a case's plan (bench/solid-cases.mjs planOps,
+   bench/fluid-cases.mjs fluidPlanOps: the operations it also runs through the wasm exports) to a file, one
+   operation per line, and this file makes the same C calls in the same order:
 
-     create P C T L A O COL TETS SKINV SKINT   pbd_CreateWorld, the capacities as pbdjs_CreateWorld takes them
+     create P C T L A O COL TETS SKINV SKINT [FLUID]
+                                               pbd_CreateWorld, the capacities as pbdjs_CreateWorld takes them
+                                               (FLUID: maxFluidParticles, 0 when left out)
      param NAME VALUE                          pbd_World_SetParam(pbd_ParamFromName(NAME), (float)VALUE)
      body TYPE SHAPE PX PY PZ QX QY QZ QW VX VY VZ HX HY HZ RADIUS RESOLUTION MASS PRADIUS 0 0 0 0
                                                pbd_World_AddBody, the fields in pbdjs_AddBody's order
                                                (the last four, a mesh's arrays, must be 0: lattice bodies only)
      collider TYPE PX PY PZ QX QY QZ QW RADIUS HALFHEIGHT HX HY HZ SF KF E
                                                pbd_World_AddCollider, in pbdjs_AddCollider's order
+     fluid LX LY LZ UX UY UZ VX VY VZ CAPACITY  pbd_World_AddFluid, in pbdjs_AddFluid's order
 
    Numbers are JS's shortest round-trip decimals: strtod gives back the very double, and (float) rounds it
    as the wasm call's f32 parameter does (an int parameter: the number is whole, (int) keeps it), so the
@@ -80,11 +84,12 @@ pbdWorldId BenchWorld_Load(const char* path)
 #define F(k) ((float)Number(path, line, word[k]))
 #define I(k) (Whole(path, line, word[k]))
 		if (strcmp(op, "create") == 0) {
-			if (n != 11) Fail(path, line, "create takes 10 capacities");
+			if (n != 11 && n != 12) Fail(path, line, "create takes 10 or 11 capacities");
 			pbdWorldDef def = pbd_DefaultWorldDef();
 			def.maxParticles = I(1), def.maxConstraints = I(2), def.maxTriangles = I(3), def.maxLines = I(4);
 			def.maxAttachments = I(5), def.maxObjects = I(6), def.maxColliders = I(7);
 			def.maxTets = I(8), def.maxSkinVertices = I(9), def.maxSkinTriangles = I(10);
+			def.maxFluidParticles = n == 12 ? I(11) : 0;
 			w = pbd_CreateWorld(&def);
 			Check(0, w, path, line);
 		} else if (strcmp(op, "param") == 0) {
@@ -113,8 +118,14 @@ pbdWorldId BenchWorld_Load(const char* path)
 			for (int k = 0; k < 3; ++k) def.halfExtents[k] = F(11 + k);
 			def.staticFriction = F(14), def.kineticFriction = F(15), def.restitution = F(16);
 			Check(w, pbd_World_AddCollider(w, &def), path, line);
+		} else if (strcmp(op, "fluid") == 0) {
+			if (n != 11) Fail(path, line, "fluid takes 10 numbers");
+			pbdFluidDef def = pbd_DefaultFluidDef();
+			for (int k = 0; k < 3; ++k) def.lower[k] = F(1 + k), def.upper[k] = F(4 + k), def.velocity[k] = F(7 + k);
+			def.capacity = I(10);
+			Check(w, pbd_World_AddFluid(w, &def), path, line);
 		} else {
-			Fail(path, line, "unknown operation (create, param, body, collider)");
+			Fail(path, line, "unknown operation (create, param, body, collider, fluid)");
 		}
 #undef F
 #undef I
@@ -133,4 +144,34 @@ void BenchWorld_PrintCounts(pbdWorldId w)
 		if (pbd_World_GetObjectInfo(w, o, &info) == PBD_OK) tets += info.tetCount;
 	}
 	printf("\"bodies\":%d,\"tets\":%d,", objects, tets);
+}
+
+int BenchWorld_FluidParticles(pbdWorldId w)
+{
+	const int objects = pbd_World_GetObjectCount(w);
+	int live = 0, any = 0;
+	for (int o = 0; o < objects; ++o) {
+		pbdObjectInfo info;
+		if (pbd_World_GetObjectInfo(w, o, &info) == PBD_OK && info.type == PBD_OBJECT_FLUID) live += info.activeParticles, any = 1;
+	}
+	return any ? live : -1;
+}
+
+void BenchWorld_PrintFluidStats(pbdWorldId w, const pbdFluidStats* s, int ok, const char* suffix)
+{
+	if (!ok) {
+		/* The engine's message as a JSON string: it is plain text, but keep quotes and backslashes out. */
+		char msg[256];
+		snprintf(msg, sizeof msg, "%s", pbd_World_GetLastErrorMessage(w));
+		for (char* c = msg; *c; ++c) {
+			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20) *c = '\'';
+		}
+		printf("\"density_error%s\":null,\"max_density%s\":null,", suffix, suffix);
+		if (suffix[0] == '\0') printf("\"stats_error\":\"%s\",", msg);
+		return;
+	}
+	printf("\"density_error%s\":%.9g,\"max_density%s\":%.9g,\"mean_density%s\":%.9g,\"mean_neighbours%s\":%.9g,"
+		   "\"dropped_neighbours%s\":%d,",
+		   suffix, (double)s->densityError, suffix, (double)s->maxDensity, suffix, (double)s->meanDensity, suffix,
+		   (double)s->meanNeighbours, suffix, s->droppedNeighbours);
 }

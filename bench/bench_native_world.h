@@ -1,4 +1,4 @@
-/* bench_native_world.h -- bench_native's solid worlds, built from a plan file (bench_native_world.c). */
+/* bench_native_world.h -- bench_native's solid and fluid worlds, built from a plan file (bench_native_world.c). */
 #ifndef BENCH_NATIVE_WORLD_H
 #define BENCH_NATIVE_WORLD_H
 
@@ -9,5 +9,12 @@
 pbdWorldId BenchWorld_Load(const char* path);
 /// Prints the record fields "bodies":N,"tets":N, of world w (its objects and their tets).
 void BenchWorld_PrintCounts(pbdWorldId w);
+
+/// Live fluid particles of world w (its fluid objects' activeParticles), -1 when it has no fluid object.
+int BenchWorld_FluidParticles(pbdWorldId w);
+/// Prints the record fields "density_error<suffix>", "max_density<suffix>", mean density and neighbours and
+/// the dropped neighbours of stats s (pbd_World_GetFluidStats); ok = 0: nulls and "stats_error", the
+/// engine's last message on w.
+void BenchWorld_PrintFluidStats(pbdWorldId w, const pbdFluidStats* s, int ok, const char* suffix);
 
 #endif

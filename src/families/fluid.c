@@ -304,6 +304,7 @@ static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float al
 int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 {
 	f->listsValid = 0;
+	f->gradCached = 0; /* entryAux becomes the build's pair array */
 	f->orderCount = f->fluidCount = 0;
 	if (f->maxFluidParticles <= 0) return 0;
 	pbdGridInput in;

@@ -82,6 +82,8 @@ typedef struct pbdFluid {
 	                  ///< 1 fluid / 0 solid; contact radius)
 	float* entryGrad; ///< per list entry of a fluid particle, from the density pass: gradScale s_j (h - r)^2 / r
 	float* entryAux;  ///< per list entry: s_corr of a fluid neighbour, r of a solid one
+	int32_t gradCached; ///< entryGrad / entryAux are for the current lists (a density pass ran since the build;
+	                    ///< objects helper: fluid_velocity.c reads them)
 	float* boundary;  ///< float4 per fluid particle, this substep: the nearest wall (ground, collider) within h as
 	                  ///< the plane n . p + c = phi (n = 0, c = 2 h when none): the walls' density share
 	float* sheet;     ///< float4 per cloth particle near the fluid, this substep (fluid_sheets.c): its surface's unit

@@ -5,11 +5,29 @@
 
    Both are Jacobi over the live fluid particles: every new velocity is computed from the old ones
    (into fluid->scratchV) and written back after, so the result does not depend on the particle
-   order or on how the range is split. They read the substep's neighbour lists (built by fluid.c on
-   the predicted positions; a neighbour that moved past h in the solve contributes 0) and the
-   positions p the solve left. Only fluid neighbours count: the solids' share in the fluid is the
-   density constraint's (fluid_solve.c), and XSPH between fluid and cloth would drag the cloth with
-   a force no one balances.
+   order or on how the range is split. Only fluid neighbours count: the solids' share in the fluid
+   is the density constraint's (fluid_solve.c), and XSPH between fluid and cloth would drag the
+   cloth with a force no one balances.
+
+   Two passes over the lists, both from the velocities v of the velocity update (the paper's
+   Algorithm 1 lines 21-22 apply both to the same v):
+     pass 1, per particle: the curl omega_i and the XSPH sum (one gather of p and v per quad);
+     pass 2, per particle: eta = grad |omega| from the neighbours' |omega_j|, and
+             v_i' = v_i + XSPH_i + confinement_i.
+   (Before, XSPH ran as a third pass on the confined velocities; the difference is XSPH's smoothing
+   of the confinement push itself, one share c of it: the tests' curl, damping and momentum
+   figures hold either way.)
+
+   The gradient factor is not recomputed: the density pass (fluid_solve.c) leaves, for every entry
+   of a fluid particle's list, G = (m_j' / rho0) spiky (h - r)^2 / r (fluid_internal.h entryGrad;
+   0 past h, on padding and for coincident pairs) and entryAux (s_corr <= 0 for a fluid neighbour,
+   r > 0 for a live solid one: aux > 0 marks the solid entries). Its r is the one of the last
+   density pass of the substep, before that pass's correction moved the particles: slightly older
+   positions than the p these passes read for the direction r_ij, as the paper's lists are older
+   than the positions they are used on (built once per substep). The sqrt and the division per
+   entry go, and with them the per-lane phase lookups. The XSPH weight (h^2 - r^2)^3 is cheap and
+   taken on the current r. When the lists were rebuilt since the last density pass (outside a
+   step: the queries, a benchmark's parts) the density pass is run first (gradCached).
 
    Volumes: every SPH sum weights neighbour j by V_j = m / rho0 = d^3 (a lattice cell), not by
    m / rho_j: the density is held at rho0 inside the fluid by the solve, and with the unilateral
@@ -35,10 +53,10 @@
        stays under 1 m/s. A stirred tank keeps 6% more angular momentum after a second at 0.005,
        44% more at 0.03.
 
-   4 wide: each particle's padded list (neighbours/grid.h) is read a quad at a time, lanes past the
-   count or not fluid masked; the lane sums are added (l0 + l1) + (l2 + l3) at the end, the same
-   order in the SIMD and the scalar build (base/simd.h), so both give the same bits. Only + - * /
-   and sqrt. */
+   4 wide: each particle's padded list (neighbours/grid.h) is read a quad at a time (the padding is
+   the particle itself: G = 0, v_j - v_i = 0); the lane sums are added (l0 + l1) + (l2 + l3) at the
+   end, the same order in the SIMD and the scalar build (base/simd.h), so both give the same bits.
+   Only + - * / and sqrt. */
 #include "families/fluid_internal.h"
 #include "base/simd.h"
 
@@ -56,147 +74,123 @@ static inline void Gather(const float* a, const int32_t* idx, pbdF4* x, pbdF4* y
 
 static inline float Sum4(pbdF4 a) { return (pbdF4_Get(a, 0) + pbdF4_Get(a, 1)) + (pbdF4_Get(a, 2) + pbdF4_Get(a, 3)); }
 
-/* One quad of particle i's list: r = p_i - p_j and the lanes that count (a live fluid neighbour,
-   inside the list, 0 < |r| < h). */
-typedef struct Quad {
-	const int32_t* idx;
-	pbdF4 rx, ry, rz, r2;
-	pbdMask4 live;
-} Quad;
-
-static inline Quad LoadQuad(const pbdWorld* w, const pbdNeighbourLists* L, int32_t i, int32_t q, pbdF4 pi[3], float h2)
-{
-	Quad o;
-	o.idx = L->indices + L->start[i] + q;
-	const int32_t left = L->count[i] - q;
-	float ok[4];
-	for (int l = 0; l < 4; ++l) {
-		const uint32_t ph = w->phase[o.idx[l]];
-		ok[l] = (l < left && (ph & PBD_PHASE_FLUID) != 0 && (ph & PBD_PHASE_INACTIVE) == 0) ? 1.0f : 0.0f;
-	}
-	pbdF4 x, y, z;
-	Gather(w->p, o.idx, &x, &y, &z);
-	o.rx = pbdF4_Sub(pi[0], x), o.ry = pbdF4_Sub(pi[1], y), o.rz = pbdF4_Sub(pi[2], z);
-	o.r2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(o.rx, o.rx), pbdF4_Mul(o.ry, o.ry)), pbdF4_Mul(o.rz, o.rz));
-	const pbdF4 zero = pbdF4_Splat(0.0f);
-	o.live = pbdMask4_And(pbdF4_Greater(pbdF4_Set(ok[0], ok[1], ok[2], ok[3]), pbdF4_Splat(0.5f)),
-						  pbdMask4_And(pbdF4_Greater(o.r2, zero), pbdF4_Greater(pbdF4_Splat(h2), o.r2)));
-	return o;
-}
-
-/* The spiky gradient's scale: grad_i W(r_ij) = g r_ij with g = spiky (h - |r|)^2 / |r| (0 on dead
-   lanes; |r| replaced by 1 there first, so no lane divides by 0). */
-static inline pbdF4 SpikyScale(const Quad* o, const pbdFluidKernel* k)
-{
-	const pbdF4 r = pbdF4_Sqrt(pbdF4_Select(o->live, o->r2, pbdF4_Splat(1.0f)));
-	const pbdF4 hr = pbdF4_Sub(pbdF4_Splat(k->h), r);
-	return pbdF4_Keep(o->live, pbdF4_Div(pbdF4_Mul(pbdF4_Splat(k->spiky), pbdF4_Mul(hr, hr)), r));
-}
-
-static inline void Splat3(const float* a, pbdF4 out[3])
-{
-	out[0] = pbdF4_Splat(a[0]), out[1] = pbdF4_Splat(a[1]), out[2] = pbdF4_Splat(a[2]);
-}
-
-/* omega_i = curl v at i = sum_j V grad_i W_ij x (v_j - v_i) (the SPH curl; eq. 15 has it as
-   v_ij x grad_j W_ij, the same vector). omega[4 i + 3] = |omega_i|. */
-static void Curl(pbdWorld* w, pbdFluid* f, int32_t i)
+/* Pass 1 for particle i: omega_i = curl v = sum_j V grad_i W_ij x (v_j - v_i) (the SPH curl; eq. 15
+   has it as v_ij x grad_j W_ij, the same vector; V grad_i W_ij = G r_ij from the cache), with
+   omega[4 i + 3] = |omega_i|; and scratchV_i = v_i + c V sum_j W_ij (v_j - v_i) (eq. 17). `curl` and
+   `xsph` are constants at each call (the compiler drops what is off). */
+static inline void Pass1(pbdWorld* w, pbdFluid* f, int32_t i, const int curl, const int xsph)
 {
 	const pbdFluidKernel* k = &f->k;
-	const pbdNeighbourLists* L = &f->lists;
-	pbdF4 pi[3], vi[3];
-	Splat3(w->p + 4 * i, pi);
-	Splat3(w->v + 4 * i, vi);
-	pbdF4 cx = pbdF4_Splat(0.0f), cy = cx, cz = cx;
-	for (int32_t q = 0; q < L->count[i]; q += 4) {
-		const Quad o = LoadQuad(w, L, i, q, pi, k->h2);
-		const pbdF4 g = SpikyScale(&o, k);
-		pbdF4 vx, vy, vz;
-		Gather(w->v, o.idx, &vx, &vy, &vz);
-		vx = pbdF4_Sub(vx, vi[0]), vy = pbdF4_Sub(vy, vi[1]), vz = pbdF4_Sub(vz, vi[2]);
-		/* (g r) x dv */
-		cx = pbdF4_Add(cx, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(o.ry, vz), pbdF4_Mul(o.rz, vy))));
-		cy = pbdF4_Add(cy, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(o.rz, vx), pbdF4_Mul(o.rx, vz))));
-		cz = pbdF4_Add(cz, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(o.rx, vy), pbdF4_Mul(o.ry, vx))));
-	}
-	const float V = k->d * k->d * k->d;
-	float* om = f->omega + 4 * i;
-	om[0] = V * Sum4(cx), om[1] = V * Sum4(cy), om[2] = V * Sum4(cz);
-	om[3] = sqrtf(om[0] * om[0] + om[1] * om[1] + om[2] * om[2]);
-}
-
-/* eta_i = grad |omega| at i = sum_j V (|omega_j| - |omega_i|) grad_i W_ij; N = eta / |eta|;
-   v_i += e h (N x omega_i) (eq. 16, with the scaling in the header). */
-static void Confine(pbdWorld* w, pbdFluid* f, int32_t i)
-{
-	const pbdFluidKernel* k = &f->k;
-	const pbdNeighbourLists* L = &f->lists;
-	const float* om = f->omega + 4 * i;
+	const int32_t start = f->lists.start[i], n = f->lists.count[i];
+	const int32_t* idx = f->lists.indices + start;
+	const float* G = f->entryGrad + start;
+	const float* A = f->entryAux + start;
+	const float* pi = w->p + 4 * i;
 	const float* v = w->v + 4 * i;
-	float* out = f->scratchV + 4 * i;
-	out[0] = v[0], out[1] = v[1], out[2] = v[2], out[3] = v[3];
-	if (!(om[3] > 0.0f)) return;
-	pbdF4 pi[3];
-	Splat3(w->p + 4 * i, pi);
-	const pbdF4 si = pbdF4_Splat(om[3]);
-	pbdF4 ex = pbdF4_Splat(0.0f), ey = ex, ez = ex;
-	for (int32_t q = 0; q < L->count[i]; q += 4) {
-		const Quad o = LoadQuad(w, L, i, q, pi, k->h2);
-		const pbdF4 g = SpikyScale(&o, k);
-		const pbdF4 sj = pbdF4_Set(f->omega[4 * o.idx[0] + 3], f->omega[4 * o.idx[1] + 3], f->omega[4 * o.idx[2] + 3],
-								   f->omega[4 * o.idx[3] + 3]);
-		const pbdF4 s = pbdF4_Keep(o.live, pbdF4_Mul(g, pbdF4_Sub(sj, si)));
-		ex = pbdF4_Add(ex, pbdF4_Mul(s, o.rx));
-		ey = pbdF4_Add(ey, pbdF4_Mul(s, o.ry));
-		ez = pbdF4_Add(ez, pbdF4_Mul(s, o.rz));
+	const pbdF4 px = pbdF4_Splat(pi[0]), py = pbdF4_Splat(pi[1]), pz = pbdF4_Splat(pi[2]);
+	const pbdF4 vx = pbdF4_Splat(v[0]), vy = pbdF4_Splat(v[1]), vz = pbdF4_Splat(v[2]);
+	const pbdF4 zero = pbdF4_Splat(0.0f), h2 = pbdF4_Splat(k->h2);
+	pbdF4 cx = zero, cy = zero, cz = zero, sx = zero, sy = zero, sz = zero;
+	for (int32_t t = 0; t < n; t += 4) {
+		pbdF4 X, Y, Z, dx, dy, dz;
+		Gather(w->p, idx + t, &X, &Y, &Z);
+		Gather(w->v, idx + t, &dx, &dy, &dz);
+		const pbdF4 rx = pbdF4_Sub(px, X), ry = pbdF4_Sub(py, Y), rz = pbdF4_Sub(pz, Z);
+		dx = pbdF4_Sub(dx, vx), dy = pbdF4_Sub(dy, vy), dz = pbdF4_Sub(dz, vz);
+		const pbdMask4 fluid = pbdF4_GreaterEq(zero, pbdF4_Load(A + t));
+		if (curl) {
+			/* (G r) x dv */
+			const pbdF4 g = pbdF4_Keep(fluid, pbdF4_Load(G + t));
+			cx = pbdF4_Add(cx, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(ry, dz), pbdF4_Mul(rz, dy))));
+			cy = pbdF4_Add(cy, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(rz, dx), pbdF4_Mul(rx, dz))));
+			cz = pbdF4_Add(cz, pbdF4_Mul(g, pbdF4_Sub(pbdF4_Mul(rx, dy), pbdF4_Mul(ry, dx))));
+		}
+		if (xsph) {
+			const pbdF4 r2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(rx, rx), pbdF4_Mul(ry, ry)), pbdF4_Mul(rz, rz));
+			const pbdF4 q = pbdF4_Sub(h2, r2);
+			const pbdF4 W = pbdF4_Keep(pbdMask4_And(fluid, pbdF4_Greater(q, zero)), pbdF4_Mul(pbdF4_Mul(q, q), q));
+			sx = pbdF4_Add(sx, pbdF4_Mul(W, dx));
+			sy = pbdF4_Add(sy, pbdF4_Mul(W, dy));
+			sz = pbdF4_Add(sz, pbdF4_Mul(W, dz));
+		}
 	}
-	/* V > 0 scales eta but not its direction N: left out. */
-	const float nx = Sum4(ex), ny = Sum4(ey), nz = Sum4(ez);
-	const float n2 = nx * nx + ny * ny + nz * nz;
-	if (!(n2 > 0.0f)) return; /* |omega| uniform around i: no core to confine toward */
-	const float scale = k->vorticity * k->h / sqrtf(n2);
-	out[0] = v[0] + scale * (ny * om[2] - nz * om[1]);
-	out[1] = v[1] + scale * (nz * om[0] - nx * om[2]);
-	out[2] = v[2] + scale * (nx * om[1] - ny * om[0]);
-}
-
-/* XSPH, eq. 17 with V = d^3: v_i + c sum_j V W_ij (v_j - v_i). */
-static void Smooth(pbdWorld* w, pbdFluid* f, int32_t i)
-{
-	const pbdFluidKernel* k = &f->k;
-	const pbdNeighbourLists* L = &f->lists;
-	pbdF4 pi[3], vi[3];
-	Splat3(w->p + 4 * i, pi);
-	Splat3(w->v + 4 * i, vi);
-	const pbdF4 h2 = pbdF4_Splat(k->h2), poly6 = pbdF4_Splat(k->poly6);
-	pbdF4 sx = pbdF4_Splat(0.0f), sy = sx, sz = sx;
-	for (int32_t q = 0; q < L->count[i]; q += 4) {
-		const Quad o = LoadQuad(w, L, i, q, pi, k->h2);
-		const pbdF4 t = pbdF4_Sub(h2, o.r2);
-		const pbdF4 W = pbdF4_Keep(o.live, pbdF4_Mul(poly6, pbdF4_Mul(pbdF4_Mul(t, t), t)));
-		pbdF4 vx, vy, vz;
-		Gather(w->v, o.idx, &vx, &vy, &vz);
-		sx = pbdF4_Add(sx, pbdF4_Mul(W, pbdF4_Sub(vx, vi[0])));
-		sy = pbdF4_Add(sy, pbdF4_Mul(W, pbdF4_Sub(vy, vi[1])));
-		sz = pbdF4_Add(sz, pbdF4_Mul(W, pbdF4_Sub(vz, vi[2])));
+	if (curl) {
+		float* om = f->omega + 4 * i;
+		om[0] = Sum4(cx), om[1] = Sum4(cy), om[2] = Sum4(cz);
+		om[3] = sqrtf((om[0] * om[0] + om[1] * om[1]) + om[2] * om[2]);
 	}
-	const float cV = k->viscosity * (k->d * k->d * k->d);
-	const float* v = w->v + 4 * i;
+	/* c V poly6 = c rhoScale: poly6 is fitted so that d^3 poly6 sums to 1 over a rest lattice */
+	const float cV = xsph ? k->viscosity * k->rhoScale : 0.0f;
 	float* out = f->scratchV + 4 * i;
-	out[0] = v[0] + cV * Sum4(sx);
-	out[1] = v[1] + cV * Sum4(sy);
-	out[2] = v[2] + cV * Sum4(sz);
+	out[0] = xsph ? v[0] + cV * Sum4(sx) : v[0];
+	out[1] = xsph ? v[1] + cV * Sum4(sy) : v[1];
+	out[2] = xsph ? v[2] + cV * Sum4(sz) : v[2];
 	out[3] = v[3];
 }
 
-static int Ready(const pbdFluid* f)
+/* Pass 2 for particle i: eta_i = grad |omega| = sum_j V (|omega_j| - |omega_i|) grad_i W_ij,
+   N = eta / |eta|, scratchV_i += e h (N x omega_i) (eq. 16, with the scaling in the header). */
+static void Confine(pbdWorld* w, pbdFluid* f, int32_t i)
 {
-	return f->listsValid && f->lists.start != NULL && f->omega != NULL && f->scratchV != NULL && f->k.h > 0.0f && f->k.d > 0.0f;
+	const pbdFluidKernel* k = &f->k;
+	const float* om = f->omega + 4 * i;
+	if (!(om[3] > 0.0f)) return;
+	const int32_t start = f->lists.start[i], n = f->lists.count[i];
+	const int32_t* idx = f->lists.indices + start;
+	const float* G = f->entryGrad + start;
+	const float* A = f->entryAux + start;
+	const float* pi = w->p + 4 * i;
+	const pbdF4 px = pbdF4_Splat(pi[0]), py = pbdF4_Splat(pi[1]), pz = pbdF4_Splat(pi[2]);
+	const pbdF4 zero = pbdF4_Splat(0.0f), si = pbdF4_Splat(om[3]);
+	pbdF4 ex = zero, ey = zero, ez = zero;
+	for (int32_t t = 0; t < n; t += 4) {
+		const int32_t* q = idx + t;
+		pbdF4 X, Y, Z;
+		Gather(w->p, q, &X, &Y, &Z);
+		const pbdF4 sj = pbdF4_Set(f->omega[4 * q[0] + 3], f->omega[4 * q[1] + 3], f->omega[4 * q[2] + 3], f->omega[4 * q[3] + 3]);
+		const pbdMask4 fluid = pbdF4_GreaterEq(zero, pbdF4_Load(A + t));
+		const pbdF4 s = pbdF4_Keep(fluid, pbdF4_Mul(pbdF4_Load(G + t), pbdF4_Sub(sj, si)));
+		ex = pbdF4_Add(ex, pbdF4_Mul(s, pbdF4_Sub(px, X)));
+		ey = pbdF4_Add(ey, pbdF4_Mul(s, pbdF4_Sub(py, Y)));
+		ez = pbdF4_Add(ez, pbdF4_Mul(s, pbdF4_Sub(pz, Z)));
+	}
+	const float nx = Sum4(ex), ny = Sum4(ey), nz = Sum4(ez);
+	const float n2 = (nx * nx + ny * ny) + nz * nz;
+	if (!(n2 > 0.0f)) return; /* |omega| uniform around i: no core to confine toward */
+	const float scale = k->vorticity * k->h / sqrtf(n2);
+	float* out = f->scratchV + 4 * i;
+	out[0] += scale * (ny * om[2] - nz * om[1]);
+	out[1] += scale * (nz * om[0] - nx * om[2]);
+	out[2] += scale * (nx * om[1] - ny * om[0]);
 }
 
-/* scratchV -> v for the live fluid particles (the Jacobi write-back). */
-static void WriteBack(pbdWorld* w, pbdFluid* f)
+/* The lists and, for them, the density pass's per-entry cache (run it when the lists are newer). */
+static int Ready(pbdWorld* w, pbdFluid* f)
 {
+	if (!(f->listsValid && f->lists.start != NULL && f->omega != NULL && f->scratchV != NULL && f->k.h > 0.0f && f->k.d > 0.0f)) {
+		return 0;
+	}
+	if (!f->gradCached) pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount);
+	return f->gradCached;
+}
+
+/* Both passes over the live fluid particles, then scratchV -> v (the Jacobi write-back). */
+static void Run(pbdWorld* w, pbdFluid* f, const int curl, const int xsph)
+{
+	if (!Ready(w, f)) return;
+	for (int32_t o = 0; o < f->objectCount; ++o) {
+		const pbdFluidObject* ob = &f->objects[o];
+		const int32_t end = ob->first + ob->active;
+		if (curl && xsph) for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 1, 1);
+		else if (curl) for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 1, 0);
+		else for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 0, 1);
+	}
+	if (curl) {
+		for (int32_t o = 0; o < f->objectCount; ++o) {
+			const pbdFluidObject* ob = &f->objects[o];
+			for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Confine(w, f, i);
+		}
+	}
 	for (int32_t o = 0; o < f->objectCount; ++o) {
 		const pbdFluidObject* ob = &f->objects[o];
 		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) memcpy(w->v + 4 * i, f->scratchV + 4 * i, 3 * sizeof(float));
@@ -206,30 +200,14 @@ static void WriteBack(pbdWorld* w, pbdFluid* f)
 void pbd_Fluid_Vorticity(pbdWorld* w, pbdFluid* f, float h)
 {
 	(void)h; /* the substep length: not read, the push is a share per pass (see the header) */
-	if (!Ready(f)) return;
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* ob = &f->objects[o];
-		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Curl(w, f, i);
-	}
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* ob = &f->objects[o];
-		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Confine(w, f, i);
-	}
-	WriteBack(w, f);
+	Run(w, f, 1, 0);
 }
 
-void pbd_Fluid_Viscosity(pbdWorld* w, pbdFluid* f)
-{
-	if (!Ready(f)) return;
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* ob = &f->objects[o];
-		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Smooth(w, f, i);
-	}
-	WriteBack(w, f);
-}
+void pbd_Fluid_Viscosity(pbdWorld* w, pbdFluid* f) { Run(w, f, 0, 1); }
 
 void pbd_Fluid_Velocities(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
 {
-	if (f->k.vorticity > 0.0f) pbd_Fluid_Vorticity(w, f, ctx->h);
-	if (f->k.viscosity > 0.0f) pbd_Fluid_Viscosity(w, f);
+	(void)ctx;
+	const int curl = f->k.vorticity > 0.0f, xsph = f->k.viscosity > 0.0f;
+	if (curl || xsph) Run(w, f, curl, xsph);
 }

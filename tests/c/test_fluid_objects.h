@@ -18,6 +18,7 @@
 	X(FluidXsphDampsSpreadKeepsMomentum)          \
 	X(FluidVorticityRaisesCurl)                   \
 	X(FluidVelocityHash)                          \
+	X(FluidVelocityCacheFollowsLists)             \
 	X(FluidStepHoseFillsTank)                     \
 	X(FluidStepDrainEmptiesTank)                  \
 	X(FluidStepVorticityKeepsSwirl)           \

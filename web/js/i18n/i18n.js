@@ -24,7 +24,7 @@ const en = {
   'page.description': 'MiniPBD: cloth, ropes, soft and rigid bodies simulated with Position Based Dynamics in WebAssembly. Drag them, tune the solver, drop in your own model, share a link.',
   'page.loading': 'Loading…',
   'view.label': 'Simulation view. Drag the cloth, a rope or a body to pull it, drag a ball, pole or table to move it, drop an .obj model or a .json scene file to open it, drag empty space to orbit, scroll or pinch to zoom, arrow keys orbit. Space pauses or resumes, period steps once while paused, R resets.',
-  'hint': 'Drag cloth, rope or a body to pull it · drag a collider to move it · drag the background to orbit · scroll or pinch to zoom · drop an .obj or .json file · Space pause · . step · R reset',
+  'hint': 'Drag cloth, rope or a body to pull it · drag a collider to slide it (Shift: up and down) · drag the background to orbit · scroll or pinch to zoom · drop an .obj or .json file · Space pause · . step · R reset',
   'message.dismiss': 'Dismiss message',
 
   'panel.label': 'Simulation controls',
@@ -207,7 +207,7 @@ const zh = {
   'page.description': 'MiniPBD：用 WebAssembly 中的基于位置的动力学模拟布料、绳索、软体和刚体。拖动它们，调节求解器，放入你自己的模型，分享链接。',
   'page.loading': '加载中…',
   'view.label': '模拟视图。拖动布料、绳索或物体来拉它，拖动球、杆或桌子来移动它，拖入 .obj 模型或 .json 场景文件来打开它，拖动空白处旋转视角，滚动或双指缩放，方向键旋转视角。空格键暂停或继续，暂停时句点键前进一步，R 键重置。',
-  'hint': '拖动布料、绳索或物体来拉它 · 拖动碰撞体来移动它 · 拖动背景旋转视角 · 滚动或双指缩放 · 拖入 .obj 或 .json 文件 · 空格 暂停 · . 单步 · R 重置',
+  'hint': '拖动布料、绳索或物体来拉它 · 拖动碰撞体在水平面上移动它（按住 Shift：上下移动） · 拖动背景旋转视角 · 滚动或双指缩放 · 拖入 .obj 或 .json 文件 · 空格 暂停 · . 单步 · R 重置',
   'message.dismiss': '关闭消息',
 
   'panel.label': '模拟控制',

@@ -4,8 +4,13 @@
 // first collider surface (world.pickCollider), and tests it against the bodies' skins (pick-skin.js: a soft or
 // rigid body is taken by the particle nearest to where the ray meets its skin); the nearest hit wins. A
 // particle gets an attachment that pulls it toward the pointer; a collider is moved kinematically (world.setColliderTransform, rotation
-// kept) so the cloth feels it. Either way the target moves in the plane through the hit point facing the
-// camera. A collider's moves are not applied as the pointer events come: before each simulation step
+// kept) so the cloth feels it. A particle moves in the plane through the hit point facing the camera. A collider
+// moves in the horizontal plane through the hit point, so it keeps its height: a ball pushed through water stays
+// at its depth while the pointer circles (in the camera's plane, circling moved it up and down and toward the
+// viewer, in and out of the water); with Shift held it moves in the vertical plane through the hit point facing
+// the camera (up and down, and sideways), and pressing or releasing Shift mid-drag carries on from where it is.
+// A point past the horizon (or one more than HORIZON camera distances away, where a small pointer move would
+// throw the collider across the scene) leaves the collider where it is. A collider's moves are not applied as the pointer events come: before each simulation step
 // (moveHeldColliders, called by the app) it moves a fixed share of the way to the pointer (a first-order
 // lag of COLLIDER_LAG seconds), so its velocity changes smoothly from step to step. A collider that jumps
 // on one step and rests on the next, or that lurches at a capped speed, slides out from under a draped
@@ -29,6 +34,39 @@ const NEAR_RAY_ON_COLLIDER = 0.4;
 
 /** How closely a dragged collider follows the pointer: its time lag in seconds. */
 const COLLIDER_LAG = 0.08;
+/** Farthest a collider drag reaches along the pointer ray, in camera distances (a grazing horizontal plane). */
+const HORIZON = 4;
+
+/** Whether particle i belongs to a fluid object (a live or parked slot of its capacity). */
+function isWater(world, i) {
+  return world.objects.some((o) => o.type === 'fluid' && i >= o.firstParticle && i < o.firstParticle + o.particleCount);
+}
+
+/** The plane a held collider moves in: horizontal, or (vertical = Shift held) upright and facing the camera. */
+function colliderPlaneNormal(camera, vertical) {
+  if (!vertical) return [0, 1, 0];
+  const f = camera.forward;
+  const len = Math.hypot(f[0], f[2]);
+  return len > 1e-6 ? [f[0] / len, 0, f[2] / len] : [0, 0, 1]; // looking straight down: any upright plane
+}
+
+/**
+ * The nearest collider the ray meets that is not glass: a glass tank's walls are the scene's frame, not
+ * something to pick up (a press on the glass reaches what is behind it, e.g. the ball in the water). Each glass
+ * hit restarts the ray just past it; the engine's ray cast ignores the collider its origin is inside.
+ */
+function pickSolidCollider(world, origin, dir) {
+  let from = origin, travelled = 0;
+  for (let k = 0; k < 8; k++) {
+    const c = world.pickCollider(from, dir);
+    if (!c || !Number.isFinite(c.t) || c.t < 0) return null;
+    if (!world.colliders[c.index]?.glass) return { index: c.index, t: travelled + c.t };
+    const step = c.t + 1e-4;
+    travelled += step;
+    from = from.map((v, j) => v + dir[j] * step);
+  }
+  return null;
+}
 
 export class PointerInput {
   /**
@@ -155,7 +193,7 @@ export class PointerInput {
     if (!world) return null;
     const { origin, dir } = this._ray(e);
     const radius = this.camera.distance * PICK_RADIUS;
-    const c = world.pickCollider(origin, dir);
+    const c = pickSolidCollider(world, origin, dir);
     const collider = c && Number.isFinite(c.t) && c.t >= 0
       ? { kind: 'collider', index: c.index, position: origin.map((v, k) => v + dir[k] * c.t), origin, dir, t: c.t }
       : null;
@@ -181,12 +219,15 @@ export class PointerInput {
     return { kind: 'particle', index: i, position: [P[4 * i], P[4 * i + 1], P[4 * i + 2]], origin, dir, t: hit.t, body: hit.object };
   }
 
-  /** The first particle within `radius` of the ray, unless it is pinned (grabbing a pin does nothing). */
+  /**
+   * The first particle within `radius` of the ray, unless it is pinned (grabbing a pin does nothing) or water
+   * (one water particle on a string is no way to move water: the press goes to the ball stirring it or orbits).
+   */
   _pickParticle(world, origin, dir, radius) {
     const i = world.pick(origin, dir, radius);
     if (i < 0) return null;
     const P = world.positions;
-    if (P[4 * i + 3] === 0) return null;
+    if (P[4 * i + 3] === 0 || isWater(world, i)) return null;
     const position = [P[4 * i], P[4 * i + 1], P[4 * i + 2]];
     const t = (position[0] - origin[0]) * dir[0] + (position[1] - origin[1]) * dir[1] + (position[2] - origin[2]) * dir[2];
     return { kind: 'particle', index: i, position, origin, dir, t };
@@ -200,8 +241,8 @@ export class PointerInput {
     const { x, y } = this._local(e);
     const hit = e.button === 0 && this.canGrab() ? this._pick(e) : null;
     const world = this.getWorld();
-    const normal = this.camera.forward; // drag plane faces the camera
     if (hit?.kind === 'particle' && world) {
+      const normal = this.camera.forward; // a particle's drag plane faces the camera
       const onPlane = intersectPlane(hit.origin, hit.dir, hit.position, normal) ?? hit.position;
       // Keep the offset between the pointer ray and the particle so grabbing causes no jump.
       const offset = [0, 1, 2].map((k) => hit.position[k] - onPlane[k]);
@@ -212,8 +253,10 @@ export class PointerInput {
       const info = world.colliders[hit.index];
       // The plane goes through the hit point; the collider keeps its offset from it (no jump) and its rotation.
       const offset = [0, 1, 2].map((k) => info.position[k] - hit.position[k]);
+      const vertical = e.shiftKey;
       this.pointers.set(e.pointerId, {
-        mode: 'collider', x, y, world, collider: hit.index, point: hit.position, normal, offset, rotation: info.rotation,
+        mode: 'collider', x, y, world, collider: hit.index, point: hit.position, normal: colliderPlaneNormal(this.camera, vertical),
+        vertical, offset, rotation: info.rotation,
         applied: info.position, target: info.position, // where the engine has it / where the pointer wants it
       });
       this.canvas.classList.add('grabbing');
@@ -231,7 +274,17 @@ export class PointerInput {
     const { x, y } = this._local(e);
     if (p.mode === 'grab' || p.mode === 'collider') {
       const { origin, dir } = this._ray(e);
-      const hitPoint = intersectPlane(origin, dir, p.point, p.normal);
+      if (p.mode === 'collider' && e.shiftKey !== p.vertical) {
+        // Shift pressed or released: the new plane goes through the point held now (where the pointer last was).
+        p.vertical = e.shiftKey;
+        p.point = [0, 1, 2].map((k) => p.target[k] - p.offset[k]);
+        p.normal = colliderPlaneNormal(this.camera, p.vertical);
+      }
+      let hitPoint = intersectPlane(origin, dir, p.point, p.normal);
+      if (hitPoint && p.mode === 'collider') {
+        if (Math.hypot(...hitPoint.map((v, k) => v - origin[k])) > HORIZON * this.camera.distance) hitPoint = null;
+        else if (!p.vertical) hitPoint[1] = p.point[1]; // exactly its height, not the ray's rounding of it
+      }
       if (hitPoint && p.world === this.getWorld()) {
         const target = [0, 1, 2].map((k) => hitPoint[k] + p.offset[k]);
         if (p.mode === 'grab') {
