@@ -273,14 +273,23 @@ void Test_FluidOnCloth(void)
 	const float deepest = c.deepest;
 	ClothCount(a, &c, 1, fa, 17, 10 * D);
 	const int over = c.held;
+	int fell = 0, ff;
+	{
+		const int nn = FluidRange(a, 1, &ff);
+		const float* xa = pbd_World_GetBuffer(a, pbdBuffer_positions, NULL);
+		for (int i = ff; i < ff + nn; ++i) fell += xa[4 * i + 1] < 0.1f;
+	}
+
 	ENSURE(TestAllFinite(a) && TestAllFinite(b));
 	const int centre = 8 * 17 + 8;
 	const float ya = ((const float*)pbd_World_GetBuffer(a, pbdBuffer_positions, NULL))[4 * (fa + centre) + 1];
 	const float yb = ((const float*)pbd_World_GetBuffer(b, pbdBuffer_positions, NULL))[4 * (fb + centre) + 1];
-	printf("  cloth: centre %.4f m with water, %.4f m without; %d of 144 particles resting on the cloth at the end, %d "
-		   "crossings (deepest %.4f m)\n",
-		   ya, yb, over, below, deepest);
-	ENSURE(over > 130);             /* it pools in the hammock */
+	printf("  cloth: centre %.4f m with water, %.4f m without; %d of 144 particles resting on the cloth at the end "
+		   "(%d fell off), %d crossings (deepest %.4f m)\n",
+		   ya, yb, over, fell, below, deepest);
+	/* it pools in the hammock: 3 fell off its edges, 130 rest on the inner cells (the rest's nearest
+	   point is on the two edge rows, which ClothCrossings leaves out) */
+	ENSURE(fell <= 7 && over > 120);
 	ENSURE(below == 0);
 	/* The cloth's stretch constraints are stiff (1) and it already hangs 10 cm under its pins, so the
 	   water's 1.15 kg (230 x the cloth's) deepens it by reshaping it: ~7 mm measured. */
