@@ -142,7 +142,8 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_fluidScorrDq, "fluid.scorrDq", 0.2f, 0.0f, 0.9f, 0, "1", "fluid", "fluid.scorr.dq")                        \
 	X(pbdParam_fluidVorticity, "fluid.vorticity", 0.005f, 0.0f, 0.1f, 0, "1", "fluid", "fluid.vorticity")                 \
 	X(pbdParam_fluidViscosity, "fluid.viscosity", 0.01f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.viscosity")                  \
-	X(pbdParam_fluidSortInterval, "fluid.sortInterval", 1.0f, 0.0f, 1000.0f, PBD_PARAM_INTEGER, "steps", "fluid", "fluid.sortInterval")
+	X(pbdParam_fluidSortInterval, "fluid.sortInterval", 1.0f, 0.0f, 1000.0f, PBD_PARAM_INTEGER, "steps", "fluid", "fluid.sortInterval") \
+	X(pbdParam_fluidFriction, "fluid.friction", 0.0f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.friction")
 
 #define PBD_PARAM_INTEGER 1 ///< whole numbers only
 #define PBD_PARAM_BOOLEAN 2 ///< 0 or 1 (implies whole)

@@ -121,11 +121,12 @@ static float* ObjectPBox(const pbdWorld* w, pbdColliders* cs, int o)
 
 /* Particles [begin, end) against one collider; `box` (theirs, of p) grows with every move.
    record: the first pass of the substep, which records the bounces. */
-static void SolveParticles(pbdWorld* w, pbdColliders* cs, int index, float r, int begin, int end, float* box, int record)
+static void SolveParticles(pbdWorld* w, pbdColliders* cs, int index, float r, float share, int begin, int end, float* box,
+						   int record)
 {
 	const pbdColliderInfo* s = &cs->colliders[index].shape;
 	const pbdColliderFrame* f = &cs->frames[index];
-	const float muS = s->staticFriction, muK = s->kineticFriction;
+	const float muS = s->staticFriction * share, muK = s->kineticFriction * share;
 	const float lo0 = f->lo[0], lo1 = f->lo[1], lo2 = f->lo[2];
 	const float hi0 = f->hi[0], hi1 = f->hi[1], hi2 = f->hi[2];
 	/* not turning this substep: the relative motion's length is the same in world */
@@ -447,7 +448,9 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			if (BoxesMiss(hull, f->lo, f->hi)) continue;
 			const pbdObjectInfo* info = &w->objects[o];
 			const float r = pbd_ObjectContactRadius(w, o);
-			SolveParticles(w, cs, i, r, info->firstParticle, info->firstParticle + info->particleCount, pb, record);
+			/* a fluid object feels fluid.friction of the collider's friction (ground.c) */
+			const float share = info->type == PBD_OBJECT_FLUID ? w->params[pbdParam_fluidFriction] : 1.0f;
+			SolveParticles(w, cs, i, r, share, info->firstParticle, info->firstParticle + info->particleCount, pb, record);
 		}
 		int type = cs->colliders[i].shape.type;
 		if (type != pbdShape_sphere && type != pbdShape_capsule) continue;

@@ -15,7 +15,9 @@
    Deciding the side from where the particle came from, not where it is, makes the check continuous:
    a particle predicted past the sheet within one substep is put back on its side (as a collider's
    sweep does), whatever its speed, as long as the lists hold the pair (within h at the substep's
-   start positions p). Over a gap the four patches overlap (0.71 l < l), so the pushes, averaged
+   start positions p). Where i is less than reach / 2 off j's plane the sign of dn is no evidence
+   (the contact had already failed there) and i takes the side it is clearly on of the cloth
+   particle nearest j (EntrySide). Over a gap the four patches overlap (0.71 l < l), so the pushes, averaged
    (Macklin 2014 4.2), lift the particle along the normal by its whole penetration. Both sides of a
    pair are corrected from the same numbers (fluid_solve.c SheetDepth), split by w_hat.
 
@@ -67,15 +69,50 @@ static void SheetNormals(pbdWorld* w, pbdFluid* f, const pbdObjectInfo* info)
 	}
 }
 
-/* The side of fluid particle i (at x) of cloth particle j's surface: +1 on the normal's side. The
-   same expression on both sides of the pair, so both agree to the bit. */
-static inline float Side(const float* x, const float* sheet, int32_t i, int32_t j)
+/* (x_i - x_j) . n_j of fluid particle i and cloth particle j. The same expression wherever the pair
+   is decided, so every decision agrees to the bit. */
+static inline float Across(const float* x, const float* sheet, int32_t i, int32_t j)
 {
 	const float* a = x + 4 * i;
 	const float* b = x + 4 * j;
 	const float* n = sheet + 4 * j;
-	const float dn = ((a[0] - b[0]) * n[0] + (a[1] - b[1]) * n[1]) + (a[2] - b[2]) * n[2];
-	return dn >= 0.0f ? 1.0f : -1.0f;
+	return ((a[0] - b[0]) * n[0] + (a[1] - b[1]) * n[1]) + (a[2] - b[2]) * n[2];
+}
+
+/* The side of fluid particle i's entry t (a cloth particle j) in i's list. Where i is clearly off
+   j's plane (|dn| >= reach / 2) the sign of dn. Where it is not, the contact had already failed
+   at the substep's start (the particle half through j's plane: squeezed in a closing fold, or
+   pushed at a crease by patches that disagree), and the sign of dn is a coin toss that, once
+   wrong, pushes the particle the rest of the way through (the hose on the hammock: a particle in a
+   Z-fold of the slack edge, 4 mm past one crease particle's plane and 18 mm over its neighbour's,
+   was sent through). So i takes j's side from the cloth particle k of its list nearest j (in
+   space, so on the same stretch of cloth) that it is clearly on one side of: the same side where
+   the normals agree, the other where they are opposed (a fold). None: the sign of dn. */
+static float EntrySide(const pbdWorld* w, const pbdFluid* f, int32_t i, int32_t t, const float* dn)
+{
+	const int32_t start = f->lists.start[i], n = f->lists.count[i];
+	const int32_t* indices = f->lists.indices + start;
+	const int32_t j = indices[t];
+	const float* x = w->x;
+	const float half = 0.5f * (f->k.radius + f->props[4 * j + 3]);
+	if (dn[t] >= half) return 1.0f;
+	if (dn[t] <= -half) return -1.0f;
+	const float* nj = f->sheet + 4 * j;
+	float best = 3.4e38f, side = dn[t] >= 0.0f ? 1.0f : -1.0f;
+	for (int32_t u = 0; u < n; ++u) {
+		const int32_t k = indices[u];
+		if (u == t || (w->phase[k] & PBD_PHASE_FLUID) || !(f->sheet[4 * k + 3] > 0.0f)) continue;
+		const float clear = 0.5f * (f->k.radius + f->props[4 * k + 3]);
+		if (!(dn[u] >= clear || dn[u] <= -clear)) continue;
+		const float ex = x[4 * k] - x[4 * j], ey = x[4 * k + 1] - x[4 * j + 1], ez = x[4 * k + 2] - x[4 * j + 2];
+		const float d2 = (ex * ex + ey * ey) + ez * ez;
+		if (!(d2 < best)) continue; /* the first of equals: list order */
+		const float* nk = f->sheet + 4 * k;
+		const float agree = (nk[0] * nj[0] + nk[1] * nj[1]) + nk[2] * nj[2];
+		best = d2;
+		side = (dn[u] > 0.0f) == (agree >= 0.0f) ? 1.0f : -1.0f;
+	}
+	return side;
 }
 
 void pbd_Fluid_FindSheets(pbdWorld* w, pbdFluid* f)
@@ -93,33 +130,57 @@ void pbd_Fluid_FindSheets(pbdWorld* w, pbdFluid* f)
 		if (w->objects[o].type == PBD_OBJECT_CLOTH && w->objects[o].triangleCount > 0) SheetNormals(w, f, &w->objects[o]);
 	}
 	const float* x = w->x;
+	/* the fluid particles near a sheet */
 	for (int32_t o = f->fluidCount; o < f->orderCount; ++o) {
 		const int32_t j = f->order[o];
 		const uint32_t obj = w->phase[j] & PBD_PHASE_OBJECT_MASK;
 		const int sheet = w->objects[obj].type == PBD_OBJECT_CLOTH && w->objects[obj].triangleCount > 0;
 		if (!sheet) f->sheet[4 * j + 3] = 0.0f; /* a solid that is no sheet: the sphere contact */
+		if (f->sheet[4 * j + 3] <= 0.0f) continue;
+		const int32_t start = f->lists.start[j], n = f->lists.count[j];
+		for (int32_t t = 0; t < n; ++t) f->nearSheet[f->lists.indices[start + t]] = 1; /* fluid (grid.h: solids list only fluid) */
+	}
+	/* their entries' sides, decided from the fluid particle's list (dn first, in the entries) */
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		if (!f->nearSheet[i]) continue;
+		const int32_t start = f->lists.start[i], n = f->lists.count[i];
+		const int32_t padded = (n + 3) & ~3;
+		const int32_t* indices = f->lists.indices + start;
+		float* side = f->entrySide + start;
+		float* dn = f->entryAux + start; /* free until the density pass writes it */
+		for (int32_t t = 0; t < n; ++t) {
+			const int32_t j = indices[t];
+			const int sheet = !(w->phase[j] & PBD_PHASE_FLUID) && f->sheet[4 * j + 3] > 0.0f;
+			dn[t] = sheet ? Across(x, f->sheet, i, j) : 0.0f;
+		}
+		for (int32_t t = 0; t < padded; ++t) {
+			const int32_t j = indices[t];
+			const int sheet = t < n && !(w->phase[j] & PBD_PHASE_FLUID) && f->sheet[4 * j + 3] > 0.0f;
+			side[t] = sheet ? EntrySide(w, f, i, t, dn) : 0.0f;
+		}
+	}
+	/* the cloth particles' entries: the same sides, looked up in the fluid particle's list (the
+	   lists are symmetric; a pair cut from the fluid side by a full list gets the sign of dn) */
+	for (int32_t o = f->fluidCount; o < f->orderCount; ++o) {
+		const int32_t j = f->order[o];
 		const int32_t start = f->lists.start[j], n = f->lists.count[j];
 		const int32_t padded = (n + 3) & ~3;
 		float* side = f->entrySide + start;
 		for (int32_t t = 0; t < padded; ++t) side[t] = 0.0f;
 		if (f->sheet[4 * j + 3] <= 0.0f) continue;
 		for (int32_t t = 0; t < n; ++t) {
-			const int32_t i = f->lists.indices[start + t]; /* a fluid particle (grid.h: solids list only fluid) */
-			side[t] = Side(x, f->sheet, i, j);
-			f->nearSheet[i] = 1;
+			const int32_t i = f->lists.indices[start + t];
+			const int32_t si = f->lists.start[i], ni = f->lists.count[i];
+			float s = Across(x, f->sheet, i, j) >= 0.0f ? 1.0f : -1.0f;
+			for (int32_t u = 0; u < ni; ++u) {
+				if (f->lists.indices[si + u] == j) {
+					s = f->entrySide[si + u];
+					break;
+				}
+			}
+			side[t] = s;
 			f->sheetPairs += 1;
-		}
-	}
-	for (int32_t o = 0; o < f->fluidCount; ++o) {
-		const int32_t i = f->order[o];
-		if (!f->nearSheet[i]) continue;
-		const int32_t start = f->lists.start[i], n = f->lists.count[i];
-		const int32_t padded = (n + 3) & ~3;
-		float* side = f->entrySide + start;
-		for (int32_t t = 0; t < padded; ++t) {
-			const int32_t j = f->lists.indices[start + t];
-			const int sheet = t < n && !(w->phase[j] & PBD_PHASE_FLUID) && f->sheet[4 * j + 3] > 0.0f;
-			side[t] = sheet ? Side(x, f->sheet, i, j) : 0.0f;
 		}
 	}
 }

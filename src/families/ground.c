@@ -36,6 +36,7 @@ typedef struct pbdGround {
 	float height; ///< plane height plus the particle radius, when uniform
 	float heights[PBD_MAX_OBJECTS]; ///< plane height plus object o's particle radius
 	float staticFriction, kineticFriction, restitution, restingSpeed;
+	float fluidFriction; ///< fluid.friction: the share of the friction fluid particles feel
 } pbdGround;
 
 static size_t Ground_Bytes(const pbdCapacity* cap)
@@ -72,6 +73,7 @@ static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	}
 	g->staticFriction = params[pbdParam_staticFriction];
 	g->kineticFriction = params[pbdParam_kineticFriction];
+	g->fluidFriction = params[pbdParam_fluidFriction];
 	g->restitution = params[pbdParam_restitution];
 	const float* gr = &params[pbdParam_gravityX];
 	g->restingSpeed = 2.0f * ctx->h * sqrtf(gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
@@ -111,11 +113,14 @@ static inline __attribute__((always_inline)) void SolveParticles(pbdWorld* w, pb
 		const float* x = w->x + 4 * i;
 		float tx = p[0] - x[0], tz = p[2] - x[2];
 		float travel = sqrtf(tx * tx + tz * tz);
-		if (travel < muS * depth) {
+		/* water slips along the floor (fluid.friction, default 0): Coulomb friction on each of its
+		   particles piles a dam break up like sand; the fluid's own drag is XSPH's */
+		const float share = phase[i] & PBD_PHASE_FLUID ? g->fluidFriction : 1.0f;
+		if (travel < (muS * share) * depth) {
 			p[0] = x[0];
 			p[2] = x[2];
 		} else if (travel > 0.0f) {
-			float f = muK * depth / travel;
+			float f = (muK * share) * depth / travel;
 			if (f > 1.0f) f = 1.0f;
 			p[0] -= tx * f;
 			p[2] -= tz * f;

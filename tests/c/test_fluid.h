@@ -2,6 +2,7 @@
 #define TEST_LIST_FLUID(X)      \
 	X(FluidRestingTank)         \
 	X(FluidDamBreak)            \
+	X(FluidDamBreakDefaultFriction) \
 	X(FluidMomentum)            \
 	X(FluidSortKeepsPhysics)    \
 	X(FluidViolentInput)        \

@@ -47,6 +47,7 @@ static inline void FluidTank(pbdWorldId w, float L, float D, float H)
 	   stick and the water above them piles up like sand (a 0.16 m column settled with a 7 cm spread). */
 	pbd_World_SetParam(w, pbdParam_staticFriction, 0.0f);
 	pbd_World_SetParam(w, pbdParam_kineticFriction, 0.0f);
+	pbd_World_SetParam(w, pbdParam_fluidFriction, 0.0f);
 }
 
 static inline int AddFluidBlock(pbdWorldId w, float x0, float y0, float z0, float x1, float y1, float z1, int capacity)

@@ -27,7 +27,7 @@ test('a fluid object is read exactly: block, defaults, emitters and drains', () 
     drains: [{ lower: [-1, -1, -1], upper: [1, 0.01, 1] }],
   });
   assert.deepEqual(s.fluid, { restDensity: 1000, spacing: 0.02, smoothingRadius: 0.04, relaxation: 0.01, scorr: { k: 0.1, n: 4, dq: 0.2 },
-    vorticity: 0.005, viscosity: 0.01, sortInterval: 1 });
+    vorticity: 0.005, viscosity: 0.01, sortInterval: 1, friction: 0 });
   assert.deepEqual(validateScene(s), s, 'a normalised scene reads back as itself');
   const bare = validateScene(scene([{ type: 'fluid', capacity: 10 }])).objects[0];
   assert.equal(bare.block, null);

@@ -24,7 +24,7 @@ const full = () => ({
   camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
   wind: { velocity: [3, 0, 1], density: 1.2, drag: 0.9, lift: 0.2 },
   fluid: { restDensity: 998, spacing: 0.025, smoothingRadius: 0.05, relaxation: 0.02, scorr: { k: 0.05, n: 3, dq: 0.25 },
-    vorticity: 0.02, viscosity: 0.05, sortInterval: 4 },
+    vorticity: 0.02, viscosity: 0.05, sortInterval: 4, friction: 0.5 },
   colliders: [
     { type: 'sphere', name: 'ball', position: [0, 1, 0], radius: 0.4, staticFriction: 0.6, kineticFriction: 0.5, restitution: 0.1,
       glass: false },
@@ -52,7 +52,7 @@ test('minimal chain scene: every default filled in exactly', () => {
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
     wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
     fluid: { restDensity: 1000, spacing: 0.02, smoothingRadius: 0.04, relaxation: 0.01, scorr: { k: 0.1, n: 4, dq: 0.2 },
-      vorticity: 0.005, viscosity: 0.01, sortInterval: 1 },
+      vorticity: 0.005, viscosity: 0.01, sortInterval: 1, friction: 0 },
     colliders: [],
     objects: [{ type: 'chain', name: 'chain 1', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20, mass: 0.05,
       stiffness: 1, pins: [], masses: [] }],

@@ -25,6 +25,7 @@ export interface FluidSettings {
   /** epsilon, relative to a full lattice's sum of squared gradients */ relaxation: number;
   /** artificial pressure s_corr = -k (W(r) / W(dq h))^n */ scorr: { k: number; n: number; dq: number };
   vorticity: number; viscosity: number; /** steps between re-sorts into cell order, 0 = never */ sortInterval: number;
+  /** share of the ground's and colliders' friction fluid particles feel (0 = slip) */ friction: number;
 }
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
@@ -54,7 +55,7 @@ export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX
   | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain'
   | 'stiffness.edge' | 'stiffness.volume' | 'stiffness.shape'
   | 'fluid.restDensity' | 'fluid.spacing' | 'fluid.smoothingRadius' | 'fluid.relaxation' | 'fluid.scorrK' | 'fluid.scorrN'
-  | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval';
+  | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval' | 'fluid.friction';
 
 export interface Stats {
   steps: number; particles: number; constraints: number; attachments: number;

@@ -54,4 +54,5 @@ export const PARAM_TABLE = Object.freeze([
   { id: 41, name: 'fluid.vorticity', default: 0.005, min: 0, max: 0.1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.vorticity' },
   { id: 42, name: 'fluid.viscosity', default: 0.01, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.viscosity' },
   { id: 43, name: 'fluid.sortInterval', default: 1, min: 0, max: 1000, integer: true, boolean: false, unit: 'steps', owner: 'fluid', scene: 'fluid.sortInterval' },
+  { id: 44, name: 'fluid.friction', default: 0, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.friction' },
 ].map(Object.freeze));
