@@ -1,8 +1,8 @@
 /* neighbours/grid_lists.c -- the fluid's neighbour lists (grid.h pbd_Grid_FindFluidLists): the
    same lists as pbd_Grid_FindLists with filter.fluid = 1 (the same neighbour set, the same padded
-   layout), for the fluid family's per-substep search (issue 11 item 2). Natively (gcc -O2, dam
-   break at 2 x 2) one build of 8,192 particles 2.3 ms instead
-   of 3.9, 23,805 particles 6.8 ms instead of 10.4 (same run, same machine).
+   layout), for the fluid family's per-substep search (issue 11 item 2). One build of a settling dam
+   break (same run, same machine): 8,000 particles 1.16 ms natively (gcc -O2), 1.42 ms in wasm;
+   25,000 particles 2.8 ms natively, 3.4 ms in wasm (generic search: 3.9 ms at 8k natively).
 
    What differs from grid.c's build and search, and why
    ----------------------------------------------------
@@ -19,6 +19,11 @@
      later slots (`work`: the family's per-entry array, free until the density pass fills it);
      then per-slot counts, padded prefix sums and a scatter into both lists. Half the distance
      tests and half the hits of the full search.
+   - The hits of a quad are stored with no branch on them (s_lanes), the list lengths counted after
+     the search: a quad holds a hit about half the time, at random, and the branch on it cost a
+     third of the build. Measured and left out: gathering each cell's candidates into contiguous
+     arrays (no gain: the copy costs what the per-run bookkeeping did) and skipping the corner rows
+     farther than h from the particle (~9% fewer tests, paid back by the test and its branch).
    The lists are a pure function of the positions and phases: slot order is the counting sort's
    (bucket, then particle index), pairs are found in slot order, and particle i's list is its
    neighbours of earlier slots in slot order, then those of later slots in merged-run order. Every
