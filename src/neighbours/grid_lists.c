@@ -1,8 +1,8 @@
 /* neighbours/grid_lists.c -- the fluid's neighbour lists (grid.h pbd_Grid_FindFluidLists): the
    same lists as pbd_Grid_FindLists with filter.fluid = 1 (the same neighbour set, the same padded
-   layout), for the fluid family's per-substep search (issue 11 item 2). Natively (gcc -O2, dam
-   break at 2 x 2) one build of 8,192 particles 2.3 ms instead
-   of 3.9, 23,805 particles 6.8 ms instead of 10.4 (same run, same machine).
+   layout), for the fluid family's per-substep search (issue 11 item 2). One build of a settling dam
+   break (same run, same machine): 8,000 particles 1.16 ms natively (gcc -O2), 1.42 ms in wasm;
+   25,000 particles 2.8 ms natively, 3.4 ms in wasm (generic search: 3.9 ms at 8k natively).
 
    What differs from grid.c's build and search, and why
    ----------------------------------------------------
@@ -19,6 +19,11 @@
      later slots (`work`: the family's per-entry array, free until the density pass fills it);
      then per-slot counts, padded prefix sums and a scatter into both lists. Half the distance
      tests and half the hits of the full search.
+   - The hits of a quad are stored with no branch on them (s_lanes), the list lengths counted after
+     the search: a quad holds a hit about half the time, at random, and the branch on it cost a
+     third of the build. Measured and left out: gathering each cell's candidates into contiguous
+     arrays (no gain: the copy costs what the per-run bookkeeping did) and skipping the corner rows
+     farther than h from the particle (~9% fewer tests, paid back by the test and its branch).
    The lists are a pure function of the positions and phases: slot order is the counting sort's
    (bucket, then particle index), pairs are found in slot order, and particle i's list is its
    neighbours of earlier slots in slot order, then those of later slots in merged-run order. Every
@@ -101,10 +106,19 @@ static int32_t Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, in
 	return ranges;
 }
 
-/* The half search over the built grid; fast: every particle in the grid is fluid (no rule to test). */
+/* The lanes set in a 4-bit hit mask, packed to the front: the hits of a quad are stored with no
+   branch on them (a quad holds a hit about half the time, at random: a branch there mispredicts). */
+static const uint8_t s_lanes[16][4] = {
+	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 }, { 1, 2, 0, 0 },
+	{ 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 }, { 2, 3, 0, 0 }, { 0, 2, 3, 0 },
+	{ 1, 2, 3, 0 }, { 0, 1, 2, 3 },
+};
+static const uint8_t s_hits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+
+/* The half search over the built grid; fast: every particle in the grid is fluid (no rule to test).
+   The later slot of each pair goes to work, in slot order per slot s; halfEnd[s] ends s's pairs. */
 static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int32_t* work, int32_t workCapacity,
-																int32_t* halfEnd, int32_t* counts, int32_t* droppedOut,
-																const int fast)
+																int32_t* halfEnd, int32_t* droppedOut, const int fast)
 {
 	const int32_t m = g->count;
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
@@ -116,6 +130,7 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 	int32_t pairs = 0, dropped = 0;
 	int32_t first[2 * ROWS], end[2 * ROWS];
 	int32_t ranges = 0, cx = 0, cy = 0, cz = 0;
+	const int32_t roomy = workCapacity - 4; /* below this a quad's four stores always fit */
 	for (int32_t s = 0; s < m; ++s) {
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
 		const int32_t ix = CellIndex(xi, inv), iy = CellIndex(yi, inv), iz = CellIndex(zi, inv);
@@ -134,19 +149,25 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 				const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(qy + t));
 				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(qz + t));
 				const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
-				uint32_t hits = pbdF4_LessBits(d2, r2);
-				if (e - t < 4) hits &= (1u << (e - t)) - 1u;
-				if (hits == 0u) continue;
+				const int32_t left = e - t;
+				uint32_t hits = pbdF4_LessBits(d2, r2) & (left >= 4 ? 15u : (1u << left) - 1u);
 				if (!fast && need != 0u) {
 					for (int l = 0; l < 4; ++l) hits &= ~((uint32_t)((qp[t + l] & need) == 0u) << l);
 				}
-				while (hits != 0u) {
+				if (pairs <= roomy) {
+					const uint8_t* lane = s_lanes[hits];
+					work[pairs + 0] = t + lane[0];
+					work[pairs + 1] = t + lane[1];
+					work[pairs + 2] = t + lane[2];
+					work[pairs + 3] = t + lane[3];
+					pairs += s_hits[hits];
+					continue;
+				}
+				while (hits != 0u) { /* the last few entries of work */
 					const int32_t u = t + __builtin_ctz(hits);
 					hits &= hits - 1u;
 					if (pairs < workCapacity) {
 						work[pairs++] = u;
-						counts[s] += 1;
-						counts[u] += 1;
 					} else {
 						dropped += 2; /* from both lists */
 					}
@@ -235,7 +256,6 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 		g->y[s] = pi[1];
 		g->z[s] = pi[2];
 		g->phase[s] = phase[entries[s]];
-		counts[s] = 0;
 	}
 	for (int32_t s = live; s < live + PAD; ++s) {
 		g->x[s] = g->y[s] = g->z[s] = 0.0f;
@@ -250,9 +270,11 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	/* each pair once, then counts -> padded starts -> scatter */
 	int32_t dropped = 0;
 	const int fast = (all & PBD_PHASE_FLUID) != 0u;
-	const int32_t pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, counts, &dropped, 1)
-							   : HalfSearch(g, work, workCapacity, halfEnd, counts, &dropped, 0);
-	(void)pairs;
+	const int32_t pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, &dropped, 1)
+							   : HalfSearch(g, work, workCapacity, halfEnd, &dropped, 0);
+	/* list lengths: s's later neighbours, then s as the later one of earlier slots' pairs */
+	for (int32_t s = 0, k = 0; s < live; ++s) counts[s] = halfEnd[s] - k, k = halfEnd[s];
+	for (int32_t k = 0; k < pairs; ++k) counts[work[k]] += 1;
 	const int32_t room = lists->capacity & ~3; /* whole quads, so the padding always fits */
 	int32_t used = 0;
 	for (int32_t s = 0; s < live; ++s) {
