@@ -68,9 +68,18 @@ void Test_FluidBuoyancy(void)
 	for (int s = 0; s < 240; ++s) pbd_World_Step(w);
 	ENSURE(TestAllFinite(w));
 	const float* x = pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
-	/* The free surface: the mean of the highest particle of each column d x d in the gaps between
-	   the boxes (x in [9 d, 11 d) and [16 d, 19 d), z in [2 d, 7 d): away from the tank's walls, whose
-	   columns' tops are rough (+-2 d), and from the tilting light box), plus d / 2 (a layer's top). */
+	/* Each box's footprint: its particles' centres' extents in x and z, whatever it turned to. */
+	float lo[3][3], hi[3][3];
+	double mean[3][3];
+	for (int b = 0; b < 3; ++b) {
+		for (int a = 0; a < 3; ++a) Extent(x, body[b], 125, a, &lo[b][a], &hi[b][a], &mean[b][a]);
+	}
+	/* The free surface: the mean of the highest particle of each column d x d, plus d / 2 (a layer's
+	   top), over the columns clear of every box's footprint by 1.5 d (its skin of d / 2 and a layer)
+	   and off the tank's walls. The boxes drift sideways (the light one to a wall, the other two
+	   several d in x), so fixed columns would count columns under a box, whose top is the water under
+	   it: a measure over the fixed gaps between the boxes' starting places read the surface 2.7 cm low
+	   and the light box 0.21 submerged where it is 0.53. */
 	enum { NX = 27, NZ = 9 };
 	float top[NX][NZ];
 	for (int k = 0; k < NX * NZ; ++k) top[k / NZ][k % NZ] = -1.0f;
@@ -87,40 +96,56 @@ void Test_FluidBuoyancy(void)
 	}
 	double sumTop = 0.0;
 	int columns = 0;
-	for (int a = 9; a < 19; ++a) {
-		for (int c = 2; c < 7; ++c) {
-			if ((a >= 11 && a < 16) || top[a][c] < 0.0f) continue;
+	for (int a = 1; a < NX - 1; ++a) {
+		for (int c = 1; c < NZ - 1; ++c) {
+			int clear = top[a][c] >= 0.0f;
+			for (int b = 0; b < 3; ++b) {
+				const int overX = (a + 1) * D > lo[b][0] - 1.5f * D && a * D < hi[b][0] + 1.5f * D;
+				const int overZ = (c + 1) * D > lo[b][2] - 1.5f * D && c * D < hi[b][2] + 1.5f * D;
+				clear &= !(overX && overZ);
+			}
+			if (!clear) continue;
 			sumTop += top[a][c];
 			columns += 1;
 		}
 	}
 	ENSURE(columns >= 20);
 	const float surface = (float)(sumTop / columns) + 0.5f * D;
-	float lo[3], hi[3];
-	double mean[3];
-	for (int b = 0; b < 3; ++b) Extent(x, body[b], 125, 1, &lo[b], &hi[b], &mean[b]);
-	/* The submerged fraction of the light box, whatever it turned to (a cube of half the water's
-	   density floats tilted: upright is unstable): each particle stands for a cube d on a side,
-	   under water by clamp((surface - y) / d + 1/2, 0, 1) of its height. */
-	double submerged = 0.0;
-	for (int i = body[0]; i < body[0] + 125; ++i) {
-		const float f = (surface - x[4 * i + 1]) / D + 0.5f;
-		submerged += f < 0.0f ? 0.0 : f > 1.0f ? 1.0 : f;
+	/* The submerged fraction of each box, whatever it turned to (a cube of half the water's density
+	   floats tilted: upright is unstable): each particle stands for a cube d on a side, under water by
+	   clamp((surface - y) / d + 1/2, 0, 1) of its height. */
+	double submerged[3];
+	for (int b = 0; b < 3; ++b) {
+		double sum = 0.0;
+		for (int i = body[b]; i < body[b] + 125; ++i) {
+			const float f = (surface - x[4 * i + 1]) / D + 0.5f;
+			sum += f < 0.0f ? 0.0 : f > 1.0f ? 1.0 : f;
+		}
+		submerged[b] = sum / 125.0;
 	}
-	submerged /= 125.0;
-	printf("  buoyancy: %d water particles, surface %.4f m; box centres %.4f / %.4f / %.4f m (tops %.4f / %.4f / %.4f, "
-		   "bottoms %.4f / %.4f / %.4f), light box %.2f submerged\n",
-		   water, surface, mean[0], mean[1], mean[2], hi[0] + 0.5f * D, hi[1] + 0.5f * D, hi[2] + 0.5f * D,
-		   lo[0] - 0.5f * D, lo[1] - 0.5f * D, lo[2] - 0.5f * D, submerged);
+	printf("  buoyancy: %d water particles, surface %.4f m (%d columns); box centres %.4f / %.4f / %.4f m (tops %.4f / "
+		   "%.4f / %.4f, bottoms %.4f / %.4f / %.4f), submerged %.2f / %.2f / %.2f\n",
+		   water, surface, columns, mean[0][1], mean[1][1], mean[2][1], hi[0][1] + 0.5f * D, hi[1][1] + 0.5f * D,
+		   hi[2][1] + 0.5f * D, lo[0][1] - 0.5f * D, lo[1][1] - 0.5f * D, lo[2][1] - 0.5f * D, submerged[0], submerged[1],
+		   submerged[2]);
 	/* order of height, and the light and heavy ones where they belong */
-	ENSURE(mean[0] > mean[1] && mean[1] > mean[2]);
-	ENSURE(hi[0] + 0.5f * D > surface + D);  /* floating: its top out of the water */
-	ENSURE(lo[1] - 0.5f * D > 2.0f * D);      /* the neutral one off the floor */
-	ENSURE(lo[2] - 0.5f * D < 0.5f * D);      /* on the bottom (within d / 2 of y = 0) */
-	/* NOT YET HELD (printed, not asserted): the light box's submerged fraction against 0.5 (0.27 on this
-	   surface measure, whose columns scatter by +-2 d), and the neutral box staying clear of the
-	   surface (it rises ~4 d and stops with its top at the surface: the water is ~0.6% compressed, so
-	   a box at rho0 is lighter than the water it displaces). */
+	ENSURE(mean[0][1] > mean[1][1] && mean[1][1] > mean[2][1]);
+	ENSURE(hi[0][1] + 0.5f * D > surface + D); /* floating: its top out of the water */
+	ENSURE(lo[1][1] - 0.5f * D > 2.0f * D);     /* the neutral one off the floor */
+	ENSURE(lo[2][1] - 0.5f * D < 0.5f * D);     /* on the bottom (within d / 2 of y = 0) */
+	/* Archimedes: the light box displaces water of its own weight, half its volume. 0.53 measured
+	   (0.49 to 0.55 in variants of this run: pinned boxes while the water settles first, other
+	   solid weightings). Held to 0.5 +- 0.1, one layer of the box's five: the surface is known to
+	   about d / 2 (the top layer of the water is under-dense, ~0.75 rho0, and its columns' tops
+	   scatter by +-d), and the box bobs and rocks a little. */
+	ENSURE(submerged[0] > 0.4 && submerged[0] < 0.6);
+	ENSURE(submerged[2] > 0.99);
+	/* NOT YET HELD (printed, not asserted): the neutral box hovering. It rises to the surface
+	   (0.98 submerged, top at the surface) within ~100 steps, also when the boxes are pinned while
+	   the water settles first: the fluid's corrections on it add to 1.02-1.05 x its weight per
+	   substep (pressure ~0.93, contacts ~0.07-0.09), and damping 1/s lets 2% of g carry it 9 cm.
+	   Dividing a solid's w_hat by the water's mean compression (1.036 here) halves the excess but
+	   does not remove it (nor does 1.1, nor scaling the solids' density share): see the report. */
 	pbd_DestroyWorld(w);
 }
 
