@@ -437,7 +437,7 @@ test('hostile replays and unknown link versions are refused by name; the running
       [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, 'g', 1600, 0, 0, 0]] } }), /replay\.events\[0\]\[2\] must be an integer in 0\.\.1599, got 1600/],
       [v2({ scene: cloth, replay: { v: 1, steps: 1e9, q: 1000, events: [] } }), /replay\.steps must be an integer in 0\.\.36000, got 1000000000/],
       [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, 'm', 0, 1, 1, 1]] } }), /replay\.events\[0\]\[2\] must be a grab that is held at this step \(none is held\)/],
-      [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, '<img src=x onerror="window.__pwned=1">', 0]] } }), /replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f" or "p", got "\\u003cimg/],
+      [v2({ scene: cloth, replay: { v: 1, steps: 50, q: 1000, events: [[3, '<img src=x onerror="window.__pwned=1">', 0]] } }), /replay\.events\[0\]\[1\] must be "g", "m", "r", "c", "f", "p" or "e", got "\\u003cimg/],
       [v2({ scene: cloth, replay: { v: 2, steps: 50, q: 1000, events: [] } }), /replay\.v must be 1 \(the only replay version this page reads\), got 2/],
       ['#s=3.AAAA', /link version 3 is newer than this page, which reads versions 1 to 2/],
       ['#s=0.AAAA', /link version 0 is too old: this page reads versions 1 to 2/],
