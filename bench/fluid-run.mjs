@@ -96,7 +96,9 @@ export function runFluidPeer(engine, c) {
 			viscosity: p('fluid.viscosity'), dt: p('dt'), substeps: p('substeps'), iterations: p('iterations'),
 			gravity: [p('gravityX'), p('gravityY'), p('gravityZ')], maxSpeed: p('maxSpeed'), ground: p('groundHeight'), tank: c.plan.tank,
 		};
-		if (p('damping') !== 0 || p('groundEnabled') !== 1 || p('staticFriction') !== 0 || p('kineticFriction') !== 0 || p('restitution') !== 0) {
+		// Fluid particles feel fluid.friction (default 0) of the ground's and colliders' friction (ground.c, colliders.c).
+		const frictionless = p('fluid.friction') === 0 || (p('staticFriction') === 0 && p('kineticFriction') === 0);
+		if (p('damping') !== 0 || p('groundEnabled') !== 1 || !frictionless || p('restitution') !== 0) {
 			throw new Error(`bench: ${c.name}: the fluid peer has no damping, friction, restitution or switch for the ground`);
 		}
 	} finally {

@@ -18,11 +18,12 @@
                  fluid beyond it, its share in rho and in grad_i C, and it mirrors lambda_i in dp_i (the engine's
                  wall table, fluid-cases.mjs wallAt); p += dp; then the walls and the ground: p clamped to r = d / 2 inside them
                  (frictionless, as the case's colliders and ground are)
-     velocities  v = (p - x) / ts, |v| <= maxSpeed; vorticity confinement (eqs. 15-16): w_i = sum_j (m / rho0)
-                 grad_i W_ij x (v_j - v_i), eta_i = sum_j (|w_j| - |w_i|) grad W_ij, N = eta / |eta|, v_i += ts eps
-                 (N x w_i) with eps = vorticity h |w_i| (fluid_velocity.c's dimensionless scaling); XSPH (eq. 17,
-                 symmetric): v_i += viscosity sum_j (m / rho0) (v_j - v_i) W_ij (both Jacobi: from the velocities
-                 before the pass); x = p
+     velocities  v = (p - x) / ts, |v| <= maxSpeed; then, both from these same v (the paper's Algorithm 1 lines
+                 21-22, as fluid_velocity.c): vorticity confinement (eqs. 15-16): w_i = sum_j (m / rho0)
+                 grad_i W_ij x (v_j - v_i), eta_i = sum_j (|w_j| - |w_i|) grad W_ij, N = eta / |eta|, a push
+                 vorticity h (N x w_i) (fluid_velocity.c's dimensionless scaling: a share per pass, linear in w);
+                 XSPH (eq. 17, symmetric): viscosity sum_j (m / rho0) (v_j - v_i) W_ij; v_i += both (Jacobi:
+                 every sum reads the velocities before the passes); x = p
 
    Its doubles are stored to float32, so its state is close to MiniPBD's, not bit-identical: it has no hash,
    and its density error (fluid-cases.mjs densityFigures on its positions) shows what its arithmetic gives.
@@ -86,6 +87,7 @@ export function createPeerFluid(scene) {
 	for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) x[3 * i + c] = scene.x0[4 * i + c];
 	const lambda = new Float32Array(n), density = new Float32Array(n);
 	const dp = new Float32Array(3 * n), w = new Float32Array(3 * n), dv = new Float32Array(3 * n), wlen = new Float32Array(n);
+	const dvw = new Float32Array(3 * n); // the confinement's push, added with XSPH's after both read the same v
 	const neighbours = new Int32Array(n * MAX_NEIGHBOURS), neighbourCount = new Int32Array(n);
 	// Each particle's nearest wall (the ground or a tank wall within 2 h, found with its neighbours) as the
 	// plane n . p + c: index into planes, -1 for none.
@@ -233,17 +235,21 @@ export function createPeerFluid(scene) {
 				ex += f * dx, ey += f * dy, ez += f * dz;
 			}
 			const el = Math.hypot(ex, ey, ez);
-			if (el === 0) { dv[3 * i] = dv[3 * i + 1] = dv[3 * i + 2] = 0; continue; }
+			if (el === 0) { dvw[3 * i] = dvw[3 * i + 1] = dvw[3 * i + 2] = 0; continue; }
 			const nx = ex / el, ny = ey / el, nz = ez / el;
 			const ox = w[3 * i], oy = w[3 * i + 1], oz = w[3 * i + 2];
-			const s = ts * scene.vorticity * h * wlen[i];
-			dv[3 * i] = s * (ny * oz - nz * oy), dv[3 * i + 1] = s * (nz * ox - nx * oz), dv[3 * i + 2] = s * (nx * oy - ny * ox);
+			const s = scene.vorticity * h; // dt eps = vorticity h (fluid_velocity.c): linear in w
+			dvw[3 * i] = s * (ny * oz - nz * oy), dvw[3 * i + 1] = s * (nz * ox - nx * oz), dvw[3 * i + 2] = s * (nx * oy - ny * ox);
 		}
-		for (let i = 0; i < 3 * n; i++) v[i] += dv[i];
 	}
 
+	// XSPH from the same v as the curl above, then v += XSPH + confinement (fluid_velocity.c's order).
 	function viscosity() {
-		if (scene.viscosity === 0) return;
+		const vort = scene.vorticity !== 0;
+		if (scene.viscosity === 0) {
+			if (vort) for (let i = 0; i < 3 * n; i++) v[i] += dvw[i];
+			return;
+		}
 		for (let i = 0; i < n; i++) {
 			let sx = 0, sy = 0, sz = 0;
 			for (let s = 0; s < neighbourCount[i]; s++) {
@@ -254,7 +260,8 @@ export function createPeerFluid(scene) {
 			}
 			dv[3 * i] = scene.viscosity * sx, dv[3 * i + 1] = scene.viscosity * sy, dv[3 * i + 2] = scene.viscosity * sz;
 		}
-		for (let i = 0; i < 3 * n; i++) v[i] += dv[i];
+		if (vort) for (let i = 0; i < 3 * n; i++) v[i] = v[i] + dv[i] + dvw[i];
+		else for (let i = 0; i < 3 * n; i++) v[i] += dv[i];
 	}
 
 	const timed = (name, fn) => {
