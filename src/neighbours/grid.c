@@ -38,20 +38,12 @@
    clamped to +-1e9 (so the cast is defined, even for NaN), corrected down by one where the
    cast rounded up (negative values): floor without libm. */
 #include "neighbours/grid.h"
+#include "neighbours/grid_cells.h"
 #include "world/core.h"
 #include "base/simd.h"
 
 #include <string.h>
 
-/* The cell is a hair larger than R so that rounding in p * (1 / cell) cannot put two
-   particles closer than R more than one cell apart. That holds within ~4000 cells of the
-   origin; farther out a pair at nearly R could be missed, a contact (closer than R / 1.2 in
-   the contacts family) only beyond ~700k cells, where float positions are already coarser
-   than 0.1 of it. */
-#define CELL_SLACK 1.0009765625f
-#define CELL_LIMIT 1e9f
-/* Sorted arrays are padded so that a 4-wide load may run past the last particle. */
-#define PAD 4
 #define SORTED_ARRAYS 9
 
 size_t pbd_Grid_Bytes(int32_t maxParticles)
@@ -88,24 +80,11 @@ int pbd_NeighbourLists_Create(pbdNeighbourLists* lists, pbdPool* pool, int32_t m
 	return lists->start != NULL && lists->count != NULL && lists->indices != NULL;
 }
 
-/* One sorted array: the particles plus the padding, rounded up to a cache line. */
-static size_t SortedStride(int32_t count) { return ((size_t)count + PAD + 15u) & ~(size_t)15u; }
-
-size_t pbd_Grid_ScratchBytes(int32_t count) { return SORTED_ARRAYS * SortedStride(count) * sizeof(float) + 16; }
-
-static inline int32_t CellIndex(float v, float inv)
-{
-	float f = v * inv;
-	if (!(f >= -CELL_LIMIT)) f = -CELL_LIMIT; /* also NaN */
-	if (f > CELL_LIMIT) f = CELL_LIMIT;
-	const int32_t c = (int32_t)f; /* toward zero */
-	return c - ((float)c > f);
-}
+size_t pbd_Grid_ScratchBytes(int32_t count) { return SORTED_ARRAYS * pbd_SortedStride(count) * sizeof(float) + 16; }
 
 static inline uint32_t BucketOf(const float* p, float inv, uint32_t mask)
 {
-	const uint32_t row = ((uint32_t)CellIndex(p[1], inv) * 19349663u) ^ ((uint32_t)CellIndex(p[2], inv) * 83492791u);
-	return ((uint32_t)CellIndex(p[0], inv) + row) & mask;
+	return pbd_CellBucket(pbd_CellIndex(p[0], inv), pbd_CellIndex(p[1], inv), pbd_CellIndex(p[2], inv), mask);
 }
 
 int32_t pbd_Grid_Bucket(const pbdGrid* g, const float* point)
@@ -130,7 +109,7 @@ int pbd_Grid_Build(pbdGrid* g, const pbdGridInput* in, void* scratch, size_t scr
 	const int perParticle = in->radii != NULL || in->objectRadius != NULL;
 	float rmax = perParticle ? 0.0f : Radius(in->radius);
 	uintptr_t base = ((uintptr_t)scratch + 15u) & ~(uintptr_t)15u;
-	const size_t stride = SortedStride(n);
+	const size_t stride = pbd_SortedStride(n);
 	g->x = (float*)base;
 	g->y = g->x + stride;
 	g->z = g->y + stride;
@@ -300,7 +279,6 @@ static inline uint32_t PhaseBits(const uint32_t* v, uint32_t pi, uint32_t self, 
 	return bits;
 }
 
-#define OUT_OF_SEARCH (PBD_PHASE_NO_COLLIDE | PBD_PHASE_INACTIVE)
 
 /* The fluid's rule (grid.h pbdGridFilter.fluid) for 4 lanes against particle phase pi (in the
    search): any lane in the search when pi is fluid, only fluid lanes when it is solid. */
@@ -348,7 +326,7 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 
 	for (int32_t s = 0; s < n; ++s) {
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
-		const int32_t ix = CellIndex(xi, inv), iy = CellIndex(yi, inv), iz = CellIndex(zi, inv);
+		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
 		if (s == 0 || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
 			ranges = Neighbourhood(start, mask, ix, iy, iz, first, end);

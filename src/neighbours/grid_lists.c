@@ -33,34 +33,16 @@
    lists past lists->capacity are cut short (those neighbours dropped); lists->dropped counts both.
 */
 #include "neighbours/grid.h"
+#include "neighbours/grid_cells.h"
 #include "world/core.h"
 #include "base/simd.h"
 
 #include <string.h>
 
-/* as grid.c: a hair larger than h / CELL_DIVISIONS, so that rounding cannot put two particles
-   closer than h more than CELL_DIVISIONS cells apart */
-#define CELL_SLACK 1.0009765625f
-#define CELL_LIMIT 1e9f
 #define CELL_DIVISIONS 1
 #define ROW (2 * CELL_DIVISIONS + 1)
 #define ROWS (ROW * ROW)
-#define PAD 4
-#define OUT_OF_SEARCH (PBD_PHASE_NO_COLLIDE | PBD_PHASE_INACTIVE)
 #define NOT_IN_GRID 0xffffffffu
-
-static size_t Stride(int32_t n) { return ((size_t)n + PAD + 15u) & ~(size_t)15u; }
-
-static inline int32_t CellIndex(float v, float inv)
-{
-	float f = v * inv;
-	if (!(f >= -CELL_LIMIT)) f = -CELL_LIMIT; /* also NaN */
-	if (f > CELL_LIMIT) f = CELL_LIMIT;
-	const int32_t c = (int32_t)f; /* toward zero */
-	return c - ((float)c > f);
-}
-
-static inline uint32_t RowHash(int32_t iy, int32_t iz) { return ((uint32_t)iy * 19349663u) ^ ((uint32_t)iz * 83492791u); }
 
 /* The slot ranges [first, end) around cell (ix, iy, iz), sorted by first and merged where they
    overlap or touch: every slot of the neighbourhood's buckets exactly once. */
@@ -71,7 +53,7 @@ static int32_t Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, in
 	int32_t n = 0;
 	for (int32_t dz = -CELL_DIVISIONS; dz <= CELL_DIVISIONS; ++dz) {
 		for (int32_t dy = -CELL_DIVISIONS; dy <= CELL_DIVISIONS; ++dy) {
-			const uint32_t lo = ((uint32_t)(ix - CELL_DIVISIONS) + RowHash(iy + dy, iz + dz)) & mask;
+			const uint32_t lo = ((uint32_t)(ix - CELL_DIVISIONS) + pbd_CellRowHash(iy + dy, iz + dz)) & mask;
 			const uint32_t hi = lo + (uint32_t)(ROW - 1); /* last bucket, unwrapped */
 			if (hi <= mask) {
 				a[n] = start[lo], e[n] = start[hi + 1u];
@@ -133,7 +115,7 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 	const int32_t roomy = workCapacity - 4; /* below this a quad's four stores always fit */
 	for (int32_t s = 0; s < m; ++s) {
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
-		const int32_t ix = CellIndex(xi, inv), iy = CellIndex(yi, inv), iz = CellIndex(zi, inv);
+		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
 		if (s == 0 || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
 			ranges = Neighbourhood(start, mask, ix, iy, iz, first, end);
@@ -200,7 +182,7 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	if (phase == NULL) return 1; /* no fluid particle: nothing to list */
 
 	/* scratch: 8 of the 9 arrays pbd_Grid_ScratchBytes counts */
-	const size_t stride = Stride(n);
+	const size_t stride = pbd_SortedStride(n);
 	uint32_t* bucket = (uint32_t*)(((uintptr_t)scratch + 15u) & ~(uintptr_t)15u);
 	g->x = (float*)(bucket + stride);
 	g->y = g->x + stride;
@@ -234,7 +216,7 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 			continue;
 		}
 		const float* pi = p + 4 * i;
-		const uint32_t b = ((uint32_t)CellIndex(pi[0], inv) + RowHash(CellIndex(pi[1], inv), CellIndex(pi[2], inv))) & mask;
+		const uint32_t b = pbd_CellBucket(pbd_CellIndex(pi[0], inv), pbd_CellIndex(pi[1], inv), pbd_CellIndex(pi[2], inv), mask);
 		bucket[i] = b;
 		start[b] += 1;
 		all &= ph;
