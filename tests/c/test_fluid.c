@@ -134,21 +134,9 @@ void Test_FluidDamBreak(void)
    friction on every fluid particle: it also settles, in the end, but slowly). */
 static void DamBreakWithFriction(float friction, double* surface, double* spread, float* front)
 {
-	const float L = 0.4f, D = 0.2f, H = 0.6f, t = 0.1f;
+	const float L = 0.4f, D = 0.2f, H = 0.6f;
 	pbdWorldId w = FluidWorld(4000, 4000, 2, 4);
-	const float boxes[4][6] = {
-		{ -t, 0.5f * H, 0.5f * D, t, 0.5f * H, 0.5f * D + t },
-		{ L + t, 0.5f * H, 0.5f * D, t, 0.5f * H, 0.5f * D + t },
-		{ 0.5f * L, 0.5f * H, -t, 0.5f * L + t, 0.5f * H, t },
-		{ 0.5f * L, 0.5f * H, D + t, 0.5f * L + t, 0.5f * H, t },
-	};
-	for (int k = 0; k < 4; ++k) {
-		pbdColliderDef c = pbd_DefaultColliderDef();
-		c.type = pbdShape_box;
-		c.position[0] = boxes[k][0], c.position[1] = boxes[k][1], c.position[2] = boxes[k][2];
-		c.halfExtents[0] = boxes[k][3], c.halfExtents[1] = boxes[k][4], c.halfExtents[2] = boxes[k][5];
-		pbd_World_AddCollider(w, &c);
-	}
+	FluidWalls(w, L, D, H, 0); /* the colliders' default materials */
 	if (friction >= 0.0f) pbd_World_SetParam(w, pbdParam_fluidFriction, friction);
 	AddFluidBlock(w, 0.0f, 0.0f, 0.0f, 0.16f, 0.3f, D, 0);
 	pbd_World_SetParam(w, pbdParam_damping, 1.0f);

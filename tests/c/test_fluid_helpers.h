@@ -25,8 +25,9 @@ static inline pbdWorldId FluidWorld(int maxParticles, int maxFluid, int substeps
 	return w;
 }
 
-/* Four box walls around [0, L] x [0, D] in x and z, height H, on the ground (y = 0). */
-static inline void FluidTank(pbdWorldId w, float L, float D, float H)
+/* Four box walls around [0, L] x [0, D] in x and z, height H, on the ground (y = 0); frictionless, or with
+   the colliders' default materials. */
+static inline void FluidWalls(pbdWorldId w, float L, float D, float H, int frictionless)
 {
 	const float t = 0.1f;
 	const float boxes[4][6] = {
@@ -40,9 +41,15 @@ static inline void FluidTank(pbdWorldId w, float L, float D, float H)
 		c.type = pbdShape_box;
 		c.position[0] = boxes[k][0], c.position[1] = boxes[k][1], c.position[2] = boxes[k][2];
 		c.halfExtents[0] = boxes[k][3], c.halfExtents[1] = boxes[k][4], c.halfExtents[2] = boxes[k][5];
-		c.staticFriction = c.kineticFriction = 0.0f;
+		if (frictionless) c.staticFriction = c.kineticFriction = 0.0f;
 		pbd_World_AddCollider(w, &c);
 	}
+}
+
+/* A frictionless tank: FluidWalls, and the ground's and the fluid's friction 0. */
+static inline void FluidTank(pbdWorldId w, float L, float D, float H)
+{
+	FluidWalls(w, L, D, H, 1);
 	/* Water slips along glass: with static friction the particles touching the floor and the walls
 	   stick and the water above them piles up like sand (a 0.16 m column settled with a 7 cm spread). */
 	pbd_World_SetParam(w, pbdParam_staticFriction, 0.0f);
