@@ -23,34 +23,15 @@
 
 /* ---- moving and parking particles (also used by fluid_sort.c) ---- */
 
-static void Copy4(float* a, int32_t from, int32_t to)
-{
-	if (a != NULL) memcpy(a + 4 * to, a + 4 * from, 4 * sizeof(float));
-}
-
-static void Copy1(float* a, int32_t from, int32_t to)
-{
-	if (a != NULL) a[to] = a[from];
-}
-
 void pbd_Fluid_MoveParticle(pbdWorld* w, pbdFluid* f, int32_t from, int32_t to)
 {
 	if (from == to) return;
-	Copy4(w->x, from, to);
-	Copy4(w->p, from, to);
-	Copy4(w->v, from, to);
-	Copy4(w->n, from, to);
-	Copy4(w->rest0, from, to);
-	Copy4(w->force, from, to);
-	w->phase[to] = w->phase[from];
-	Copy1(w->errors, from, to);
-	Copy1(w->densities, from, to);
-	/* The family's per-particle arrays (NULL until the family has carved them). */
-	Copy1(f->density, from, to);
-	Copy1(f->lambda, from, to);
-	Copy4(f->delta, from, to);
-	Copy4(f->omega, from, to);
-	Copy4(f->scratchV, from, to);
+	pbdParticleArray arrays[PBD_FLUID_PARTICLE_ARRAYS];
+	const int32_t count = pbd_Fluid_ParticleArrays(w, f, arrays);
+	for (int32_t a = 0; a < count; ++a) {
+		uint8_t* b = (uint8_t*)arrays[a].base;
+		memcpy(b + (size_t)to * arrays[a].width, b + (size_t)from * arrays[a].width, arrays[a].width);
+	}
 }
 
 static void Set4(float* a, int32_t i, float x, float y, float z, float ww)

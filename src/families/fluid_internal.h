@@ -145,6 +145,17 @@ float pbd_Fluid_DensityAt(const pbdFluid* fluid, const float* positions, int32_t
 void pbd_Fluid_FindSheets(pbdWorld* world, pbdFluid* fluid);
 
 /* fluid_sort.c */
+/// An array indexed by particle that outlives a substep, and its bytes per particle.
+typedef struct pbdParticleArray {
+	void* base;
+	size_t width;
+} pbdParticleArray;
+#define PBD_FLUID_PARTICLE_ARRAYS 11
+/// Every array a fluid particle's slot owns from one step to the next: x, p, v, n, rest0, force, phase,
+/// errors, densities and the family's density and lambda (delta, props, omega, scratchV and the lists are
+/// rebuilt every substep). The sort permutes them and a drain's compaction moves them: one list for both.
+/// Returns how many it wrote (arrays not carved yet are left out).
+int32_t pbd_Fluid_ParticleArrays(pbdWorld* world, pbdFluid* fluid, pbdParticleArray out[PBD_FLUID_PARTICLE_ARRAYS]);
 /// Reorders every fluid object's live particles by cell (all per-particle arrays follow; attachments are
 /// remapped; the kept contact lists and the fluid's lists are marked stale).
 void pbd_Fluid_Sort(pbdWorld* world, pbdFluid* fluid);

@@ -26,8 +26,27 @@ static void Permute(void* base, size_t width, int32_t first, int32_t count, cons
 	memcpy(b + (size_t)first * width, tmp, (size_t)count * width);
 }
 
+int32_t pbd_Fluid_ParticleArrays(pbdWorld* w, pbdFluid* f, pbdParticleArray out[PBD_FLUID_PARTICLE_ARRAYS])
+{
+	const size_t f4 = 4 * sizeof(float);
+	const pbdParticleArray all[PBD_FLUID_PARTICLE_ARRAYS] = {
+		{ w->x, f4 },         { w->p, f4 },         { w->v, f4 },
+		{ w->n, f4 },         { w->rest0, f4 },     { w->force, f4 },
+		{ w->phase, sizeof(uint32_t) },             { w->errors, sizeof(float) },
+		{ w->densities, sizeof(float) },            { f->density, sizeof(float) },
+		{ f->lambda, sizeof(float) },
+	};
+	int32_t n = 0;
+	for (int32_t k = 0; k < PBD_FLUID_PARTICLE_ARRAYS; ++k) {
+		if (all[k].base != NULL) out[n++] = all[k];
+	}
+	return n;
+}
+
 void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 {
+	pbdParticleArray arrays[PBD_FLUID_PARTICLE_ARRAYS];
+	const int32_t arrayCount = pbd_Fluid_ParticleArrays(w, f, arrays);
 	for (int32_t o = 0; o < f->objectCount; ++o) {
 		const pbdFluidObject* obj = &f->objects[o];
 		const int32_t first = obj->first, n = obj->active;
@@ -51,18 +70,7 @@ void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 			moved |= old != k;
 		}
 		if (!moved) continue;
-		const size_t f4 = 4 * sizeof(float);
-		Permute(w->x, f4, first, n, perm, tmp);
-		Permute(w->p, f4, first, n, perm, tmp);
-		Permute(w->v, f4, first, n, perm, tmp);
-		Permute(w->n, f4, first, n, perm, tmp);
-		Permute(w->rest0, f4, first, n, perm, tmp);
-		Permute(w->force, f4, first, n, perm, tmp);
-		Permute(w->phase, sizeof(uint32_t), first, n, perm, tmp);
-		Permute(w->errors, sizeof(float), first, n, perm, tmp);
-		Permute(w->densities, sizeof(float), first, n, perm, tmp);
-		Permute(f->density, sizeof(float), first, n, perm, tmp);
-		Permute(f->lambda, sizeof(float), first, n, perm, tmp);
+		for (int32_t a = 0; a < arrayCount; ++a) Permute(arrays[a].base, arrays[a].width, first, n, perm, tmp);
 		pbd_Attachments_Remap(w, first, n, newIndex);
 	}
 	w->positionVersion += 1;
