@@ -87,12 +87,7 @@ export class World {
       this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
     } else if (this.fluidIndices.length > 0) {
       // Hoses and drains change a fluid's live count at any step without a topology change: read it again.
-      const heap = this.engine.heap;
-      const k = OBJECT_FIELDS.indexOf('activeParticles');
-      for (const index of this.fluidIndices) {
-        heap.out('pbdjs_GetObjectInfo', [this.id, index]);
-        this.objectsCache[index].activeParticles = heap.int32s(OBJECT_FIELDS.length)[k];
-      }
+      for (const index of this.fluidIndices) this.objectsCache[index].activeParticles = this.liveParticles(index);
     }
     return this.objectsCache;
   }
