@@ -21,7 +21,6 @@
    fitted to the lattice as the engine's, kernels below), over the particles closer than h, plus the nearest
    wall's share (the engine counts the ground and the colliders as rest fluid beyond them: fluid.c
    Fluid_WallTable); densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
-import { World } from '../web/js/minipbd.js';
 
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
 const OBJECT_FIELDS = 19; // pbdObjectInfo as int32 (activeParticles is the 19th)
@@ -111,27 +110,8 @@ export function fluidPlanOps(plan) {
 	];
 }
 
-/** A wasm World (engine/world.js: step, hash, positions, getParam) made by the plan's operations. */
-export function buildFluidWorld(engine, ops) {
-	const e = engine.exports;
-	const [create, ...rest] = ops;
-	const id = engine.check(e.pbdjs_CreateWorld(...create.slice(1)), 'create');
-	engine.heap.refreshViews();
-	const world = new World(engine, id, { objects: [], colliders: [] });
-	try {
-		for (const [op, ...args] of rest) {
-			if (op === 'param') engine.check(e.pbd_World_SetParam(id, engine.paramIds.get(args[0]), args[1]), 'engine', id);
-			else if (op === 'fluid') engine.check(e.pbdjs_AddFluid(id, ...args), 'engine', id);
-			else if (op === 'collider') engine.check(e.pbdjs_AddCollider(id, ...args), 'engine', id);
-			else throw new Error(`bench: unknown fluid plan operation ${op}`);
-		}
-	} catch (err) {
-		e.pbd_DestroyWorld(id);
-		throw err;
-	}
-	engine.heap.refreshViews();
-	return world;
-}
+/** A wasm World made by the plan's operations: the solids' replayer, which knows the fluid operation. */
+export { buildPlanWorld as buildFluidWorld } from './solid-cases.mjs';
 
 /** The fluid object's live particles (object 0 of a fluid plan): { first, count }. */
 export function fluidRange(engine, world) {

@@ -148,8 +148,9 @@ export function planOps(engine, plan) {
 /** The operations as bench_native_world.c reads them: one per line, words separated by spaces. */
 export const opsText = (ops) => ops.map((op) => op.map(String).join(' ')).join('\n') + '\n';
 
-/** A wasm World (engine/world.js: step, hash, stats, positions) made by the plan's operations. */
-export function buildSolidWorld(engine, ops) {
+/** A wasm World (engine/world.js: step, hash, stats, positions) made by a plan's operations (the solids' and the
+ *  fluids' plans: param, body, fluid, collider), as bench_native_world.c replays them natively. */
+export function buildPlanWorld(engine, ops) {
 	const e = engine.exports;
 	const [create, ...rest] = ops;
 	const id = engine.check(e.pbdjs_CreateWorld(...create.slice(1)), 'create');
@@ -159,6 +160,7 @@ export function buildSolidWorld(engine, ops) {
 		for (const [op, ...args] of rest) {
 			if (op === 'param') engine.check(e.pbd_World_SetParam(id, engine.paramIds.get(args[0]), args[1]), 'engine', id);
 			else if (op === 'body') engine.check(e.pbdjs_AddBody(id, ...args), 'engine', id);
+			else if (op === 'fluid') engine.check(e.pbdjs_AddFluid(id, ...args), 'engine', id);
 			else if (op === 'collider') engine.check(e.pbdjs_AddCollider(id, ...args), 'engine', id);
 			else throw new Error(`bench: unknown plan operation ${op}`);
 		}

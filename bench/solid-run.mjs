@@ -2,7 +2,7 @@
    on the plain-JS soft-body peer (peer-softbody.mjs). Each times the same warm-up and runs as every other
    implementation of the case and measures the quality of its final state with the same functions. */
 import { performance } from 'node:perf_hooks';
-import { bodyRanges, buildSolidWorld, interpenetration, shapeError, softMeshes, softQuality } from './solid-cases.mjs';
+import { bodyRanges, buildPlanWorld, interpenetration, shapeError, softMeshes, softQuality } from './solid-cases.mjs';
 import { createPeerSoftBodies } from './peer-softbody.mjs';
 
 const hex = (h) => `0x${(h >>> 0).toString(16).padStart(8, '0')}`;
@@ -65,7 +65,7 @@ function engineVolumes(engine, world, bodies) {
 
 /** Case c on a wasm engine: a record like runWasm's, with the solid's counts and quality. */
 export function runSolidWasm(engine, c, impl, build) {
-	const world = buildSolidWorld(engine, c.ops);
+	const world = buildPlanWorld(engine, c.ops);
 	try {
 		const d = describe(engine, world, c);
 		const passes = world.getParam('substeps') * world.getParam('iterations');
@@ -90,7 +90,7 @@ export function runSolidWasm(engine, c, impl, build) {
 
 /** Case c (a soft one) on the plain-JS peer, built from what `engine` built: the same particles and meshes. */
 export function runSolidPeer(engine, c) {
-	const world = buildSolidWorld(engine, c.ops);
+	const world = buildPlanWorld(engine, c.ops);
 	let d, scene;
 	try {
 		d = describe(engine, world, c);
