@@ -1,5 +1,6 @@
 /* families/fluid_internal.h -- the fluid family's state, shared by its files:
-     fluid.c           the family's table, pool, parameters, neighbour lists, statistics, the public queries
+     fluid.c           the family's table, pool, parameters, walls, neighbour lists
+     fluid_queries.c   the public queries: statistics, the densities buffer, one part of the substep alone
      fluid_solve.c     the density constraint (Macklin & Mueller 2013, seed 002): densities and lambda,
                        position corrections with s_corr, the solid particles' share (Macklin et al. 2014 7.1)
      fluid_sheets.c    thin solids (cloth): the side of the surface each fluid particle near one is held on

@@ -1,0 +1,96 @@
+/* families/fluid_queries.c -- the fluid's public queries outside the step: statistics, the densities
+   buffer, and one part of the substep alone for the benchmarks. Each measures on the committed positions
+   with a fresh neighbour search (outside the step the world's scratch is free). */
+#include "families/fluid_internal.h"
+
+#include <string.h>
+
+/* A fresh search on the committed positions (outside the step, so the scratch is free); the last
+   substep's neighbour statistics are kept. */
+static int MeasureLists(pbdWorld* w, pbdFluid* f)
+{
+	const float mean = f->meanNeighbours;
+	const int32_t dropped = f->droppedNeighbours;
+	pbd_Fluid_UpdateKernel(w, f);
+	const int ok = pbd_Fluid_BuildLists(w, f, w->x);
+	f->meanNeighbours = mean;
+	f->droppedNeighbours = dropped;
+	return ok;
+}
+
+int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
+	pbdFluid* f = pbd_FluidState(w);
+	memset(stats, 0, sizeof *stats);
+	for (int32_t o = 0; o < f->objectCount; ++o) stats->particles += f->objects[o].active;
+	stats->capacity = f->reserved;
+	stats->emitted = f->emitted;
+	stats->drained = f->drained;
+	stats->full = f->full;
+	stats->droppedNeighbours = f->droppedNeighbours;
+	stats->meanNeighbours = f->meanNeighbours;
+	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
+	double sum = 0.0, error = 0.0;
+	float largest = 0.0f;
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const float rho = pbd_Fluid_DensityAt(f, w->x, f->order[o]);
+		sum += rho;
+		error += rho > 1.0f ? rho - 1.0f : 0.0f;
+		largest = rho > largest ? rho : largest;
+	}
+	if (f->fluidCount > 0) {
+		stats->meanDensity = (float)(sum / f->fluidCount);
+		stats->densityError = (float)(error / f->fluidCount);
+		stats->maxDensity = largest;
+	}
+	return PBD_OK;
+}
+
+int pbd_World_UpdateDensities(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	pbdFluid* f = pbd_FluidState(w);
+	memset(w->densities, 0, (size_t)w->particleCount * sizeof(float));
+	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
+	for (int32_t o = 0; o < f->fluidCount; ++o) {
+		const int32_t i = f->order[o];
+		w->densities[i] = pbd_Fluid_DensityAt(f, w->x, i);
+	}
+	return PBD_OK;
+}
+
+/* One part of the fluid's substep on the current state, predicted = committed positions (benchmarks:
+   helper bench times each on its own). The lists are searched first when the part needs them. */
+int pbd_World_RunFluidPart(pbdWorldId id, int part)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (part < 0 || part >= pbdFluidPart_count) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid part %d is not one of 0..%d", part, pbdFluidPart_count - 1);
+	}
+	pbdFluid* f = pbd_FluidState(w);
+	if (f->objectCount == 0) return PBD_OK;
+	pbd_Fluid_UpdateKernel(w, f);
+	memcpy(w->p, w->x, (size_t)w->particleCount * 4 * sizeof(float));
+	if (part == pbdFluidPart_sort) {
+		pbd_Fluid_Sort(w, f);
+		return PBD_OK;
+	}
+	if (part == pbdFluidPart_neighbours || !f->listsValid) {
+		if (!pbd_Fluid_BuildLists(w, f, w->p)) return PBD_OK;
+		if (part == pbdFluidPart_neighbours) return PBD_OK;
+	}
+	const float h = w->params[pbdParam_dt] / w->params[pbdParam_substeps];
+	switch (part) {
+	case pbdFluidPart_density: pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount); break;
+	case pbdFluidPart_correct:
+		pbd_Fluid_SolveCorrect(w, f, w->p, 0, f->orderCount);
+		pbd_Fluid_Apply(w, f, w->p, 0, f->orderCount);
+		break;
+	case pbdFluidPart_vorticity: pbd_Fluid_Vorticity(w, f, h); break;
+	case pbdFluidPart_viscosity: pbd_Fluid_Viscosity(w, f); break;
+	default: break;
+	}
+	return PBD_OK;
+}
