@@ -8,7 +8,9 @@ export NODE_PATH := /usr/share/nodejs
 # The core: every .c under src/ but the wasm surface (src/wasm/). The folders are the architecture:
 # base/ (pool, SIMD), world/ (the world and its step), families/ (one file per constraint family),
 # neighbours/ (the one neighbour search), builders/ (one file per object type), wasm/ (the JS surface).
-CORE_SRC := $(sort $(filter-out src/wasm/%,$(wildcard src/*/*.c)))
+CORE_SRC := $(sort $(filter-out src/wasm/% src/host/%,$(wildcard src/*/*.c)))
+# host/: what a native host adds (POSIX threads for a team, base/tasks.h); never in a wasm build.
+HOST_SRC := $(wildcard src/host/*.c)
 WASM_SRC := $(CORE_SRC) $(wildcard src/wasm/*.c)
 HDRS := $(wildcard src/*.h src/*/*.h)
 TEST_SRC := $(wildcard tests/c/*.c)
@@ -79,15 +81,15 @@ dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(WEB_ASSETS) $(SHADERS) $(LIB_J
 	@echo "dist/ ready"
 
 # ---- C tests: native, native under ASan+UBSan, scalar fallback, and the wasm build under Node.
-build/test_native: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
+build/test_native: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
-	gcc $(NATIVE_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
-build/test_scalar: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
+	gcc $(NATIVE_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
+build/test_scalar: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
-	gcc $(NATIVE_CFLAGS) -DPBD_SCALAR=1 $(CORE_SRC) $(TEST_SRC) -lm -o $@
-build/test_san: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
+	gcc $(NATIVE_CFLAGS) -DPBD_SCALAR=1 $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
+build/test_san: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
-	gcc $(SAN_CFLAGS) $(CORE_SRC) $(TEST_SRC) -lm -o $@
+	gcc $(SAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
 build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
@@ -115,9 +117,9 @@ FUZZ_SHORT_SECONDS ?= 60
 FUZZ_RUN = bash tests/fuzz/run.sh build/fuzz_api
 FUZZ_SHORT = FRESH=1 $(FUZZ_RUN) $(FUZZ_SHORT_SECONDS) build/fuzz-corpus-short
 .PHONY: fuzz fuzz-short fuzz-corpus
-build/fuzz_api: $(CORE_SRC) $(FUZZ_SRC) $(HDRS) $(FUZZ_HDRS) Makefile
+build/fuzz_api: $(CORE_SRC) $(HOST_SRC) $(FUZZ_SRC) $(HDRS) $(FUZZ_HDRS) Makefile
 	@mkdir -p build
-	clang $(FUZZ_CFLAGS) $(CORE_SRC) $(FUZZ_SRC) -lm -o $@
+	clang $(FUZZ_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(FUZZ_SRC) -lm -pthread -o $@
 build/make_corpus: tests/fuzz/make_corpus.c tests/fuzz/fuzz_input.h src/minipbd.h Makefile
 	@mkdir -p build
 	gcc -O1 $(WARN) -Isrc tests/fuzz/make_corpus.c -lm -o $@
@@ -131,9 +133,9 @@ fuzz-short: build/fuzz_api
 	$(FUZZ_SHORT)
 
 # build/replay_calls replays natively the calls the JS engine made to the wasm (tests/node/crossbuild.test.mjs).
-build/replay_calls: $(WASM_SRC) $(HDRS) tests/crossbuild/replay_calls.c
+build/replay_calls: $(WASM_SRC) $(HOST_SRC) $(HDRS) tests/crossbuild/replay_calls.c
 	@mkdir -p build
-	gcc $(NATIVE_CFLAGS) $(WASM_SRC) tests/crossbuild/replay_calls.c -lm -o $@
+	gcc $(NATIVE_CFLAGS) $(WASM_SRC) $(HOST_SRC) tests/crossbuild/replay_calls.c -lm -pthread -o $@
 
 test-node: dist build/replay_calls
 	node --test tests/node/
@@ -165,18 +167,18 @@ BENCH_WARN = $(filter-out -Werror,$(1))
 GCC_SAME_BITS := -fno-tree-slp-vectorize
 # bench_native_world.c: the solid cases' worlds, read from the plan bench.mjs writes (bench/solid-cases.mjs).
 BENCH_NATIVE_SRC := bench/bench_native.c bench/bench_native_world.c
-build/bench_native: $(CORE_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+build/bench_native: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
 	@mkdir -p build
-	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) $(CORE_SRC) $(BENCH_NATIVE_SRC) -lm -o $@
-build/bench_native_portable: $(CORE_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
+build/bench_native_portable: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
 	@mkdir -p build
-	gcc $(call BENCH_WARN,$(NATIVE_CFLAGS)) $(GCC_SAME_BITS) -DNDEBUG $(CORE_SRC) $(BENCH_NATIVE_SRC) -lm -o $@
-build/bench_native_scalar: $(CORE_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+	gcc $(call BENCH_WARN,$(NATIVE_CFLAGS)) $(GCC_SAME_BITS) -DNDEBUG $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
+build/bench_native_scalar: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
 	@mkdir -p build
-	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) -DPBD_SCALAR=1 $(CORE_SRC) $(BENCH_NATIVE_SRC) -lm -o $@
-build/bench_native_clang: $(CORE_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) -DPBD_SCALAR=1 $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
+build/bench_native_clang: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
 	@mkdir -p build
-	clang $(call BENCH_WARN,$(BENCH_CFLAGS)) $(CORE_SRC) $(BENCH_NATIVE_SRC) -lm -o $@
+	clang $(call BENCH_WARN,$(BENCH_CFLAGS)) $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
 
 # The kernel lab (bench/bench_kernel_lab.c: variants of the solver's projection kernel),
 # natively and in wasm; run by hand, not by `make bench`.

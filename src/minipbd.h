@@ -306,7 +306,35 @@ PBD_API void pbd_ChainCounts(int32_t segments, int32_t* particles, int32_t* cons
 PBD_API void pbd_ClothCounts(int32_t nu, int32_t nv, int32_t* particles, int32_t* constraints, int32_t* triangles);
 
 /// One fixed step of dt: substeps x (predict, solve, velocities, velocity passes, commit).
+/// A step begun by pbd_World_StepSlice is finished instead (that is this step).
 PBD_API int pbd_World_Step(pbdWorldId world);
+/// Advances the step in progress (or begins one) by at most `units` units: the step's start,
+/// then per substep its prediction and contacts, each Gauss-Seidel pass, and its update,
+/// velocities and commit. Returns the units left in that step (0: it finished and counts as
+/// a step), or a negative pbdError. Slicing changes no bit of the result: a page that must
+/// answer its input between slices (web/js/engine/stepper-slices.js) steps this way.
+PBD_API int32_t pbd_World_StepSlice(pbdWorldId world, int32_t units);
+
+/* Threads (base/tasks.h). A team is maxThreads participants: the thread that steps a world
+   is participant 0; the host starts maxThreads - 1 threads that each call pbd_Team_Work once
+   (native: host/threads.h; wasm: web/js/engine/thread-worker.js). Any thread count gives
+   the same bits. */
+#define PBD_MAX_THREADS 16
+typedef struct pbdTeam pbdTeam;
+/// Bytes to reserve for a team (at a 64-byte boundary); 0 for maxThreads outside [1, PBD_MAX_THREADS].
+PBD_API int32_t pbd_Team_Bytes(int32_t maxThreads);
+/// Makes a team in `memory`; NULL when the memory is misaligned, maxThreads is out of range or
+/// this build has no threads (the single-thread wasm: maxThreads 1 only).
+PBD_API pbdTeam* pbd_Team_Init(void* memory, int32_t maxThreads);
+/// The life of helper `index` in [1, maxThreads): parks between steps, shares out the steps'
+/// loops, returns after pbd_Team_Stop.
+PBD_API void pbd_Team_Work(pbdTeam* team, int32_t index);
+/// Every helper returns from pbd_Team_Work. Call it while no world steps on the team.
+PBD_API void pbd_Team_Stop(pbdTeam* team);
+/// The world steps on `team` with `threads` participants, in [1, maxThreads] (team NULL: 1).
+/// Worlds may share a team; one steps on it at a time, another meanwhile steps alone.
+PBD_API int pbd_World_SetThreads(pbdWorldId world, pbdTeam* team, int32_t threads);
+PBD_API int32_t pbd_World_GetThreads(pbdWorldId world);
 
 PBD_API int pbd_World_SetParam(pbdWorldId world, pbdParam param, float value);
 PBD_API float pbd_World_GetParam(pbdWorldId world, pbdParam param);

@@ -71,15 +71,6 @@ typedef struct pbdCapacity {
 	int32_t maxFluidParticles; ///< 0: no fluid (the fluid family reserves nothing)
 } pbdCapacity;
 
-/// What the hooks know of the step in progress.
-typedef struct pbdStepContext {
-	float dt;          ///< step length
-	float h;           ///< substep length dt / substeps
-	int32_t substep, substeps;
-	int32_t pass, passes; ///< Gauss-Seidel pass within the substep, and ns
-	float alpha;       ///< (substep + 1) / substeps: the share of the step done at this substep's end
-	int32_t recordConvergence;
-} pbdStepContext;
 
 typedef struct pbdFamily {
 	const char* name;
@@ -103,6 +94,9 @@ typedef struct pbdFamily {
 	int32_t (*colourSize)(const pbdWorld* world, const void* state, int32_t colour, int32_t* serial);
 	/// Projects constraints [begin, end) of colour `colour` once.
 	void (*solve)(pbdWorld* world, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end);
+	/// Constraints per block when the step's threads share out a colour that is not serial
+	/// (base/tasks.h; a multiple of 4 for the 4-wide families); 0: PBD_DEFAULT_BLOCK.
+	int32_t blockSize;
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);

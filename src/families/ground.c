@@ -21,6 +21,7 @@
    Each particle's constraint involves that particle alone, so the family is one colour of
    particleCount constraints that any split may solve (no two share a particle). */
 #include "families/contacts.h"
+#include "base/tasks.h"
 
 #include <math.h>
 #include <string.h>
@@ -28,8 +29,6 @@
 typedef struct pbdGround {
 	uint8_t* touched;  ///< per particle: in contact in this substep
 	float* approach;   ///< per particle: v*.y when it touched
-	int32_t* contacts; ///< the particles that touched, in the order they first did
-	int32_t contactCount;
 	/* per step, from the parameters */
 	int32_t enabled;
 	int32_t uniform; ///< every object the same radius: height holds for every particle
@@ -42,8 +41,7 @@ typedef struct pbdGround {
 static size_t Ground_Bytes(const pbdCapacity* cap)
 {
 	size_t P = (size_t)cap->maxParticles;
-	return pbd_PoolBytes(1, sizeof(pbdGround)) + pbd_PoolBytes(P, 1) + pbd_PoolBytes(P, sizeof(float)) +
-		   pbd_PoolBytes(P, sizeof(int32_t));
+	return pbd_PoolBytes(1, sizeof(pbdGround)) + pbd_PoolBytes(P, 1) + pbd_PoolBytes(P, sizeof(float));
 }
 
 static void* Ground_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
@@ -53,8 +51,7 @@ static void* Ground_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	if (g == NULL) return NULL;
 	g->touched = pbd_PoolAlloc(pool, P, 1);
 	g->approach = pbd_PoolAlloc(pool, P, sizeof(float));
-	g->contacts = pbd_PoolAlloc(pool, P, sizeof(int32_t));
-	return g->contacts != NULL ? g : NULL;
+	return g->approach != NULL ? g : NULL;
 }
 
 static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
@@ -82,8 +79,7 @@ static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 static void Ground_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdGround* g = state;
-	for (int32_t k = 0; k < g->contactCount; ++k) g->touched[g->contacts[k]] = 0;
-	g->contactCount = 0;
+	memset(g->touched, 0, (size_t)w->particleCount);
 }
 
 static int32_t Ground_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdGround*)state)->enabled; }
@@ -108,7 +104,6 @@ static inline __attribute__((always_inline)) void SolveParticles(pbdWorld* w, pb
 		if (!g->touched[i]) {
 			g->touched[i] = 1;
 			g->approach[i] = w->v[4 * i + 1]; /* v*.y: w->v holds the prediction until the velocity update */
-			g->contacts[g->contactCount++] = i;
 		}
 		const float* x = w->x + 4 * i;
 		float tx = p[0] - x[0], tz = p[2] - x[2];
@@ -135,18 +130,36 @@ static void Ground_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, in
 	else SolveParticles(w, g, begin, end, 0);
 }
 
-static void Ground_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
+/* The particles that touched in this substep are flagged, not listed: a list appended from
+   the solve's blocks would need one counter all threads share (and an order that depends on
+   them). Each particle's bounce is its own, so the scan is shared out like the solve. */
+typedef struct BounceBlock {
+	pbdWorld* w;
+	const pbdGround* g;
+} BounceBlock;
+
+static void Bounce(void* data, int32_t begin, int32_t end)
 {
-	const pbdGround* g = state;
+	const BounceBlock* b = data;
+	pbdWorld* w = b->w;
+	const pbdGround* g = b->g;
 	const float e = g->restitution;
-	for (int32_t k = 0; k < g->contactCount; ++k) {
-		const int32_t i = g->contacts[k];
+	for (int32_t i = begin; i < end; ++i) {
+		if (!g->touched[i]) continue;
 		const float approach = g->approach[i];
 		if (approach < -g->restingSpeed) {
 			float bounce = -e * approach;
 			if (w->v[4 * i + 1] < bounce) w->v[4 * i + 1] = bounce;
 		}
 	}
+}
+
+static void Ground_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	const pbdGround* g = state;
+	if (!g->enabled) return;
+	BounceBlock b = { w, g };
+	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, Bounce, &b);
 }
 
 const pbdFamily pbd_family_ground = {
@@ -157,6 +170,7 @@ const pbdFamily pbd_family_ground = {
 	.prepareSubstep = Ground_PrepareSubstep,
 	.colourCount = Ground_ColourCount,
 	.colourSize = Ground_ColourSize,
+	.blockSize = PBD_PARTICLE_BLOCK,
 	.solve = Ground_Solve,
 	.velocities = Ground_Velocities,
 };

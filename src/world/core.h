@@ -53,6 +53,18 @@ typedef struct pbdPlasticity {
 	float yield, creep, max;
 } pbdPlasticity;
 
+/// What the hooks know of the step in progress.
+typedef struct pbdStepContext {
+	float dt;          ///< step length
+	float h;           ///< substep length dt / substeps
+	int32_t substep, substeps;
+	int32_t pass, passes; ///< Gauss-Seidel pass within the substep, and ns
+	float alpha;       ///< (substep + 1) / substeps: the share of the step done at this substep's end
+	int32_t recordConvergence;
+} pbdStepContext;
+
+struct pbdTeam;
+
 typedef struct pbdWorld {
 	int32_t generation;
 	int32_t inUse;
@@ -111,6 +123,16 @@ typedef struct pbdWorld {
 	   contacts stage. It holds nothing from one hook to the next. No later call allocates. */
 	uint8_t* scratch;
 	size_t scratchBytes;
+
+	/* Threads (base/tasks.h): the team the world steps on and with how many participants;
+	   teamActive while a step or slice holds it. */
+	struct pbdTeam* team;
+	int32_t threads;
+	int32_t teamActive;
+	/* A step taken in slices (pbd_World_StepSlice): the next unit (0: no step in progress)
+	   and the step's context, fixed when it began. */
+	int32_t stepUnit;
+	pbdStepContext stepContext;
 } pbdWorld;
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);

@@ -24,12 +24,39 @@
    damps v before that recomputation, which throws the damping away. */
 #include "families/family.h"
 #include "base/simd.h"
+#include "base/tasks.h"
 
 #include <math.h>
 
 #define FOR_EACH_FAMILY(f) for (int f = 0; f < pbdFamily_count; ++f)
 
 /* ---------------------------------------------------------------- predict */
+
+typedef struct PredictBlock {
+	pbdWorld* w;
+	pbdF4 hg;
+	float h;
+	int forced;
+} PredictBlock;
+
+static void PredictParticles(void* data, int32_t begin, int32_t end)
+{
+	const PredictBlock* b = data;
+	pbdWorld* w = b->w;
+	const pbdF4 hg = b->hg;
+	const pbdF4 h = pbdF4_Splat(b->h);
+	const pbdF4 zero = pbdF4_Splat(0.0f);
+	for (int i = begin; i < end; ++i) {
+		pbdF4 x = pbdF4_Load(w->x + 4 * i);
+		pbdF4 v = pbdF4_Load(w->v + 4 * i);
+		float invMass = pbdF4_Get(x, 3);
+		/* w f_ext = g for every particle that has mass to move; pins (w = 0) get none. */
+		v = pbdF4_Add(v, invMass > 0.0f ? hg : zero);
+		if (b->forced && invMass > 0.0f) v = pbdF4_Add(v, pbdF4_Mul(pbdF4_Splat(b->h * invMass), pbdF4_Load(w->force + 4 * i)));
+		pbdF4_Store(w->v + 4 * i, v);
+		pbdF4_Store(w->p + 4 * i, pbdF4_Add(x, pbdF4_Mul(h, v))); /* v.w = 0 keeps p.w = x.w = w */
+	}
+}
 
 static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 {
@@ -42,21 +69,8 @@ static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 		if (pbd_families[f]->forces) pbd_families[f]->forces(w, w->families[f], ctx);
 	}
 	const float* g = &w->params[pbdParam_gravityX];
-	const pbdF4 hg = pbdF4_Set(ctx->h * g[0], ctx->h * g[1], ctx->h * g[2], 0.0f);
-	const pbdF4 h = pbdF4_Splat(ctx->h);
-	const pbdF4 zero = pbdF4_Splat(0.0f);
-	const int n = w->particleCount;
-	const int forced = w->forceActive;
-	for (int i = 0; i < n; ++i) {
-		pbdF4 x = pbdF4_Load(w->x + 4 * i);
-		pbdF4 v = pbdF4_Load(w->v + 4 * i);
-		float invMass = pbdF4_Get(x, 3);
-		/* w f_ext = g for every particle that has mass to move; pins (w = 0) get none. */
-		v = pbdF4_Add(v, invMass > 0.0f ? hg : zero);
-		if (forced && invMass > 0.0f) v = pbdF4_Add(v, pbdF4_Mul(pbdF4_Splat(ctx->h * invMass), pbdF4_Load(w->force + 4 * i)));
-		pbdF4_Store(w->v + 4 * i, v);
-		pbdF4_Store(w->p + 4 * i, pbdF4_Add(x, pbdF4_Mul(h, v))); /* v.w = 0 keeps p.w = x.w = w */
-	}
+	PredictBlock b = { w, pbdF4_Set(ctx->h * g[0], ctx->h * g[1], ctx->h * g[2], 0.0f), ctx->h, w->forceActive };
+	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, PredictParticles, &b);
 }
 
 /* ---------------------------------------------------------------- contacts */
@@ -83,30 +97,50 @@ static float MeanError(const pbdWorld* w)
 	return count > 0 ? (float)(sum / count) : 0.0f;
 }
 
-/* Gauss-Seidel passes. Each family solves its colours one after the other, each colour in
-   one call (the kernels loop inside the family), so the dispatch costs a few indirect calls
-   per family and colour, never per constraint. The registry's order is the physics' order:
-   the ground comes last in every pass, so no particle ends the solve below it. */
-static void Stage_Solve(pbdWorld* w, pbdStepContext* ctx)
+/* A colour that is not serial, shared out in blocks: its constraints share no particle, so
+   the blocks may run in any order on any thread (families/family.h, Colours). */
+typedef struct ColourBlock {
+	pbdWorld* w;
+	const pbdFamily* family;
+	void* state;
+	const pbdStepContext* ctx;
+	int32_t colour;
+} ColourBlock;
+
+static void SolveColour(void* data, int32_t begin, int32_t end)
 {
-	for (int pass = 0; pass < ctx->passes; ++pass) {
-		ctx->pass = pass;
-		FOR_EACH_FAMILY(f)
-		{
-			const pbdFamily* family = pbd_families[f];
-			if (family->solve == NULL) continue;
-			void* state = w->families[f];
-			const int32_t colours = family->colourCount(w, state);
-			for (int32_t c = 0; c < colours; ++c) {
-				int32_t serial = 0;
-				const int32_t size = family->colourSize(w, state, c, &serial);
-				if (size > 0) family->solve(w, state, ctx, c, 0, size);
+	const ColourBlock* b = data;
+	b->family->solve(b->w, b->state, b->ctx, b->colour, begin, end);
+}
+
+/* One Gauss-Seidel pass (ctx->pass). Each family solves its colours one after the other;
+   a colour is one call (the kernels loop inside the family), or with threads its blocks, so
+   the dispatch costs a few indirect calls per family and colour, never per constraint. The
+   registry's order is the physics' order: the ground comes last in every pass, so no
+   particle ends the solve below it. */
+static void SolvePass(pbdWorld* w, pbdStepContext* ctx)
+{
+	FOR_EACH_FAMILY(f)
+	{
+		const pbdFamily* family = pbd_families[f];
+		if (family->solve == NULL) continue;
+		void* state = w->families[f];
+		const int32_t colours = family->colourCount(w, state);
+		for (int32_t c = 0; c < colours; ++c) {
+			int32_t serial = 0;
+			const int32_t size = family->colourSize(w, state, c, &serial);
+			if (size <= 0) continue;
+			if (serial || !w->teamActive) {
+				family->solve(w, state, ctx, c, 0, size);
+				continue;
 			}
+			ColourBlock b = { w, family, state, ctx, c };
+			pbd_Parallel_For(w, size, family->blockSize > 0 ? family->blockSize : PBD_DEFAULT_BLOCK, SolveColour, &b);
 		}
-		/* The convergence curve (seed 001 section 4.4): mean error after every pass. */
-		if (ctx->recordConvergence && w->convergenceCount < PBD_MAX_CONVERGENCE) {
-			w->convergence[w->convergenceCount++] = MeanError(w);
-		}
+	}
+	/* The convergence curve (seed 001 section 4.4): mean error after every pass. */
+	if (ctx->recordConvergence && w->convergenceCount < PBD_MAX_CONVERGENCE) {
+		w->convergence[w->convergenceCount++] = MeanError(w);
 	}
 }
 
@@ -122,19 +156,31 @@ static void Stage_Update(pbdWorld* w, pbdStepContext* ctx)
 
 /* ---------------------------------------------------------------- velocities */
 
+typedef struct ParticleBlock {
+	pbdWorld* w;
+	const pbdStepContext* ctx;
+} ParticleBlock;
+
+static void UpdateVelocities(void* data, int32_t begin, int32_t end)
+{
+	const ParticleBlock* b = data;
+	pbdWorld* w = b->w;
+	const pbdF4 h = pbdF4_Splat(b->ctx->h);
+	for (int i = begin; i < end; ++i) {
+		pbdF4 x = pbdF4_Load(w->x + 4 * i);
+		pbdF4 p = pbdF4_Load(w->p + 4 * i);
+		pbdF4_Store(w->v + 4 * i, pbdF4_Div(pbdF4_Sub(p, x), h)); /* w lane: (w - w) / h = 0 */
+	}
+}
+
 /* v = (p - x) / h, then the families' velocity passes in reverse registry order: the ground,
    projected last in every pass, sets its bounce first and the colliders theirs after it, so
    a particle that bounced off both in one substep keeps the collider's, as before the
    registry (the recorded hashes happen not to depend on it; other scenes could). */
 static void Stage_Velocities(pbdWorld* w, pbdStepContext* ctx)
 {
-	const pbdF4 h = pbdF4_Splat(ctx->h);
-	const int n = w->particleCount;
-	for (int i = 0; i < n; ++i) {
-		pbdF4 x = pbdF4_Load(w->x + 4 * i);
-		pbdF4 p = pbdF4_Load(w->p + 4 * i);
-		pbdF4_Store(w->v + 4 * i, pbdF4_Div(pbdF4_Sub(p, x), h)); /* w lane: (w - w) / h = 0 */
-	}
+	ParticleBlock b = { w, ctx };
+	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, UpdateVelocities, &b);
 	for (int f = pbdFamily_count - 1; f >= 0; --f) {
 		if (pbd_families[f]->velocities) pbd_families[f]->velocities(w, w->families[f], ctx);
 	}
@@ -155,8 +201,11 @@ static void Stage_Velocities(pbdWorld* w, pbdStepContext* ctx)
                   teleported far away is followed at maxSpeed, not jumped to in one substep;
      world bound  a particle thrown past +-1e5 stops there;
      commit       x = p. */
-static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
+static void CommitParticles(void* data, int32_t begin, int32_t end)
 {
+	const ParticleBlock* b = data;
+	pbdWorld* w = b->w;
+	const pbdStepContext* ctx = b->ctx;
 	const float c = w->params[pbdParam_damping];
 	const pbdF4 damp = pbdF4_Splat(1.0f / (1.0f + c * ctx->h));
 	const float maxSpeed = w->params[pbdParam_maxSpeed];
@@ -172,8 +221,7 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 	const pbdF4 vCap = pbdF4_Set(0.5f * maxSpeed, 0.5f * maxSpeed, 0.5f * maxSpeed, inf);
 	const pbdF4 dCap = pbdF4_Set(0.5f * maxMove, 0.5f * maxMove, 0.5f * maxMove, inf);
 	const pbdF4 pCap = pbdF4_Set(limit, limit, limit, inf);
-	const int n = w->particleCount;
-	for (int i = 0; i < n; ++i) {
+	for (int i = begin; i < end; ++i) {
 		float* vi = w->v + 4 * i;
 		float* p = w->p + 4 * i;
 		const float* xi = w->x + 4 * i;
@@ -213,54 +261,121 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 	}
 }
 
+static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
+{
+	ParticleBlock b = { w, ctx };
+	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, CommitParticles, &b);
+}
+
 /* ---------------------------------------------------------------- step */
 
-typedef void (*pbdStageFn)(pbdWorld*, pbdStepContext*);
+/* A step is a sequence of units, so that it can be taken in slices (pbd_World_StepSlice)
+   with the same bits as in one go:
+     unit 0                    the step's start: prepareStep hooks
+     per substep s, 1 + s (ns + 2) + ...
+       +0                      the substep's prediction and contacts
+       +1 .. +ns               Gauss-Seidel pass 0 .. ns - 1
+       +ns + 1                 update, velocities, commit (and after the last substep, endStep)
+   The stages are the named ones of core.h's pbdStage, in that order. */
+static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * (ctx->passes + 2); }
 
-static const pbdStageFn s_stages[pbdStage_count] = {
-	[pbdStage_predict] = Stage_Predict,
-	[pbdStage_contacts] = Stage_Contacts,
-	[pbdStage_solve] = Stage_Solve,
-	[pbdStage_update] = Stage_Update,
-	[pbdStage_velocities] = Stage_Velocities,
-	[pbdStage_commit] = Stage_Commit,
-};
-
-void pbd_Solver_Step(pbdWorld* w)
+static void BeginStep(pbdWorld* w)
 {
-	pbdStepContext ctx;
-	ctx.substeps = (int)w->params[pbdParam_substeps];
-	ctx.passes = (int)w->params[pbdParam_iterations];
-	ctx.dt = w->params[pbdParam_dt];
-	ctx.h = ctx.dt / (float)ctx.substeps;
-	ctx.substep = 0;
-	ctx.pass = 0;
-	ctx.alpha = 0.0f;
-	ctx.recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
+	pbdStepContext* ctx = &w->stepContext;
+	ctx->substeps = (int)w->params[pbdParam_substeps];
+	ctx->passes = (int)w->params[pbdParam_iterations];
+	ctx->dt = w->params[pbdParam_dt];
+	ctx->h = ctx->dt / (float)ctx->substeps;
+	ctx->substep = 0;
+	ctx->pass = 0;
+	ctx->alpha = 0.0f;
+	ctx->recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
 	w->convergenceCount = 0;
-
-	FOR_EACH_FAMILY(f)
-	{
-		if (pbd_families[f]->prepareStep) pbd_families[f]->prepareStep(w, w->families[f], &ctx);
-	}
-	for (int s = 0; s < ctx.substeps; ++s) {
-		ctx.substep = s;
-		/* colliders move a share of their motion each substep, so a fast drag sweeps through
-		   the cloth in steps instead of teleporting past it */
-		ctx.alpha = (float)(s + 1) / (float)ctx.substeps;
-		ctx.pass = 0;
-		for (int stage = 0; stage < pbdStage_count; ++stage) s_stages[stage](w, &ctx);
-	}
-	FOR_EACH_FAMILY(f)
-	{
-		if (pbd_families[f]->endStep) pbd_families[f]->endStep(w, w->families[f], &ctx);
-	}
-	w->steps += 1;
+	w->stepUnit = 0;
 }
+
+static void RunUnit(pbdWorld* w, int32_t unit)
+{
+	pbdStepContext* ctx = &w->stepContext;
+	if (unit == 0) {
+		FOR_EACH_FAMILY(f)
+		{
+			if (pbd_families[f]->prepareStep) pbd_families[f]->prepareStep(w, w->families[f], ctx);
+		}
+		return;
+	}
+	const int32_t perSubstep = ctx->passes + 2;
+	const int32_t s = (unit - 1) / perSubstep, k = (unit - 1) % perSubstep;
+	ctx->substep = s;
+	/* colliders move a share of their motion each substep, so a fast drag sweeps through
+	   the cloth in steps instead of teleporting past it */
+	ctx->alpha = (float)(s + 1) / (float)ctx->substeps;
+	if (k == 0) {
+		ctx->pass = 0;
+		Stage_Predict(w, ctx);
+		Stage_Contacts(w, ctx);
+	} else if (k <= ctx->passes) {
+		ctx->pass = k - 1;
+		SolvePass(w, ctx);
+	} else {
+		ctx->pass = 0;
+		Stage_Update(w, ctx);
+		Stage_Velocities(w, ctx);
+		Stage_Commit(w, ctx);
+		if (s == ctx->substeps - 1) {
+			FOR_EACH_FAMILY(f)
+			{
+				if (pbd_families[f]->endStep) pbd_families[f]->endStep(w, w->families[f], ctx);
+			}
+		}
+	}
+}
+
+/* Runs at most `units` units of the step in progress (beginning one if none is); returns the
+   units left, 0 when the step is done. */
+static int32_t Advance(pbdWorld* w, int32_t units)
+{
+	if (w->stepUnit == 0) BeginStep(w);
+	const int32_t total = UnitCount(&w->stepContext);
+	const int threaded = pbd_Team_Begin(w);
+	while (units-- > 0 && w->stepUnit < total) RunUnit(w, w->stepUnit++);
+	if (threaded) pbd_Team_End(w);
+	if (w->stepUnit < total) return total - w->stepUnit;
+	w->stepUnit = 0;
+	w->steps += 1;
+	return 0;
+}
+
+void pbd_Solver_Step(pbdWorld* w) { Advance(w, 0x7fffffff); }
 
 int pbd_World_Step(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbd_Solver_Step(w);
 	return PBD_OK;
+}
+
+int32_t pbd_World_StepSlice(pbdWorldId id, int32_t units)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (units < 1) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "units %d: at least 1", (int)units);
+	return Advance(w, units);
+}
+
+int pbd_World_SetThreads(pbdWorldId id, pbdTeam* team, int32_t threads)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int32_t max = pbd_Team_MaxThreads(team);
+	if (threads < 1 || threads > max) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "threads %d: the team has %d", (int)threads, (int)max);
+	}
+	w->team = team;
+	w->threads = threads;
+	return PBD_OK;
+}
+
+int32_t pbd_World_GetThreads(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	return w->threads;
 }

@@ -251,6 +251,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 		PBD_ASSERT(pbd_families[f]->create == NULL || w->families[f] != NULL);
 	}
 	PBD_ASSERT(w->scratch != NULL && w->pool.used == w->pool.capacity);
+	w->threads = 1;
 	w->inUse = 1;
 	return (generation << 16) | (index + 1);
 }
