@@ -236,7 +236,9 @@ int pbd_Team_Begin(pbdWorld* w)
 {
 	pbdTeam* team = w->team;
 	w->teamActive = 0;
-	if (team == NULL || w->threads <= 1) return 0;
+	/* A small world steps alone: its loops are one block each, and waking the helpers (and
+	   their spinning beside the one thread working) would cost more than it brings. */
+	if (team == NULL || w->threads <= 1 || w->particleCount < PBD_TEAM_MIN_PARTICLES) return 0;
 	int expected = 0;
 	if (!atomic_compare_exchange_strong(&team->owner, &expected, 1)) return 0; /* another world steps on it */
 	if (atomic_load(&team->state) != TEAM_IDLE) {                            /* stopped */

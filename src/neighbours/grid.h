@@ -65,6 +65,8 @@ typedef struct pbdGridInput {
 	float radius;               ///< one search radius for all, unless one of the next two is given
 	const float* radii;         ///< per particle
 	const float* objectRadius;  ///< per object, indexed by phase & PBD_PHASE_OBJECT_MASK
+	struct pbdWorld* world;     ///< pbd_Grid_FindFluidLists: the step's threads share the search out
+	                            ///< (base/tasks.h; the same lists); NULL: all of it here
 } pbdGridInput;
 
 typedef struct pbdGridFilter {
