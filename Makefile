@@ -91,8 +91,9 @@ build/test_san: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(SAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
 # ThreadSanitizer over the threads tests (tests/c/test_threads*.c: every family's loops shared
-# out on a team, the stress test): a data race between participants fails the test command.
-TSAN_CFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer $(FP_FLAGS) $(WARN) -Isrc
+# out on a team, the stress test; lighter under PBD_TEST_TSAN): a data race between participants
+# fails the test command.
+TSAN_CFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DPBD_TEST_TSAN=1 $(FP_FLAGS) $(WARN) -Isrc
 build/test_tsan: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	clang $(TSAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
