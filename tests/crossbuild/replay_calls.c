@@ -16,8 +16,12 @@
    instance did (65537 for the first world). A log that starts mid-way or is written by hand with
    "world 1" names no live world; every call on it is refused and pbd_World_Hash of it is 0, which
    is how a hand-made log once printed "hash 00000000". So a call naming a world that is not live
-   here stops the replay with a message (exit 2) instead of printing a hash of nothing. */
+   here stops the replay with a message (exit 2) instead of printing a hash of nothing.
+
+   `replay_calls --threads N [log]` steps every world it creates on a team of N threads
+   (host/threads.h): the hashes must not move (issue 12: the same bits for any thread count). */
 #include "minipbd.h"
+#include "host/threads.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -108,9 +112,23 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 
 int main(int argc, char** argv)
 {
-	FILE* in = argc > 1 ? fopen(argv[1], "r") : stdin;
+	int threads = 1, arg = 1;
+	if (argc > 2 && strcmp(argv[1], "--threads") == 0) {
+		threads = atoi(argv[2]);
+		arg = 3;
+		if (threads < 1 || threads > PBD_MAX_THREADS) {
+			fprintf(stderr, "replay_calls: --threads %s: a count in [1, %d]\n", argv[2], PBD_MAX_THREADS);
+			return 2;
+		}
+	}
+	pbdThreads* team = threads > 1 ? pbd_Threads_Start(threads) : NULL;
+	if (threads > 1 && team == NULL) {
+		fprintf(stderr, "replay_calls: cannot start %d threads\n", threads);
+		return 2;
+	}
+	FILE* in = argc > arg ? fopen(argv[arg], "r") : stdin;
 	if (in == NULL) {
-		fprintf(stderr, "replay_calls: cannot open %s\n", argv[1]);
+		fprintf(stderr, "replay_calls: cannot open %s\n", argv[arg]);
 		return 2;
 	}
 	char* line = NULL;
@@ -139,11 +157,17 @@ int main(int argc, char** argv)
 					lineNumber, name, argc_ > 0 ? I(0) : 0);
 			exit(2);
 		}
-		Call(name, vertices != NULL ? floats : NULL, indices); /* refusals are part of the log too: no check */
+		const int result = Call(name, vertices != NULL ? floats : NULL, indices); /* refusals are part of the log too */
+		if (team != NULL && strcmp(name, "pbdjs_CreateWorld") == 0 && pbd_World_IsValid(result) &&
+			pbd_World_SetThreads(result, pbd_Threads_Team(team), threads) != PBD_OK) {
+			fprintf(stderr, "replay_calls: line %d: world %d refused %d threads\n", lineNumber, result, threads);
+			exit(2);
+		}
 		free(floats);
 		free(vertices);
 		free(indices);
 	}
 	free(line);
+	pbd_Threads_Stop(team); /* every world is idle: the log's calls have all returned */
 	return 0;
 }
