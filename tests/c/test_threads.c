@@ -19,18 +19,18 @@
 #endif
 
 /* The sanitizer builds (build/test_tsan, build/test_san: 5 to 15 times slower) look for races
-   and memory errors, not for a bit that moved: 12 steps of each scene, 2 and 8 threads,
+   and memory errors, not for a bit that moved: 8 steps of each scene, 2 and 4 threads,
    threaded slices only. The other builds run every scene's steps and check the pinned hashes. */
 #if defined(PBD_TEST_TSAN) || defined(__SANITIZE_ADDRESS__)
 #define TEST_LIGHT 1
-static const int s_counts[] = { 2, 8 };
+static const int s_counts[] = { 2, 4 };
 #else
 #define TEST_LIGHT 0
 static const int s_counts[] = { 1, 2, 3, 4, 8 };
 #endif
 #define COUNTS ((int)(sizeof s_counts / sizeof s_counts[0]))
 
-static int Steps(const ThreadScene* sc) { return TEST_LIGHT && sc->steps > 12 ? 12 : sc->steps; }
+static int Steps(const ThreadScene* sc) { return TEST_LIGHT && sc->steps > 8 ? 8 : sc->steps; }
 /* The hash a test pins for the scene, 0 when none applies (none, or fewer steps). */
 static uint32_t Pinned(const ThreadScene* sc) { return Steps(sc) == sc->steps ? sc->pinned : 0; }
 

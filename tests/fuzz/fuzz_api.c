@@ -207,6 +207,8 @@ static const FuzzOpFn s_ops[FUZZ_OP_COUNT] = {
 	[FUZZ_OP_ADD_FLUID] = OpAddFluid,
 	[FUZZ_OP_ADD_EMITTER] = OpAddEmitter,
 	[FUZZ_OP_ADD_DRAIN] = OpAddDrain,
+	[FUZZ_OP_SET_THREADS] = OpSetThreads,
+	[FUZZ_OP_STEP_SLICE] = OpStepSlice,
 };
 
 static void DestroyAll(Fuzz* f)

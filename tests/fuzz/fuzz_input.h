@@ -59,6 +59,8 @@ typedef enum FuzzOp {
 	FUZZ_OP_ADD_FLUID,        ///< world, flags, field mask, lower[3], upper[3], velocity[3], capacity (fuzz_fluids.c)
 	FUZZ_OP_ADD_EMITTER,      ///< world, flags (4: SetEmitter), field mask, object, fields, emitter index
 	FUZZ_OP_ADD_DRAIN,        ///< world, mask, lower[3], upper[3]
+	FUZZ_OP_SET_THREADS,      ///< world, byte: threads (b & 7) - 1, on no team when b & 0x80 (fuzz_step.c)
+	FUZZ_OP_STEP_SLICE,       ///< world, units byte (1 + b % 8)
 	FUZZ_OP_COUNT
 } FuzzOp;
 

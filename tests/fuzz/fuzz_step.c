@@ -2,6 +2,7 @@
    step itself: set position, velocity, mass and inverse mass, any parameter to any float,
    object stiffness, step, pair search. See fuzz_ops.c for the pattern. */
 #include "fuzz_world.h"
+#include "host/threads.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -168,6 +169,61 @@ void OpStep(Fuzz* f)
 		}
 		FuzzCheckAfterStep(&slot->before, world);
 	}
+}
+
+/* ---------------------------------------------------------------- threads */
+
+/* The harness's one team of 4 (host/threads.h), started at its first use and kept for the process,
+   so the fuzzer steps worlds with 1 to 4 threads (issue 12) without a thread start per input. */
+#define FUZZ_TEAM_THREADS 4
+static pbdThreads* s_team;
+
+/* Threads (b & 7) - 1, -1..6, on the team or (b & 0x80) on none: 1..4 (1 without a team) are
+   taken and read back; anything else is refused and leaves the world as it was. Nothing the
+   world hashes changes either way. */
+void OpSetThreads(Fuzz* f)
+{
+	pbdWorldId world = ReadWorld(f);
+	const uint8_t b = FuzzU8(&f->in);
+	const int threads = (int)(b & 7) - 1, alone = (b & 0x80) != 0;
+	if (!alone && s_team == NULL) {
+		s_team = pbd_Threads_Start(FUZZ_TEAM_THREADS);
+		FUZZ_CHECK(s_team != NULL, "could not start a team of %d threads", FUZZ_TEAM_THREADS);
+	}
+	const int max = alone ? 1 : FUZZ_TEAM_THREADS;
+	const int live = SlotOf(f, world) != NULL;
+	const int32_t was = live ? pbd_World_GetThreads(world) : 0;
+	const int rc = pbd_World_SetThreads(world, alone ? NULL : pbd_Threads_Team(s_team), threads);
+	Trace("SetThreads(w%d, %s, %d) -> %d", world, alone ? "no team" : "team of 4", threads, rc);
+	if (Result(f, rc, world, 1, "SetThreads") < 0) {
+		FUZZ_CHECK(!live || threads < 1 || threads > max, "SetThreads refused %d threads (at most %d)", threads, max);
+		FUZZ_CHECK(!live || pbd_World_GetThreads(world) == was, "a refused SetThreads changed the thread count");
+		return;
+	}
+	FUZZ_CHECK(threads >= 1 && threads <= max, "SetThreads took %d threads (at most %d)", threads, max);
+	FUZZ_CHECK(pbd_World_GetThreads(world) == threads, "GetThreads is %d after SetThreads(%d)", pbd_World_GetThreads(world), threads);
+}
+
+/* 1 + b % 8 units of the step in progress (or a new one): the units left, or 0 when the step
+   finished; the state is checked as after a step (finite, in bounds, pins kept) either way. */
+void OpStepSlice(Fuzz* f)
+{
+	pbdWorldId world = ReadWorld(f);
+	const int units = 1 + FuzzU8(&f->in) % 8;
+	FuzzSlot* slot = SlotOf(f, world);
+	const double cost = slot ? FuzzStepCost(world, 1, &slot->before) : 0.0;
+	if (f->work + cost > FUZZ_WORK_BUDGET) {
+		f->work = FUZZ_WORK_BUDGET;
+		return;
+	}
+	f->work += cost;
+	const int32_t rc = pbd_World_StepSlice(world, units);
+	Trace("StepSlice(w%d, %d) -> %d", world, units, rc);
+	if (Result(f, rc, world, 0, "StepSlice") < 0) {
+		FUZZ_CHECK(rc == PBD_ERR_INVALID_WORLD, "StepSlice refused a live world: %d", rc);
+		return;
+	}
+	FuzzCheckAfterStep(&slot->before, world);
 }
 
 void OpFindPairs(Fuzz* f)

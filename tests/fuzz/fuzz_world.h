@@ -9,8 +9,10 @@
 #include <stdint.h>
 
 /// Work bounds per input, so one input runs in well under a second even under the sanitizers.
-#define FUZZ_MAX_PARTICLES 2048     ///< capacities the harness asks for (the engine allows more)
-#define FUZZ_MAX_CONSTRAINTS 16384
+/// Capacities the harness asks for (the engine allows more): room for a world of 4096 particles, the
+/// least that steps on a team (base/tasks.h PBD_TEAM_MIN_PARTICLES), and its cloth's constraints.
+#define FUZZ_MAX_PARTICLES 8192
+#define FUZZ_MAX_CONSTRAINTS 32768
 #define FUZZ_WORK_BUDGET 4000000.0 ///< particle and constraint updates per input (FuzzStepCost): ~0.25 s sanitized
 #define FUZZ_SNAPSHOT_COST 5.0     ///< work per live particle per call: the snapshots and comparisons around it
 #define FUZZ_MAX_CREATES 12         ///< worlds created per input
@@ -90,6 +92,8 @@ void OpSetInvMass(Fuzz* f);
 void OpSetParam(Fuzz* f);
 void OpSetStiffness(Fuzz* f);
 void OpStep(Fuzz* f);
+void OpSetThreads(Fuzz* f);
+void OpStepSlice(Fuzz* f);
 void OpFindPairs(Fuzz* f);
 void OpUpdateNormals(Fuzz* f);
 void OpUpdateErrors(Fuzz* f);

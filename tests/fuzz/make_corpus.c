@@ -330,6 +330,18 @@ int main(int argc, char** argv)
 	ParamF(pbdParam_fluidViscosity, 1), Steps(4);
 	Write(dir, n++, "fluid-hose-drain");
 
+	/* Threads (issue 12): a 64 x 64 cloth (4096 particles: a smaller world steps alone) on the
+	   harness's team with 4, 2 and 3 threads, whole steps and slices, an attachment dragged; counts
+	   refused (0 and 5 on the team, 2 on none); back to one thread alone. */
+	CreateWorld(0, 4200, 30000), Hanging(64), ParamF(pbdParam_substeps, 1), ParamF(pbdParam_iterations, 2);
+	Op(FUZZ_OP_SET_THREADS), W(), B(0), Op(FUZZ_OP_SET_THREADS), W(), B(5 + 1), Op(FUZZ_OP_SET_THREADS), W(), B(0x80 | (2 + 1));
+	Op(FUZZ_OP_SET_THREADS), W(), B(4 + 1), Steps(1);
+	for (int k = 0; k < 4; ++k) Op(FUZZ_OP_STEP_SLICE), W(), B(2 * k);
+	Op(FUZZ_OP_SET_THREADS), W(), B(2 + 1), Attach(100, 0, 2, 1), Steps(1), MoveAttach(0, 0.5, 2, 1);
+	Op(FUZZ_OP_STEP_SLICE), W(), B(6), Op(FUZZ_OP_SET_THREADS), W(), B(3 + 1), Op(FUZZ_OP_STEP_SLICE), W(), B(7);
+	Op(FUZZ_OP_SET_THREADS), W(), B(0x80 | (1 + 1)), Steps(1);
+	Write(dir, n++, "threads");
+
 	/* Reproducers of what the fuzzer found in the core (each fixed in the commit that added it). */
 	CreateWorld(0, 247, 10); /* an odd particle count whose grid scratch outgrew the colouring's: scratch was NULL */
 	Steps(1);
