@@ -63,12 +63,24 @@ export function checkThreads(call, n, max) {
     typeof n === 'number' || typeof n === 'string' ? JSON.stringify(n) : typeof n}`);
 }
 
+/** Node's flags for a worker: the parent's, but those that name the parent's own input (-e CODE, --input-type),
+ *  which a worker started from a file refuses. */
+function workerExecArgv() {
+  const out = [];
+  const args = process.execArgv;
+  for (let i = 0; i < args.length; i++) {
+    if (['-e', '--eval', '-p', '--print'].includes(args[i])) i++;
+    else if (!args[i].startsWith('--input-type') && !/^--(eval|print)=/.test(args[i])) out.push(args[i]);
+  }
+  return out;
+}
+
 /** A worker running thread-worker.js, the same calls in Node and in browsers. */
 async function spawn(onMessage, onError) {
   const url = new URL('./thread-worker.js', import.meta.url);
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
-    const w = new Worker(url);
+    const w = new Worker(url, { execArgv: workerExecArgv() });
     w.on('message', onMessage);
     w.on('error', onError);
     return { post: (m) => w.postMessage(m), terminate: () => w.terminate(), ref: () => w.ref(), unref: () => w.unref() };
