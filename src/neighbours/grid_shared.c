@@ -17,6 +17,7 @@
 #include "base/tasks.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 typedef struct SharedSearch {
 	const pbdGrid* g;
@@ -136,4 +137,71 @@ int32_t pbd_Grid_SharedHalfSearch(struct pbdWorld* world, const pbdGrid* g, int3
 	reader->k = 0;
 	reader->stride = PAIR_CHUNK;
 	return pairs;
+}
+
+/* ---------------------------------------------------------------- pairs (the contacts' search) */
+
+size_t pbd_Grid_PairPoolBytes(int32_t maxParticles, int32_t capacity)
+{
+	const size_t blocks = (size_t)(maxParticles / SEARCH_SLOTS + 1);
+	const size_t chunks = (size_t)(capacity / PBD_PAIR_CHUNK + 1) + blocks; /* each block's last chunk may be part full */
+	return 16 + 2 * blocks * sizeof(int32_t) + chunks * (2 * PBD_PAIR_CHUNK + 2) * sizeof(int32_t);
+}
+
+typedef struct PairSearch {
+	pbdGrid* g;
+	const pbdGridFilter* f;
+	pbdPairChunks* chunks;
+} PairSearch;
+
+static void SearchPairs(void* data, int32_t begin, int32_t end)
+{
+	const PairSearch* S = data;
+	if (pbd_Grid_SearchPairsBlock(S->g, S->f, S->chunks, begin, end) < 0) {
+		atomic_store_explicit(&S->chunks->overflow, 1, memory_order_relaxed);
+	}
+}
+
+int32_t pbd_Grid_FindPairsShared(struct pbdWorld* world, pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, int32_t capacity,
+								 void* pool, size_t poolBytes)
+{
+	const int32_t m = g->count;
+	if (world == NULL || !world->teamActive || f->fluid || m < 2 * SEARCH_SLOTS || pool == NULL) {
+		return pbd_Grid_FindPairs(g, f, pairs, capacity);
+	}
+	g->dropped = 0;
+	if (pbd_Grid_NothingToFind(g, f)) return 0;
+	if (capacity < 0) capacity = 0;
+	const int32_t blocks = (m + SEARCH_SLOTS - 1) / SEARCH_SLOTS;
+	int32_t* base = (int32_t*)(((uintptr_t)pool + 15u) & ~(uintptr_t)15u);
+	const size_t words = (poolBytes - (size_t)((uint8_t*)base - (uint8_t*)pool)) / sizeof(int32_t);
+	if (poolBytes < 16 || words < 2 * (size_t)blocks) return pbd_Grid_FindPairs(g, f, pairs, capacity);
+	const size_t chunks = (words - 2 * (size_t)blocks) / (2 * PBD_PAIR_CHUNK + 2);
+	if (chunks < (size_t)blocks) return pbd_Grid_FindPairs(g, f, pairs, capacity);
+	pbdPairChunks C;
+	C.blockFirst = base;
+	C.blockLast = base + blocks;
+	C.next = base + 2 * blocks;
+	C.used = C.next + chunks;
+	C.pool = C.used + chunks;
+	C.pool = (int32_t*)(((uintptr_t)C.pool + 7u) & ~(uintptr_t)7u);
+	C.chunks = (int32_t)(chunks - 1); /* one chunk's room lost to the alignment at most */
+	atomic_init(&C.nextChunk, 0);
+	atomic_init(&C.overflow, 0);
+	PairSearch S = { g, f, &C };
+	pbd_Parallel_For(world, m, SEARCH_SLOTS, SearchPairs, &S);
+	if (atomic_load_explicit(&C.overflow, memory_order_relaxed)) return pbd_Grid_FindPairs(g, f, pairs, capacity);
+	/* in slot order, the first `capacity` kept and the rest counted as dropped, as the serial search does */
+	int32_t count = 0, dropped = 0;
+	for (int32_t b = 0; b < blocks; ++b) {
+		for (int32_t c = C.blockFirst[b]; c >= 0; c = C.next[c]) {
+			const int32_t n = C.used[c];
+			const int32_t take = n < capacity - count ? n : capacity - count;
+			memcpy(pairs + 2 * (size_t)count, C.pool + (size_t)c * 2 * PBD_PAIR_CHUNK, (size_t)take * 2 * sizeof(int32_t));
+			count += take;
+			dropped += n - take;
+		}
+	}
+	g->dropped = dropped;
+	return count;
 }

@@ -12,6 +12,38 @@
    settled dam break holds ~15 pairs a slot, ~8 chunks. */
 #define SEARCH_SLOTS 256
 #define PAIR_CHUNK 512
+#define PBD_SEARCH_SLOTS SEARCH_SLOTS
+/// Pairs per chunk of the shared pair search (pbd_Grid_FindPairsShared).
+#define PBD_PAIR_CHUNK 256
+
+#include <stdatomic.h>
+
+/// The chunks the blocks of a shared pair search append to (grid_shared.c): taken through one
+/// counter, chained per block, read in block order.
+typedef struct pbdPairChunks {
+	int32_t* pool; ///< chunks x PBD_PAIR_CHUNK pairs
+	int32_t chunks;
+	int32_t *next, *used, *blockFirst, *blockLast;
+	atomic_int nextChunk, overflow;
+} pbdPairChunks;
+
+/// The next chunk for `block` after *chunk (-1: its first), or NULL when none is left.
+static inline int32_t* pbd_PairChunks_Take(pbdPairChunks* c, int32_t block, int32_t* chunk)
+{
+	const int32_t next = atomic_fetch_add_explicit(&c->nextChunk, 1, memory_order_relaxed);
+	if (next >= c->chunks) {
+		atomic_store_explicit(&c->overflow, 1, memory_order_relaxed);
+		return NULL;
+	}
+	if (*chunk >= 0) c->used[*chunk] = PBD_PAIR_CHUNK, c->next[*chunk] = next;
+	else c->blockFirst[block] = next;
+	*chunk = next;
+	return c->pool + (size_t)next * 2 * PBD_PAIR_CHUNK;
+}
+
+/// Slots [begin, end) of the pair search (grid.c's Search), into chunks; -1 when they ran out.
+int32_t pbd_Grid_SearchPairsBlock(pbdGrid* g, const pbdGridFilter* f, pbdPairChunks* chunks, int32_t begin, int32_t end);
+int pbd_Grid_NothingToFind(const pbdGrid* g, const pbdGridFilter* f);
 
 /// The slot ranges around cell (ix, iy, iz), sorted and merged (grid_lists.c).
 int32_t pbd_Grid_Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
