@@ -171,7 +171,7 @@ static pbdWorldId BuildDamBreak(void)
 
 /* A 64 x 64 cloth over a metre pinned at its corners under a hose, a drain on the ground: particles
    are emitted, land on the cloth (two-way coupling), run off and are removed; the fluid's live
-   range and its neighbour lists change every step. 4096 + 1500 particles: it steps on the team. */
+   range and its neighbour lists change every step. 4096 + 1500 particles: several blocks. */
 static pbdWorldId BuildHose(void)
 {
 	const int n = 64;
@@ -200,11 +200,11 @@ static pbdWorldId BuildHose(void)
 
 /* ---------------------------------------------------------------- large scenes
 
-   A world of fewer than PBD_TEAM_MIN_PARTICLES (base/tasks.h: 4096) steps alone whatever its
-   thread count, and a loop of fewer items than a block (2048 particles, 1024 constraints) runs
-   on participant 0 alone, so the small scenes above only check that threads change nothing of
-   the serial path: these step on the team and share out every particle loop and the colours
-   of each family in several blocks. */
+   A loop of one block (base/tasks.h: PBD_PARTICLE_BLOCK particles, PBD_DEFAULT_BLOCK
+   constraints) runs on participant 0 alone, and a step whose loops are all one block never
+   wakes the helpers, so the small scenes above mostly check that threads change nothing of
+   the serial path: these share out every particle loop and the colours of each family in
+   several blocks. */
 
 /* A 96 x 96 cloth (9216 particles, 5 blocks; colours of ~2,000-7,000 edges) in a wind, pinned
    at a corner and dragged by another, a chain, the ground. */

@@ -9,8 +9,8 @@
 #include <stdint.h>
 
 /// Work bounds per input, so one input runs in well under a second even under the sanitizers.
-/// Capacities the harness asks for (the engine allows more): room for a world of 4096 particles, the
-/// least that steps on a team (base/tasks.h PBD_TEAM_MIN_PARTICLES), and its cloth's constraints.
+/// Capacities the harness asks for (the engine allows more): room for a world of 4096 particles and
+/// its cloth's constraints, whose loops are several blocks (base/tasks.h), so threads take part.
 #define FUZZ_MAX_PARTICLES 8192
 #define FUZZ_MAX_CONSTRAINTS 32768
 #define FUZZ_WORK_BUDGET 4000000.0 ///< particle and constraint updates per input (FuzzStepCost): ~0.25 s sanitized
