@@ -23,9 +23,12 @@
    threaded slices only. The other builds run every scene's steps and check the pinned hashes. */
 #if defined(PBD_TEST_TSAN) || defined(__SANITIZE_ADDRESS__)
 #define TEST_LIGHT 1
-static const int s_counts[] = { 2, 4 };
 #else
 #define TEST_LIGHT 0
+#endif
+#if TEST_THREADS && TEST_LIGHT
+static const int s_counts[] = { 2, 4 };
+#elif TEST_THREADS
 static const int s_counts[] = { 1, 2, 3, 4, 8 };
 #endif
 #define COUNTS ((int)(sizeof s_counts / sizeof s_counts[0]))
