@@ -21,11 +21,6 @@
 /* The sanitizer builds (build/test_tsan, build/test_san: 5 to 15 times slower) look for races
    and memory errors, not for a bit that moved: 8 steps of each scene, 2 and 4 threads,
    threaded slices only. The other builds run every scene's steps and check the pinned hashes. */
-#if defined(PBD_TEST_TSAN) || defined(__SANITIZE_ADDRESS__)
-#define TEST_LIGHT 1
-#else
-#define TEST_LIGHT 0
-#endif
 #if TEST_THREADS && TEST_LIGHT
 static const int s_counts[] = { 2, 4 };
 #elif TEST_THREADS

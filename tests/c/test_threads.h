@@ -10,6 +10,13 @@
 
 #include <stdint.h>
 
+/* 1 in the sanitizer builds (test_threads.c says what they leave out) */
+#if defined(PBD_TEST_TSAN) || defined(__SANITIZE_ADDRESS__)
+#define TEST_LIGHT 1
+#else
+#define TEST_LIGHT 0
+#endif
+
 /* A scene: built by `build`, driven by `drive` (NULL: nothing) before each of its `steps` steps;
    `pinned` is the hash a C test already pins for it (0: none, the single-thread run is the
    reference). */

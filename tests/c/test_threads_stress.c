@@ -152,7 +152,8 @@ void Test_ThreadsStressSharedTeam(void)
 	ENSURE(RunStress(0, 0, alone));
 	/* the sequence moved: a replay that hashed the same world every step would prove nothing */
 	ENSURE(alone[0] != alone[2 * STRESS_STEPS - 2] && alone[1] != alone[2 * STRESS_STEPS - 1]);
-	ENSURE(RunStress(0, 1, other) && SameSequence(alone, other, "in interleaved slices"));
+	/* (not in the sanitizer builds: one thread, no race to find, and a third of their time) */
+	ENSURE(TEST_LIGHT || (RunStress(0, 1, other) && SameSequence(alone, other, "in interleaved slices")));
 #ifndef __EMSCRIPTEN__
 	ENSURE(RunStress(1, 1, other) && SameSequence(alone, other, "threaded, in interleaved slices"));
 #endif
