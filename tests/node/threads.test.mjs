@@ -212,3 +212,62 @@ test('engine.close(): worlds step on alone with the same bits; Node exits with o
   }
   reference.destroy();
 });
+
+test('the CLI: --threads N runs the threaded build on N threads, to the single-thread build\'s hash', () => {
+  const cli = (...args) => spawnSync(process.execPath, [path.join(root, 'tools', 'minipbd-run.mjs'), ...args], { encoding: 'utf8', timeout: 120000 });
+  const plain = JSON.parse(cli('builtin:jelly', '--steps', '60').stdout);
+  const two = JSON.parse(cli('builtin:jelly', '--steps', '60', '--threads', '2').stdout);
+  assert.equal(plain.threads, 1);
+  assert.equal(two.threads, 2);
+  assert.equal(two.hash, plain.hash);
+  for (const bad of ['0', '17', 'x']) {
+    const r = cli('builtin:jelly', '--threads', bad);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--threads needs a whole number from 1 to 16/);
+  }
+  const single = cli('builtin:jelly', '--threads', '2', '--wasm', SINGLE);
+  assert.equal(single.status, 2);
+  assert.match(single.stderr, /needs the threaded build/);
+});
+
+test('the freestanding allocator: aligned, disjoint blocks; freed room is reused; memory grows to its fixed maximum', () => {
+  const e = threaded.exports;
+  const blocks = [];
+  let seed = 12345;
+  const rand = (n) => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+  const fill = (p, size, v) => { threaded.refreshViews(); threaded.heap.u8.fill(v, p, p + size); };
+  for (let i = 0; i < 300; i++) {
+    const size = 1 + rand(i % 10 === 0 ? 200000 : 3000);
+    const p = e.malloc(size);
+    assert.ok(p > 0 && p % 16 === 0, `block ${i} aligned`);
+    fill(p, size, i & 255);
+    blocks.push({ p, size, v: i & 255 });
+    if (rand(3) === 0) {
+      const k = rand(blocks.length);
+      e.free(blocks[k].p);
+      blocks.splice(k, 1);
+    }
+  }
+  // no block overlaps another (each still holds its own byte)
+  threaded.refreshViews();
+  for (const b of blocks) assert.ok(threaded.heap.u8.subarray(b.p, b.p + b.size).every((x) => x === b.v), 'block intact');
+  const sorted = [...blocks].sort((a, b) => a.p - b.p);
+  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i - 1].p + sorted[i - 1].size <= sorted[i].p, 'disjoint');
+  for (const b of blocks) e.free(b.p);
+  // what was freed is found again (first fit over a coalesced list), not taken from new memory
+  const before = threaded.memory.buffer.byteLength;
+  const again = e.malloc(150000);
+  assert.ok(again > 0);
+  assert.equal(threaded.memory.buffer.byteLength, before);
+  e.free(again);
+  // growth: a block larger than the memory grows it, and the views follow
+  const big = 64 << 20;
+  const p = e.malloc(big);
+  assert.ok(p > 0);
+  assert.ok(threaded.memory.buffer.byteLength >= p + big);
+  threaded.refreshViews();
+  assert.equal(threaded.heap.u8.length, threaded.memory.buffer.byteLength);
+  e.free(p);
+  // past the fixed maximum (1 GiB): refused, not a trap
+  assert.equal(e.malloc(1100 << 20), 0);
+});

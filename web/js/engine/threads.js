@@ -98,6 +98,11 @@ async function spawn(onMessage, onError) {
  *   runner: step on a runner worker (default: only where this thread may not wait, i.e. a browser's main thread)
  */
 export async function attachThreaded(engine, module, options = {}) {
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
+    // A page without COOP same-origin + COEP require-corp has no shared memory to give the workers (README).
+    throw new MiniPBDError('load', 'the threaded build needs shared memory: this page is not cross-origin isolated '
+      + '(COOP same-origin, COEP require-corp); load minipbd.wasm instead');
+  }
   const maxThreads = checkThreads('loadMiniPBD', options.threads ?? await defaultThreads(), MAX_THREADS);
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   const instance = await WebAssembly.instantiate(module, { env: { memory } });
