@@ -125,15 +125,23 @@ build/test_scalar: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 build/test_san: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(SAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
+# ThreadSanitizer over the threads tests (tests/c/test_threads*.c: every family's loops shared
+# out on a team, the stress test; lighter under PBD_TEST_TSAN): a data race between participants
+# fails the test command.
+TSAN_CFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DPBD_TEST_TSAN=1 $(FP_FLAGS) $(WARN) -Isrc
+build/test_tsan: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
+	@mkdir -p build
+	clang $(TSAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
 build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
 
-test-c: build/test_native build/test_scalar build/test_san build/test_wasm.cjs build/fuzz_api build/test_freestanding
+test-c: build/test_native build/test_scalar build/test_san build/test_tsan build/test_wasm.cjs build/fuzz_api build/test_freestanding
 	build/test_native
 	build/test_freestanding
 	build/test_scalar
 	build/test_san
+	TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads
 	node build/test_wasm.cjs
 	$(FUZZ_SHORT)
 
