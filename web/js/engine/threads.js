@@ -149,7 +149,7 @@ class ThreadTeam {
     const e = engine.exports;
     const raw = e.malloc(e.pbd_Team_Bytes(maxThreads) + 64);
     if (!raw) throw new MiniPBDError('memory', 'the engine could not allocate its team');
-        this.team = e.pbd_Team_Init((raw + 63) & ~63, maxThreads); // the team wants a 64-byte boundary
+    this.team = e.pbd_Team_Init((raw + 63) & ~63, maxThreads); // the team wants a 64-byte boundary
     if (!this.team) throw new MiniPBDError('load', `this engine cannot make a team of ${maxThreads} threads`);
   }
 
@@ -165,7 +165,9 @@ class ThreadTeam {
     const ready = [];
     const launch = async (message, onMessage) => {
       let resolve, reject;
-      ready.push(new Promise((res, rej) => { resolve = res; reject = rej; }));
+      const started = new Promise((res, rej) => { resolve = res; reject = rej; });
+      started.catch(() => {}); // awaited below with the others; a failure before then is not "unhandled"
+      ready.push(started);
       const worker = await spawn((m) => {
         if (m.type === 'ready') resolve();
         else onMessage?.(m);
