@@ -49,6 +49,7 @@ struct pbdTeam {
 	_Alignas(64) atomic_int wake;        ///< futex word of the parked helpers: moves at every Begin and at Stop
 	_Alignas(64) atomic_int owner;       ///< 1 while a world holds the team
 	atomic_int participants;             ///< threads of the step holding the team (helpers of a higher index sit out)
+	atomic_int roster;                   ///< futex word of the helpers sitting out: moves when participants does, and at Stop
 	_Alignas(64) _Atomic uint64_t claim; ///< seq << 40 | blocks << 20 | next block
 	_Alignas(64) atomic_int seq32;       ///< the current loop's seq: futex word of helpers that stopped spinning
 	atomic_int sleepers;                 ///< helpers waiting on seq32 (the publisher wakes them only then)
@@ -63,23 +64,33 @@ struct pbdTeam {
 
 /* ---------------------------------------------------------------- waiting */
 
-/* Sleeps while *word == expected (or until woken, or spuriously): the caller re-checks. */
-static void Wait32(atomic_int* word, int expected)
+/* Sleeps while *word == expected, for at most `ns` nanoseconds (or until woken, or spuriously):
+   the caller re-checks. Every wait has a bound, so a wake-up the protocol missed would cost
+   that long, not a hang; none is known to be missed (each wait compares a word the waker
+   changes before it wakes). */
+static void Wait32(atomic_int* word, int expected, int32_t ns)
 {
 #if defined(__wasm__) && PBD_THREADS
 	/* memory.atomic.wait32: allowed on every thread that runs a helper (workers; Node's main
-	   thread). 1 ms at most, so a lost wake-up costs a millisecond, not a hang. */
-	__builtin_wasm_memory_atomic_wait32((int*)word, expected, 1000000);
+	   thread), and on the runner that steps for a page */
+	__builtin_wasm_memory_atomic_wait32((int*)word, expected, (int64_t)ns);
 #elif defined(__wasm__)
-	(void)word, (void)expected;
+	(void)word, (void)expected, (void)ns;
 #elif defined(__linux__)
-	struct timespec timeout = { 0, 1000000 };
+	struct timespec timeout = { 0, ns };
 	syscall(SYS_futex, (int*)word, FUTEX_WAIT_PRIVATE, expected, &timeout, NULL, 0);
 #else
-	(void)word, (void)expected;
+	(void)word, (void)expected, (void)ns;
 	sched_yield();
 #endif
 }
+
+/* Parked between steps: a tenth of a second, so idle helpers cost nothing (a page's battery);
+   parked between a step's loops: a millisecond; participant 0 waiting for a block whose helper
+   was descheduled (more threads than cores): a tenth of a millisecond, nobody wakes it. */
+#define PARKED_NS 100000000
+#define BETWEEN_LOOPS_NS 1000000
+#define JOIN_NS 100000
 
 static void WakeAll(atomic_int* word)
 {
@@ -128,6 +139,7 @@ pbdTeam* pbd_Team_Init(void* memory, int32_t maxThreads)
 	atomic_init(&team->wake, 0);
 	atomic_init(&team->owner, 0);
 	atomic_init(&team->participants, 1);
+	atomic_init(&team->roster, 0);
 	atomic_init(&team->claim, 0);
 	atomic_init(&team->seq32, 0);
 	atomic_init(&team->sleepers, 0);
@@ -206,7 +218,7 @@ static uint32_t RunActive(pbdTeam* team)
 		spins = 0;
 		atomic_fetch_add(&team->sleepers, 1);
 		if ((uint32_t)atomic_load(&team->seq32) == last && atomic_load(&team->state) == TEAM_ACTIVE) {
-			Wait32(&team->seq32, (int)last);
+			Wait32(&team->seq32, (int)last, BETWEEN_LOOPS_NS);
 		}
 		atomic_fetch_sub(&team->sleepers, 1);
 	}
@@ -219,8 +231,14 @@ void pbd_Team_Work(pbdTeam* team, int32_t index)
 	uint32_t last = (uint32_t)-1; /* the loop last seen: a new one (not the one a step ended with) wakes us */
 	for (;;) {
 		const int wake = atomic_load(&team->wake);
+		const int roster = atomic_load(&team->roster);
 		const int state = atomic_load(&team->state);
 		if (state == TEAM_STOP) return;
+		if (state == TEAM_ACTIVE && index >= atomic_load_explicit(&team->participants, memory_order_relaxed)) {
+			/* sitting this world out: not woken by its loops, only when the roster changes */
+			Wait32(&team->roster, roster, PARKED_NS);
+			continue;
+		}
 		atomic_fetch_add(&team->parked, 1);
 		/* seq_cst: Publish stores the claim word, then reads parked; here parked is raised, then
 		   the claim word read: one of the two sees the other */
@@ -228,7 +246,7 @@ void pbd_Team_Work(pbdTeam* team, int32_t index)
 		const uint32_t seq = (uint32_t)(c >> (2 * COUNT_BITS));
 		const int work = state == TEAM_ACTIVE && seq != last && ((c >> COUNT_BITS) & MAX_BLOCKS) > 1 &&
 						 index < atomic_load_explicit(&team->participants, memory_order_relaxed);
-		if (!work) Wait32(&team->wake, wake);
+		if (!work) Wait32(&team->wake, wake, PARKED_NS);
 		atomic_fetch_sub(&team->parked, 1);
 		if (work) last = RunActive(team);
 	}
@@ -240,6 +258,8 @@ void pbd_Team_Stop(pbdTeam* team)
 	atomic_store(&team->state, TEAM_STOP);
 	atomic_fetch_add(&team->wake, 1);
 	WakeAll(&team->wake);
+	atomic_fetch_add(&team->roster, 1);
+	WakeAll(&team->roster);
 	team->fn = NULL;
 	Publish(team, 0);
 	WakeAll(&team->seq32);
@@ -259,7 +279,11 @@ int pbd_Team_Begin(pbdWorld* w)
 	/* The helpers are not woken here but by the first loop of more than one block (Publish):
 	   a small world's loops are one block each, and waking threads to spin beside the one
 	   that works would cost it more than they bring. */
-	atomic_store_explicit(&team->participants, w->threads, memory_order_relaxed);
+	if (atomic_load_explicit(&team->participants, memory_order_relaxed) != w->threads) {
+		atomic_store_explicit(&team->participants, w->threads, memory_order_relaxed);
+		atomic_fetch_add(&team->roster, 1);
+		WakeAll(&team->roster);
+	}
 	atomic_store(&team->state, TEAM_ACTIVE);
 	w->teamActive = 1;
 	return 1;
@@ -300,7 +324,7 @@ void pbd_Parallel_For(pbdWorld* w, int32_t count, int32_t block, pbdBlockFn* fn,
 		if (++spins >= SPINS) {
 			spins = 0;
 			const int seen = atomic_load(&team->done);
-			if (seen < blocks) Wait32(&team->done, seen);
+			if (seen < blocks) Wait32(&team->done, seen, JOIN_NS);
 		}
 	}
 }
