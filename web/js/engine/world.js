@@ -14,6 +14,7 @@ import {
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
+import { asyncMethods } from './world-async.js';
 
 const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
 
@@ -65,8 +66,12 @@ export class World {
     for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
   }
 
+  /** Every call on the world starts here: refused once destroyed, and a step in flight (stepAsync) is finished
+   *  first, so whatever is asked or changed comes after it, in the order the calls were made (the page itself
+   *  defers its calls while busy instead, so it never waits: app/main.js). */
   alive() {
     if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
+    if (this.engine.stepping === this) this.settle();
   }
 
   /** Objects with their particle, constraint and triangle ranges, read again whenever the
@@ -162,12 +167,24 @@ export class World {
   }
   get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
   get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
-  get topologyVersion() { return this.engine.exports.pbd_World_GetTopologyVersion(this.id); }
+  get topologyVersion() {
+    if (this.engine.stepping === this) this.settle();
+    return this.engine.exports.pbd_World_GetTopologyVersion(this.id);
+  }
 
-  /** Advances n fixed steps of scene.solver.dt. */
+  /** Advances n fixed steps of scene.solver.dt now (blocking). */
   step(n = 1) {
     this.alive();
     argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
+    if (this.startAsync) {
+      // stepAsync's call: whatever wraps step on this instance (the recorder, the replayer) has seen these steps.
+      this.startAsync = false;
+      if (n > 0) {
+        this.stepper.start(this.id, n);
+        this.engine.stepping = this;
+      }
+      return;
+    }
     const t0 = now();
     this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
@@ -477,6 +494,9 @@ export class World {
 
   destroy() {
     if (this.destroyed) return;
+    if (this.engine.stepping === this) {
+      try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
+    }
     this.engine.exports.pbd_DestroyWorld(this.id);
     this.engine.worlds.delete(this);
     this.destroyed = true;
@@ -486,3 +506,5 @@ export class World {
 
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
+// Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(asyncMethods));
