@@ -2,9 +2,17 @@
 // location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
 // The panel (panel/), the renderer (render/), the pointer (input/) and files dropped or opened (files.js) report
 // to it; it decides what happens.
-// Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
+// Everything tests need is exposed as window.minipbd = { world, scene, app, ready, build }.
+// The world steps without the page waiting for it (sim/driver.js): while it is busy the frame redraws the last
+// buffers, and the page's own world calls (panel, pointer, recorder, files, scene loads) wait in the driver's
+// queue and run in order when the steps are done.
 
-import { loadMiniPBD } from '../engine/loader.js';
+// The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
+// (pause, view switches, language, copy link, step) touch only the page and answer at once.
+const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
+  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
+
+import { loadEngine } from './build.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
 import { installRecorder } from '../panel/record.js';
@@ -15,11 +23,13 @@ import { createUI, shortName, paramLabel } from '../panel/panel.js';
 import { t, detectLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
 import { FixedStepLoop } from '../sim/loop.js';
+import { StepDriver } from '../sim/driver.js';
+import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
 
 const READOUT_INTERVAL_MS = 250;
 
-const exposed = { world: null, scene: null, app: null, ready: false };
+const exposed = { world: null, scene: null, app: null, ready: false, build: null };
 window.minipbd = exposed;
 
 // The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
@@ -67,18 +77,29 @@ async function main() {
     scene: null,
     sceneKey: null,
     paused: false,
-    // The fixed-step loop (sim/loop.js): its dt follows the world's; a held collider moves toward the pointer a
-    // bounded distance before every step (input.step).
-    loop: new FixedStepLoop((n) => {
-      if (input) input.step(state.world, n, state.loop.dt);
-      else state.world.step(n);
-    }),
+    // The fixed-step loop (sim/loop.js): its dt follows the world's; it says how many steps are due and the
+    // driver takes them (a held collider moves toward the pointer a bounded distance before every step).
+    loop: new FixedStepLoop((n) => driver.request(n), { timed: false }),
     view: { showParticles: true, heatMap: false, velocityArrows: false, water: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
   };
   const camera = new OrbitCamera();
+  // Steps one at a time while each needs a call before it: a held collider moving (input.moveHeldColliders), or a
+  // recorder or replayer wrapping step (their calls between steps would otherwise wait on steps in flight).
+  const driver = new StepDriver({
+    world: () => state.world,
+    loop: state.loop,
+    oneAtATime: (world) => Boolean(input?.collidersMoving) || Object.hasOwn(world, 'step'),
+    beforeStep: () => input?.moveHeldColliders(state.loop.dt),
+    onSlow: (ms) => {
+      // A link whose step is far beyond this machine opens paused, and says so; the page keeps answering.
+      app.setPaused(true);
+      state.slowNotice = t('notice.slowStep', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
+      ui.showNotice(state.slowNotice, { sticky: true });
+    },
+  });
   let renderer = null;
   let input = null;
   let recorder = null; // recorder.js: the Record button; replays links that carry a recording
@@ -93,7 +114,7 @@ async function main() {
   }
 
   // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
-  const ui = createUI(document, {
+  const handlers = {
     async onSceneChange(key) {
       if (!state.pbd) return;
       let scene;
@@ -104,9 +125,11 @@ async function main() {
         if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
         return;
       }
-      tryLoad(scene, key);
-      // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
-      if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+      driver.defer(() => {
+        tryLoad(scene, key);
+        // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
+        if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+      });
     },
     onParam(param, pairs) {
       if (!state.world) return;
@@ -214,7 +237,19 @@ async function main() {
       updateReadout(performance.now(), true);
     },
     onStep() {
-      if (state.world && state.paused) state.loop.step(1);
+      if (state.world && state.paused) driver.request(1); // taken as soon as the world is free
+    },
+    /** Steps share out over `n` threads from the next step on (the threaded build only; the same bits). */
+    onThreads(n) {
+      if (!state.world || exposed.build?.build !== 'threads') return;
+      try {
+        state.pbd.threads = n;
+        state.world.setThreads(n);
+        exposed.build = { ...exposed.build, threads: n };
+        threadsUI.setBuild(exposed.build);
+      } catch (err) {
+        ui.showError(errorText(err));
+      }
     },
     onReset() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
@@ -243,14 +278,35 @@ async function main() {
       url.searchParams.set('lang', lang);
       history.replaceState(history.state, '', url);
     },
-  }, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
+  };
+  for (const name of DEFERRED_HANDLERS) {
+    const fn = handlers[name];
+    handlers[name] = (...args) => driver.defer(() => fn(...args));
+  }
+  const ui = createUI(document, handlers, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
   ui.setPaused(false);
+  const threadsUI = addThreadsControl(document, ui.gui, ui.els.readoutBlock, ui.translated, handlers);
 
-  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, get renderer() { return renderer; }, get input() { return input; } };
+  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, driver, get renderer() { return renderer; }, get input() { return input; } };
   exposed.app = app;
-  // Deterministic control for tools and tests: exactly n steps now, through the loop's own path (replays and
-  // recordings see them like any other steps), and pause/resume without the panel.
-  app.stepN = (n) => { if (state.world && n > 0) state.loop.step(n); };
+  /** The page's own world calls wait here while the world is busy (files.js, record.js). */
+  app.defer = (fn) => driver.defer(fn);
+  app.run = (fn) => driver.run(fn);
+  app.whenIdle = () => driver.whenIdle();
+  // Deterministic control for tools and tests: exactly n steps, after whatever is in flight or waiting, through
+  // the page's own stepping (World.stepAsync: replays and recordings see them like any other steps); resolves when
+  // they are done. Any world call made before that finishes them first (World.alive), so a caller that reads the
+  // world right after stepN sees all n steps. And pause/resume without the panel.
+  app.stepN = (n) => {
+    if (!state.world || !(n > 0)) return Promise.resolve();
+    driver.flush();
+    if (input?.collidersMoving) input.step(state.world, n, state.loop.dt); // a collider moved before each step
+    else {
+      driver.startedAt = performance.now();
+      state.world.stepAsync(n);
+    }
+    return driver.whenIdle();
+  };
   app.setPaused = (paused) => {
     state.paused = Boolean(paused);
     state.loop.accumulator = 0;
@@ -260,6 +316,7 @@ async function main() {
 
   /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
   function loadScene(scene, key = null, { keepCamera = false } = {}) {
+    state.world?.engine.stepping?.settle(); // a caller that did not wait (tools, tests): the old steps end first
     const world = state.pbd.createWorld(scene);
     const old = state.world;
     input?.reset();
@@ -306,15 +363,17 @@ async function main() {
     try {
       const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
-      loadScene(scene, builtinKeyFor(scene));
-      if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
+      await driver.run(() => {
+        loadScene(scene, builtinKeyFor(scene));
+        if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
+      });
       ui.clearError();
       return;
     } catch (err) {
       if (seq !== state.linkSeq) return;
       ui.showError(t('error.link', { error: errorText(err) }));
     }
-    if (fallback) loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+    if (fallback) await driver.run(() => loadScene(defaultScene(), builtinKeyFor(defaultScene())));
   }
 
   /** Makes the link (with `replay` and its scene: a recording's link) and shows it; resolves to the fragment or null. */
@@ -350,7 +409,7 @@ async function main() {
   // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
   // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function updateReadout(now, force = false) {
-    if (!state.world || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    if (!state.world || driver.busy || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
     state.lastReadout = now;
     const s = state.world.stats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;
@@ -399,7 +458,7 @@ async function main() {
       return;
     }
     try {
-      state.loop.frame(now, !state.paused);
+      const what = driver.frame(now, !state.paused); // 'upload' (new state, the world free) or 'redraw' (busy)
       if (pendingSize) {
         const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
         canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
@@ -409,11 +468,14 @@ async function main() {
       camera.update(canvas.width / canvas.height);
       state.view.held = input.heldParticles;
       state.view.heldColliders = input.heldColliders;
-      if (renderer.draw(camera, state.view) && !exposed.ready) {
+      if (renderer.draw(camera, state.view, { upload: what === 'upload' }) && !exposed.ready) {
         exposed.ready = true;
         document.documentElement.dataset.ready = 'true';
       }
-      updateReadout(now);
+      if (what === 'upload') {
+        updateReadout(now);
+        driver.afterDraw(); // the steps due start now: the threaded runner takes them while the page waits a frame
+      }
     } catch (err) {
       state.paused = true;
       if (input) input.paused = true;
@@ -428,11 +490,15 @@ async function main() {
     return { key, name, label: shortName(name) || key };
   }));
   try {
-    [state.pbd, renderer] = await Promise.all([
-      loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
+    let loaded;
+    [loaded, renderer] = await Promise.all([
+      loadEngine(new URL('./', document.baseURI), { search: location.search }),
       createRenderer(canvas),
       loadBuiltins(),
     ]);
+    state.pbd = loaded.engine;
+    exposed.build = loaded.info;
+    threadsUI.setBuild(loaded.info);
     showScenes();
   } catch (err) {
     ui.showError(t('error.start', { error: errorText(err) }));
@@ -446,6 +512,8 @@ async function main() {
   };
   ui.setWaterUnavailable(renderer.waterUnavailable);
   input = new PointerInput(canvas, camera, () => state.world);
+  input.mustWait = () => driver.mustWait;
+  input.defer = (fn) => driver.defer(fn);
   recorder = installRecorder(app);
   files = fileActions(app, document.body);
   app.files = files;
