@@ -27,25 +27,28 @@ export function threadsFromQuery(search) {
 }
 
 /**
- * Loads the engine from `base` (the folder of minipbd.wasm). Resolves to { engine, info } with info =
- * { build: 'threads' | 'single', threads, maxThreads, reason?, error? } (what panel/threads.js shows).
+ * Loads the engine: `wasmUrl` is the single-thread build's URL (minipbd.wasm); the threaded one is beside it
+ * (minipbd_threads.wasm). Resolves to { engine, info } with info = { build: 'threads' | 'single', threads,
+ * maxThreads, reason?, error? } (what panel/threads.js shows); engine.buildInfo is info too.
  */
-export async function loadEngine(base, { search = '', isolated = globalThis.crossOriginIsolated === true,
+export async function loadEngine(wasmUrl, { search = '', isolated = globalThis.crossOriginIsolated === true,
   cores = globalThis.navigator?.hardwareConcurrency } = {}) {
-  const single = async (reason, error) => ({
-    engine: await loadMiniPBD(new URL('minipbd.wasm', base)),
-    info: { build: 'single', threads: 1, maxThreads: 1, reason, error },
-  });
+  const done = (engine, info) => {
+    engine.buildInfo = info;
+    return { engine, info };
+  };
+  const single = async (reason, error) => done(await loadMiniPBD(new URL(wasmUrl)),
+    { build: 'single', threads: 1, maxThreads: 1, reason, error });
   if (!isolated) return single('notIsolated');
   const threads = threadsFromQuery(search) ?? defaultThreads(cores);
   // Helpers are started once, at load (the team's size is fixed): enough for the control's whole range.
   const maxThreads = Math.min(MAX_THREADS, Math.max(threads, Number.isInteger(cores) ? cores : 1));
   let engine = null;
   try {
-    engine = await loadMiniPBD(new URL('minipbd_threads.wasm', base), { threads: maxThreads });
+    engine = await loadMiniPBD(new URL('minipbd_threads.wasm', wasmUrl), { threads: maxThreads });
     if (!engine.threaded) throw new Error('the module loaded is not the threaded build');
     if ('threads' in engine) engine.threads = Math.min(threads, engine.maxThreads);
-    return { engine, info: { build: 'threads', threads: engine.threads ?? threads, maxThreads: engine.maxThreads ?? maxThreads } };
+    return done(engine, { build: 'threads', threads: engine.threads ?? threads, maxThreads: engine.maxThreads ?? maxThreads });
   } catch (err) {
     engine?.close?.();
     console.info(`MiniPBD: the threaded build did not start (${err?.message ?? err}); running the single-thread build`);

@@ -492,7 +492,7 @@ async function main() {
   try {
     let loaded;
     [loaded, renderer] = await Promise.all([
-      loadEngine(new URL('./', document.baseURI), { search: location.search }),
+      loadEngine(new URL('./minipbd.wasm', document.baseURI), { search: location.search }),
       createRenderer(canvas),
       loadBuiltins(),
     ]);

@@ -104,10 +104,20 @@ export class StepDriver {
    */
   frame(t, running) {
     const world = this.getWorld();
+    this.stepped = false; // whether this frame shows steps not shown before
     if (!world || world.destroyed) return 'none';
     let fresh = false;
+    const other = world.engine.stepping;
+    if (other && other !== world) {
+      // Another world of the engine steps (another element's, which may have stopped drawing: off screen): its
+      // steps are polled here, or nobody would.
+      if (!other.poll(SLICE_BUDGET_MS)) {
+        this.loop.lastTime = t;
+        return 'redraw';
+      }
+    }
     if (this.busy) {
-      if (!world.busy || !this.poll(world, SLICE_BUDGET_MS)) {
+      if (!this.poll(world, SLICE_BUDGET_MS)) {
         this.loop.lastTime = t; // time spent waiting is not owed to the simulation: it slows down
         this.checkSlow(world);
         return 'redraw';
@@ -117,13 +127,17 @@ export class StepDriver {
     this.drain();
     if (this.busy) return fresh ? 'upload' : 'redraw'; // a queued call started steps (stepN)
     this.loop.frame(t, running); // its step function is this.request (timed: false)
+    this.stepped = fresh;
     if (fresh) {
       // New state to show first (the threaded runner steps while the page draws it); the next steps start after.
       this.startNext = true;
       return 'upload';
     }
-    this.start(world);
-    if (world.busy && !this.poll(world, SLICE_BUDGET_MS)) return 'redraw';
+    this.stepped = this.start(world);
+    if (world.busy && !this.poll(world, SLICE_BUDGET_MS)) {
+      this.stepped = false;
+      return 'redraw';
+    }
     this.settled();
     return 'upload';
   }
@@ -140,13 +154,14 @@ export class StepDriver {
   start(world) {
     if (this.pending === 0 || this.busy) {
       this.settled();
-      return;
+      return false;
     }
     const n = this.oneAtATime(world) ? 1 : this.pending;
     if (n === 1 && this.oneAtATime(world)) this.beforeStep(world);
     this.pending -= n;
     this.startedAt = now();
     world.stepAsync(n);
+    return true;
   }
 
   poll(world, budgetMs) {
