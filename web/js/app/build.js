@@ -18,6 +18,39 @@ export function defaultThreads(cores) {
   return Math.max(1, Math.min(n - 1, 4));
 }
 
+const COI_RELOAD_KEY = 'minipbd.coi-reload';
+
+/**
+ * On a host that cannot send the isolation headers: registers coi-sw.js (which adds them) and reloads once, when
+ * the page is not isolated and was asked to (`?coi=1`, or data-coi="sw" on <html>). Resolves to null when nothing
+ * was done (isolated already, not asked, no service workers), to 'failed' when a reload through the worker did
+ * not isolate the page (the session flag: no second reload, so no loop); never resolves while the page reloads.
+ */
+export async function isolateWithServiceWorker({ search = '', doc = globalThis.document, swUrl = 'coi-sw.js' } = {}) {
+  const storage = globalThis.sessionStorage;
+  if (globalThis.crossOriginIsolated === true) {
+    storage?.removeItem(COI_RELOAD_KEY);
+    return null;
+  }
+  const asked = new URLSearchParams(search).get('coi') === '1' || doc?.documentElement?.dataset.coi === 'sw';
+  const sw = globalThis.navigator?.serviceWorker;
+  if (!asked || !sw || !globalThis.isSecureContext) return null;
+  if (storage?.getItem(COI_RELOAD_KEY)) {
+    storage.removeItem(COI_RELOAD_KEY); // the next visit may try again
+    return 'failed';
+  }
+  try {
+    await sw.register(swUrl);
+    await sw.ready;
+  } catch (err) {
+    console.info(`MiniPBD: the isolation service worker could not start (${err?.message ?? err})`);
+    return 'failed';
+  }
+  storage?.setItem(COI_RELOAD_KEY, '1');
+  globalThis.location.reload();
+  return new Promise(() => {}); // the page is going away
+}
+
 /** `?threads=N` (an integer in [1, MAX_THREADS]), or null. */
 export function threadsFromQuery(search) {
   const raw = new URLSearchParams(search ?? '').get('threads');
@@ -29,17 +62,22 @@ export function threadsFromQuery(search) {
 /**
  * Loads the engine: `wasmUrl` is the single-thread build's URL (minipbd.wasm); the threaded one is beside it
  * (minipbd_threads.wasm). Resolves to { engine, info } with info = { build: 'threads' | 'single', threads,
- * maxThreads, reason?, error? } (what panel/threads.js shows); engine.buildInfo is info too.
+ * maxThreads, reason?, error? } (what panel/threads.js shows); engine.buildInfo is info too. `serviceWorker`:
+ * the page may try coi-sw.js when not isolated (isolateWithServiceWorker; the embed never does: its host decides).
  */
 export async function loadEngine(wasmUrl, { search = '', isolated = globalThis.crossOriginIsolated === true,
-  cores = globalThis.navigator?.hardwareConcurrency } = {}) {
+  cores = globalThis.navigator?.hardwareConcurrency, serviceWorker = false } = {}) {
   const done = (engine, info) => {
     engine.buildInfo = info;
     return { engine, info };
   };
   const single = async (reason, error) => done(await loadMiniPBD(new URL(wasmUrl)),
     { build: 'single', threads: 1, maxThreads: 1, reason, error });
-  if (!isolated) return single('notIsolated');
+  if (serviceWorker) {
+    // Isolated (by headers or by coi-sw.js): the reload guard is cleared; else the worker may be tried.
+    const sw = await isolateWithServiceWorker({ search });
+    if (!isolated) return single(sw === 'failed' ? 'swFailed' : 'notIsolated');
+  } else if (!isolated) return single('notIsolated');
   const threads = threadsFromQuery(search) ?? defaultThreads(cores);
   // Helpers are started once, at load (the team's size is fixed): enough for the control's whole range.
   const maxThreads = Math.min(MAX_THREADS, Math.max(threads, Number.isInteger(cores) ? cores : 1));

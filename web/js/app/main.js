@@ -7,11 +7,6 @@
 // buffers, and the page's own world calls (panel, pointer, recorder, files, scene loads) wait in the driver's
 // queue and run in order when the steps are done.
 
-// The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
-// (pause, view switches, language, copy link, step) touch only the page and answer at once.
-const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
-  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
-
 import { loadEngine } from './build.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
@@ -26,8 +21,13 @@ import { FixedStepLoop } from '../sim/loop.js';
 import { StepDriver } from '../sim/driver.js';
 import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
+import { canvasSize } from './canvas-size.js';
 
 const READOUT_INTERVAL_MS = 250;
+// The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
+// (pause, view switches, language, copy link, step) touch only the page and answer at once.
+const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
+  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
 
 const exposed = { world: null, scene: null, app: null, ready: false, build: null };
 window.minipbd = exposed;
@@ -145,10 +145,7 @@ async function main() {
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
       // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
       // materials set from the panel are in our description already: onColliderMaterial).
-      const scene = state.world.describe();
-      scene.colliders = state.scene.colliders;
-      state.scene = scene;
-      exposed.scene = scene;
+      followWorld();
       ui.clearLink();
     },
     /** A hose on or off (recorded: a replay carries it). */
@@ -160,10 +157,7 @@ async function main() {
         ui.showError(errorText(err));
         return;
       }
-      const scene = state.world.describe();
-      scene.colliders = state.scene.colliders;
-      state.scene = scene;
-      exposed.scene = scene;
+      followWorld();
       ui.clearLink();
     },
     /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
@@ -173,10 +167,7 @@ async function main() {
       if (!world || !object) return;
       try {
         world.setObjectMass(index, kg); // the world's description follows; our colliders stay ours (onParam)
-        const scene = world.describe();
-        scene.colliders = state.scene.colliders;
-        state.scene = scene;
-        exposed.scene = scene;
+        followWorld();
       } catch (err) {
         ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
       }
@@ -245,11 +236,8 @@ async function main() {
       try {
         state.pbd.threads = n;
         state.world.setThreads(n);
-        exposed.build = { ...exposed.build, threads: n };
-        threadsUI.setBuild(exposed.build);
-      } catch (err) {
-        ui.showError(errorText(err));
-      }
+        threadsUI.setBuild(exposed.build = { ...exposed.build, threads: n });
+      } catch (err) { ui.showError(errorText(err)); }
     },
     onReset() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
@@ -293,18 +281,13 @@ async function main() {
   app.defer = (fn) => driver.defer(fn);
   app.run = (fn) => driver.run(fn);
   app.whenIdle = () => driver.whenIdle();
-  // Deterministic control for tools and tests: exactly n steps, after whatever is in flight or waiting, through
-  // the page's own stepping (World.stepAsync: replays and recordings see them like any other steps); resolves when
-  // they are done. Any world call made before that finishes them first (World.alive), so a caller that reads the
-  // world right after stepN sees all n steps. And pause/resume without the panel.
+  // Tools and tests: exactly n steps after whatever is in flight or waiting, through World.stepAsync (replays and
+  // recordings see them); resolves when done, and a world call made before that finishes them first (World.alive).
   app.stepN = (n) => {
     if (!state.world || !(n > 0)) return Promise.resolve();
     driver.flush();
     if (input?.collidersMoving) input.step(state.world, n, state.loop.dt); // a collider moved before each step
-    else {
-      driver.startedAt = performance.now();
-      state.world.stepAsync(n);
-    }
+    else state.world.stepAsync(n);
     return driver.whenIdle();
   };
   app.setPaused = (paused) => {
@@ -431,25 +414,7 @@ async function main() {
     try { return world.fluidStats(); } catch { return null; }
   }
 
-  // --- canvas size follows its CSS size x devicePixelRatio ---
-  // (contentRect x devicePixelRatio rather than device-pixel-content-box: the latter is not reported
-  // consistently under browser zoom/emulation, and a 1-pixel rounding difference does not matter here.)
-  let pendingSize = null;
-  const ro = new ResizeObserver((entries) => {
-    const r = entries[entries.length - 1].contentRect;
-    const dpr = window.devicePixelRatio || 1;
-    pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
-  });
-  ro.observe(canvas);
-  // devicePixelRatio changes (browser zoom, moving to another screen) without a CSS resize: re-measure.
-  const watchDpr = () => {
-    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
-      const r = canvas.getBoundingClientRect();
-      pendingSize = [Math.round(r.width * window.devicePixelRatio), Math.round(r.height * window.devicePixelRatio)];
-      watchDpr();
-    }, { once: true });
-  };
-  watchDpr();
+  const size = canvasSize(canvas);
 
   function frame(now) {
     requestAnimationFrame(frame);
@@ -459,12 +424,7 @@ async function main() {
     }
     try {
       const what = driver.frame(now, !state.paused); // 'upload' (new state, the world free) or 'redraw' (busy)
-      if (pendingSize) {
-        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
-        canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
-        canvas.height = Math.max(1, Math.min(max, pendingSize[1]));
-        pendingSize = null;
-      }
+      size.apply(renderer.gl);
       camera.update(canvas.width / canvas.height);
       state.view.held = input.heldParticles;
       state.view.heldColliders = input.heldColliders;
@@ -492,7 +452,7 @@ async function main() {
   try {
     let loaded;
     [loaded, renderer] = await Promise.all([
-      loadEngine(new URL('./minipbd.wasm', document.baseURI), { search: location.search }),
+      loadEngine(new URL('./minipbd.wasm', document.baseURI), { search: location.search, serviceWorker: true }),
       createRenderer(canvas),
       loadBuiltins(),
     ]);

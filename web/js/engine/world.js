@@ -182,6 +182,7 @@ export class World {
       if (n > 0) {
         this.stepper.start(this.id, n);
         this.engine.stepping = this;
+        this.asyncSteps = { n, at: now() }; // what is in flight since when (the page's slow-step check)
       }
       return;
     }

@@ -37,7 +37,6 @@ export class StepDriver {
     this.queue = [];
     this.draining = false;
     this.pending = 0; // steps asked for (Step button, stepN) and not started yet
-    this.startedAt = 0;
     this.slowWorld = null; // the world onSlow was called for
     this.idleWaiters = [];
   }
@@ -159,7 +158,6 @@ export class StepDriver {
     const n = this.oneAtATime(world) ? 1 : this.pending;
     if (n === 1 && this.oneAtATime(world)) this.beforeStep(world);
     this.pending -= n;
-    this.startedAt = now();
     world.stepAsync(n);
     return true;
   }
@@ -179,11 +177,14 @@ export class StepDriver {
 
   checkSlow(world) {
     if (this.slowWorld === world || !world.busy) return;
-    const elapsed = now() - this.startedAt;
+    // Per step: n quick steps in flight together are not one slow one. The slices stepper knows a step's cost
+    // from its first units already; the threaded runner tells only when it is done, so elapsed time bounds it.
+    const { n, at } = world.asyncSteps;
+    const perStep = (now() - at) / n;
     const estimate = world.stepper.estimateMs ?? 0;
-    if (elapsed > SLOW_STEP_MS || estimate > SLOW_STEP_MS) {
+    if (perStep > SLOW_STEP_MS || estimate > SLOW_STEP_MS) {
       this.slowWorld = world;
-      this.onSlow(Math.max(elapsed, estimate));
+      this.onSlow(Math.max(perStep, estimate));
     }
   }
 }
