@@ -228,7 +228,7 @@ async function main() {
       updateReadout(performance.now(), true);
     },
     onStep() {
-      if (state.world && state.paused) driver.request(1); // taken as soon as the world is free
+      if (state.world && state.paused) driver.request(1, { now: true }); // now, or as soon as the world is free
     },
     /** Steps share out over `n` threads from the next step on (the threaded build only; the same bits). */
     onThreads(n) {
@@ -392,7 +392,7 @@ async function main() {
   // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
   // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function updateReadout(now, force = false) {
-    if (!state.world || driver.busy || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    if (!state.world || driver.mustWait || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
     state.lastReadout = now;
     const s = state.world.stats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;

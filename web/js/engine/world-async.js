@@ -50,6 +50,8 @@ export const asyncMethods = {
     if (this.engine.stepping !== this) return;
     this.stepper.settle();
     this.finishAsync();
+    // Whoever queued calls for after these steps (sim/driver.js) runs them now, before the call that settled.
+    this.afterSettle?.();
   },
 
   finishAsync() {

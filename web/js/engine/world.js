@@ -71,7 +71,10 @@ export class World {
    *  defers its calls while busy instead, so it never waits: app/main.js). */
   alive() {
     if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
-    if (this.engine.stepping === this) this.settle();
+    if (this.engine.stepping !== this) return;
+    this.settle();
+    // (the calls queued for after the steps may have replaced this world)
+    if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
   }
 
   /** Objects with their particle, constraint and triangle ranges, read again whenever the

@@ -12,6 +12,8 @@
 
 /** Time this thread gives to slices per frame (the single-thread build); the threaded runner needs none. */
 export const SLICE_BUDGET_MS = 10;
+/** Steps in flight expected to end within this are finished at once for a world call instead of queueing it. */
+export const SETTLE_MS = 8;
 /** A step longer than this is "far beyond this machine": the page pauses and says so. */
 export const SLOW_STEP_MS = 1500;
 
@@ -39,6 +41,7 @@ export class StepDriver {
     this.pending = 0; // steps asked for (Step button, stepN) and not started yet
     this.slowWorld = null; // the world onSlow was called for
     this.idleWaiters = [];
+    this.drainBound = () => this.drain();
   }
 
   /** True while the world has steps in flight (or another world of its engine has: one steps at a time). */
@@ -47,8 +50,22 @@ export class StepDriver {
     return Boolean(w && !w.destroyed && (w.busy || (w.engine.stepping && w.engine.stepping !== w)));
   }
 
-  /** Whether a world call must wait now: steps in flight, or calls queued before it (not while they run). */
-  get mustWait() { return this.busy || (this.queue.length > 0 && !this.draining); }
+  /**
+   * Whether a world call must wait now: calls queued before it (not while they run), or steps in flight that
+   * would take longer than SETTLE_MS to finish. Steps that short are finished at once instead (settle: the page
+   * waits a few milliseconds, as it always did for a step), so with an ordinary scene a press or a panel change
+   * applies right away, exactly as without the driver; only a slow step makes them wait.
+   */
+  get mustWait() {
+    if (this.queue.length > 0 && !this.draining) return true;
+    if (!this.busy) return false;
+    const stepping = this.getWorld().engine.stepping;
+    const { n, at } = stepping.asyncSteps ?? { n: 1, at: now() };
+    const perStep = stepping.lastStepMs > 0 ? stepping.lastStepMs : Infinity; // unknown: maybe a slow one
+    if (perStep * n - (now() - at) > SETTLE_MS) return true;
+    this.flush();
+    return this.busy;
+  }
 
   /** Runs `fn` now if nothing is in flight or queued, else after the steps in flight, in order. */
   defer(fn) {
@@ -63,8 +80,13 @@ export class StepDriver {
     }));
   }
 
-  /** Adds n steps to be taken as soon as the world is free (a frame's, or the Step button's). */
-  request(n) { if (n > 0) this.pending += n; }
+  /** Adds n steps to be taken as soon as the world is free (a frame's, or the Step button's: `now` starts them at
+   *  once if it is, so a read of the world right after sees them, as before). */
+  request(n, { now: at = false } = {}) {
+    if (n > 0) this.pending += n;
+    const world = this.getWorld();
+    if (at && world && !world.destroyed && !this.mustWait) this.start(world);
+  }
 
   /** Resolves once no step is in flight, asked for or queued call is waiting (tools and tests). */
   whenIdle() {
@@ -75,7 +97,11 @@ export class StepDriver {
   /** Finishes the steps in flight now, blocking, and runs the queued calls (for callers that need the world). */
   flush() {
     const w = this.getWorld();
-    w?.engine.stepping?.settle();
+    const stepping = w?.engine.stepping;
+    if (stepping) {
+      stepping.settle();
+      if (stepping === w && w.lastStepMs > 0) this.loop.stepped(w.lastStepMs);
+    }
     this.drain();
   }
 
@@ -105,6 +131,8 @@ export class StepDriver {
     const world = this.getWorld();
     this.stepped = false; // whether this frame shows steps not shown before
     if (!world || world.destroyed) return 'none';
+    // Anyone settling the world's steps (a tool's call: World.alive) runs what waited for them first, in order.
+    world.afterSettle = this.drainBound;
     let fresh = false;
     const other = world.engine.stepping;
     if (other && other !== world) {
