@@ -54,6 +54,40 @@ build/minipbd.wasm: $(WASM_SRC) $(HDRS) Makefile
 	@echo "emcc -> $@"
 	@emcc $(EMCC_FLAGS) $(WASM_SRC) -o $@
 
+# ---- The threaded wasm (issue 12): the same C with atomics over a shared, imported memory, built by Debian's
+# clang 14 and wasm-ld (Emscripten 3.1.6 cannot make a standalone wasm with threads). It has no libc but ours
+# (src/wasm/freestanding/: allocator, memcmp/strcmp, snprintf) and musl's pow, compiled from Emscripten's own
+# musl sources so its bits are the emcc build's (wasm has no FMA: the flags cannot change them). The memory's
+# maximum is fixed (a shared memory is created at its maximum's reservation); each instance has its own
+# __stack_pointer, which web/js/engine/threads.js sets for every worker before any call.
+THREADS_WASM_MAX_MEMORY := 1073741824
+EM_SYSROOT := /usr/share/emscripten/cache/sysroot
+MUSL := /usr/share/emscripten/system/lib/libc/musl
+MUSL_POW := pow pow_data exp_data __math_oflow __math_uflow __math_xflow __math_invalid __math_divzero
+FREESTANDING_SRC := $(wildcard src/wasm/freestanding/*.c)
+THREADS_CFLAGS := --target=wasm32 -O3 -msimd128 -matomics -mbulk-memory -mmutable-globals $(FP_FLAGS) -DNDEBUG \
+	-DPBD_WASM_THREADS=1
+THREADS_EXPORTS = $(shell bash tools/wasm-exports.sh | tr , '\n' | sed 's/^_/-Wl,--export=/')
+THREADS_LDFLAGS := -nostdlib -Wl,--no-entry,--shared-memory,--import-memory,--max-memory=$(THREADS_WASM_MAX_MEMORY) \
+	-Wl,-z,stack-size=1048576,--export=__stack_pointer,--export=__heap_base
+build/threads/musl_pow.a: Makefile
+	@mkdir -p build/threads
+	@rm -f $@
+	@for f in $(MUSL_POW); do clang $(THREADS_CFLAGS) -w -I$(MUSL)/src/include -I$(MUSL)/src/internal \
+		-I$(MUSL)/arch/emscripten -I$(MUSL)/arch/generic -isystem $(EM_SYSROOT)/include \
+		-c $(MUSL)/src/math/$$f.c -o build/threads/musl_$$f.o || exit 1; done
+	llvm-ar-14 rcs $@ $(patsubst %,build/threads/musl_%.o,$(MUSL_POW))
+build/minipbd_threads.wasm: $(WASM_SRC) $(FREESTANDING_SRC) $(HDRS) build/threads/musl_pow.a Makefile tools/wasm-exports.sh
+	@mkdir -p build
+	@echo "clang (threads) -> $@"
+	@clang $(THREADS_CFLAGS) $(WARN) -Isrc -isystem $(EM_SYSROOT)/include $(WASM_SRC) $(FREESTANDING_SRC) \
+		build/threads/musl_pow.a $(THREADS_LDFLAGS) $(THREADS_EXPORTS) -o $@
+# The freestanding snprintf against glibc's, natively (its functions renamed so both are in one program).
+build/test_freestanding: src/wasm/freestanding/printf.c tests/c/freestanding/test_printf.c
+	@mkdir -p build
+	gcc -O2 $(WARN) -Wno-format -fno-builtin -Dvsnprintf=fs_vsnprintf -Dsnprintf=fs_snprintf -c src/wasm/freestanding/printf.c -o build/fs_printf.o
+	gcc -O2 $(WARN) -Wno-format-truncation tests/c/freestanding/test_printf.c build/fs_printf.o -lm -o $@
+
 node_modules/lil-gui/package.json:
 	npm ci --no-audit --no-fund
 $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE): node_modules/lil-gui/package.json
@@ -61,11 +95,12 @@ $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE): node_modules/lil-gui/package.json
 $(PARAM_TABLE_JS): build/minipbd.wasm tools/gen-param-table.mjs
 	node tools/gen-param-table.mjs build/minipbd.wasm $@
 
-dist: build/minipbd.wasm $(WEB_JS) $(WEB_FILES) $(WEB_ASSETS) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
+dist: build/minipbd.wasm build/minipbd_threads.wasm $(WEB_JS) $(WEB_FILES) $(WEB_ASSETS) $(SHADERS) $(LIB_JS) $(LIB_CSS) $(LIB_LICENSE)
 	@# dist/js is made afresh, so a module that moved or went away does not linger there.
 	rm -rf dist/js
 	@mkdir -p dist/js dist/css/vendor dist/shaders
 	cp build/minipbd.wasm dist/minipbd.wasm
+	cp build/minipbd_threads.wasm dist/minipbd_threads.wasm
 	cp -R web/js/. dist/js/
 	@mkdir -p dist/js/vendor
 	cp $(LIB_JS) dist/js/vendor/
@@ -91,14 +126,23 @@ build/test_scalar: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 build/test_san: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	gcc $(SAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
+# ThreadSanitizer over the threads tests (tests/c/test_threads*.c: every family's loops shared
+# out on a team, the stress test; lighter under PBD_TEST_TSAN): a data race between participants
+# fails the test command.
+TSAN_CFLAGS := -O1 -g -fsanitize=thread -fno-omit-frame-pointer -DPBD_TEST_TSAN=1 $(FP_FLAGS) $(WARN) -Isrc
+build/test_tsan: $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
+	@mkdir -p build
+	clang $(TSAN_CFLAGS) $(CORE_SRC) $(HOST_SRC) $(TEST_SRC) -lm -pthread -o $@
 build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
 
-test-c: build/test_native build/test_scalar build/test_san build/test_wasm.cjs build/fuzz_api
+test-c: build/test_native build/test_scalar build/test_san build/test_tsan build/test_wasm.cjs build/fuzz_api build/test_freestanding
 	build/test_native
+	build/test_freestanding
 	build/test_scalar
 	build/test_san
+	TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads
 	node build/test_wasm.cjs
 	$(FUZZ_SHORT)
 

@@ -314,6 +314,11 @@ PBD_API int pbd_World_Step(pbdWorldId world);
 /// a step), or a negative pbdError. Slicing changes no bit of the result: a page that must
 /// answer its input between slices (web/js/engine/stepper-slices.js) steps this way.
 PBD_API int32_t pbd_World_StepSlice(pbdWorldId world, int32_t units);
+/// The stage of the unit pbd_World_StepSlice runs next, named by pbd_StageName: 0 predict,
+/// 1 contacts, 2 solve (one pass), 3 update, 4 velocities, 5 commit, 6 start (prepareStep: the
+/// next unit begins a step). A benchmark times the stages this way, one unit a call.
+PBD_API int32_t pbd_World_StepStage(pbdWorldId world);
+PBD_API const char* pbd_StageName(int32_t stage);
 
 /* Threads (base/tasks.h). A team is maxThreads participants: the thread that steps a world
    is participant 0; the host starts maxThreads - 1 threads that each call pbd_Team_Work once

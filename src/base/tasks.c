@@ -52,6 +52,7 @@ struct pbdTeam {
 	_Alignas(64) _Atomic uint64_t claim; ///< seq << 40 | blocks << 20 | next block
 	_Alignas(64) atomic_int seq32;       ///< the current loop's seq: futex word of helpers that stopped spinning
 	atomic_int sleepers;                 ///< helpers waiting on seq32 (the publisher wakes them only then)
+	atomic_int parked;                   ///< helpers waiting on wake (the publisher wakes them only then)
 	_Alignas(64) atomic_int done;        ///< blocks of the current loop finished
 	/* The current loop, written by participant 0 before it publishes the claim word. */
 	_Alignas(64) pbdBlockFn* fn;
@@ -130,6 +131,7 @@ pbdTeam* pbd_Team_Init(void* memory, int32_t maxThreads)
 	atomic_init(&team->claim, 0);
 	atomic_init(&team->seq32, 0);
 	atomic_init(&team->sleepers, 0);
+	atomic_init(&team->parked, 0);
 	atomic_init(&team->done, 0);
 	return team;
 }
@@ -174,15 +176,19 @@ static void Publish(pbdTeam* team, int32_t blocks)
 {
 	team->seq = (team->seq + 1) & SEQ_MASK;
 	atomic_store_explicit(&team->done, 0, memory_order_relaxed);
-	atomic_store_explicit(&team->claim, ClaimWord(team->seq, blocks, 0), memory_order_release);
+	atomic_store(&team->claim, ClaimWord(team->seq, blocks, 0)); /* seq_cst: see pbd_Team_Work */
 	/* seq_cst against the helper's sleepers++ then seq32 check: one of the two sees the other */
 	atomic_store(&team->seq32, (int)team->seq);
 	if (atomic_load(&team->sleepers) > 0) WakeAll(&team->seq32);
+	if (blocks > 1 && atomic_load(&team->parked) > 0) {
+		atomic_fetch_add(&team->wake, 1);
+		WakeAll(&team->wake);
+	}
 }
 
 /* A helper inside a step: take blocks of every loop published, spin between loops, park on
    seq32 after SPINS idle turns, leave when the step ends. */
-static void RunActive(pbdTeam* team)
+static uint32_t RunActive(pbdTeam* team)
 {
 	uint32_t last = (uint32_t)-1;
 	int spins = 0;
@@ -204,20 +210,27 @@ static void RunActive(pbdTeam* team)
 		}
 		atomic_fetch_sub(&team->sleepers, 1);
 	}
+	return last;
 }
 
 void pbd_Team_Work(pbdTeam* team, int32_t index)
 {
 	if (team == NULL || index < 1 || index >= team->maxThreads) return;
+	uint32_t last = (uint32_t)-1; /* the loop last seen: a new one (not the one a step ended with) wakes us */
 	for (;;) {
 		const int wake = atomic_load(&team->wake);
 		const int state = atomic_load(&team->state);
 		if (state == TEAM_STOP) return;
-		if (state == TEAM_ACTIVE && index < atomic_load_explicit(&team->participants, memory_order_relaxed)) {
-			RunActive(team);
-			continue;
-		}
-		Wait32(&team->wake, wake);
+		atomic_fetch_add(&team->parked, 1);
+		/* seq_cst: Publish stores the claim word, then reads parked; here parked is raised, then
+		   the claim word read: one of the two sees the other */
+		const uint64_t c = atomic_load(&team->claim);
+		const uint32_t seq = (uint32_t)(c >> (2 * COUNT_BITS));
+		const int work = state == TEAM_ACTIVE && seq != last && ((c >> COUNT_BITS) & MAX_BLOCKS) > 1 &&
+						 index < atomic_load_explicit(&team->participants, memory_order_relaxed);
+		if (!work) Wait32(&team->wake, wake);
+		atomic_fetch_sub(&team->parked, 1);
+		if (work) last = RunActive(team);
 	}
 }
 
@@ -243,10 +256,11 @@ int pbd_Team_Begin(pbdWorld* w)
 		atomic_store(&team->owner, 0);
 		return 0;
 	}
+	/* The helpers are not woken here but by the first loop of more than one block (Publish):
+	   a small world's loops are one block each, and waking threads to spin beside the one
+	   that works would cost it more than they bring. */
 	atomic_store_explicit(&team->participants, w->threads, memory_order_relaxed);
 	atomic_store(&team->state, TEAM_ACTIVE);
-	atomic_fetch_add(&team->wake, 1);
-	WakeAll(&team->wake);
 	w->teamActive = 1;
 	return 1;
 }

@@ -22,9 +22,9 @@ struct pbdWorld;
 
 /// Items per block of the particle loops (predict, velocities, commit): large enough that a
 /// block costs far more than claiming it, small enough to balance 100k particles over 16 threads.
-#define PBD_PARTICLE_BLOCK 2048
+#define PBD_PARTICLE_BLOCK 1024
 /// Constraints per block of a colour whose family names no block size.
-#define PBD_DEFAULT_BLOCK 1024
+#define PBD_DEFAULT_BLOCK 512
 
 /// The body of a parallel loop: items [begin, end) of the loop's range.
 typedef void pbdBlockFn(void* data, int32_t begin, int32_t end);

@@ -91,8 +91,12 @@ static size_t Contacts_Bytes(const pbdCapacity* cap)
 		   pbd_PoolBytes((size_t)cap->maxContacts, 2 * sizeof(int32_t)) + pbd_PoolBytes(P, 4 * sizeof(float));
 }
 
-/* The grid's sorted copies live in the world's scratch for the length of one search. */
-static size_t Contacts_ScratchBytes(const pbdCapacity* cap) { return pbd_Grid_ScratchBytes(cap->maxParticles); }
+/* The grid's sorted copies live in the world's scratch for the length of one search, and after
+   them the chunks of a search shared out over the step's threads (grid_shared.c). */
+static size_t Contacts_ScratchBytes(const pbdCapacity* cap)
+{
+	return pbd_Grid_ScratchBytes(cap->maxParticles) + pbd_Grid_PairPoolBytes(cap->maxParticles, cap->maxContacts);
+}
 
 static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
@@ -167,7 +171,10 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 	   search's M (r_i + r_j) scaled back by 1 / M) */
 	pbdGridFilter f = pbd_Grid_ContactFilter(self, others, c->uniform ? c->distance : 0.0f);
 	if (!c->uniform) f.restScale = 1.0f / PBD_CONTACT_MARGIN;
-	c->pairCount = pbd_Grid_FindPairs(&c->grid, &f, c->pairs, c->maxPairs);
+	/* with the step's threads, the search is shared out (the same pairs); its chunks live in the
+	   scratch after the grid's sorted copies */
+	const size_t sorted = pbd_Grid_ScratchBytes(w->maxParticles);
+	c->pairCount = pbd_Grid_FindPairsShared(w, &c->grid, &f, c->pairs, c->maxPairs, w->scratch + sorted, w->scratchBytes - sorted);
 	c->dropped = c->grid.dropped;
 	c->searches += 1;
 }

@@ -144,7 +144,9 @@ void pbd_Fluid_SolveDensity(pbdWorld* w, pbdFluid* f, const float* positions, in
 		const int32_t start = f->lists.start[i];
 		f->density[i] = Density(f, positions, i, &f->lambda[i], f->entryGrad + start, f->entryAux + start);
 	}
-	f->gradCached = 1;
+	/* one writer when the step's threads share the pass out (the block at 0), and no reader
+	   until the pass has joined */
+	if (begin == 0) f->gradCached = 1;
 }
 
 /* How deep fluid particle pi is on the wrong side of cloth particle pj's surface (fluid_sheets.c):

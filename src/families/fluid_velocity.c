@@ -58,6 +58,7 @@
    end, the same order in the SIMD and the scalar build (base/simd.h), so both give the same bits.
    Only + - * / and sqrt. */
 #include "families/fluid_internal.h"
+#include "base/tasks.h"
 #include "base/simd.h"
 
 #include <math.h>
@@ -174,27 +175,54 @@ static int Ready(pbdWorld* w, pbdFluid* f)
 	return f->gradCached;
 }
 
-/* Both passes over the live fluid particles, then scratchV -> v (the Jacobi write-back). */
+/* Both passes over the live fluid particles, then scratchV -> v (the Jacobi write-back). Each
+   pass writes only its particle's omega and scratchV and reads the others' from the pass
+   before, so each is shared out in particle blocks (base/tasks.h), same bits for any split. */
+typedef struct VelocityBlock {
+	pbdWorld* w;
+	pbdFluid* f;
+	int32_t first;
+	int curl, xsph;
+} VelocityBlock;
+
+#define PBD_FLUID_VELOCITY_BLOCK 256
+
+static void Pass1Block(void* data, int32_t begin, int32_t end)
+{
+	const VelocityBlock* b = data;
+	const int32_t lo = b->first + begin, hi = b->first + end;
+	if (b->curl && b->xsph) for (int32_t i = lo; i < hi; ++i) Pass1(b->w, b->f, i, 1, 1);
+	else if (b->curl) for (int32_t i = lo; i < hi; ++i) Pass1(b->w, b->f, i, 1, 0);
+	else for (int32_t i = lo; i < hi; ++i) Pass1(b->w, b->f, i, 0, 1);
+}
+
+static void ConfineBlock(void* data, int32_t begin, int32_t end)
+{
+	const VelocityBlock* b = data;
+	for (int32_t i = b->first + begin; i < b->first + end; ++i) Confine(b->w, b->f, i);
+}
+
+static void WriteBackBlock(void* data, int32_t begin, int32_t end)
+{
+	const VelocityBlock* b = data;
+	for (int32_t i = b->first + begin; i < b->first + end; ++i) memcpy(b->w->v + 4 * i, b->f->scratchV + 4 * i, 3 * sizeof(float));
+}
+
+static void ForEachObject(pbdWorld* w, pbdFluid* f, const int curl, const int xsph, pbdBlockFn* fn)
+{
+	for (int32_t o = 0; o < f->objectCount; ++o) {
+		const pbdFluidObject* ob = &f->objects[o];
+		VelocityBlock b = { w, f, ob->first, curl, xsph };
+		pbd_Parallel_For(w, ob->active, PBD_FLUID_VELOCITY_BLOCK, fn, &b);
+	}
+}
+
 static void Run(pbdWorld* w, pbdFluid* f, const int curl, const int xsph)
 {
 	if (!Ready(w, f)) return;
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* ob = &f->objects[o];
-		const int32_t end = ob->first + ob->active;
-		if (curl && xsph) for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 1, 1);
-		else if (curl) for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 1, 0);
-		else for (int32_t i = ob->first; i < end; ++i) Pass1(w, f, i, 0, 1);
-	}
-	if (curl) {
-		for (int32_t o = 0; o < f->objectCount; ++o) {
-			const pbdFluidObject* ob = &f->objects[o];
-			for (int32_t i = ob->first; i < ob->first + ob->active; ++i) Confine(w, f, i);
-		}
-	}
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* ob = &f->objects[o];
-		for (int32_t i = ob->first; i < ob->first + ob->active; ++i) memcpy(w->v + 4 * i, f->scratchV + 4 * i, 3 * sizeof(float));
-	}
+	ForEachObject(w, f, curl, xsph, Pass1Block);
+	if (curl) ForEachObject(w, f, curl, xsph, ConfineBlock);
+	ForEachObject(w, f, curl, xsph, WriteBackBlock);
 }
 
 void pbd_Fluid_Vorticity(pbdWorld* w, pbdFluid* f, float h)

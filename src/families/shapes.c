@@ -240,6 +240,7 @@ const pbdFamily pbd_family_shapes = {
 	.prepareSubstep = pbd_Shapes_PrepareSubstep,
 	.colourCount = Shapes_ColourCount,
 	.colourSize = Shapes_ColourSize,
+	.blockSize = 1, /* a body is tens to thousands of particles: one a block */
 	.solve = Shapes_Solve,
 	.update = pbd_Shapes_Update,
 	.setStiffness = Shapes_SetStiffness,

@@ -44,6 +44,7 @@
    rest size is refreshed from the new offsets. A rigid body (stiffness 1) is exactly in its rest
    shape after its solve, so only what acts after it (colliders, the ground) can strain it:
    plasticity is for bodies of stiffness below 1. */
+#include "base/tasks.h"
 #include "families/shapes_internal.h"
 #include "families/rotation.h"
 
@@ -187,12 +188,25 @@ static void PredictBody(pbdWorld* w, const pbdShapes* s, pbdBody* b, float hf)
 }
 
 
+typedef struct PredictBlock {
+	pbdWorld* w;
+	pbdShapes* s;
+	float h;
+} PredictBlock;
+
+/* Each body's prediction reads and writes its own particles and state only: one a block. */
+static void PredictBodies(void* data, int32_t begin, int32_t end)
+{
+	const PredictBlock* b = data;
+	for (int32_t k = begin; k < end; ++k) {
+		if (b->s->bodies[k].rigid) PredictBody(b->w, b->s, &b->s->bodies[k], b->h);
+	}
+}
+
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
-	pbdShapes* s = state;
-	for (int32_t k = 0; k < s->count; ++k) {
-		if (s->bodies[k].rigid) PredictBody(w, s, &s->bodies[k], ctx->h);
-	}
+	PredictBlock b = { w, state, ctx->h };
+	pbd_Parallel_For(w, b.s->count, 1, PredictBodies, &b);
 }
 
 /* ---------------------------------------------------------------- mass scaling for stacks */

@@ -210,10 +210,13 @@ static void SolveTetherSet(pbdWorld* w, const int32_t* anchors, const float* res
 		py = pbdF4_Sub(py, pbdF4_Mul(s, dy));
 		pz = pbdF4_Sub(pz, pbdF4_Mul(s, dz));
 		pbdF4_Transpose(&px, &py, &pz, &pw);
-		pbdF4_Store(p + 4 * i, px);
-		pbdF4_Store(p + 4 * i + 4, py);
-		pbdF4_Store(p + 4 * i + 8, pz);
-		pbdF4_Store(p + 4 * i + 12, pw);
+		/* The free particles' rows only, as SolveTetherTo: a pin is the anchor other tethers read,
+		   from other blocks while threads share the colour out (base/tasks.h), so it is never
+		   written here, not even with its own value. */
+		const pbdF4 rows[4] = { px, py, pz, pw };
+		for (int j = 0; j < 4; ++j) {
+			if (p[4 * (i + j) + 3] > 0.0f) pbdF4_Store(p + 4 * (i + j), rows[j]);
+		}
 	}
 	for (; i < n; ++i) SolveTetherTo(w, i, anchors[i], rests[i], k, slack);
 }

@@ -39,6 +39,7 @@
    cast rounded up (negative values): floor without libm. */
 #include "neighbours/grid.h"
 #include "neighbours/grid_cells.h"
+#include "neighbours/grid_shared.h"
 #include "world/core.h"
 #include "base/simd.h"
 
@@ -298,9 +299,9 @@ static inline uint32_t FluidBits(const uint32_t* v, uint32_t pi)
    pin or group filter); fast then means every particle is fluid and in the search. */
 static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs,
 															 int32_t capacity, pbdNeighbourLists* lists,
-															 const int perParticle, const int fast, const int fluid)
+															 const int perParticle, const int fast, const int fluid,
+															 int32_t sBegin, int32_t sEnd, pbdPairChunks* chunks)
 {
-	const int32_t n = g->count;
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
 	const float inv = g->invCell;
 	const pbdF4 r2 = pbdF4_Splat(g->uniformRadius * g->uniformRadius);
@@ -323,11 +324,16 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	/* The runs around the last cell seen: consecutive slots mostly share a cell. */
 	int32_t first[27], end[27];
 	int32_t ranges = 0, cx = 0, cy = 0, cz = 0;
+	/* chunks (the shared search, grid_shared.c): this block's pairs go to chunks it takes */
+	const int32_t block = chunks != NULL ? sBegin / PBD_SEARCH_SLOTS : 0;
+	int32_t chunk = -1, ck = PBD_PAIR_CHUNK;
+	int32_t* out = NULL;
+	if (chunks != NULL) chunks->blockFirst[block] = chunks->blockLast[block] = -1;
 
-	for (int32_t s = 0; s < n; ++s) {
+	for (int32_t s = sBegin; s < sEnd; ++s) {
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
 		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
-		if (s == 0 || ix != cx || iy != cy || iz != cz) {
+		if (s == sBegin || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
 			ranges = Neighbourhood(start, mask, ix, iy, iz, first, end);
 		}
@@ -387,6 +393,13 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 					if (lists != NULL) {
 						if (count < room) indices[count++] = j;
 						else dropped += 1;
+					} else if (chunks != NULL) {
+						if (ck == PBD_PAIR_CHUNK && (out = pbd_PairChunks_Take(chunks, block, &chunk)) == NULL) return -1;
+						if (ck == PBD_PAIR_CHUNK) ck = 0;
+						out[2 * ck] = i < j ? i : j;
+						out[2 * ck + 1] = i < j ? j : i;
+						ck += 1;
+						count += 1;
 					} else if (count < capacity) {
 						pairs[2 * count] = i < j ? i : j;
 						pairs[2 * count + 1] = i < j ? j : i;
@@ -402,7 +415,10 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 			while (count & 3) indices[count++] = i; /* padding: the particle itself */
 		}
 	}
-	if (lists != NULL) {
+	if (chunks != NULL) {
+		if (chunk >= 0) chunks->used[chunk] = ck, chunks->next[chunk] = -1;
+		chunks->blockLast[block] = chunk;
+	} else if (lists != NULL) {
 		lists->used = count;
 		lists->dropped = dropped;
 	} else {
@@ -422,7 +438,7 @@ static int FastRules(const pbdGrid* g, const pbdGridFilter* f)
 
 /* Nothing can pass: no kind of pair wanted, or only pairs between groups and one group; for the
    fluid's rule, no fluid particle. */
-static int NothingToFind(const pbdGrid* g, const pbdGridFilter* f)
+int pbd_Grid_NothingToFind(const pbdGrid* g, const pbdGridFilter* f)
 {
 	if (g->count < 2) return 1;
 	if (f->fluid) return !(g->phaseOr & PBD_PHASE_FLUID);
@@ -434,31 +450,39 @@ static int NothingToFind(const pbdGrid* g, const pbdGridFilter* f)
 int32_t pbd_Grid_FindPairs(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, int32_t capacity)
 {
 	g->dropped = 0;
-	if (NothingToFind(g, f)) return 0;
+	if (pbd_Grid_NothingToFind(g, f)) return 0;
 	if (capacity < 0) capacity = 0;
 	const int fast = FastRules(g, f);
 	if (f->fluid) {
-		if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 1) : Search(g, f, pairs, capacity, NULL, 0, 0, 1);
-		return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 1) : Search(g, f, pairs, capacity, NULL, 1, 0, 1);
+		if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 1, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 1, 0, g->count, NULL);
+		return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 1, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 1, 0, g->count, NULL);
 	}
-	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0) : Search(g, f, pairs, capacity, NULL, 0, 0, 0);
-	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0) : Search(g, f, pairs, capacity, NULL, 1, 0, 0);
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 0, 0, g->count, NULL);
+	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 0, 0, g->count, NULL);
+}
+
+int32_t pbd_Grid_SearchPairsBlock(pbdGrid* g, const pbdGridFilter* f, pbdPairChunks* chunks, int32_t begin, int32_t end)
+{
+	const int fast = FastRules(g, f);
+	if (f->fluid) return -1; /* the fluid has its own lists (grid_lists.c) */
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, NULL, 0, NULL, 0, 1, 0, begin, end, chunks) : Search(g, f, NULL, 0, NULL, 0, 0, 0, begin, end, chunks);
+	return fast ? Search(g, f, NULL, 0, NULL, 1, 1, 0, begin, end, chunks) : Search(g, f, NULL, 0, NULL, 1, 0, 0, begin, end, chunks);
 }
 
 int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists* lists)
 {
 	lists->used = 0;
 	lists->dropped = 0;
-	if (NothingToFind(g, f)) {
+	if (pbd_Grid_NothingToFind(g, f)) {
 		for (int32_t i = 0; i < g->count; ++i) lists->start[i] = lists->count[i] = 0;
 		return 0;
 	}
 	const int fast = FastRules(g, f);
 	int32_t stored;
-	if (f->fluid && g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 1) : Search(g, f, NULL, 0, lists, 0, 0, 1);
-	else if (f->fluid) stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 1) : Search(g, f, NULL, 0, lists, 1, 0, 1);
-	else if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 0) : Search(g, f, NULL, 0, lists, 0, 0, 0);
-	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 0) : Search(g, f, NULL, 0, lists, 1, 0, 0);
+	if (f->fluid && g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 1, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 1, 0, g->count, NULL);
+	else if (f->fluid) stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 1, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 1, 0, g->count, NULL);
+	else if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 0, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 0, 0, g->count, NULL);
+	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 0, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 0, 0, g->count, NULL);
 	int32_t neighbours = 0;
 	for (int32_t i = 0; i < g->count; ++i) neighbours += lists->count[i];
 	(void)stored;

@@ -65,6 +65,8 @@ typedef struct pbdGridInput {
 	float radius;               ///< one search radius for all, unless one of the next two is given
 	const float* radii;         ///< per particle
 	const float* objectRadius;  ///< per object, indexed by phase & PBD_PHASE_OBJECT_MASK
+	struct pbdWorld* world;     ///< pbd_Grid_FindFluidLists: the step's threads share the search out
+	                            ///< (base/tasks.h; the same lists); NULL: all of it here
 } pbdGridInput;
 
 typedef struct pbdGridFilter {
@@ -127,6 +129,14 @@ int32_t pbd_Grid_FindLists(pbdGrid* grid, const pbdGridFilter* filter, pbdNeighb
 /// list in its own deterministic order. scratch as for pbd_Grid_Build; work: workCapacity int32 for
 /// the pairs (each found once), free during the call. Returns 1, or 0 when the input is unusable
 /// (as pbd_Grid_Build; lists then empty).
+/// pbd_Grid_FindPairs with the search shared out over the world's threads while it steps with
+/// them (neighbours/grid_shared.c): the same pairs in the same order, the same drops. `pool`
+/// (poolBytes, pbd_Grid_PairPoolBytes for the capacities) holds the blocks' chunks; too small,
+/// or no threads: pbd_Grid_FindPairs.
+int32_t pbd_Grid_FindPairsShared(struct pbdWorld* world, pbdGrid* grid, const pbdGridFilter* filter, int32_t* pairs,
+								 int32_t capacity, void* pool, size_t poolBytes);
+/// Bytes of the pool pbd_Grid_FindPairsShared needs for maxParticles and `capacity` pairs.
+size_t pbd_Grid_PairPoolBytes(int32_t maxParticles, int32_t capacity);
 int pbd_Grid_FindFluidLists(pbdGrid* grid, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
 							size_t scratchBytes, int32_t* work, int32_t workCapacity);
 

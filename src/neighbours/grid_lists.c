@@ -19,7 +19,7 @@
      later slots (`work`: the family's per-entry array, free until the density pass fills it);
      then per-slot counts, padded prefix sums and a scatter into both lists. Half the distance
      tests and half the hits of the full search.
-   - The hits of a quad are stored with no branch on them (s_lanes), the list lengths counted after
+   - The hits of a quad are stored with no branch on them (pbd_GridLanes), the list lengths counted after
      the search: a quad holds a hit about half the time, at random, and the branch on it cost a
      third of the build. Measured and left out: gathering each cell's candidates into contiguous
      arrays (no gain: the copy costs what the per-run bookkeeping did) and skipping the corner rows
@@ -34,19 +34,20 @@
 */
 #include "neighbours/grid.h"
 #include "neighbours/grid_cells.h"
+#include "neighbours/grid_shared.h"
 #include "world/core.h"
 #include "base/simd.h"
 
 #include <string.h>
 
-#define CELL_DIVISIONS 1
-#define ROW (2 * CELL_DIVISIONS + 1)
-#define ROWS (ROW * ROW)
+#define CELL_DIVISIONS PBD_GRID_CELL_DIVISIONS
+#define ROW PBD_GRID_ROW
+#define ROWS PBD_GRID_ROWS
 #define NOT_IN_GRID 0xffffffffu
 
 /* The slot ranges [first, end) around cell (ix, iy, iz), sorted by first and merged where they
    overlap or touch: every slot of the neighbourhood's buckets exactly once. */
-static int32_t Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
+int32_t pbd_Grid_Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
 							 int32_t* end)
 {
 	int32_t a[2 * ROWS], e[2 * ROWS];
@@ -90,12 +91,12 @@ static int32_t Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, in
 
 /* The lanes set in a 4-bit hit mask, packed to the front: the hits of a quad are stored with no
    branch on them (a quad holds a hit about half the time, at random: a branch there mispredicts). */
-static const uint8_t s_lanes[16][4] = {
+const uint8_t pbd_GridLanes[16][4] = {
 	{ 0, 0, 0, 0 }, { 0, 0, 0, 0 }, { 1, 0, 0, 0 }, { 0, 1, 0, 0 }, { 2, 0, 0, 0 }, { 0, 2, 0, 0 }, { 1, 2, 0, 0 },
 	{ 0, 1, 2, 0 }, { 3, 0, 0, 0 }, { 0, 3, 0, 0 }, { 1, 3, 0, 0 }, { 0, 1, 3, 0 }, { 2, 3, 0, 0 }, { 0, 2, 3, 0 },
 	{ 1, 2, 3, 0 }, { 0, 1, 2, 3 },
 };
-static const uint8_t s_hits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
+const uint8_t pbd_GridHits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4 };
 
 /* The half search over the built grid; fast: every particle in the grid is fluid (no rule to test).
    The later slot of each pair goes to work, in slot order per slot s; halfEnd[s] ends s's pairs. */
@@ -118,7 +119,7 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
 		if (s == 0 || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
-			ranges = Neighbourhood(start, mask, ix, iy, iz, first, end);
+			ranges = pbd_Grid_Neighbourhood(start, mask, ix, iy, iz, first, end);
 		}
 		/* a solid particle pairs with fluid ones only */
 		const uint32_t need = fast || (qp[s] & PBD_PHASE_FLUID) ? 0u : PBD_PHASE_FLUID;
@@ -137,12 +138,12 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 					for (int l = 0; l < 4; ++l) hits &= ~((uint32_t)((qp[t + l] & need) == 0u) << l);
 				}
 				if (pairs <= roomy) {
-					const uint8_t* lane = s_lanes[hits];
+					const uint8_t* lane = pbd_GridLanes[hits];
 					work[pairs + 0] = t + lane[0];
 					work[pairs + 1] = t + lane[1];
 					work[pairs + 2] = t + lane[2];
 					work[pairs + 3] = t + lane[3];
-					pairs += s_hits[hits];
+					pairs += pbd_GridHits[hits];
 					continue;
 				}
 				while (hits != 0u) { /* the last few entries of work */
@@ -249,14 +250,29 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	g->buckets = T;
 	if (live < 2 || !(any & PBD_PHASE_FLUID)) return 1;
 
-	/* each pair once, then counts -> padded starts -> scatter */
+	/* each pair once, then counts -> padded starts -> scatter; with the step's threads the search is
+	   shared out (grid_shared.c: the same pairs in the same order) unless it runs out of room */
 	int32_t dropped = 0;
 	const int fast = (all & PBD_PHASE_FLUID) != 0u;
-	const int32_t pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, &dropped, 1)
-							   : HalfSearch(g, work, workCapacity, halfEnd, &dropped, 0);
+	int32_t* extra = cursor + stride; /* the 9th sorted array: the shared search's bookkeeping */
+	pbdPairReader reader;
+	int32_t pairs = in->world != NULL && in->world->teamActive
+						? pbd_Grid_SharedHalfSearch(in->world, g, work, workCapacity, halfEnd, extra, (int32_t)stride, fast, &reader)
+						: -1;
+	int32_t linearUsed = 0, linearNext = -1;
+	if (pairs < 0) {
+		pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, &dropped, 1) : HalfSearch(g, work, workCapacity, halfEnd, &dropped, 0);
+		for (int32_t s = live - 1; s > 0; --s) halfEnd[s] -= halfEnd[s - 1]; /* ends -> counts per slot */
+		linearUsed = pairs;
+		reader = (pbdPairReader){ work, &linearNext, &linearUsed, 0, 0, 0 };
+	}
+	const int32_t* halfCount = halfEnd;
 	/* list lengths: s's later neighbours, then s as the later one of earlier slots' pairs */
-	for (int32_t s = 0, k = 0; s < live; ++s) counts[s] = halfEnd[s] - k, k = halfEnd[s];
-	for (int32_t k = 0; k < pairs; ++k) counts[work[k]] += 1;
+	for (int32_t s = 0; s < live; ++s) counts[s] = halfCount[s];
+	{
+		pbdPairReader r = reader;
+		for (int32_t k = 0; k < pairs; ++k) counts[pbd_PairReader_Next(&r)] += 1;
+	}
 	const int32_t room = lists->capacity & ~3; /* whole quads, so the padding always fits */
 	int32_t used = 0;
 	for (int32_t s = 0; s < live; ++s) {
@@ -272,11 +288,10 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 		counts[s] = used + c; /* from here: the end of the slot's list */
 		used += (c + 3) & ~3;
 	}
-	int32_t k = 0;
 	for (int32_t s = 0; s < live; ++s) {
-		const int32_t i = entries[s], e = halfEnd[s];
-		for (; k < e; ++k) {
-			const int32_t t = work[k];
+		const int32_t i = entries[s];
+		for (int32_t q = halfCount[s]; q > 0; --q) {
+			const int32_t t = pbd_PairReader_Next(&reader);
 			if (cursor[s] < counts[s]) lists->indices[cursor[s]++] = entries[t];
 			if (cursor[t] < counts[t]) lists->indices[cursor[t]++] = i;
 		}

@@ -270,14 +270,34 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 /* ---------------------------------------------------------------- step */
 
 /* A step is a sequence of units, so that it can be taken in slices (pbd_World_StepSlice)
-   with the same bits as in one go:
-     unit 0                    the step's start: prepareStep hooks
-     per substep s, 1 + s (ns + 2) + ...
-       +0                      the substep's prediction and contacts
-       +1 .. +ns               Gauss-Seidel pass 0 .. ns - 1
-       +ns + 1                 update, velocities, commit (and after the last substep, endStep)
+   with the same bits as in one go, and timed stage by stage (pbd_World_StepStage: the
+   benchmark's scaling per stage):
+     unit 0                    the step's start: prepareStep hooks (pbdStage_count stands for it)
+     per substep s, from 1 + s (ns + 5):
+       +0                      predict
+       +1                      contacts
+       +2 .. +ns + 1           solve: Gauss-Seidel pass 0 .. ns - 1
+       +ns + 2                 update
+       +ns + 3                 velocities
+       +ns + 4                 commit (and after the last substep, endStep)
    The stages are the named ones of core.h's pbdStage, in that order. */
-static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * (ctx->passes + 2); }
+#define UNITS_PER_SUBSTEP(ctx) ((ctx)->passes + 5)
+static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * UNITS_PER_SUBSTEP(ctx); }
+
+/* The stage of unit `unit` (pbdStage_count: the step's start), and its substep and pass. */
+static int32_t UnitStage(const pbdStepContext* ctx, int32_t unit, int32_t* substep, int32_t* pass)
+{
+	*substep = 0, *pass = 0;
+	if (unit == 0) return pbdStage_count;
+	const int32_t k = (unit - 1) % UNITS_PER_SUBSTEP(ctx);
+	*substep = (unit - 1) / UNITS_PER_SUBSTEP(ctx);
+	if (k < 2) return k == 0 ? pbdStage_predict : pbdStage_contacts;
+	if (k < ctx->passes + 2) {
+		*pass = k - 2;
+		return pbdStage_solve;
+	}
+	return pbdStage_update + (k - ctx->passes - 2);
+}
 
 static void BeginStep(pbdWorld* w)
 {
@@ -297,30 +317,26 @@ static void BeginStep(pbdWorld* w)
 static void RunUnit(pbdWorld* w, int32_t unit)
 {
 	pbdStepContext* ctx = &w->stepContext;
-	if (unit == 0) {
+	int32_t s, pass;
+	const int32_t stage = UnitStage(ctx, unit, &s, &pass);
+	ctx->substep = s;
+	ctx->pass = pass;
+	/* colliders move a share of their motion each substep, so a fast drag sweeps through
+	   the cloth in steps instead of teleporting past it */
+	ctx->alpha = unit == 0 ? 0.0f : (float)(s + 1) / (float)ctx->substeps;
+	switch (stage) {
+	case pbdStage_count:
 		FOR_EACH_FAMILY(f)
 		{
 			if (pbd_families[f]->prepareStep) pbd_families[f]->prepareStep(w, w->families[f], ctx);
 		}
-		return;
-	}
-	const int32_t perSubstep = ctx->passes + 2;
-	const int32_t s = (unit - 1) / perSubstep, k = (unit - 1) % perSubstep;
-	ctx->substep = s;
-	/* colliders move a share of their motion each substep, so a fast drag sweeps through
-	   the cloth in steps instead of teleporting past it */
-	ctx->alpha = (float)(s + 1) / (float)ctx->substeps;
-	if (k == 0) {
-		ctx->pass = 0;
-		Stage_Predict(w, ctx);
-		Stage_Contacts(w, ctx);
-	} else if (k <= ctx->passes) {
-		ctx->pass = k - 1;
-		SolvePass(w, ctx);
-	} else {
-		ctx->pass = 0;
-		Stage_Update(w, ctx);
-		Stage_Velocities(w, ctx);
+		break;
+	case pbdStage_predict: Stage_Predict(w, ctx); break;
+	case pbdStage_contacts: Stage_Contacts(w, ctx); break;
+	case pbdStage_solve: SolvePass(w, ctx); break;
+	case pbdStage_update: Stage_Update(w, ctx); break;
+	case pbdStage_velocities: Stage_Velocities(w, ctx); break;
+	default:
 		Stage_Commit(w, ctx);
 		if (s == ctx->substeps - 1) {
 			FOR_EACH_FAMILY(f)
@@ -328,6 +344,7 @@ static void RunUnit(pbdWorld* w, int32_t unit)
 				if (pbd_families[f]->endStep) pbd_families[f]->endStep(w, w->families[f], ctx);
 			}
 		}
+		break;
 	}
 }
 
@@ -360,6 +377,20 @@ int32_t pbd_World_StepSlice(pbdWorldId id, int32_t units)
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (units < 1) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "units %d: at least 1", (int)units);
 	return Advance(w, units);
+}
+
+int32_t pbd_World_StepStage(pbdWorldId id)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (w->stepUnit == 0) return pbdStage_count; /* the next unit begins a step */
+	int32_t s, pass;
+	return UnitStage(&w->stepContext, w->stepUnit, &s, &pass);
+}
+
+const char* pbd_StageName(int32_t stage)
+{
+	static const char* const names[pbdStage_count + 1] = { "predict", "contacts", "solve", "update", "velocities", "commit", "start" };
+	return stage >= 0 && stage <= pbdStage_count ? names[stage] : NULL;
 }
 
 int pbd_World_SetThreads(pbdWorldId id, pbdTeam* team, int32_t threads)

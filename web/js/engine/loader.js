@@ -10,6 +10,7 @@ import { PARAM_TABLE } from './params.js';
 import { World } from './world.js';
 import { validateScene } from '../format/scene.js';
 import { objectTypeOf } from '../objects/index.js';
+import { attachThreaded, checkThreads, isThreadedModule } from './threads.js';
 
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 
@@ -28,13 +29,17 @@ async function fetchBytes(source) {
 
 /**
  * Loads the engine. `source` is a URL (string or URL; file: URLs work in Node) or the
- * wasm bytes. Resolves to an engine whose createWorld builds worlds.
+ * wasm bytes. Resolves to an engine whose createWorld builds worlds. The threaded build
+ * (minipbd_threads.wasm, known by the memory it imports) starts its team of `options.threads`
+ * (threads.js); the single-thread build ignores the options.
  * @param {string|URL|ArrayBuffer|Uint8Array} source
+ * @param {{threads?: number, runner?: boolean}} [options]
  */
-export async function loadMiniPBD(source) {
+export async function loadMiniPBD(source, options = {}) {
   const bytes = await fetchBytes(source);
   const module = await WebAssembly.compile(bytes);
   const engine = new Engine();
+  if (isThreadedModule(module)) return attachThreaded(engine, module, options);
   // The standalone wasm imports almost nothing; answer whatever it names so a libc
   // detail (WASI, memory-growth notices) cannot stop it from loading.
   const imports = {};
@@ -89,6 +94,25 @@ export class Engine {
     }
   }
 
+  /** The threaded build (threads.js) with its team; the single-thread build: false, one thread, no team. */
+  get threaded() { return this.threadTeam !== undefined; }
+
+  /** The team's size (1 without one, or once closed). */
+  get maxThreads() { return this.threadTeam?.maxThreads ?? 1; }
+
+  /** The thread count new worlds step with, in [1, maxThreads] (default: maxThreads). */
+  get threads() { return this.threadTeam?.threads ?? 1; }
+  set threads(n) {
+    if (this.threadTeam) this.threadTeam.setDefault(n);
+    else checkThreads('engine.threads', n, 1);
+  }
+
+  /** The team's address in wasm memory (0: none). */
+  get team() { return this.threadTeam?.team ?? 0; }
+
+  /** Stops the team and its workers (Node can exit; worlds go on stepping on this thread alone). */
+  close() { this.threadTeam?.close(); }
+
   /** Rebuilds the heap views when memory has grown (memory.js). */
   refreshViews() { this.heap?.refreshViews(); }
 
@@ -133,6 +157,7 @@ export class Engine {
       at1(total.skinTriangles), total.fluidParticles);
     this.heap.refreshViews();
     this.check(id, 'create');
+    if (this.team) this.check(e.pbd_World_SetThreads(id, this.team, this.threads), 'create', id);
     const world = new World(this, id, scene);
     try {
       world.build();

@@ -43,10 +43,11 @@ export class Heap {
     if (bytes > SCRATCH_BYTES) throw new MiniPBDError('load', `the engine's records need ${bytes} bytes, this loader has ${SCRATCH_BYTES}`);
   }
 
-  /** Rebuilds the views when memory has grown (its buffer is then a new object). */
+  /** Rebuilds the views when memory has grown: a growing memory detaches its buffer (the views' length is then 0),
+   *  a shared one keeps it but a view does not reach the new pages (threads.js), so the lengths are compared. */
   refreshViews() {
-    if (this.u8 && this.u8.buffer === this.memory.buffer) return;
     const buf = this.memory.buffer;
+    if (this.u8 && this.u8.length === buf.byteLength) return;
     this.u8 = new Uint8Array(buf);
     this.i32 = new Int32Array(buf);
     this.f32 = new Float32Array(buf);

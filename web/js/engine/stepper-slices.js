@@ -30,7 +30,7 @@ export class SliceStepper {
     this.worldId = 0;
     this.stepsLeft = 0;
     this.error = 0; // the engine's negative result, if a slice failed (World reads it: engine.check)
-    this.lastStepMs = 0;
+    this.lastStepMs = 0; // the time of the last steps started (all of them together)
     this.unitMs = 0; // measured cost of one unit (smoothed), for the slice size and the estimate
     this.unitsTotal = 0; // units of one step of the world in flight (known after its first slice)
     this.unitsLeft = 0;
@@ -83,7 +83,7 @@ export class SliceStepper {
       if (left === 0) this.stepsLeft--;
       if (t >= deadline) break;
     }
-    if (!this.busy && !this.error) this.lastStepMs = this.workMs / this.stepsStarted;
+    if (!this.busy && !this.error) this.lastStepMs = this.workMs; // all the steps started, as the threaded stepper's
     return !this.busy;
   }
 

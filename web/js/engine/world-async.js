@@ -6,6 +6,9 @@
 
 import { argCount, MAX_STEPS_PER_CALL } from './args.js';
 import { SliceStepper } from './stepper-slices.js';
+import { checkThreads } from './threads.js';
+
+const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 export const asyncMethods = {
   /** The engine's stepper (the threaded engine's runner worker, or slices on this thread: stepper-slices.js). */
@@ -31,6 +34,15 @@ export const asyncMethods = {
     }
   },
 
+  /** stepAsync's start, reached through this.step (so a recorder or replayer wrapping step has seen the steps). */
+  startSteps(n) {
+    this.startAsync = false;
+    if (n === 0) return;
+    this.stepper.start(this.id, n);
+    this.engine.stepping = this;
+    this.asyncSteps = { n, at: now() }; // what is in flight since when (the page's slow-step check)
+  },
+
   /** True while steps started by stepAsync are in flight. Asks nothing of the engine. */
   get busy() { return this.engine.stepping === this; },
 
@@ -40,7 +52,12 @@ export const asyncMethods = {
    */
   poll(budgetMs = 8) {
     if (this.engine.stepping !== this) return true;
-    if (!this.stepper.poll(budgetMs)) return false;
+    try {
+      if (!this.stepper.poll(budgetMs)) return false;
+    } catch (err) {
+      this.engine.stepping = null; // the threaded stepper throws the step's error itself
+      throw err;
+    }
     this.finishAsync();
     return true;
   },
@@ -48,7 +65,12 @@ export const asyncMethods = {
   /** Finishes the steps in flight now, blocking (the correctness net; the page avoids needing it). */
   settle() {
     if (this.engine.stepping !== this) return;
-    this.stepper.settle();
+    try {
+      this.stepper.settle();
+    } catch (err) {
+      this.engine.stepping = null;
+      throw err;
+    }
     this.finishAsync();
     // Whoever queued calls for after these steps (sim/driver.js) runs them now, before the call that settled.
     this.afterSettle?.();
@@ -62,6 +84,18 @@ export const asyncMethods = {
       stepper.error = 0;
       this.engine.check(error, 'engine', this.id);
     }
-    this.lastStepMs = stepper.lastStepMs;
+    this.lastStepMs = stepper.lastStepMs / (this.asyncSteps?.n ?? 1); // the steppers time all n together
+  },
+
+  /** The threads this world's steps share out over (engine/threads.js): 1 without a team. */
+  get threads() { this.alive(); return this.engine.exports.pbd_World_GetThreads(this.id); },
+
+  /** Steps on `n` threads of the engine's team from the next step on, `n` in [1, engine.maxThreads]; the same bits
+   *  for any n (src/base/tasks.c). A step in flight finishes first. */
+  setThreads(n) {
+    this.alive();
+    checkThreads('setThreads', n, this.engine.maxThreads);
+    if (this.engine.stepper?.busy) this.engine.stepper.settle();
+    this.engine.check(this.engine.exports.pbd_World_SetThreads(this.id, this.engine.team, n), 'engine', this.id);
   },
 };

@@ -179,16 +179,7 @@ export class World {
   step(n = 1) {
     this.alive();
     argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
-    if (this.startAsync) {
-      // stepAsync's call: whatever wraps step on this instance (the recorder, the replayer) has seen these steps.
-      this.startAsync = false;
-      if (n > 0) {
-        this.stepper.start(this.id, n);
-        this.engine.stepping = this;
-        this.asyncSteps = { n, at: now() }; // what is in flight since when (the page's slow-step check)
-      }
-      return;
-    }
+    if (this.startAsync) return this.startSteps(n); // stepAsync's call, through any wrapper of step (world-async.js)
     const t0 = now();
     this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
@@ -510,5 +501,5 @@ export class World {
 
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
-// Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.
+// Stepping without waiting (stepAsync, busy, poll, settle) and threads (threads, setThreads): world-async.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(asyncMethods));

@@ -1,0 +1,35 @@
+/* test_threads.h -- the same bits for any thread count and any slicing (issue 12 items 3 and 6):
+   every family's scene hashed after its steps with 1, 2, 3, 4 and 8 threads (host/threads.h, not
+   in the wasm test build) and taken in slices of 1, 2 and 7 units; a stress test of a team shared
+   by two worlds while objects and attachments come and go. The scenes are in
+   test_threads_scenes.c and test_threads_contacts.c. */
+#ifndef PBD_TEST_THREADS_H
+#define PBD_TEST_THREADS_H
+
+#include "minipbd.h"
+
+#include <stdint.h>
+
+/* A scene: built by `build`, driven by `drive` (NULL: nothing) before each of its `steps` steps;
+   `pinned` is the hash a C test already pins for it (0: none, the single-thread run is the
+   reference). */
+typedef struct ThreadScene {
+	const char* name;
+	pbdWorldId (*build)(void);
+	void (*drive)(pbdWorldId world, int step);
+	int steps;
+	uint32_t pinned;
+} ThreadScene;
+
+extern const ThreadScene g_threadScenes[];
+extern const int g_threadSceneCount;
+extern const ThreadScene g_threadContactScenes[];
+extern const int g_threadContactSceneCount;
+
+#define TEST_LIST_THREADS(X) \
+	X(ThreadsSameBitsAnyCount) \
+	X(ThreadsSlicesSameBits) \
+	X(ThreadsContactsSameBits) \
+	X(ThreadsStressSharedTeam)
+
+#endif
