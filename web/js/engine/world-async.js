@@ -6,7 +6,6 @@
 
 import { argCount, MAX_STEPS_PER_CALL } from './args.js';
 import { SliceStepper } from './stepper-slices.js';
-import { checkThreads } from './threads.js';
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
@@ -87,15 +86,4 @@ export const asyncMethods = {
     this.lastStepMs = stepper.lastStepMs / (this.asyncSteps?.n ?? 1); // the steppers time all n together
   },
 
-  /** The threads this world's steps share out over (engine/threads.js): 1 without a team. */
-  get threads() { this.alive(); return this.engine.exports.pbd_World_GetThreads(this.id); },
-
-  /** Steps on `n` threads of the engine's team from the next step on, `n` in [1, engine.maxThreads]; the same bits
-   *  for any n (src/base/tasks.c). A step in flight finishes first. */
-  setThreads(n) {
-    this.alive();
-    checkThreads('setThreads', n, this.engine.maxThreads);
-    if (this.engine.stepper?.busy) this.engine.stepper.settle();
-    this.engine.check(this.engine.exports.pbd_World_SetThreads(this.id, this.engine.team, n), 'engine', this.id);
-  },
 };

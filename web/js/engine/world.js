@@ -15,6 +15,7 @@ import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
 import { asyncMethods } from './world-async.js';
+import { threadMethods } from './threads.js';
 
 const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
 
@@ -501,5 +502,7 @@ export class World {
 
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
-// Stepping without waiting (stepAsync, busy, poll, settle) and threads (threads, setThreads): world-async.js.
+// Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(asyncMethods));
+// The thread count (threads, setThreads): threads.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(threadMethods));
