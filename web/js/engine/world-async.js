@@ -85,5 +85,4 @@ export const asyncMethods = {
     }
     this.lastStepMs = stepper.lastStepMs / (this.asyncSteps?.n ?? 1); // the steppers time all n together
   },
-
 };
