@@ -93,3 +93,37 @@ test('a recording and its replay through stepAsync are exact', () => {
   world.destroy();
   again.destroy();
 });
+
+test('the page\'s driver (sim/driver.js): a busy world is not called; queued calls run in order between the same steps', async () => {
+  const { StepDriver } = await import('../../web/js/sim/driver.js');
+  const { FixedStepLoop } = await import('../../web/js/sim/loop.js');
+  const scene = builtinScenes['cloth-100k'];
+  const ref = pbd.createWorld(scene);
+  const world = pbd.createWorld(scene);
+  let driver = null;
+  const loop = new FixedStepLoop((n) => driver.request(n), { timed: false });
+  driver = new StepDriver({ world: () => world, loop });
+  // A step of the 100k cloth takes far more than a 10 ms frame budget here: it spans frames.
+  driver.request(2);
+  let t = 0;
+  assert.equal(driver.frame((t += 16), false), 'redraw', 'the first frame leaves the step in flight');
+  assert.equal(world.busy, true);
+  assert.equal(driver.mustWait, true, 'no step cost known yet: a call must wait');
+  const order = [];
+  driver.defer(() => { order.push('a'); world.setParam('gravityY', -5); });
+  driver.defer(() => order.push('b'));
+  assert.deepEqual(order, [], 'queued, not run');
+  let frames = 1;
+  while (world.busy || driver.pending > 0 || driver.queue.length > 0) {
+    driver.frame((t += 16), false);
+    frames++;
+    if (frames > 10_000) throw new Error('the driver never finished');
+  }
+  assert.deepEqual(order, ['a', 'b'], 'run in order once the steps were done');
+  ref.step(2);
+  ref.setParam('gravityY', -5);
+  assert.equal(world.hash(), ref.hash(), 'the queued call fell after both steps, as when it was made');
+  assert.ok(frames > 2, `spread over ${frames} frames`);
+  world.destroy();
+  ref.destroy();
+});

@@ -160,10 +160,17 @@ export class StepDriver {
       this.startNext = true;
       return 'upload';
     }
+    // Steps started one at a time (a held collider, a recording) go on within the frame's budget, like n at once.
+    const t0 = now();
     this.stepped = this.start(world);
-    if (world.busy && !this.poll(world, SLICE_BUDGET_MS)) {
-      this.stepped = false;
-      return 'redraw';
+    for (;;) {
+      if (world.busy && !this.poll(world, SLICE_BUDGET_MS - (now() - t0))) {
+        this.stepped = false;
+        return 'redraw';
+      }
+      if (this.pending === 0 || now() - t0 >= SLICE_BUDGET_MS) break;
+      this.drain();
+      if (!this.start(world)) break;
     }
     this.settled();
     return 'upload';
