@@ -67,14 +67,10 @@ export class World {
     for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
   }
 
-  /** Every call on the world starts here: refused once destroyed, and a step in flight (stepAsync) is finished
-   *  first, so whatever is asked or changed comes after it, in the order the calls were made (the page itself
-   *  defers its calls while busy instead, so it never waits: app/main.js). */
+  /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first, so calls keep
+   *  step(n)'s order (the page defers its calls instead, so it never waits: sim/driver.js). */
   alive() {
-    if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
-    if (this.engine.stepping !== this) return;
-    this.settle();
-    // (the calls queued for after the steps may have replaced this world)
+    if (!this.destroyed && this.engine.stepping === this) this.settle(); // what waited for it may destroy this world
     if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
   }
 
@@ -172,7 +168,7 @@ export class World {
   get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
   get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
   get topologyVersion() {
-    if (this.engine.stepping === this) this.settle();
+    if (this.engine.stepping === this) this.settle(); // (not alive(): read of a destroyed world's too, as before)
     return this.engine.exports.pbd_World_GetTopologyVersion(this.id);
   }
 
@@ -490,9 +486,7 @@ export class World {
 
   destroy() {
     if (this.destroyed) return;
-    if (this.engine.stepping === this) {
-      try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
-    }
+    if (this.engine.stepping === this) try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
     this.engine.exports.pbd_DestroyWorld(this.id);
     this.engine.worlds.delete(this);
     this.destroyed = true;
