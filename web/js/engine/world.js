@@ -67,8 +67,7 @@ export class World {
     for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
   }
 
-  /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first, so calls keep
-   *  step(n)'s order (the page defers its calls instead, so it never waits: sim/driver.js). */
+  /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first (step(n)'s order). */
   alive() {
     if (!this.destroyed && this.engine.stepping === this) this.settle(); // what waited for it may destroy this world
     if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
@@ -167,10 +166,7 @@ export class World {
   }
   get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
   get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
-  get topologyVersion() {
-    if (this.engine.stepping === this) this.settle(); // (not alive(): read of a destroyed world's too, as before)
-    return this.engine.exports.pbd_World_GetTopologyVersion(this.id);
-  }
+  get topologyVersion() { this.settle(); return this.engine.exports.pbd_World_GetTopologyVersion(this.id); } // settle: no-op unless busy
 
   /** Advances n fixed steps of scene.solver.dt now (blocking). */
   step(n = 1) {
