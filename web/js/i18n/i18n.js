@@ -9,6 +9,7 @@
 // own strings (objects/, e.g. a cloth's stiffness sliders), merged in here.
 
 import { objectStrings } from '../objects/index.js';
+import { buildStrings } from './build-strings.js';
 
 /** The languages the page speaks; the first is the fallback. */
 export const LANGUAGES = ['en', 'zh'];
@@ -171,14 +172,6 @@ const en = {
 
   'notice.pauseToStep': 'Pause first (Space), then step one at a time with the period key.',
   'notice.contextLost': 'Graphics were reset by the browser; the simulation keeps running.',
-  'threads.control': 'Threads',
-  'threads.disabled': 'One thread only: this page is not cross-origin isolated, so the threaded build cannot run here.',
-  'build.threads': 'Threaded build: {n} of {max} threads (shared memory; the simulation runs beside the page).',
-  'build.single': 'Single-thread build: {reason} The simulation runs in slices between frames, so the page stays responsive.',
-  'build.reason.notIsolated': 'this page is not cross-origin isolated (the host sends no COOP/COEP headers), so there is no shared memory for threads.',
-  'build.reason.failed': 'the threaded build could not start ({error}).',
-  'build.reason.swFailed': 'the isolation service worker (coi-sw.js) did not make this page cross-origin isolated.',
-  'notice.slowStep': 'This scene needs about {seconds} s per step on this machine, far more than a frame: the simulation is paused while the step in progress finishes (the page keeps answering). Resume to run it in slow motion, or Step for one step.',
   'error.param': '{label} could not be set: {error}',
   'error.mass': 'The mass of {name} could not be set: {error}',
   'error.collider': 'The material of {name} could not be set: {error}',
@@ -362,14 +355,6 @@ const zh = {
 
   'notice.pauseToStep': '请先暂停（空格键），再用句点键一步一步前进。',
   'notice.contextLost': '浏览器重置了图形；模拟仍在运行。',
-  'threads.control': '线程数',
-  'threads.disabled': '只能用一个线程：此页面没有跨源隔离，无法运行多线程版本。',
-  'build.threads': '多线程版本：{n} / {max} 个线程（共享内存；模拟在页面之外运行）。',
-  'build.single': '单线程版本：{reason}模拟在帧与帧之间分片运行，页面保持响应。',
-  'build.reason.notIsolated': '此页面没有跨源隔离（服务器未发送 COOP/COEP 头），没有可供线程使用的共享内存。',
-  'build.reason.failed': '多线程版本无法启动（{error}）。',
-  'build.reason.swFailed': '隔离用的 Service Worker（coi-sw.js）未能让此页面跨源隔离。',
-  'notice.slowStep': '在这台机器上，此场景每步约需 {seconds} 秒，远超一帧：模拟已暂停，正在进行的一步在后台完成（页面仍可操作）。继续可慢动作运行，或按单步前进一步。',
   'error.param': '无法设置{label}：{error}',
   'error.mass': '无法设置 {name} 的质量：{error}',
   'error.collider': '无法设置 {name} 的材质：{error}',
@@ -439,7 +424,7 @@ const zh = {
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
  *  from another table falls back to English. */
-export const STRINGS = { en: { ...en, ...objectStrings('en') }, zh: { ...zh, ...objectStrings('zh') } };
+export const STRINGS = { en: { ...en, ...objectStrings('en'), ...buildStrings.en }, zh: { ...zh, ...objectStrings('zh'), ...buildStrings.zh } };
 
 let current = LANGUAGES[0];
 
