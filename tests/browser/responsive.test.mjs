@@ -65,7 +65,7 @@ async function clicksAnswered(url, build) {
     phase('clicks');
     const r = await page.evaluate(() => ({
       latency: window.__latency,
-      busy: window.minipbd.world.busy, // read without touching the world: a step is still in flight
+      busy: window.minipbd.app.state.world.busy, // read without touching the world: a step is still in flight
       stepsDone: window.minipbd.app.state.loop.stepMs,
     }));
     assert.equal(r.latency.length, CLICKS, 'every click reached its handler');

@@ -3,9 +3,8 @@
 // The panel (panel/), the renderer (render/), the pointer (input/) and files dropped or opened (files.js) report
 // to it; it decides what happens.
 // Everything tests need is exposed as window.minipbd = { world, scene, app, ready, build }.
-// The world steps without the page waiting for it (sim/driver.js): while it is busy the frame redraws the last
-// buffers, and the page's own world calls (panel, pointer, recorder, files, scene loads) wait in the driver's
-// queue and run in order when the steps are done.
+// The world steps without the page waiting (sim/driver.js): while busy the frame redraws, and the page's own world
+// calls (panel, pointer, recorder, files, scene loads) wait in the driver's queue, run in order after the steps.
 
 import { loadEngine } from './build.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
@@ -29,7 +28,9 @@ const READOUT_INTERVAL_MS = 250;
 const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
   'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
 
-const exposed = { world: null, scene: null, app: null, ready: false, build: null };
+const exposed = { scene: null, app: null, ready: false, build: null };
+let currentWorld = () => null; // main() sets it: a tool reading window.minipbd.world sees the page's calls done
+Object.defineProperty(exposed, 'world', { get: () => currentWorld(), enumerable: true });
 window.minipbd = exposed;
 
 // The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
@@ -86,8 +87,7 @@ async function main() {
     lastReadout: 0,
   };
   const camera = new OrbitCamera();
-  // Steps one at a time while each needs a call before it: a held collider moving (input.moveHeldColliders), or a
-  // recorder or replayer wrapping step (their calls between steps would otherwise wait on steps in flight).
+  // One step at a time while each needs a call before it: a collider held, a recorder or replayer wrapping step.
   const driver = new StepDriver({
     world: () => state.world,
     loop: state.loop,
@@ -275,6 +275,7 @@ async function main() {
   ui.setPaused(false);
   const threadsUI = addThreadsControl(document, ui.gui, ui.els.readoutBlock, ui.translated, handlers);
 
+  currentWorld = () => (driver.queue.length > 0 && driver.flush(), state.world); // the page's waiting calls first
   const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, driver, get renderer() { return renderer; }, get input() { return input; } };
   exposed.app = app;
   /** The page's own world calls wait here while the world is busy (files.js, record.js). */
@@ -321,7 +322,6 @@ async function main() {
     }
     if (!keepCamera) camera.set(state.scene.camera);
     ui.showScene(state.scene, key);
-    exposed.world = world;
     exposed.scene = state.scene;
     updateReadout(performance.now(), true);
   }

@@ -121,7 +121,10 @@ export class MiniPBDSceneElement extends HTMLElement {
   }
 
   /** The World, or null before the element has loaded (it loads when first scrolled into view). */
-  get world() { return this._world; }
+  get world() {
+    if (this._driver.queue.length > 0) this._driver.flush(); // the element's own calls waiting run first
+    return this._world;
+  }
   /** Which build the element runs: { build: 'threads' | 'single', threads, maxThreads, reason? } (app/build.js). */
   get build() { return this._engine?.buildInfo ?? null; }
   /** True while the simulation is set to run (it still only steps while visible). */
