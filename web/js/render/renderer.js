@@ -58,6 +58,7 @@ export class Renderer {
     this.contextLost = false;
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
+    this.framesUploaded = 0;
     this.lastColliderCount = 0; // colliders drawn in the last frame
     this.lastFrameWater = false;
     this.colliderCache = []; // per-collider draw records, reused frame to frame
@@ -218,6 +219,7 @@ export class Renderer {
     for (const m of [heatmap, arrows]) if (m.visible(frame, this)) m.upload(this, world);
     this.lastFrame = frame;
     this.uploaded = true;
+    this.framesUploaded++; // (the others were redraws while the world was busy)
     return frame;
   }
 
