@@ -32,7 +32,7 @@ EMCC_FLAGS := -O3 -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc --no-entry -sSTAN
 # from the wasm's parameter table (tools/gen-param-table.mjs) and committed; it is rewritten whenever the wasm changes.
 PARAM_TABLE_JS := web/js/engine/param-table.js
 WEB_JS := $(sort $(shell find web/js -name '*.js' -o -name '*.d.ts') $(PARAM_TABLE_JS))
-WEB_FILES := $(wildcard web/*.html web/css/*.css)
+WEB_FILES := $(wildcard web/*.html web/css/*.css) web/coi-sw.js
 # Models the built-in scenes load (web/assets/bunny.obj, written by tools/make-bunny.mjs), copied to dist/assets.
 WEB_ASSETS := $(wildcard web/assets/*)
 WEB_HTML := $(wildcard web/*.html)
@@ -104,6 +104,7 @@ dist: build/minipbd.wasm build/minipbd_threads.wasm $(WEB_JS) $(WEB_FILES) $(WEB
 	cp $(LIB_JS) dist/js/vendor/
 	cp $(LIB_LICENSE) dist/js/vendor/lil-gui.LICENSE.md
 	cp $(WEB_HTML) dist/
+	cp web/coi-sw.js dist/
 	cp web/css/*.css dist/css/
 	@# lil-gui's stylesheet without its @font-face: a data: URL font, which the page's policy (font-src falls
 	@# back to default-src 'self') refuses; app.css draws the same arrows and tick in the page's font.

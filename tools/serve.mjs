@@ -1,13 +1,20 @@
 #!/usr/bin/env node
 // serve.mjs — a tiny static file server for the MiniPBD demo (no dependencies).
 //
-// Usage:  node tools/serve.mjs [folder] [--port N]     (folder defaults to dist/, port to $PORT or 0)
-//         import { startServer } from './tools/serve.mjs'; const { url, close } = await startServer({ root, port });
+// Usage:  node tools/serve.mjs [folder] [--port N] [--no-isolation]   (folder defaults to dist/, port to $PORT or 0)
+//         import { startServer } from './tools/serve.mjs'; const { url, close } = await startServer({ root, port, isolation });
 //
 // Why it exists: browsers refuse to compile wasm fetched from file:// and need the application/wasm MIME
 // type for streaming compilation, so the demo and the browser tests need a real HTTP server.
 // It binds 127.0.0.1 only (a demo server has no business listening on other interfaces), serves GET/HEAD,
 // and never answers with a file outside the root folder (path traversal, encoded or via symlinks).
+//
+// Cross-origin isolation (README "Hosting"): by default every answer carries COOP same-origin and COEP
+// require-corp, so the page is crossOriginIsolated and gets SharedArrayBuffer, which the threaded build needs
+// (minipbd_threads.wasm: one shared memory for the page and its workers); and CORP same-origin, so the page's own
+// files may be loaded under COEP (same-origin loads do not need it, workers and wasm fetched by an embed do).
+// --no-isolation (isolation: false) leaves all three out: the page then runs the single-thread build, as on a host
+// that sends no such headers (the fallback's browser test).
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -41,8 +48,15 @@ export function mimeType(file) {
   return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
 
-function send(res, status, text) {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+/** The cross-origin isolation headers (README "Hosting"). */
+export const ISOLATION_HEADERS = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+  'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+function send(res, status, text, extra = {}) {
+  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff', ...extra });
   res.end(text + '\n');
 }
 
@@ -60,36 +74,38 @@ function resolveInside(root, urlPath) {
   return full;
 }
 
-export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1', log = false } = {}) {
+export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1', log = false, isolation = true } = {}) {
+  const extra = isolation ? ISOLATION_HEADERS : {};
   // realpath so that symlinked roots work and symlinks inside cannot point outside.
   const realRoot = await fs.promises.realpath(path.resolve(root));
 
   const server = http.createServer(async (req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
-      return send(res, 405, 'method not allowed');
+      return send(res, 405, 'method not allowed', extra);
     }
     const urlPath = (req.url ?? '/').split(/[?#]/, 1)[0];
     let file = resolveInside(realRoot, urlPath);
-    if (!file) return send(res, 400, 'bad path');
+    if (!file) return send(res, 400, 'bad path', extra);
     try {
       let stat = await fs.promises.stat(file);
       if (stat.isDirectory()) {
         if (!urlPath.endsWith('/')) {
-          res.writeHead(301, { Location: urlPath + '/' });
+          res.writeHead(301, { Location: urlPath + '/', ...extra });
           return res.end();
         }
         file = path.join(file, 'index.html');
         stat = await fs.promises.stat(file);
       }
       const real = await fs.promises.realpath(file);
-      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return send(res, 403, 'forbidden');
-      if (!stat.isFile()) return send(res, 404, 'not found');
+      if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return send(res, 403, 'forbidden', extra);
+      if (!stat.isFile()) return send(res, 404, 'not found', extra);
       res.writeHead(200, {
         'Content-Type': mimeType(real),
         'Content-Length': stat.size,
         'Cache-Control': 'no-cache',
         'X-Content-Type-Options': 'nosniff',
+        ...extra,
       });
       if (req.method === 'HEAD') return res.end();
       fs.createReadStream(real)
@@ -98,8 +114,8 @@ export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1',
       if (log) console.log(`${req.method} ${urlPath} 200`);
     } catch (err) {
       if (log) console.log(`${req.method} ${urlPath} 404`);
-      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return send(res, 404, 'not found');
-      return send(res, 500, 'server error');
+      if (err.code === 'ENOENT' || err.code === 'ENOTDIR') return send(res, 404, 'not found', extra);
+      return send(res, 500, 'server error', extra);
     }
   });
 
@@ -126,14 +142,16 @@ function parseArgs(argv) {
   let root = path.join(here, '..', 'dist');
   let port = process.env.PORT !== undefined ? Number(process.env.PORT) : 0;
   let log = false;
+  let isolation = true;
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--port' || a === '-p') port = Number(argv[++i]);
     else if (a.startsWith('--port=')) port = Number(a.slice(7));
     else if (a === '--log') log = true;
+    else if (a === '--no-isolation') isolation = false;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node tools/serve.mjs [folder=dist] [--port N | PORT=N] [--log]');
+      console.log('usage: node tools/serve.mjs [folder=dist] [--port N | PORT=N] [--log] [--no-isolation]');
       process.exit(0);
     } else rest.push(a);
   }
@@ -145,15 +163,15 @@ function parseArgs(argv) {
     console.error(`serve.mjs: bad port ${port}`);
     process.exit(2);
   }
-  return { root, port, log };
+  return { root, port, log, isolation };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { root, port, log } = parseArgs(process.argv.slice(2));
+  const { root, port, log, isolation } = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(root)) {
     console.error(`serve.mjs: folder ${root} does not exist (run make first?)`);
     process.exit(1);
   }
-  const { url } = await startServer({ root, port, log });
-  console.log(`MiniPBD demo: ${url}`);
+  const { url } = await startServer({ root, port, log, isolation });
+  console.log(`MiniPBD demo: ${url}${isolation ? ' (cross-origin isolated: the threaded build runs)' : ' (no isolation headers: single-thread build)'}`);
 }

@@ -28,11 +28,13 @@ export const CHROMIUM_ARGS = [
 export const READY_TIMEOUT = 60_000;
 export const TEST_TIMEOUT = 180_000;
 
-export async function openBrowser() {
+/** `isolation: false` serves without the cross-origin isolation headers (tools/serve.mjs --no-isolation): the
+ *  page then runs the single-thread build. */
+export async function openBrowser({ isolation = true } = {}) {
   for (const f of ['index.html', 'minipbd.wasm', 'js/app/main.js']) {
     if (!fs.existsSync(path.join(DIST, f))) throw new Error(`${path.join(DIST, f)} is missing: run \`make dist\` first`);
   }
-  const server = await startServer({ root: DIST, port: 0 });
+  const server = await startServer({ root: DIST, port: 0, isolation });
   let browser;
   try {
     browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });

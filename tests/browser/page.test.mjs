@@ -47,7 +47,7 @@ test('each frame uploads positions and normals once, index buffers only on topol
   try {
     await page.evaluate(() => {
       const gl = window.minipbd.app.renderer.gl;
-      const calls = (window.__glCalls = { bufferSubData: [], bufferData: 0, frames0: window.minipbd.app.renderer.framesDrawn });
+      const calls = (window.__glCalls = { bufferSubData: [], bufferData: 0, frames0: window.minipbd.app.renderer.framesDrawn, uploads0: window.minipbd.app.renderer.framesUploaded });
       const sub = gl.bufferSubData.bind(gl);
       const data = gl.bufferData.bind(gl);
       gl.bufferSubData = (...a) => {
@@ -59,10 +59,12 @@ test('each frame uploads positions and normals once, index buffers only on topol
     await waitFrames(page, 10);
     const r = await page.evaluate(() => {
       const c = window.__glCalls;
-      return { ...c, frames: window.minipbd.app.renderer.framesDrawn - c.frames0, posBytes: window.minipbd.world.positions.byteLength, ARRAY_BUFFER: window.minipbd.app.renderer.gl.ARRAY_BUFFER };
+      return { ...c, frames: window.minipbd.app.renderer.framesDrawn - c.frames0, uploads: window.minipbd.app.renderer.framesUploaded - c.uploads0, posBytes: window.minipbd.world.positions.byteLength, ARRAY_BUFFER: window.minipbd.app.renderer.gl.ARRAY_BUFFER };
     });
-    // Frames counted between the two evaluates may be off by the one in flight.
-    assert.ok(Math.abs(r.bufferSubData.length - 2 * r.frames) <= 2, `${r.bufferSubData.length} uploads for ${r.frames} frames (want 2 per frame)`);
+    // Frames counted between the two evaluates may be off by the one in flight. A frame drawn while the world is
+    // busy stepping (the threaded runner) redraws the last buffers and uploads nothing: 2 per frame that uploads.
+    assert.ok(r.uploads <= r.frames + 1 && r.uploads >= 1, `${r.uploads} of ${r.frames} frames uploaded`);
+    assert.ok(Math.abs(r.bufferSubData.length - 2 * r.uploads) <= 2, `${r.bufferSubData.length} uploads for ${r.uploads} uploading frames (want 2 each)`);
     for (const c of r.bufferSubData) {
       assert.equal(c.target, r.ARRAY_BUFFER);
       assert.equal(c.offset, 0);

@@ -133,13 +133,16 @@ async function replayInNewPage(context, url, recorded) {
   assert.match(played.status, /exactly the state that was recorded/);
   // Again, paused and stepped exactly: the same bits at the same step count.
   const stepped = await page.evaluate(async ({ h, n }) => {
+    // eval before any await: once the page has waited for a frame (openLink waits for the steps in flight), the
+    // page's CSP applies to eval again.
+    const hashes = eval(h);
     const { app } = window.minipbd;
     app.setPaused(true);
     await app.openLink(location.hash, { fallback: false });
     const replaying = app.recorder.replaying;
     const label = document.getElementById('record').textContent;
     app.stepN(n);
-    return { replaying, label, ...eval(h)(window.minipbd.world), result: app.recorder.lastReplay };
+    return { replaying, label, ...hashes(window.minipbd.world), result: app.recorder.lastReplay };
   }, { h: HASHES, n: recorded.steps });
   assert.equal(stepped.replaying, true);
   assert.equal(stepped.label, 'End replay');

@@ -1,5 +1,6 @@
 // serve.test.mjs — tools/serve.mjs: correct MIME types (wasm must be application/wasm for streaming
-// compilation), loopback only, no path traversal (plain, %-encoded, via symlink), CLI prints the URL.
+// compilation), loopback only, no path traversal (plain, %-encoded, via symlink), CLI prints the URL; the
+// cross-origin isolation headers on every answer by default, none with --no-isolation.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -90,11 +91,49 @@ test('CLI prints the demo URL and serves the folder', async () => {
       });
       child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
     });
-    const m = /^MiniPBD demo: (http:\/\/127\.0\.0\.1:(\d+)\/)$/.exec(line);
+    const m = /^MiniPBD demo: (http:\/\/127\.0\.0\.1:(\d+)\/) \(cross-origin isolated/.exec(line);
     assert.ok(m, `printed: ${line}`);
     const res = await fetch(m[1] + 'minipbd.wasm');
     assert.equal(res.headers.get('content-type'), 'application/wasm');
+    assert.equal(res.headers.get('cross-origin-embedder-policy'), 'require-corp');
     await res.arrayBuffer();
+  } finally {
+    child.kill();
+  }
+});
+
+test('COOP, COEP and CORP on every answer (files, errors, redirects); none with --no-isolation', async () => {
+  const isolation = {
+    'cross-origin-opener-policy': 'same-origin',
+    'cross-origin-embedder-policy': 'require-corp',
+    'cross-origin-resource-policy': 'same-origin',
+  };
+  const pick = (res) => Object.fromEntries(Object.keys(isolation).map((k) => [k, res.headers.get(k)]));
+  for (const p of ['index.html', 'minipbd.wasm', 'js/app.js', 'missing.js', 'js']) {
+    const res = await fetch(srv.url + p, { redirect: 'manual' });
+    await res.arrayBuffer();
+    assert.deepEqual(pick(res), isolation, `${p} (HTTP ${res.status})`);
+  }
+  const off = await startServer({ root, port: 0, isolation: false });
+  try {
+    const res = await fetch(off.url + 'index.html');
+    await res.arrayBuffer();
+    assert.equal(res.status, 200);
+    assert.deepEqual(pick(res), { 'cross-origin-opener-policy': null, 'cross-origin-embedder-policy': null, 'cross-origin-resource-policy': null });
+  } finally {
+    await off.close();
+  }
+  const child = spawn(process.execPath, [SERVE, root, '--port', '0', '--no-isolation'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (c) => {
+        out += c;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`serve.mjs exited with ${code}`)));
+    });
+    assert.match(line, /no isolation headers: single-thread build/);
   } finally {
     child.kill();
   }

@@ -20,6 +20,8 @@ export interface MiniPBDSceneAttributes {
 export class MiniPBDSceneElement extends HTMLElement {
   /** The World, or null before the element has loaded (it loads when first scrolled into view). */
   readonly world: World | null;
+  /** Which build runs (the threaded one only on a cross-origin isolated host page), null before load. */
+  readonly build: { build: 'threads' | 'single'; threads: number; maxThreads: number; reason?: 'notIsolated' | 'failed' | 'swFailed'; error?: string } | null;
   /** True while the simulation is set to run (it still only steps while visible). */
   readonly playing: boolean;
   /** True while this element holds a WebGL context. */

@@ -121,7 +121,17 @@ export class World {
   readonly constraintCount: number;
   readonly topologyVersion: number;
   readonly attachmentCount: number;
+  /** n steps now (blocking). */
   step(n?: number): void;
+  /** Starts n steps and returns at once (the threaded runner, or slices taken by poll: engine/stepper-slices.js);
+   *  any other call on the world finishes them first, so the order of calls is step(n)'s. */
+  stepAsync(n?: number): void;
+  /** True while steps started by stepAsync are in flight (asks nothing of the engine). */
+  readonly busy: boolean;
+  /** Lets the steps in flight advance for about budgetMs; true when none is left (a failed step throws here). */
+  poll(budgetMs?: number): boolean;
+  /** Finishes the steps in flight now (blocking). */
+  settle(): void;
   updateNormals(): void;
   setParam(name: ParamName, value: number): void;
   getParam(name: ParamName): number;

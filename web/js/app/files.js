@@ -31,7 +31,7 @@ export function fileActions(app, dropTarget) {
   async function openScene(file) {
     try {
       const input = await readSceneFile(file);
-      app.loadScene(input, null);
+      await app.run(() => app.loadScene(input, null)); // after the steps in flight (main.js)
       ui.clearError();
       ui.showNotice(t('notice.sceneOpened', { name: file.name }));
       // The page no longer shows the link's scene: a reload must not bring it back.
@@ -53,7 +53,7 @@ export function fileActions(app, dropTarget) {
       const scene = currentScene();
       const name = file.name.replace(/\.obj$/i, '');
       scene.objects.push(modelObject(model, { type, resolution, at, name }));
-      app.loadScene(scene, null, { keepCamera: true });
+      await app.run(() => app.loadScene(scene, null, { keepCamera: true }));
       ui.clearError();
       ui.showNotice(t('notice.modelAdded', { name, kind: t(`object.${type}`) }));
       if (location.hash) history.replaceState(null, '', location.pathname + location.search);

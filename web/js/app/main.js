@@ -2,9 +2,11 @@
 // location.hash (or the default scene), and runs the fixed-step simulation loop (sim/loop.js) and the drawing.
 // The panel (panel/), the renderer (render/), the pointer (input/) and files dropped or opened (files.js) report
 // to it; it decides what happens.
-// Everything tests need is exposed as window.minipbd = { world, scene, app, ready }.
+// Everything tests need is exposed as window.minipbd = { world, scene, app, ready, build }.
+// The world steps without the page waiting (sim/driver.js): while busy the frame redraws, and the page's own world
+// calls (panel, pointer, recorder, files, scene loads) wait in the driver's queue, run in order after the steps.
 
-import { loadMiniPBD } from '../engine/loader.js';
+import { loadEngine } from './build.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
 import { installRecorder } from '../panel/record.js';
@@ -15,11 +17,20 @@ import { createUI, shortName, paramLabel } from '../panel/panel.js';
 import { t, detectLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
 import { FixedStepLoop } from '../sim/loop.js';
+import { StepDriver } from '../sim/driver.js';
+import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
+import { canvasSize } from './canvas-size.js';
 
 const READOUT_INTERVAL_MS = 250;
+// The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
+// (pause, view switches, language, copy link, step) touch only the page and answer at once.
+const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
+  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
 
-const exposed = { world: null, scene: null, app: null, ready: false };
+const exposed = { scene: null, app: null, ready: false, build: null };
+let currentWorld = () => null; // main() sets it: a tool reading window.minipbd.world sees the page's calls done
+Object.defineProperty(exposed, 'world', { get: () => currentWorld(), enumerable: true });
 window.minipbd = exposed;
 
 // The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
@@ -67,18 +78,28 @@ async function main() {
     scene: null,
     sceneKey: null,
     paused: false,
-    // The fixed-step loop (sim/loop.js): its dt follows the world's; a held collider moves toward the pointer a
-    // bounded distance before every step (input.step).
-    loop: new FixedStepLoop((n) => {
-      if (input) input.step(state.world, n, state.loop.dt);
-      else state.world.step(n);
-    }),
+    // The fixed-step loop (sim/loop.js): its dt follows the world's; it says how many steps are due and the
+    // driver takes them (a held collider moves toward the pointer a bounded distance before every step).
+    loop: new FixedStepLoop((n) => driver.request(n), { timed: false }),
     view: { showParticles: true, heatMap: false, velocityArrows: false, water: true, groundEnabled: true, groundHeight: 0, held: [], heldColliders: [] },
     ownHash: null, // the hash we wrote ourselves (Copy link): its hashchange is not a new link
     linkSeq: 0,
     lastReadout: 0,
   };
   const camera = new OrbitCamera();
+  // One step at a time while each needs a call before it: a collider held, a recorder or replayer wrapping step.
+  const driver = new StepDriver({
+    world: () => state.world,
+    loop: state.loop,
+    oneAtATime: (world) => Boolean(input?.collidersMoving) || Object.hasOwn(world, 'step'),
+    beforeStep: () => input?.moveHeldColliders(state.loop.dt),
+    onSlow: (ms) => {
+      // A link whose step is far beyond this machine opens paused, and says so; the page keeps answering.
+      app.setPaused(true);
+      state.slowNotice = t('notice.slowStep', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
+      ui.showNotice(state.slowNotice, { sticky: true });
+    },
+  });
   let renderer = null;
   let input = null;
   let recorder = null; // recorder.js: the Record button; replays links that carry a recording
@@ -93,7 +114,7 @@ async function main() {
   }
 
   // The language: ?lang=zh|en in the query wins over the browser's preferred languages.
-  const ui = createUI(document, {
+  const handlers = {
     async onSceneChange(key) {
       if (!state.pbd) return;
       let scene;
@@ -104,9 +125,11 @@ async function main() {
         if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
         return;
       }
-      tryLoad(scene, key);
-      // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
-      if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+      driver.defer(() => {
+        tryLoad(scene, key);
+        // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
+        if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+      });
     },
     onParam(param, pairs) {
       if (!state.world) return;
@@ -122,10 +145,7 @@ async function main() {
       // The world keeps its description in step, so links carry the change. Colliders stay where the scene
       // put them: moving one with the pointer is play, like pulling the cloth, and Reset puts it back (their
       // materials set from the panel are in our description already: onColliderMaterial).
-      const scene = state.world.describe();
-      scene.colliders = state.scene.colliders;
-      state.scene = scene;
-      exposed.scene = scene;
+      followWorld();
       ui.clearLink();
     },
     /** A hose on or off (recorded: a replay carries it). */
@@ -137,10 +157,7 @@ async function main() {
         ui.showError(errorText(err));
         return;
       }
-      const scene = state.world.describe();
-      scene.colliders = state.scene.colliders;
-      state.scene = scene;
-      exposed.scene = scene;
+      followWorld();
       ui.clearLink();
     },
     /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
@@ -150,10 +167,7 @@ async function main() {
       if (!world || !object) return;
       try {
         world.setObjectMass(index, kg); // the world's description follows; our colliders stay ours (onParam)
-        const scene = world.describe();
-        scene.colliders = state.scene.colliders;
-        state.scene = scene;
-        exposed.scene = scene;
+        followWorld();
       } catch (err) {
         ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
       }
@@ -214,7 +228,16 @@ async function main() {
       updateReadout(performance.now(), true);
     },
     onStep() {
-      if (state.world && state.paused) state.loop.step(1);
+      if (state.world && state.paused) driver.request(1, { now: true }); // now, or as soon as the world is free
+    },
+    /** Steps share out over `n` threads from the next step on (the threaded build only; the same bits). */
+    onThreads(n) {
+      if (!state.world || exposed.build?.build !== 'threads') return;
+      try {
+        state.pbd.threads = n;
+        state.world.setThreads(n);
+        threadsUI.setBuild(exposed.build = { ...exposed.build, threads: n });
+      } catch (err) { ui.showError(errorText(err)); }
     },
     onReset() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
@@ -243,14 +266,31 @@ async function main() {
       url.searchParams.set('lang', lang);
       history.replaceState(history.state, '', url);
     },
-  }, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
+  };
+  for (const name of DEFERRED_HANDLERS) {
+    const fn = handlers[name];
+    handlers[name] = (...args) => driver.defer(() => fn(...args));
+  }
+  const ui = createUI(document, handlers, { lang: detectLanguage({ search: location.search, languages: navigator.languages ?? [navigator.language] }) });
   ui.setPaused(false);
+  const threadsUI = addThreadsControl(document, ui.gui, ui.els.readoutBlock, ui.translated, handlers);
 
-  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, get renderer() { return renderer; }, get input() { return input; } };
+  currentWorld = () => (driver.queue.length > 0 && driver.flush(), state.world); // the page's waiting calls first
+  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, driver, get renderer() { return renderer; }, get input() { return input; } };
   exposed.app = app;
-  // Deterministic control for tools and tests: exactly n steps now, through the loop's own path (replays and
-  // recordings see them like any other steps), and pause/resume without the panel.
-  app.stepN = (n) => { if (state.world && n > 0) state.loop.step(n); };
+  /** The page's own world calls wait here while the world is busy (files.js, record.js). */
+  app.defer = (fn) => driver.defer(fn);
+  app.run = (fn) => driver.run(fn);
+  app.whenIdle = () => driver.whenIdle();
+  // Tools and tests: exactly n steps after whatever is in flight or waiting, through World.stepAsync (replays and
+  // recordings see them); resolves when done, and a world call made before that finishes them first (World.alive).
+  app.stepN = (n) => {
+    if (!state.world || !(n > 0)) return Promise.resolve();
+    driver.flush();
+    if (input?.collidersMoving) input.step(state.world, n, state.loop.dt); // a collider moved before each step
+    else state.world.stepAsync(n);
+    return driver.whenIdle();
+  };
   app.setPaused = (paused) => {
     state.paused = Boolean(paused);
     state.loop.accumulator = 0;
@@ -260,6 +300,7 @@ async function main() {
 
   /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
   function loadScene(scene, key = null, { keepCamera = false } = {}) {
+    state.world?.engine.stepping?.settle(); // a caller that did not wait (tools, tests): the old steps end first
     const world = state.pbd.createWorld(scene);
     const old = state.world;
     input?.reset();
@@ -281,7 +322,6 @@ async function main() {
     }
     if (!keepCamera) camera.set(state.scene.camera);
     ui.showScene(state.scene, key);
-    exposed.world = world;
     exposed.scene = state.scene;
     updateReadout(performance.now(), true);
   }
@@ -306,15 +346,17 @@ async function main() {
     try {
       const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
-      loadScene(scene, builtinKeyFor(scene));
-      if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
+      await driver.run(() => {
+        loadScene(scene, builtinKeyFor(scene));
+        if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
+      });
       ui.clearError();
       return;
     } catch (err) {
       if (seq !== state.linkSeq) return;
       ui.showError(t('error.link', { error: errorText(err) }));
     }
-    if (fallback) loadScene(defaultScene(), builtinKeyFor(defaultScene()));
+    if (fallback) await driver.run(() => loadScene(defaultScene(), builtinKeyFor(defaultScene())));
   }
 
   /** Makes the link (with `replay` and its scene: a recording's link) and shows it; resolves to the fragment or null. */
@@ -350,7 +392,7 @@ async function main() {
   // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
   // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
   function updateReadout(now, force = false) {
-    if (!state.world || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    if (!state.world || driver.mustWait || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
     state.lastReadout = now;
     const s = state.world.stats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;
@@ -372,25 +414,7 @@ async function main() {
     try { return world.fluidStats(); } catch { return null; }
   }
 
-  // --- canvas size follows its CSS size x devicePixelRatio ---
-  // (contentRect x devicePixelRatio rather than device-pixel-content-box: the latter is not reported
-  // consistently under browser zoom/emulation, and a 1-pixel rounding difference does not matter here.)
-  let pendingSize = null;
-  const ro = new ResizeObserver((entries) => {
-    const r = entries[entries.length - 1].contentRect;
-    const dpr = window.devicePixelRatio || 1;
-    pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
-  });
-  ro.observe(canvas);
-  // devicePixelRatio changes (browser zoom, moving to another screen) without a CSS resize: re-measure.
-  const watchDpr = () => {
-    matchMedia(`(resolution: ${window.devicePixelRatio}dppx)`).addEventListener('change', () => {
-      const r = canvas.getBoundingClientRect();
-      pendingSize = [Math.round(r.width * window.devicePixelRatio), Math.round(r.height * window.devicePixelRatio)];
-      watchDpr();
-    }, { once: true });
-  };
-  watchDpr();
+  const size = canvasSize(canvas);
 
   function frame(now) {
     requestAnimationFrame(frame);
@@ -399,21 +423,19 @@ async function main() {
       return;
     }
     try {
-      state.loop.frame(now, !state.paused);
-      if (pendingSize) {
-        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
-        canvas.width = Math.max(1, Math.min(max, pendingSize[0]));
-        canvas.height = Math.max(1, Math.min(max, pendingSize[1]));
-        pendingSize = null;
-      }
+      const what = driver.frame(now, !state.paused); // 'upload' (new state, the world free) or 'redraw' (busy)
+      size.apply(renderer.gl);
       camera.update(canvas.width / canvas.height);
       state.view.held = input.heldParticles;
       state.view.heldColliders = input.heldColliders;
-      if (renderer.draw(camera, state.view) && !exposed.ready) {
+      if (renderer.draw(camera, state.view, { upload: what === 'upload' }) && !exposed.ready) {
         exposed.ready = true;
         document.documentElement.dataset.ready = 'true';
       }
-      updateReadout(now);
+      if (what === 'upload') {
+        updateReadout(now);
+        driver.afterDraw(); // the steps due start now: the threaded runner takes them while the page waits a frame
+      }
     } catch (err) {
       state.paused = true;
       if (input) input.paused = true;
@@ -428,11 +450,15 @@ async function main() {
     return { key, name, label: shortName(name) || key };
   }));
   try {
-    [state.pbd, renderer] = await Promise.all([
-      loadMiniPBD(new URL('./minipbd.wasm', document.baseURI)),
+    let loaded;
+    [loaded, renderer] = await Promise.all([
+      loadEngine(new URL('./minipbd.wasm', document.baseURI), { search: location.search, serviceWorker: true }),
       createRenderer(canvas),
       loadBuiltins(),
     ]);
+    state.pbd = loaded.engine;
+    exposed.build = loaded.info;
+    threadsUI.setBuild(loaded.info);
     showScenes();
   } catch (err) {
     ui.showError(t('error.start', { error: errorText(err) }));
@@ -446,6 +472,8 @@ async function main() {
   };
   ui.setWaterUnavailable(renderer.waterUnavailable);
   input = new PointerInput(canvas, camera, () => state.world);
+  input.mustWait = () => driver.mustWait;
+  input.defer = (fn) => driver.defer(fn);
   recorder = installRecorder(app);
   files = fileActions(app, document.body);
   app.files = files;

@@ -39,6 +39,7 @@ import { OrbitCamera } from '../render/camera.js';
 import { Renderer } from '../render/renderer.js';
 import { PointerInput } from '../input/pointer.js';
 import { FixedStepLoop } from '../sim/loop.js';
+import { StepDriver } from '../sim/driver.js';
 import { DEFAULT_WASM_URL, sharedEngine, shaderSources, live, makeRoomForContext, observers, elements } from './shared.js';
 import * as shared from './shared.js';
 import { styleInto } from './style.js';
@@ -100,10 +101,19 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._failed = false;
     this._gen = 0; // bumped whenever a pending load must be forgotten
     this._raf = 0;
-    // The page's fixed-step loop (sim/loop.js); a held collider moves toward the pointer before every step.
-    this._loop = new FixedStepLoop((n) => {
-      if (this._input) this._input.step(this._world, n, this._loop.dt);
-      else this._world.step(n);
+    // The page's fixed-step loop (sim/loop.js) and its stepping without waiting (sim/driver.js, as the page's:
+    // while the world is busy the element redraws and its pointer's world calls wait); a held collider moves
+    // toward the pointer before every step.
+    this._loop = new FixedStepLoop((n) => this._driver.request(n), { timed: false });
+    this._driver = new StepDriver({
+      world: () => this._world,
+      loop: this._loop,
+      oneAtATime: (world) => Boolean(this._input?.collidersMoving) || Object.hasOwn(world, 'step'),
+      beforeStep: () => this._input?.moveHeldColliders(this._loop.dt),
+      onSlow: (ms) => {
+        this.pause();
+        this._showStatus(`This scene needs about ${(ms / 1000).toFixed(1)} s per step on this machine: paused.`);
+      },
     });
     this._dirty = true;
     this._pendingSize = null;
@@ -111,7 +121,12 @@ export class MiniPBDSceneElement extends HTMLElement {
   }
 
   /** The World, or null before the element has loaded (it loads when first scrolled into view). */
-  get world() { return this._world; }
+  get world() {
+    if (this._driver.queue.length > 0) this._driver.flush(); // the element's own calls waiting run first
+    return this._world;
+  }
+  /** Which build the element runs: { build: 'threads' | 'single', threads, maxThreads, reason? } (app/build.js). */
+  get build() { return this._engine?.buildInfo ?? null; }
   /** True while the simulation is set to run (it still only steps while visible). */
   get playing() { return this._playing === true; }
   /** True while this element holds a WebGL context. */
@@ -175,6 +190,7 @@ export class MiniPBDSceneElement extends HTMLElement {
   /** Rebuilds the world from the scene it was loaded from (element.world is then a new World). */
   reset() {
     if (!this._world || !this._engine) return;
+    this._driver.flush(); // steps in flight and the calls waiting for them first (element.world is new afterwards)
     this._dropPointers();
     const world = this._engine.createWorld(this._scene);
     const old = this._world;
@@ -347,6 +363,8 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._canvas = canvas;
     this._renderer = renderer;
     this._input = new PointerInput(canvas, this._camera, () => this._world);
+    this._input.mustWait = () => this._driver.mustWait;
+    this._input.defer = (fn) => this._driver.defer(fn);
     this._input.canGrab = () => !this._replayer?.active; // a replay is not pulled about while it plays
     this._input.paused = this._playing !== true;
     live.add(this);
@@ -391,9 +409,14 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
     this._raf = requestAnimationFrame(this._frameBound);
     try {
-      const stepped = this._loop.frame(now, this._running()) > 0;
+      // 'upload': the world is free (new state after steps, or none taken); 'redraw': busy, touch nothing.
+      const what = this._driver.frame(now, this._running());
+      const stepped = this._driver.stepped;
       const renderer = this._renderer;
-      if (!renderer || renderer.contextLost) return;
+      if (!renderer || renderer.contextLost) {
+        if (what === 'upload') this._driver.afterDraw();
+        return;
+      }
       const canvas = this._canvas;
       if (this._pendingSize) {
         const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
@@ -406,9 +429,9 @@ export class MiniPBDSceneElement extends HTMLElement {
         this._camera.update(canvas.width / canvas.height);
         this._view.held = this._input.heldParticles;
         this._view.heldColliders = this._input.heldColliders;
-        renderer.draw(this._camera, this._view);
-        this._dirty = false;
+        if (renderer.draw(this._camera, this._view, { upload: what === 'upload' })) this._dirty = false;
       }
+      if (what === 'upload') this._driver.afterDraw();
     } catch (err) {
       this.pause();
       this._fail(`the simulation stopped: ${errorText(err)}`);

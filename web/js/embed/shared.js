@@ -1,7 +1,7 @@
 // shared.js — what every <minipbd-scene> of a page shares: one engine per wasm URL, the shaders (fetched once),
 // the WebGL context budget, one pair of IntersectionObservers, and page visibility.
 
-import { loadMiniPBD } from '../engine/loader.js';
+import { loadEngine } from '../app/build.js';
 import { SHADER_FILES } from '../render/renderer.js';
 import { fetchShaderSources } from '../render/gl.js';
 
@@ -14,12 +14,14 @@ export const MAX_LIVE_CONTEXTS = 8;
 const FAR_MARGIN = '100% 0px 100% 0px'; // beyond one viewport height above/below: release the context
 
 const engines = new Map(); // wasm URL -> Promise<engine>
-/** The engine for `wasmUrl`, loaded once per page and shared by every element. */
+/** The engine for `wasmUrl`, loaded once per page and shared by every element: the threaded build beside it
+ *  (minipbd_threads.wasm) where the host page is cross-origin isolated, else the single-thread one (app/build.js;
+ *  engine.buildInfo says which and why). */
 export function sharedEngine(wasmUrl = DEFAULT_WASM_URL) {
   const key = new URL(wasmUrl, document.baseURI).href;
   let p = engines.get(key);
   if (!p) {
-    p = loadMiniPBD(key);
+    p = loadEngine(key, { search: location.search }).then(({ engine }) => engine);
     p.catch(() => engines.delete(key)); // a failed load may be retried later
     engines.set(key, p);
   }

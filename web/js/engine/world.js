@@ -14,6 +14,7 @@ import {
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
+import { asyncMethods } from './world-async.js';
 import { threadMethods } from './threads.js';
 
 const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
@@ -66,7 +67,9 @@ export class World {
     for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
   }
 
+  /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first (step(n)'s order). */
   alive() {
+    if (!this.destroyed && this.engine.stepping === this) this.settle(); // what waited for it may destroy this world
     if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
   }
 
@@ -163,12 +166,13 @@ export class World {
   }
   get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
   get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
-  get topologyVersion() { return this.engine.exports.pbd_World_GetTopologyVersion(this.id); }
+  get topologyVersion() { this.settle(); return this.engine.exports.pbd_World_GetTopologyVersion(this.id); } // settle: no-op unless busy
 
-  /** Advances n fixed steps of scene.solver.dt. */
+  /** Advances n fixed steps of scene.solver.dt now (blocking). */
   step(n = 1) {
     this.alive();
     argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
+    if (this.startAsync) return this.startSteps(n); // stepAsync's call, through any wrapper of step (world-async.js)
     const t0 = now();
     this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
@@ -478,6 +482,7 @@ export class World {
 
   destroy() {
     if (this.destroyed) return;
+    if (this.engine.stepping === this) try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
     this.engine.exports.pbd_DestroyWorld(this.id);
     this.engine.worlds.delete(this);
     this.destroyed = true;
@@ -487,5 +492,7 @@ export class World {
 
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
+// Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(asyncMethods));
 // The thread count (threads, setThreads): threads.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(threadMethods));

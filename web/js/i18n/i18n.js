@@ -9,6 +9,7 @@
 // own strings (objects/, e.g. a cloth's stiffness sliders), merged in here.
 
 import { objectStrings } from '../objects/index.js';
+import { buildStrings } from './build-strings.js';
 
 /** The languages the page speaks; the first is the fallback. */
 export const LANGUAGES = ['en', 'zh'];
@@ -423,7 +424,7 @@ const zh = {
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
  *  from another table falls back to English. */
-export const STRINGS = { en: { ...en, ...objectStrings('en') }, zh: { ...zh, ...objectStrings('zh') } };
+export const STRINGS = { en: { ...en, ...objectStrings('en'), ...buildStrings.en }, zh: { ...zh, ...objectStrings('zh'), ...buildStrings.zh } };
 
 let current = LANGUAGES[0];
 

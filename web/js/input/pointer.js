@@ -20,6 +20,10 @@
 // tracked by pointerId, so each finger on a touch screen can hold its own particle or collider.
 // Attachments are removed on pointerup/cancel or when capture is lost, so none can be left behind; a
 // released collider stays where it was put.
+// While the world is busy stepping (World.stepAsync: sim/driver.js) nothing here calls it: a press, the moves of
+// a held pointer and a release wait in the app's queue (the `defer` hook) and run in order once the steps in
+// flight are done, so they fall between the same steps as before and a recording of them replays exactly.
+// Orbiting, zooming and the keys only move the camera: they never wait.
 
 import { intersectPlane } from '../render/camera.js';
 import { pickSkin, nearestFreeParticle } from './pick-skin.js';
@@ -83,6 +87,9 @@ export class PointerInput {
     /** Hook: whether a press may take hold of particles and colliders now (false: it orbits instead). */
     this.canGrab = () => true;
     this.paused = false; // while the simulation is paused, collider moves apply at once (nothing to spread)
+    /** Hooks (the app's: sim/driver.js): whether world calls must wait now, and where they wait. */
+    this.mustWait = () => false;
+    this.defer = (fn) => fn();
 
     const on = (type, fn, opts) => canvas.addEventListener(type, fn.bind(this), opts);
     on('pointerdown', this._down);
@@ -239,6 +246,16 @@ export class PointerInput {
     this.canvas.focus({ preventScroll: true });
     this.canvas.setPointerCapture?.(e.pointerId);
     const { x, y } = this._local(e);
+    if (this.mustWait()) {
+      // What the press takes is asked of the world once it is free; until then the pointer is held as pending.
+      this.pointers.set(e.pointerId, { mode: 'pending', x, y });
+      this.defer(() => { if (this.pointers.get(e.pointerId)?.mode === 'pending') this._press(e, x, y); });
+      return;
+    }
+    this._press(e, x, y);
+  }
+
+  _press(e, x, y) {
     const hit = e.button === 0 && this.canGrab() ? this._pick(e) : null;
     const world = this.getWorld();
     if (hit?.kind === 'particle' && world) {
@@ -268,7 +285,11 @@ export class PointerInput {
   _move(e) {
     const p = this.pointers.get(e.pointerId);
     if (!p) {
-      this._hover(e);
+      if (!this.mustWait()) this._hover(e);
+      return;
+    }
+    if (p.mode === 'pending' || (p.mode !== 'orbit' && this.mustWait())) {
+      this.defer(() => { if (this.pointers.get(e.pointerId)) this._move(e); });
       return;
     }
     const { x, y } = this._local(e);
@@ -318,6 +339,10 @@ export class PointerInput {
   _end(e) {
     const p = this.pointers.get(e.pointerId);
     if (!p) return;
+    if (p.mode === 'pending' || (p.mode !== 'orbit' && this.mustWait())) {
+      this.defer(() => this._end(e));
+      return;
+    }
     this.pointers.delete(e.pointerId);
     if (p.mode === 'grab') {
       // Only the world that owns the attachment may remove it (a reset may have replaced the world).

@@ -197,11 +197,14 @@ export function installRecorder(app, { doc = document } = {}) {
     },
   };
 
-  button.addEventListener('click', () => {
+  // The click's world calls wait for the steps in flight (main.js: app.defer), so a recording starts and ends
+  // between the same steps it would have synchronously.
+  const later = app.defer ?? ((fn) => fn());
+  button.addEventListener('click', () => later(() => {
     if (recorder) controller.stop();
     else if (replayer) controller.endReplay();
     else controller.start();
-  });
+  }));
   app.startRecording = () => controller.start();
   app.stopRecording = () => controller.stop();
   app.endReplay = () => controller.endReplay();

@@ -93,7 +93,7 @@ export const fluid = {
   draw(r, { camera }) {
     const gl = r.gl;
     const t = r.fluidTargets;
-    const radius = fluidRadius(r.world);
+    const radius = r.fluidRadius; // as of the last upload (renderer.js)
     const halfScale = (t.halfHeight * camera.proj[5]) / 2;
     resolveScene(gl, t);
     gl.disable(gl.BLEND);

@@ -8,7 +8,6 @@
 // map it is drawn here coloured by its density error, max(rho / rho0 - 1, 0) (world.errors).
 
 import { findObjectType } from '../objects/index.js';
-import { fluidRadius } from './fluid.js';
 
 export const points = {
   programs: { point: ['point.vert', 'point.frag'] },
@@ -47,7 +46,7 @@ export const points = {
       gl.uniform1i(p.uniforms.u_heatMap, heat ? 1 : 0);
       // A body's free particles lie inside its skin (or poke through it: a ball's lattice): shown only in place of
       // the skin, under the heat map. Its pins and held particles always show.
-      const radius = o.fluid ? fluidRadius(r.world) : heat ? contactRadius(r.world, o)
+      const radius = o.fluid ? r.fluidRadius : heat ? o.contactRadius // both as of the last upload (renderer.js)
         : view.showParticles && o.primitive !== 'skin' ? o.radius : 0;
       gl.uniform1f(p.uniforms.u_radius, radius);
       gl.uniform3fv(p.uniforms.u_freeColor, C[o.pointColor] ?? C.particle);
@@ -88,7 +87,7 @@ export function updateLiveCounts(r, world) {
 }
 
 /** A body's contact radius now (the engine's: the panel may change it; 0 there means thickness / 2). */
-function contactRadius(world, o) {
+export function contactRadius(world, o) {
   const r = world.getObjectRadius ? world.getObjectRadius(o.index) : NaN;
   if (r > 0) return r;
   if (r === 0) return world.getParam('thickness') / 2;

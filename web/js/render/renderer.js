@@ -23,8 +23,8 @@ import { colliders, colliderDraws, glass } from './colliders.js';
 import { cloth, surfaceGrids } from './cloth.js';
 import { skin } from './skin.js';
 import { lines } from './lines.js';
-import { points, describeObjects, updateLiveCounts } from './points.js';
-import { fluid } from './fluid.js';
+import { points, describeObjects, updateLiveCounts, contactRadius } from './points.js';
+import { fluid, fluidRadius } from './fluid.js';
 import { arrows } from './arrows.js';
 import { heatmap } from './heatmap.js';
 
@@ -58,6 +58,7 @@ export class Renderer {
     this.contextLost = false;
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
+    this.framesUploaded = 0;
     this.lastColliderCount = 0; // colliders drawn in the last frame
     this.lastFrameWater = false;
     this.colliderCache = []; // per-collider draw records, reused frame to frame
@@ -135,6 +136,7 @@ export class Renderer {
    */
   setWorld(world, scene) {
     this.world = world;
+    this.uploaded = false;
     this.scene = scene;
     this.topologyVersion = null;
     this.objects = describeObjects(world, scene);
@@ -172,12 +174,24 @@ export class Renderer {
    * heldColliders: [collider indices], heatMap, velocityArrows, water } (the last three optional: heatMap and
    * velocityArrows off by default, water on: fluids drawn as water where float render targets work).
    * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
+   * `upload: false` (the world is busy stepping: sim/driver.js) draws the buffers uploaded last with the new camera
+   * and view, and asks nothing of the world: the colliders, the fluids' live counts and the radii are those of
+   * the last upload.
    */
-  draw(camera, view) {
+  draw(camera, view, { upload = true } = {}) {
     const world = this.world;
     if (this.contextLost || !world) return false;
     const gl = this.gl;
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
+    if (!upload && !this.uploaded) return false; // nothing uploaded yet for this world
+    const frame = upload ? this._upload(world, camera, view) : this._frameFrom(this.lastFrame, camera, view);
+    this._drawFrame(frame, view);
+    return true;
+  }
+
+  /** The per-frame uploads and what the frame needs of the world; returns the frame. */
+  _upload(world, camera, view) {
+    const gl = this.gl;
 
     // --- per-frame uploads: one for positions, one for normals (surfaces only), and one each for the errors and
     // the velocities while the heat map / the arrows are on ---
@@ -185,21 +199,17 @@ export class Renderer {
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.positions);
     if (world.topologyVersion !== this.topologyVersion) this._uploadTopology(world);
-    const frame = {
-      camera,
-      view,
-      eye: camera.eye,
-      fadeStart: camera.distance * 1.5 + 2, // floor fades out between these distances from the eye
-      fadeEnd: camera.distance * 7 + 10,
+    this.lastColliders = world.colliders;
+    const frame = this._frameFrom({
       hasSurfaces: this.triIndexCount > 0,
       hasLines: this.lineIndexCount > 0,
       hasSkins: this.skinIndexCount > 0,
-      colliders: colliderDraws(world.colliders, view.heldColliders, this.colliderCache),
       hasFluid: this.fluids.length > 0,
-      water: false,
-    };
+    }, camera, view);
     if (frame.hasFluid) updateLiveCounts(this, world);
-    frame.water = fluid.active(frame, this) && fluid.begin(this, frame); // binds the scene's texture
+    // What the draws ask of the world, asked here (a redraw while the world is busy asks nothing).
+    this.fluidRadius = frame.hasFluid ? fluidRadius(world) : 0;
+    for (const o of this.objects) o.contactRadius = view.heatMap && o.primitive === 'skin' ? contactRadius(world, o) : o.radius;
     if (frame.hasSurfaces) {
       world.updateNormals();
       gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
@@ -207,7 +217,32 @@ export class Renderer {
     }
     if (frame.hasSkins) skin.upload(this, world);
     for (const m of [heatmap, arrows]) if (m.visible(frame, this)) m.upload(this, world);
+    this.lastFrame = frame;
+    this.uploaded = true;
+    this.framesUploaded++; // (the others were redraws while the world was busy)
+    return frame;
+  }
 
+  /** A frame record with the counts of `base` (the last upload's) and the camera and view of now. */
+  _frameFrom(base, camera, view) {
+    return {
+      camera,
+      view,
+      eye: camera.eye,
+      fadeStart: camera.distance * 1.5 + 2, // floor fades out between these distances from the eye
+      fadeEnd: camera.distance * 7 + 10,
+      hasSurfaces: base.hasSurfaces,
+      hasLines: base.hasLines,
+      hasSkins: base.hasSkins,
+      colliders: colliderDraws(this.lastColliders, view.heldColliders, this.colliderCache),
+      hasFluid: base.hasFluid,
+      water: false,
+    };
+  }
+
+  _drawFrame(frame, view) {
+    const gl = this.gl;
+    frame.water = fluid.active(frame, this) && fluid.begin(this, frame); // binds the scene's texture
     const C = this.colors;
     gl.clearColor(C.skyHorizon[0], C.skyHorizon[1], C.skyHorizon[2], 1);
     gl.clearDepth(1);
@@ -226,6 +261,5 @@ export class Renderer {
     this.lastFrameWater = frame.water; // the last frame drew fluids as water (tests read it)
     gl.bindVertexArray(null);
     this.framesDrawn++;
-    return true;
   }
 }

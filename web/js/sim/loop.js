@@ -6,6 +6,9 @@
 // background, a stall), and takes at most MAX_STEPS_PER_FRAME steps, fewer when steps are slow (STEP_BUDGET_MS of
 // measured step time per frame: the 100k cloth steps in ~20 ms, so it runs in slow motion at a usable frame rate
 // instead of 4 steps per frame); the backlog beyond that is dropped rather than let frames grow ever longer.
+// The page and the element step without waiting (sim/driver.js: the loop only says how many steps are due, the
+// driver starts them with World.stepAsync and reports their cost back through stepped()); the loop itself never
+// calls the world.
 
 export const MAX_STEPS_PER_FRAME = 4;
 export const STEP_BUDGET_MS = 24;
@@ -15,10 +18,12 @@ const now = () => (typeof performance !== 'undefined' ? performance.now() : Date
 
 export class FixedStepLoop {
   /**
-   * @param {(n: number) => void} step  takes n steps (the page's: the held colliders move first, input.step)
+   * @param {(n: number) => void} step  takes n steps, or asks for them (sim/driver.js: request)
+   * @param {{ timed?: boolean }} [options]  timed: false when `step` only asks (the cost comes through stepped())
    */
-  constructor(step) {
+  constructor(step, { timed = true } = {}) {
     this.stepFn = step;
+    this.timed = timed;
     /** Seconds per step: keep it the world's getParam('dt') (a float, as the engine has it). */
     this.dt = 1 / 60;
     this.accumulator = 0;
@@ -75,7 +80,12 @@ export class FixedStepLoop {
   step(n) {
     const t0 = now();
     this.stepFn(n);
-    this.stepMs = (now() - t0) / n;
+    if (this.timed) this.stepped((now() - t0) / n);
+  }
+
+  /** The cost per step (ms) of steps just taken, for the budget and the readout. */
+  stepped(ms) {
+    this.stepMs = ms;
     this.stepMsAvg = this.stepMsAvg > 0 ? this.stepMsAvg * 0.8 + this.stepMs * 0.2 : this.stepMs;
   }
 }

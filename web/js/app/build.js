@@ -1,0 +1,95 @@
+// build.js — which engine build the page (and the embed) loads, and with how many threads.
+//
+// The threaded build (minipbd_threads.wasm: shared memory, Web Workers) runs only where the page is cross-origin
+// isolated (crossOriginIsolated: the host sends COOP same-origin and COEP require-corp, or coi-sw.js adds them),
+// since SharedArrayBuffer exists nowhere else; everywhere else the single-thread build runs, stepping in slices
+// (engine/stepper-slices.js), and the page says why. The thread count defaults to a share of the machine that
+// leaves a core for the page and the browser: min(hardwareConcurrency - 1, 4), at least 1; `?threads=N` in the
+// query overrides it (tests, and anyone comparing).
+
+import { loadMiniPBD } from '../engine/loader.js';
+
+/** The engine's most threads (src/minipbd.h PBD_MAX_THREADS). */
+export const MAX_THREADS = 16;
+
+/** Threads to use by default on a machine with `cores` logical cores. */
+export function defaultThreads(cores) {
+  const n = Number.isInteger(cores) && cores > 0 ? cores : 1;
+  return Math.max(1, Math.min(n - 1, 4));
+}
+
+const COI_RELOAD_KEY = 'minipbd.coi-reload';
+
+/**
+ * On a host that cannot send the isolation headers: registers coi-sw.js (which adds them) and reloads once, when
+ * the page is not isolated and was asked to (`?coi=1`, or data-coi="sw" on <html>). Resolves to null when nothing
+ * was done (isolated already, not asked, no service workers), to 'failed' when a reload through the worker did
+ * not isolate the page (the session flag: no second reload, so no loop); never resolves while the page reloads.
+ */
+export async function isolateWithServiceWorker({ search = '', doc = globalThis.document, swUrl = 'coi-sw.js' } = {}) {
+  const storage = globalThis.sessionStorage;
+  if (globalThis.crossOriginIsolated === true) {
+    storage?.removeItem(COI_RELOAD_KEY);
+    return null;
+  }
+  const asked = new URLSearchParams(search).get('coi') === '1' || doc?.documentElement?.dataset.coi === 'sw';
+  const sw = globalThis.navigator?.serviceWorker;
+  if (!asked || !sw || !globalThis.isSecureContext) return null;
+  if (storage?.getItem(COI_RELOAD_KEY)) {
+    storage.removeItem(COI_RELOAD_KEY); // the next visit may try again
+    return 'failed';
+  }
+  try {
+    await sw.register(swUrl);
+    await sw.ready;
+  } catch (err) {
+    console.info(`MiniPBD: the isolation service worker could not start (${err?.message ?? err})`);
+    return 'failed';
+  }
+  storage?.setItem(COI_RELOAD_KEY, '1');
+  globalThis.location.reload();
+  return new Promise(() => {}); // the page is going away
+}
+
+/** `?threads=N` (an integer in [1, MAX_THREADS]), or null. */
+export function threadsFromQuery(search) {
+  const raw = new URLSearchParams(search ?? '').get('threads');
+  if (raw === null || !/^\d+$/.test(raw)) return null;
+  const n = Number(raw);
+  return n >= 1 && n <= MAX_THREADS ? n : null;
+}
+
+/**
+ * Loads the engine: `wasmUrl` is the single-thread build's URL (minipbd.wasm); the threaded one is beside it
+ * (minipbd_threads.wasm). Resolves to { engine, info } with info = { build: 'threads' | 'single', threads,
+ * maxThreads, reason?, error? } (what panel/threads.js shows); engine.buildInfo is info too. `serviceWorker`:
+ * the page may try coi-sw.js when not isolated (isolateWithServiceWorker; the embed never does: its host decides).
+ */
+export async function loadEngine(wasmUrl, { search = '', isolated = globalThis.crossOriginIsolated === true,
+  cores = globalThis.navigator?.hardwareConcurrency, serviceWorker = false } = {}) {
+  const done = (engine, info) => {
+    engine.buildInfo = info;
+    return { engine, info };
+  };
+  const single = async (reason, error) => done(await loadMiniPBD(new URL(wasmUrl)),
+    { build: 'single', threads: 1, maxThreads: 1, reason, error });
+  if (serviceWorker) {
+    // Isolated (by headers or by coi-sw.js): the reload guard is cleared; else the worker may be tried.
+    const sw = await isolateWithServiceWorker({ search });
+    if (!isolated) return single(sw === 'failed' ? 'swFailed' : 'notIsolated');
+  } else if (!isolated) return single('notIsolated');
+  const threads = threadsFromQuery(search) ?? defaultThreads(cores);
+  // Helpers are started once, at load (the team's size is fixed): enough for the control's whole range.
+  const maxThreads = Math.min(MAX_THREADS, Math.max(threads, Number.isInteger(cores) ? cores : 1));
+  let engine = null;
+  try {
+    engine = await loadMiniPBD(new URL('minipbd_threads.wasm', wasmUrl), { threads: maxThreads });
+    if (!engine.threaded) throw new Error('the module loaded is not the threaded build');
+    if ('threads' in engine) engine.threads = Math.min(threads, engine.maxThreads);
+    return done(engine, { build: 'threads', threads: engine.threads ?? threads, maxThreads: engine.maxThreads ?? maxThreads });
+  } catch (err) {
+    engine?.close?.();
+    console.info(`MiniPBD: the threaded build did not start (${err?.message ?? err}); running the single-thread build`);
+    return single('failed', String(err?.message ?? err));
+  }
+}
