@@ -79,7 +79,6 @@
    densityFigures, and check_density_error the same function on the wasm state), mean_neighbours,
    dropped_neighbours; part records part, calls_per_step, step_ms_est, peer_ms_est, peer_ratio; the peer's step
    records part_ms (its parts' ms per step). */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,7 +86,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
-import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
+import { builtinCaseScene, clothScene, nativeSceneSpec } from './scene-cases.mjs';
+import { runNative } from './native-run.mjs';
 import { opsText, planOps, solidCases } from './solid-cases.mjs';
 import { runSolidPeer, runSolidWasm } from './solid-run.mjs';
 import { OURS, crossCheck, derive, fmt, pairsTable, stepTable, targets } from './report.mjs';
@@ -194,20 +194,6 @@ function makeCases(quick) {
 		...fluidCases(quick, { ours: SCENE_IMPLS })];
 }
 
-/** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
-function clothScene(res) {
-	return {
-		format: 'minipbd-scene', version: 1,
-		name: `bench cloth ${res}x${res}`,
-		solver: { dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 },
-		ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
-		objects: [{
-			type: 'cloth', name: 'cloth', origin: [-1, 2.5, 0], size: [2, 2], resolution: [res, res], plane: 'xy',
-			mass: 0.01, stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [res - 1, 0]],
-		}],
-	};
-}
-
 /** The scene a case runs: the bench cloth, or a built-in scene (scene-cases.mjs). */
 const caseScene = (c) => (c.scene ? builtinCaseScene(c) : clothScene(c.res));
 
@@ -265,24 +251,6 @@ async function runWasm(engine, c, impl) {
 	} finally {
 		world.destroy();
 	}
-}
-
-function nativeSpec(c) {
-	const kv = { name: c.name, ...(c.solid || c.fluid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps,
-		mode: c.mode, ...(c.mode === 'part' ? { part: c.part } : {}), ...c.params };
-	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
-}
-
-function runNative(impl, bin, cases) {
-	const file = path.join(root, bin.file);
-	const r = spawnSync(file, ['--impl', impl, ...cases.map(nativeSpec)], { encoding: 'utf8', maxBuffer: 1 << 24 });
-	if (r.error) throw new Error(`could not run ${bin.file}: ${r.error.message}`);
-	if (r.status !== 0) throw new Error(`${bin.file} exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
-	const records = r.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => {
-		try { return JSON.parse(l); } catch { throw new Error(`${bin.file} printed a line that is not JSON: ${l.slice(0, 200)}`); }
-	});
-	if (records.length !== cases.length) throw new Error(`${bin.file} printed ${records.length} records for ${cases.length} cases`);
-	return records.map((rec) => ({ ...rec, build: bin.build }));
 }
 
 /** What a native record of a fluid case lacks against the wasm one (fluid-run.mjs caseFields). */
@@ -359,7 +327,7 @@ async function main() {
 	for (const c of cases) {
 		for (const [impl, bin] of natives) {
 			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
-			for (const rec of runNative(impl, bin, [c])) {
+			for (const rec of runNative(root, impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
 				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), ...fluidFields(c), load_1min: load1() });
 			}
