@@ -159,6 +159,7 @@ export async function runThreadsBench(opts = {}) {
 		wasmThreads: opts.wasmThreads ?? path.join(root, 'dist', 'minipbd_threads.wasm'),
 		native: opts.native ?? path.join(root, 'build', 'bench_native'),
 	};
+	if (cases.length === 0) return { records: [], scales: [], hash: { ok: true, lines: [] }, text: ['threads bench: no case matches --cases'] };
 	for (const [what, file] of Object.entries(paths)) if (!fs.existsSync(file)) throw new Error(`bench: ${file} (${what}) is missing: run make dist build/bench_native`);
 	const text = [`threads bench${quick ? ' (quick)' : ''}: ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} at the start; threads ${counts.join(', ')}`];
 	const single = await loadMiniPBD(fs.readFileSync(paths.wasm));
