@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* threads-bench.mjs -- the threads part of `make bench` (issue 12 item 7): the 100k bench cloth (316 x 316, 1 substep
-   x 10 passes: the cloth table's headline), the dam break of 25k and 50k particles and the solid piles (rigid-256,
-   soft-20k) at 1 and 2 threads, natively (build/bench_native --threads N: one team of N started once for the
+   x 10 passes: the cloth table's headline), the dam break of 25k particles (and of 50k: --cases fluid-scale-50k)
+   and the solid piles (rigid-256, soft-20k) at 1 and 2 threads, natively (build/bench_native --threads N: one team of N started once for the
    process) and in the threaded wasm in this Node (build/minipbd_threads.wasm, helpers in worker_threads, stepping
    on this thread), next to the single-thread wasm; then each case stage by stage at 1 and 2 threads on both
    threaded builds (the step one unit a call: pbd_World_StepSlice(w, 1), pbd_World_StepStage before it names the
@@ -48,11 +48,12 @@ function median(values) {
  * The cases, in run order: the step runs as bench.mjs times them (the same warm-up, runs and steps, so the rows
  * stand next to its tables), and stages: the runs of the stage-by-stage timing, from the same warm-up.
  */
-export function threadsCases(quick) {
+export function threadsCases(quick, { with50k = false } = {}) {
 	const st = quick ? { runs: 1, steps: 2 } : { runs: 3, steps: 10 };
 	const cloth = quick ? { name: 'cloth-20x20', res: 20, warmup: 3, runs: 2, steps: 2 } : { name: 'cloth-316x316', res: 316, warmup: 30, runs: 7, steps: 20 };
-	// The dam break of 25k and the 50k block of the count series (the same dam break); --quick: one small block.
-	const fluids = fluidCases(quick, { ours: [] }).filter((c) => c.mode === 'step' && (c.name.startsWith('fluid-dam-25k') || (!quick && c.name === 'fluid-scale-50k')));
+	// The dam break of 25k; the 50k block of the count series (the same dam break) only when --cases names it: on
+	// this 2-core machine it takes about 3 minutes of the bench (170-250 ms a step, nine runs of it); --quick: one small block.
+	const fluids = fluidCases(quick, { ours: [] }).filter((c) => c.mode === 'step' && (c.name.startsWith('fluid-dam-25k') || (with50k && !quick && c.name === 'fluid-scale-50k')));
 	const solids = solidCases(quick, { ours: [] });
 	return [{ mode: 'step', params: {}, ...cloth }, ...fluids, ...solids.reverse()].map((c) => ({ ...c, stages: st }));
 }
@@ -152,7 +153,7 @@ function runStepWasm(engine, c, impl) {
 export async function runThreadsBench(opts = {}) {
 	const quick = !!opts.quick;
 	const counts = opts.threads ?? [1, 2];
-	let cases = threadsCases(quick).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
+	let cases = threadsCases(quick, { with50k: !!opts.cases?.some((p) => p.startsWith('fluid-scale-50k')) }).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
 	if (opts.cases) cases = cases.filter((c) => opts.cases.some((p) => c.name.startsWith(p)));
 	const paths = {
 		wasm: opts.wasm ?? path.join(root, 'dist', 'minipbd.wasm'),
