@@ -70,18 +70,16 @@ THREADS_CFLAGS := --target=wasm32 -O3 -msimd128 -matomics -mbulk-memory -mmutabl
 THREADS_EXPORTS = $(shell bash tools/wasm-exports.sh | tr , '\n' | sed 's/^_/-Wl,--export=/')
 THREADS_LDFLAGS := -nostdlib -Wl,--no-entry,--shared-memory,--import-memory,--max-memory=$(THREADS_WASM_MAX_MEMORY) \
 	-Wl,-z,stack-size=1048576,--export=__stack_pointer,--export=__heap_base
-build/threads/musl_pow.a: Makefile
+MUSL_POW_OBJ := $(patsubst %,build/threads/musl_%.o,$(MUSL_POW))
+build/threads/musl_%.o: $(MUSL)/src/math/%.c Makefile
 	@mkdir -p build/threads
-	@rm -f $@
-	@for f in $(MUSL_POW); do clang $(THREADS_CFLAGS) -w -I$(MUSL)/src/include -I$(MUSL)/src/internal \
-		-I$(MUSL)/arch/emscripten -I$(MUSL)/arch/generic -isystem $(EM_SYSROOT)/include \
-		-c $(MUSL)/src/math/$$f.c -o build/threads/musl_$$f.o || exit 1; done
-	llvm-ar-14 rcs $@ $(patsubst %,build/threads/musl_%.o,$(MUSL_POW))
-build/minipbd_threads.wasm: $(WASM_SRC) $(FREESTANDING_SRC) $(HDRS) build/threads/musl_pow.a Makefile tools/wasm-exports.sh
+	@clang $(THREADS_CFLAGS) -w -I$(MUSL)/src/include -I$(MUSL)/src/internal -I$(MUSL)/arch/emscripten \
+		-I$(MUSL)/arch/generic -isystem $(EM_SYSROOT)/include -c $< -o $@
+build/minipbd_threads.wasm: $(WASM_SRC) $(FREESTANDING_SRC) $(HDRS) $(MUSL_POW_OBJ) Makefile tools/wasm-exports.sh
 	@mkdir -p build
 	@echo "clang (threads) -> $@"
 	@clang $(THREADS_CFLAGS) $(WARN) -Isrc -isystem $(EM_SYSROOT)/include $(WASM_SRC) $(FREESTANDING_SRC) \
-		build/threads/musl_pow.a $(THREADS_LDFLAGS) $(THREADS_EXPORTS) -o $@
+		$(MUSL_POW_OBJ) $(THREADS_LDFLAGS) $(THREADS_EXPORTS) -o $@
 # The freestanding snprintf against glibc's, natively (its functions renamed so both are in one program).
 build/test_freestanding: src/wasm/freestanding/printf.c tests/c/freestanding/test_printf.c
 	@mkdir -p build

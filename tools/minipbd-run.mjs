@@ -8,6 +8,7 @@
      node tools/minipbd-run.mjs 'http://host/#s=2.…'            (a link with a recording: replayed)
      node tools/minipbd-run.mjs --obj model.obj --rigid           (an OBJ model dropped into an empty scene)
      node tools/minipbd-run.mjs builtin:trampoline --obj model.obj --resolution 10
+     node tools/minipbd-run.mjs builtin:cloth-100k --threads 2    (the threaded build on 2 threads)
 
    The scene argument is a JSON file, a link (a whole URL or just its fragment, with or
    without '#'), or builtin:NAME. A link that carries a recording (link version 2) is
@@ -24,10 +25,15 @@
    entry carries the live count and densities. "particles" counts every slot, parked fluid
    capacity too; "fluid.particles" is the water there is. The constraint error in "stats"
    is the other families' (the fluid's is densityError). Measuring changes nothing: the hash
-   is the one a run without it reaches. */
+   is the one a run without it reaches.
+
+   --threads N loads the threaded build (dist/minipbd_threads.wasm, or --wasm PATH) with a team of N
+   (Node's thread and N - 1 worker_threads) and prints "threads": N; without it the single-thread build runs
+   and "threads" is 1. The hash is the same either way (issue 12: same bits for any thread count). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAX_THREADS } from '../web/js/engine/threads.js';
 import {
   loadMiniPBD, BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, Replayer, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS,
 } from '../web/js/minipbd.js';
@@ -45,14 +51,15 @@ const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
   --obj FILE       add an OBJ model (a closed triangle surface) to the scene as a soft body
   --rigid          ... as a rigid body instead
   --resolution N   lattice cells along the model's longest side (${SCENE_LIMITS.bodyResolution.min}..${SCENE_LIMITS.bodyResolution.max}, default 8)
-  --wasm PATH      wasm to load (default dist/minipbd.wasm)
+  --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default dist/minipbd_threads.wasm)
+  --wasm PATH      wasm to load (default dist/minipbd.wasm, or the threaded build with --threads)
 built-in scenes: ${BUILTIN_SCENE_IDS.join(', ')}`;
 
 class UsageError extends Error {}
 
 function parseArgs(argv) {
-	const opts = { steps: null, every: 0, sets: [], positions: false, wasm: path.join(here, '..', 'dist', 'minipbd.wasm'), scene: null,
-		obj: null, rigid: false, resolution: null };
+	const opts = { steps: null, every: 0, sets: [], positions: false, wasm: null, scene: null,
+		obj: null, rigid: false, resolution: null, threads: null };
 	const wholeNumber = (flag, v, max) => {
 		if (!/^\d+$/.test(v ?? '') || Number(v) > max) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${JSON.stringify(v ?? '')}`);
 		return Number(v);
@@ -63,6 +70,13 @@ function parseArgs(argv) {
 		else if (a === '--every') opts.every = wholeNumber(a, argv[++i], 1000000);
 		else if (a === '--positions') opts.positions = true;
 		else if (a === '--wasm') opts.wasm = argv[++i];
+		else if (a === '--threads') {
+			const v = argv[++i];
+			if (!/^\d+$/.test(v ?? '') || Number(v) < 1 || Number(v) > MAX_THREADS) {
+				throw new UsageError(`--threads needs a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(v ?? '')}`);
+			}
+			opts.threads = Number(v);
+		}
 		else if (a === '--obj') {
 			opts.obj = argv[++i];
 			if (opts.obj === undefined) throw new UsageError('--obj needs a file');
@@ -85,6 +99,7 @@ function parseArgs(argv) {
 	}
 	if (opts.scene === null && opts.obj === null) throw new UsageError('no scene given');
 	if (opts.obj === null && (opts.rigid || opts.resolution !== null)) throw new UsageError('--rigid and --resolution go with --obj');
+	opts.wasm ??= path.join(here, '..', 'dist', opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
 	return opts;
 }
 
@@ -167,7 +182,8 @@ async function main() {
 	const scene = opts.obj === null ? read.scene : withBody(read.scene, objBody(opts.obj, opts.rigid, opts.resolution));
 	if (opts.obj !== null && replay) throw new UsageError('--obj changes the scene, so the link\'s recording cannot be replayed on it');
 	opts.steps ??= replay ? replay.steps : 60;
-	const pbd = await loadMiniPBD(fs.readFileSync(opts.wasm));
+	const pbd = await loadMiniPBD(fs.readFileSync(opts.wasm), { threads: opts.threads ?? 1 });
+	if (opts.threads > 1 && !pbd.threaded) throw new UsageError(`--threads ${opts.threads} needs the threaded build; ${opts.wasm} is the single-thread one`);
 	const world = pbd.createWorld(scene);
 	for (const [name, value] of opts.sets) world.setParam(name, value);
 	const player = replay ? new Replayer(world, replay) : null;
@@ -196,6 +212,7 @@ async function main() {
 		params,
 		stats: { ...stats, stepMs: opts.steps > 0 ? ms / opts.steps : 0 },
 		hash: world.hash(),
+		threads: world.threads,
 	};
 	if (hasFluid) out.fluid = world.fluidStats();
 	if (player) {
@@ -209,6 +226,7 @@ async function main() {
 		const x = world.positions;
 		out.positions = Array.from({ length: world.particleCount }, (_, i) => [x[4 * i], x[4 * i + 1], x[4 * i + 2]]);
 	}
+	pbd.close();
 	process.stdout.write(JSON.stringify(out, null, opts.positions ? 0 : 2) + '\n');
 }
 

@@ -21,6 +21,8 @@ command -v gcc >/dev/null 2>&1 || missing+=(gcc)
 command -v make >/dev/null 2>&1 || missing+=(make)
 # clang and its libFuzzer runtime: the fuzz harness (tests/fuzz, run by make test-c)
 command -v clang >/dev/null 2>&1 || missing+=(clang)
+# wasm-ld: the threaded wasm (build/minipbd_threads.wasm) is linked by clang with lld
+command -v wasm-ld >/dev/null 2>&1 || missing+=(lld)
 compgen -G "/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null || missing+=(libclang-rt-dev)
 if [ ${#missing[@]} -gt 0 ]; then
 	echo "setup: installing Debian packages: ${missing[*]}"

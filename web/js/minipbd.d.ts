@@ -172,16 +172,57 @@ export class World {
   pickCollider(origin: Vec3, dir: Vec3): { index: number; t: number } | null;
   stats(): Stats;
   hash(): number;
+  /** The threads this world's steps share out over (1 without a team). */
+  readonly threads: number;
+  /** From the next step on, in [1, engine.maxThreads] (else a MiniPBDError naming the range); same bits for any n. */
+  setThreads(n: number): void;
   destroy(): void;
+}
+
+/**
+ * Steps a world without blocking the caller (engine/threads.js). In a browser the threaded build steps on a
+ * runner worker; where the thread may wait (Node, a worker) start() runs the step itself. A step is "busy" from
+ * start() until poll() returned true or settle() returned; the step's error (a MiniPBDError) is thrown there.
+ */
+export interface Stepper {
+  /** Starts n steps of world `worldId` (world.id); refused (code 'busy') while a step is in flight. */
+  start(worldId: number, n: number): void;
+  readonly busy: boolean;
+  /** Non-blocking: true when no step is in flight (a finished one is taken now). */
+  poll(): boolean;
+  /** Waits (spinning on a page's main thread) until the step in flight has finished. */
+  settle(): void;
+  /** Wall-clock ms of the last step call (all n steps). */
+  readonly lastStepMs: number;
+  /** Called when a started step finishes (the runner's message), if set. */
+  ondone: (() => void) | null;
 }
 
 export interface Engine {
   readonly memory: WebAssembly.Memory;
   readonly paramNames: ParamName[];
   createWorld(scene: Scene): World;
+  /** The threaded build (minipbd_threads.wasm) with its team of workers. */
+  readonly threaded: boolean;
+  /** The team's size: 1 for the single-thread build or once closed. */
+  readonly maxThreads: number;
+  /** The thread count of new worlds, in [1, maxThreads] (default maxThreads). */
+  threads: number;
+  /** The threaded build's stepper (the page's fallback sets its own: engine/stepper-slices.js). */
+  stepper?: Stepper;
+  /** Stops the team and terminates its workers; worlds go on stepping alone (same bits). Node can exit. */
+  close(): void;
 }
 
-export function loadMiniPBD(source: string | URL | ArrayBuffer | Uint8Array): Promise<Engine>;
+export interface LoadOptions {
+  /** The threaded build's team size, in [1, 16] (default: the host's cores, at most 16). Ignored by the
+   *  single-thread build. */
+  threads?: number;
+  /** Step on a runner worker (default: only where this thread may not wait, i.e. a browser's main thread). */
+  runner?: boolean;
+}
+
+export function loadMiniPBD(source: string | URL | ArrayBuffer | Uint8Array, options?: LoadOptions): Promise<Engine>;
 
 /** A refused OBJ file: `line` is the 1-based line of the problem (0: the file as a whole). */
 export class ObjError extends Error { line: number; }

@@ -60,7 +60,8 @@ export class Heap {
     this.refreshViews();
     let end = ptr;
     while (this.u8[end] !== 0) end++;
-    return new TextDecoder().decode(this.u8.subarray(ptr, end));
+    // a copy (slice): browsers' TextDecoder refuses a view of shared memory (the threaded build's)
+    return new TextDecoder().decode(this.u8.slice(ptr, end));
   }
 
   /** The engine's last error message: world `world`'s when given (a live id), else that of calls without one. */

@@ -75,6 +75,21 @@ function workerExecArgv() {
   return out;
 }
 
+/** World's thread count (mixed into World.prototype by world.js, as world-fluid.js's calls are). */
+export const threadMethods = {
+  /** The threads this world's steps share out over: 1 without a team. */
+  get threads() { this.alive(); return this.engine.exports.pbd_World_GetThreads(this.id); },
+
+  /** Steps on `n` threads of the engine's team from the next step on, `n` in [1, engine.maxThreads]; the same bits
+   *  for any n (src/base/tasks.c). A step in flight finishes first. */
+  setThreads(n) {
+    this.alive();
+    checkThreads('setThreads', n, this.engine.maxThreads);
+    if (this.engine.stepper?.busy) this.engine.stepper.settle();
+    this.engine.check(this.engine.exports.pbd_World_SetThreads(this.id, this.engine.team, n), 'engine', this.id);
+  },
+};
+
 /** A worker running thread-worker.js, the same calls in Node and in browsers. */
 async function spawn(onMessage, onError) {
   const url = new URL('./thread-worker.js', import.meta.url);
@@ -98,6 +113,11 @@ async function spawn(onMessage, onError) {
  *   runner: step on a runner worker (default: only where this thread may not wait, i.e. a browser's main thread)
  */
 export async function attachThreaded(engine, module, options = {}) {
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
+    // A page without COOP same-origin + COEP require-corp has no shared memory to give the workers (README).
+    throw new MiniPBDError('load', 'the threaded build needs shared memory: this page is not cross-origin isolated '
+      + '(COOP same-origin, COEP require-corp); load minipbd.wasm instead');
+  }
   const maxThreads = checkThreads('loadMiniPBD', options.threads ?? await defaultThreads(), MAX_THREADS);
   const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM_PAGES, shared: true });
   const instance = await WebAssembly.instantiate(module, { env: { memory } });
@@ -129,7 +149,7 @@ class ThreadTeam {
     const e = engine.exports;
     const raw = e.malloc(e.pbd_Team_Bytes(maxThreads) + 64);
     if (!raw) throw new MiniPBDError('memory', 'the engine could not allocate its team');
-        this.team = e.pbd_Team_Init((raw + 63) & ~63, maxThreads); // the team wants a 64-byte boundary
+    this.team = e.pbd_Team_Init((raw + 63) & ~63, maxThreads); // the team wants a 64-byte boundary
     if (!this.team) throw new MiniPBDError('load', `this engine cannot make a team of ${maxThreads} threads`);
   }
 
@@ -145,7 +165,9 @@ class ThreadTeam {
     const ready = [];
     const launch = async (message, onMessage) => {
       let resolve, reject;
-      ready.push(new Promise((res, rej) => { resolve = res; reject = rej; }));
+      const started = new Promise((res, rej) => { resolve = res; reject = rej; });
+      started.catch(() => {}); // awaited below with the others; a failure before then is not "unhandled"
+      ready.push(started);
       const worker = await spawn((m) => {
         if (m.type === 'ready') resolve();
         else onMessage?.(m);

@@ -14,7 +14,7 @@ import {
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
-import { checkThreads } from './threads.js';
+import { threadMethods } from './threads.js';
 
 const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
 
@@ -473,18 +473,6 @@ export class World {
     return out;
   }
 
-  /** The threads this world's steps share out over (engine/threads.js): 1 without a team. */
-  get threads() { this.alive(); return this.engine.exports.pbd_World_GetThreads(this.id); }
-
-  /** Steps on `n` threads of the engine's team from the next step on, `n` in [1, engine.maxThreads]; the same bits
-   *  for any n (src/base/tasks.c). A step in flight finishes first. */
-  setThreads(n) {
-    this.alive();
-    checkThreads('setThreads', n, this.engine.maxThreads);
-    if (this.engine.stepper?.busy) this.engine.stepper.settle();
-    this.engine.check(this.engine.exports.pbd_World_SetThreads(this.id, this.engine.team, n), 'engine', this.id);
-  }
-
   /** FNV-1a of positions and velocities: equal hashes mean bit-identical states. */
   hash() { this.alive(); return this.engine.exports.pbd_World_Hash(this.id) >>> 0; }
 
@@ -499,3 +487,5 @@ export class World {
 
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
+// The thread count (threads, setThreads): threads.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(threadMethods));
