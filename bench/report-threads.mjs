@@ -102,11 +102,11 @@ export function qualityText(r) {
 }
 
 export function threadsTable(records) {
-	const head = ['case', 'build', 'threads', 'ms/step (median)', '(min)', 'speed-up vs 1 thread', 'vs single-thread wasm', 'vs native', 'quality', 'hash'];
+	const head = ['case', 'build', 'threads', 'ms/step (median)', '(min)', 'cores used', 'speed-up vs 1 thread', 'vs single-thread wasm', 'vs native', 'quality', 'hash'];
 	const rows = records.filter((r) => r.mode === 'step').map((r) => [r.case, label(r), r.threads ? String(r.threads) : '1',
-		fmt.ms(r.ms_median), fmt.ms(r.ms_min), r.speedup_vs_1 ? `${ratio(r.speedup_vs_1)} (min ${ratio(r.speedup_vs_1_min)})` : '—',
+		fmt.ms(r.ms_median), fmt.ms(r.ms_min), r.cpu_per_wall === undefined ? '—' : r.cpu_per_wall.toFixed(2), r.speedup_vs_1 ? `${ratio(r.speedup_vs_1)} (min ${ratio(r.speedup_vs_1_min)})` : '—',
 		ratio(r.ratio_vs_single), ratio(r.ratio_vs_native), qualityText(r), r.hash_final]);
-	return markdown(head, [false, false, true, true, true, true, true, true, false, false], rows);
+	return markdown(head, [false, false, true, true, true, true, true, true, true, false, false], rows);
 }
 
 export function stageTable(scales) {

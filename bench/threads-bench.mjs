@@ -18,7 +18,10 @@
    none), mode step or stages; stage records: stage_ms and stage_units (per step, by pbd_StageName), runs being
    the per-step sums of the stages; step records: speedup_vs_1, ratio_vs_single, ratio_vs_native (report-threads.mjs
    threadsDerive); one record of mode scaling per case and threaded build: stages (t1, t2, speedup, share,
-   serial_fraction, est), estimate_ms, estimate_speedup, stops_scaling. */
+   serial_fraction, est), estimate_ms, estimate_speedup, stops_scaling. cpu_per_wall: the process's CPU time (all
+   its threads) over the wall time of the timed runs (the solids' and fluids' wasm step records: of the warm-up and
+   runs together), so about 2 when two threads got two cores and about 1 when the second core was taken by other
+   work: what the machine gave is next to what the code did with it. */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +75,7 @@ function runClothWasm(engine, c, impl) {
 		if (c.warmup > 0) world.step(c.warmup);
 		const hashWarm = world.hash(), warm = world.stats();
 		const runs = [];
+		const cpu = cpuClock();
 		for (let r = 0; r < c.runs; r++) {
 			const t0 = performance.now();
 			world.step(c.steps);
@@ -80,12 +84,22 @@ function runClothWasm(engine, c, impl) {
 		const passes = world.getParam('substeps') * world.getParam('iterations');
 		return {
 			case: c.name, impl, mode: 'step', params: {}, particles: world.particleCount, constraints: world.constraintCount, passes,
-			warmup_steps: c.warmup, steps_per_run: c.steps, runs, ms_median: median(runs), ms_min: Math.min(...runs),
+			warmup_steps: c.warmup, steps_per_run: c.steps, runs, ms_median: median(runs), ms_min: Math.min(...runs), cpu_per_wall: cpu(),
 			max_stretch: warm.maxStretch, max_stretch_final: world.stats().maxStretch, hash_after_warmup: hex(hashWarm), hash_final: hex(world.hash()),
 		};
 	} finally {
 		world.destroy();
 	}
+}
+
+/** A clock of the cores this process got: cpu() gives its CPU time (every thread: the helpers are worker threads
+ *  of this process) over the wall time since cpuClock() was called. */
+function cpuClock() {
+	const t0 = performance.now(), u0 = process.cpuUsage();
+	return () => {
+		const u = process.cpuUsage(u0);
+		return (u.user + u.system) / 1000 / (performance.now() - t0);
+	};
 }
 
 /** The stage-by-stage run of case c on `engine`: each unit timed alone and added to its stage. */
@@ -97,6 +111,7 @@ function runStagesWasm(engine, c, impl) {
 		const hashWarm = world.hash();
 		const stageMs = new Float64Array(STAGES.length + 1), stageUnits = new Float64Array(STAGES.length + 1);
 		const runs = [];
+		const cpu = cpuClock();
 		for (let r = 0; r < c.stages.runs; r++) {
 			let sum = 0;
 			for (let i = 0; i < c.stages.steps; i++) {
@@ -114,11 +129,12 @@ function runStagesWasm(engine, c, impl) {
 			}
 			runs.push(sum / c.stages.steps);
 		}
+		const cpuPerWall = cpu();
 		engine.heap.refreshViews();
 		const steps = c.stages.runs * c.stages.steps;
 		const named = (a) => Object.fromEntries(STAGES.map((name) => [name, a[stageIndex(e, name)] / steps]));
 		return {
-			case: c.name, impl, mode: 'stages', warmup_steps: c.warmup, steps_per_run: c.stages.steps, runs, ms_median: median(runs), ms_min: Math.min(...runs),
+			case: c.name, impl, mode: 'stages', warmup_steps: c.warmup, steps_per_run: c.stages.steps, runs, ms_median: median(runs), ms_min: Math.min(...runs), cpu_per_wall: cpuPerWall,
 			stage_ms: named(stageMs), stage_units: named(stageUnits), hash_after_warmup: hex(hashWarm), hash_final: hex(world.hash()),
 		};
 	} finally {
@@ -139,9 +155,10 @@ function stageIndex(e, name) {
 }
 
 function runStepWasm(engine, c, impl) {
+	const cpu = c.res ? null : cpuClock(); // solids and fluids: over their warm-up and runs together (solid-run.mjs, fluid-run.mjs)
 	const build = impl === 'wasm' ? 'emcc -O3 -msimd128, Node/V8' : 'clang 14 -matomics -msimd128, shared memory, worker_threads';
 	const rec = c.solid ? runSolidWasm(engine, c, impl, build) : c.fluid ? runFluidWasm(engine, c, impl, build) : { ...runClothWasm(engine, c, impl), build };
-	return { ...rec, ...(c.solid ? { solid: c.solid } : {}) };
+	return { ...rec, ...(cpu ? { cpu_per_wall: cpu() } : {}), ...(c.solid ? { solid: c.solid } : {}) };
 }
 
 /* ---------------------------------------------------------------- the run */
