@@ -36,7 +36,7 @@ test('threads-bench.mjs --quick: 1 and 2 threads, native and wasm, the same hash
     assert.equal(r.status, 0, `threads-bench.mjs failed (${r.status}):\n${r.stdout}\n${r.stderr}`);
     assert.match(r.stdout, /^threads bench \(quick\): \d+ cpus, load [\d.]+ [\d.]+ [\d.]+ at the start/m, 'the load average is printed');
     assert.match(r.stdout, /^threads hash check: PASS/m);
-    assert.match(r.stdout, /^\| case +\| build +\| threads +\| ms\/step \(median\) +\| \(min\) +\| speed-up vs 1 thread /m, 'the threads table');
+    assert.match(r.stdout, /^\| case +\| build +\| threads +\| ms\/step \(median\) +\| \(min\) +\| cores used +\| speed-up vs 1 thread /m, 'the threads table');
     assert.match(r.stdout, /^\| case +\| build +\| stage +\| units\/step +\| ms\/step 1 thread +\| 2 threads +\| speed-up +\| share +\| serial f +\| est\. 4 +\| est\. 8 +\|$/m, 'the stage table');
     for (const c of CASES) assert.match(r.stdout, new RegExp(`^hash ${c.replace(/[/.]/g, '\\$&')}: equal on 3 builds at threads 1, 2:`, 'm'), `${c}: hash line`);
     assert.match(r.stdout, /^estimate cloth-20x20 native: .* stops scaling: (start|predict|contacts|solve|update|velocities|commit) /m);
@@ -62,6 +62,7 @@ test('threads-bench.mjs --quick: 1 and 2 threads, native and wasm, the same hash
         assert.ok(finite(x.ms_median) && x.ms_median > 0 && x.ms_min > 0 && x.ms_min <= x.ms_median, `${where}: ms ${x.ms_median} / ${x.ms_min}`);
         assert.ok(Array.isArray(x.runs) && x.runs.length >= 1 && x.runs.every((v) => finite(v) && v > 0), `${where}: runs`);
         assert.ok(finite(x.load_1min), `${where}: load`);
+        assert.ok(finite(x.cpu_per_wall) && x.cpu_per_wall >= 0, `${where}: cores used ${x.cpu_per_wall}`);
         if (x.mode === 'stages') {
           assert.deepEqual(Object.keys(x.stage_ms).sort(), [...STAGES].sort(), `${where}: every stage timed`);
           const sum = STAGES.reduce((s, k) => s + x.stage_ms[k], 0);
