@@ -209,17 +209,18 @@ BENCH_WARN = $(filter-out -Werror,$(1))
 # without FMA were unaffected. Off for the gcc bench builds: the cloth bench measured no cost (15.4 / 15.2 ms).
 GCC_SAME_BITS := -fno-tree-slp-vectorize
 # bench_native_world.c: the solid cases' worlds, read from the plan bench.mjs writes (bench/solid-cases.mjs).
-BENCH_NATIVE_SRC := bench/bench_native.c bench/bench_native_world.c
-build/bench_native: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+BENCH_NATIVE_SRC := bench/bench_native.c bench/bench_native_world.c bench/bench_native_stages.c
+BENCH_NATIVE_HDRS := bench/bench_native_world.h bench/bench_native_stages.h
+build/bench_native: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) $(BENCH_NATIVE_HDRS) $(HDRS) Makefile
 	@mkdir -p build
 	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
-build/bench_native_portable: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+build/bench_native_portable: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) $(BENCH_NATIVE_HDRS) $(HDRS) Makefile
 	@mkdir -p build
 	gcc $(call BENCH_WARN,$(NATIVE_CFLAGS)) $(GCC_SAME_BITS) -DNDEBUG $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
-build/bench_native_scalar: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+build/bench_native_scalar: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) $(BENCH_NATIVE_HDRS) $(HDRS) Makefile
 	@mkdir -p build
 	gcc $(call BENCH_WARN,$(BENCH_CFLAGS)) $(GCC_SAME_BITS) -DPBD_SCALAR=1 $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
-build/bench_native_clang: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) bench/bench_native_world.h $(HDRS) Makefile
+build/bench_native_clang: $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) $(BENCH_NATIVE_HDRS) $(HDRS) Makefile
 	@mkdir -p build
 	clang $(call BENCH_WARN,$(BENCH_CFLAGS)) $(CORE_SRC) $(HOST_SRC) $(BENCH_NATIVE_SRC) -lm -pthread -o $@
 

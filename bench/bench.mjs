@@ -11,9 +11,15 @@
      node bench/bench.mjs --quick --out f also writes the records to f
    options: --out PATH, --wasm PATH (default dist/minipbd.wasm), --runs N (default 7),
             --wasm-scalar PATH (default build/minipbd_scalar.wasm),
-            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,wasm-scalar,js,ammo),
+            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,wasm-scalar,js,ammo,threads),
+            --wasm-threads PATH (default: minipbd_threads.wasm beside --wasm),
             --cases a,b (run only the cases whose name starts with one of these),
             --only-wasm / --only-native (= --impls wasm / the native builds)
+
+   threads (issue 12): bench/threads-bench.mjs after everything else (its own tables: 1 and 2 threads natively and
+   in the threaded wasm, the single-thread wasm beside them, the scaling per stage and the estimate for 4 and 8
+   threads; its records, marked threads_bench: true, are appended to dist/bench.json; a hash that differs between
+   thread counts makes the exit status 1). --impls threads runs it alone; --cases filters its cases too.
 
    Implementations (impl):
      native           gcc -O3 -march=native (build/bench_native): the reference of ratio_vs_native
@@ -79,7 +85,6 @@
    densityFigures, and check_density_error the same function on the wasm state), mean_neighbours,
    dropped_neighbours; part records part, calls_per_step, step_ms_est, peer_ms_est, peer_ratio; the peer's step
    records part_ms (its parts' ms per step). */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,7 +92,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../web/js/minipbd.js';
 import { loadAmmo, runAmmo, runJs } from './peers.mjs';
-import { builtinCaseScene, nativeSceneSpec } from './scene-cases.mjs';
+import { builtinCaseScene, clothScene, nativeSceneSpec } from './scene-cases.mjs';
+import { runNative } from './native-run.mjs';
 import { opsText, planOps, solidCases } from './solid-cases.mjs';
 import { runSolidPeer, runSolidWasm } from './solid-run.mjs';
 import { OURS, crossCheck, derive, fmt, pairsTable, stepTable, targets } from './report.mjs';
@@ -95,10 +101,11 @@ import { solidDerive, solidTable, solidTargets } from './report-solids.mjs';
 import { fluidCases, fluidPlanOps } from './fluid-cases.mjs';
 import { runFluidPeer, runFluidWasm } from './fluid-run.mjs';
 import { fluidDerive, fluidTable, fluidTargets } from './report-fluids.mjs';
+import { runThreadsBench } from './threads-bench.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo'];
+const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo', 'threads'];
 /* Our builds run scenes; the peers build the bench cloth themselves (peers.mjs) and cannot. */
 const SCENE_IMPLS = [...OURS];
 /* The two wasm builds, run in this process. */
@@ -113,11 +120,11 @@ const NATIVE_BINARIES = {
 	'native-scalar': { file: 'build/bench_native_scalar', build: 'gcc -O3 -march=native -DPBD_SCALAR=1', required: false },
 };
 
-const USAGE = 'usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--wasm-scalar PATH] [--runs N] [--impls a,b] [--cases a,b] [--only-wasm | --only-native]';
+const USAGE = 'usage: node bench/bench.mjs [--quick] [--out PATH] [--wasm PATH] [--wasm-scalar PATH] [--wasm-threads PATH] [--runs N] [--impls a,b] [--cases a,b] [--only-wasm | --only-native]';
 
 function parseArgs(argv) {
 	const opts = { quick: false, out: null, wasm: path.join(root, 'dist', 'minipbd.wasm'),
-		'wasm-scalar': path.join(root, 'build', 'minipbd_scalar.wasm'), runs: null, impls: null, cases: null };
+		'wasm-scalar': path.join(root, 'build', 'minipbd_scalar.wasm'), 'wasm-threads': null, runs: null, impls: null, cases: null };
 	const list = (v, known, what) => {
 		const items = v.split(',').map((s) => s.trim()).filter(Boolean);
 		for (const it of items) if (known && !known.includes(it)) usage(`unknown ${what} ${it} (known: ${known.join(', ')})`);
@@ -135,6 +142,7 @@ function parseArgs(argv) {
 		else if (a === '--out') opts.out = value();
 		else if (a === '--wasm') opts.wasm = value();
 		else if (a === '--wasm-scalar') opts['wasm-scalar'] = value();
+		else if (a === '--wasm-threads') opts['wasm-threads'] = value();
 		else if (a === '--runs') {
 			const v = value();
 			if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > 100) usage(`--runs needs a whole number in 1..100, got ${v}`);
@@ -149,6 +157,8 @@ function parseArgs(argv) {
 		} else usage(`unknown argument ${a}`);
 	}
 	opts.impls ??= IMPLS;
+	// The threaded build beside the single-thread one given (make puts both in dist/ and build/).
+	opts['wasm-threads'] ??= path.join(path.dirname(opts.wasm), 'minipbd_threads.wasm');
 	if (!opts.quick && opts.out === null) opts.out = path.join(root, 'dist', 'bench.json');
 	return opts;
 }
@@ -192,20 +202,6 @@ function makeCases(quick) {
 	// The fluids (issue 11): dam breaks, the parts of a substep, and the particle count series.
 	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS }),
 		...fluidCases(quick, { ours: SCENE_IMPLS })];
-}
-
-/** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
-function clothScene(res) {
-	return {
-		format: 'minipbd-scene', version: 1,
-		name: `bench cloth ${res}x${res}`,
-		solver: { dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 },
-		ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
-		objects: [{
-			type: 'cloth', name: 'cloth', origin: [-1, 2.5, 0], size: [2, 2], resolution: [res, res], plane: 'xy',
-			mass: 0.01, stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [res - 1, 0]],
-		}],
-	};
 }
 
 /** The scene a case runs: the bench cloth, or a built-in scene (scene-cases.mjs). */
@@ -267,24 +263,6 @@ async function runWasm(engine, c, impl) {
 	}
 }
 
-function nativeSpec(c) {
-	const kv = { name: c.name, ...(c.solid || c.fluid ? { world: c.worldFile } : c.scene ? {} : { res: c.res }), warmup: c.warmup, runs: c.runs, steps: c.steps,
-		mode: c.mode, ...(c.mode === 'part' ? { part: c.part } : {}), ...c.params };
-	return [c.nativeScene, ...Object.entries(kv).map(([k, v]) => `${k}=${v}`)].filter(Boolean).join(',');
-}
-
-function runNative(impl, bin, cases) {
-	const file = path.join(root, bin.file);
-	const r = spawnSync(file, ['--impl', impl, ...cases.map(nativeSpec)], { encoding: 'utf8', maxBuffer: 1 << 24 });
-	if (r.error) throw new Error(`could not run ${bin.file}: ${r.error.message}`);
-	if (r.status !== 0) throw new Error(`${bin.file} exited with ${r.status ?? r.signal}: ${r.stderr.trim()}`);
-	const records = r.stdout.split('\n').filter((l) => l.trim() !== '').map((l) => {
-		try { return JSON.parse(l); } catch { throw new Error(`${bin.file} printed a line that is not JSON: ${l.slice(0, 200)}`); }
-	});
-	if (records.length !== cases.length) throw new Error(`${bin.file} printed ${records.length} records for ${cases.length} cases`);
-	return records.map((rec) => ({ ...rec, build: bin.build }));
-}
-
 /** What a native record of a fluid case lacks against the wasm one (fluid-run.mjs caseFields). */
 const fluidFields = (c) => (c.fluid ? { fluid: true, block: c.plan.block, tank: c.plan.tank, ...(c.mode === 'part' ? { part: c.partName } : {}) } : {});
 
@@ -306,7 +284,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	let cases = makeCases(opts.quick).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
 	if (opts.cases) cases = cases.filter((c) => opts.cases.some((p) => c.name.startsWith(p)));
-	if (cases.length === 0) usage('no case matches --cases');
+	const threadsWanted = opts.impls.includes('threads');
+	if (cases.length === 0 && !threadsWanted) usage('no case matches --cases');
 	const big = opts.quick ? 20 : 316;
 	const env = { node: process.version, cpu: cpuModel() };
 	console.log(`MiniPBD bench${opts.quick ? ' (quick)' : ''}: node ${env.node}, ${env.cpu}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -359,7 +338,7 @@ async function main() {
 	for (const c of cases) {
 		for (const [impl, bin] of natives) {
 			if (!wants(c, impl) || (c.scene && !c.nativeScene)) continue;
-			for (const rec of runNative(impl, bin, [c])) {
+			for (const rec of runNative(root, impl, bin, [c])) {
 				if (rec.skipped) notes.push(`(${impl} ${rec.case}: skipped: ${rec.skipped})`);
 				else records.push({ ...rec, ...(c.solid ? { solid: c.solid } : {}), ...fluidFields(c), load_1min: load1() });
 			}
@@ -434,12 +413,22 @@ async function main() {
 	}
 	console.log(`bench took ${seconds.toFixed(0)} s`);
 
+	// The threads (issue 12 item 7): after the rest, so its tables are not interleaved with theirs.
+	let threadsOk = true;
+	if (threadsWanted) {
+		const t = await runThreadsBench({ quick: opts.quick, runs: opts.runs ?? undefined, cases: opts.cases ?? undefined,
+			wasm: opts.wasm, wasmThreads: opts['wasm-threads'], native: path.join(root, NATIVE_BINARIES.native.file) });
+		console.log(`\n${t.text.join('\n')}`);
+		for (const r of t.records) records.push({ ...r, cpu: env.cpu });
+		threadsOk = t.hash.ok;
+	}
+
 	if (opts.out) {
 		fs.mkdirSync(path.dirname(path.resolve(opts.out)), { recursive: true });
 		fs.writeFileSync(opts.out, JSON.stringify(records, null, 2) + '\n');
 		console.log(`wrote ${path.relative(process.cwd(), path.resolve(opts.out)) || opts.out}`);
 	}
-	if (compared && !check.ok) process.exitCode = 1;
+	if ((compared && !check.ok) || !threadsOk) process.exitCode = 1;
 }
 
 main().catch((err) => {

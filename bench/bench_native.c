@@ -13,20 +13,24 @@
       "hash_after_warmup":"0x..","hash_final":"0x..","params":{..},"compiler":"..",
       "target":"..","simd":true}
 
-   usage: bench_native [--impl NAME] CASE [CASE ...]
+   usage: bench_native [--impl NAME] [--threads N] CASE [CASE ...]
+     --threads N one team of N threads (bench_native_stages.c) started once: every case's world steps on it with
+                 N threads, and its record says "threads":N (without it: no team, no "threads")
      CASE is one argument, comma-separated key=value pairs:
        name=TEXT   the record's case name (default cloth-RESxRES)
        res=N       cloth resolution per side (RES x RES particles), required
        warmup=N    steps before timing (the hash after them is the cross-check with wasm)
        runs=N      timed batches (the median of their ms per step or call is reported)
        steps=N     steps (mode=step) or pbd_World_FindPairs calls (mode=findpairs) per batch
-       mode=step|findpairs|rebuild|part
+       mode=step|findpairs|rebuild|part|stages
                    step: time pbd_World_Step; findpairs: time pbd_World_FindPairs (hash
                    rebuild + pair search from the current positions) on the warmed-up cloth;
                    rebuild: the hash rebuild alone, through the engine's internal
                    pbd_HashGrid_Build (native only: wasm does not export it; a record with
                    "skipped" when the engine has no such function); part: pbd_World_RunFluidPart(PART)
-                   per call on the warmed-up world (a fluid case; "skipped" when the engine refuses it)
+                   per call on the warmed-up world (a fluid case; "skipped" when the engine refuses it);
+                   stages: steps one unit a call (pbd_World_StepSlice(w, 1)), timing each unit's stage
+                   (pbd_World_StepStage): the record adds "stage_ms" and "stage_units" per step
        part=N      the pbdFluidPart of mode=part (0 sort .. 5 viscosity)
        NAME=VALUE  any other key is a world parameter (pbd_ParamFromName), set after the
                    scene is built, in the order given (bench.mjs sets them in the same order)
@@ -46,6 +50,7 @@
        pbdFluidStats after the warm-up and at the end ("density_error_warmup", "density_error", ...).
      e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */
+#include "bench_native_stages.h"
 #include "bench_native_world.h"
 #include "minipbd.h"
 
@@ -81,6 +86,14 @@ static double NowMs(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* CPU time of the whole process (every thread): over wall time, the cores a run actually got. */
+static double CpuMs(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
@@ -242,8 +255,8 @@ static const char* Target(void)
 extern void BenchHashGridBuild(void* world) __asm__("pbd_HashGrid_Build") __attribute__((weak));
 extern void* BenchGetWorld(pbdWorldId id) __asm__("pbd_GetWorld");
 
-enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD, MODE_PART };
-static const char* const s_modeNames[] = { "step", "findpairs", "rebuild", "part" };
+enum { MODE_STEP, MODE_FINDPAIRS, MODE_REBUILD, MODE_PART, MODE_STAGES };
+static const char* const s_modeNames[] = { "step", "findpairs", "rebuild", "part", "stages" };
 
 static void RunCase(const char* impl, const BenchCase* bc)
 {
@@ -254,6 +267,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		return;
 	}
 	pbdWorldId w = s_world = bc->world[0] ? BenchWorld_Load(bc->world) : BuildCloth(bc);
+	BenchThreads_Attach(w);
 	for (int i = 0; i < bc->paramCount; ++i) {
 		Check(pbd_World_SetParam(w, bc->param[i], (float)bc->value[i]), "pbd_World_SetParam");
 	}
@@ -271,7 +285,10 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	const int fluidWarmOk = fluid >= 0 && pbd_World_GetFluidStats(w, &fluidWarm) == PBD_OK;
 
 	double ms[MAX_RUNS];
+	double stageMs[BENCH_STAGES] = { 0 };
+	int stageUnits[BENCH_STAGES] = { 0 };
 	int pairs = -1;
+	const double wall0 = NowMs(), cpu0 = CpuMs();
 	for (int r = 0; r < bc->runs; ++r) {
 		double t0 = NowMs();
 		if (bc->mode == MODE_FINDPAIRS) {
@@ -288,11 +305,14 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		} else if (bc->mode == MODE_REBUILD) {
 			void* world = BenchGetWorld(w);
 			for (int i = 0; i < bc->steps; ++i) BenchHashGridBuild(world);
+		} else if (bc->mode == MODE_STAGES) {
+			BenchStages_Step(w, bc->steps, stageMs, stageUnits);
 		} else {
 			for (int i = 0; i < bc->steps; ++i) Check(pbd_World_Step(w), "pbd_World_Step");
 		}
 		ms[r] = (NowMs() - t0) / bc->steps;
 	}
+	const double cpuPerWall = (CpuMs() - cpu0) / (NowMs() - wall0);
 	const double median = Median(ms, bc->runs);
 	double fastest = ms[0];
 	for (int r = 1; r < bc->runs; ++r) fastest = ms[r] < fastest ? ms[r] : fastest;
@@ -302,7 +322,7 @@ static void RunCase(const char* impl, const BenchCase* bc)
 	const int fluidFinalOk = fluid >= 0 && pbd_World_GetFluidStats(w, &fluidFinal) == PBD_OK;
 	/* Pairs of the final state, when self-collision is part of the case (after the hash:
 	   the search does not touch positions or velocities). */
-	if (bc->mode == MODE_STEP && pbd_World_GetParam(w, pbdParam_selfCollision) != 0.0f) {
+	if ((bc->mode == MODE_STEP || bc->mode == MODE_STAGES) && pbd_World_GetParam(w, pbdParam_selfCollision) != 0.0f) {
 		pairs = Check(pbd_World_FindPairs(w), "pbd_World_FindPairs");
 	}
 
@@ -310,14 +330,16 @@ static void RunCase(const char* impl, const BenchCase* bc)
 		   "\"warmup_steps\":%d,\"%s\":%d,",
 		   bc->name, impl, s_modeNames[bc->mode], bc->scene[0] ? "\"scene\":\"" : "", bc->scene, bc->scene[0] ? "\"," : "",
 		   particles, constraints, passes, bc->warmup,
-		   bc->mode == MODE_STEP ? "steps_per_run" : "calls_per_run", bc->steps);
+		   bc->mode == MODE_STEP || bc->mode == MODE_STAGES ? "steps_per_run" : "calls_per_run", bc->steps);
+	if (BenchThreads_Count() > 0) printf("\"threads\":%d,", BenchThreads_Count());
+	if (bc->mode == MODE_STAGES) BenchStages_Print(stageMs, stageUnits, bc->runs * bc->steps);
 	if (bc->world[0]) BenchWorld_PrintCounts(w);
 	if (fluid >= 0) BenchWorld_PrintFluidStats(w, &fluidWarm, fluidWarmOk, "_warmup"), BenchWorld_PrintFluidStats(w, &fluidFinal, fluidFinalOk, "");
 	printf("\"runs\":[");
 	for (int r = 0; r < bc->runs; ++r) printf("%s%.17g", r ? "," : "", ms[r]);
-	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,", median, fastest);
+	printf("],\"ms_median\":%.17g,\"ms_min\":%.17g,\"cpu_per_wall\":%.6g,", median, fastest, cpuPerWall);
 	/* proj/s: every constraint is projected once per pass (steps only). */
-	if (bc->mode != MODE_STEP) printf("\"proj_per_s\":null,");
+	if (bc->mode != MODE_STEP && bc->mode != MODE_STAGES) printf("\"proj_per_s\":null,");
 	else printf("\"proj_per_s\":%.17g,", (double)constraints * passes / (median / 1000.0));
 	printf("\"max_stretch\":%.9g,\"max_stretch_final\":%.9g,\"hash_after_warmup\":\"0x%08x\",\"hash_final\":\"0x%08x\",",
 		   (double)warm.maxStretch, (double)stats.maxStretch, hashWarm, hashFinal);
@@ -427,8 +449,9 @@ static void ParseCase(const char* spec, BenchCase* bc)
 			else if (strcmp(value, "findpairs") == 0) bc->mode = MODE_FINDPAIRS;
 			else if (strcmp(value, "rebuild") == 0) bc->mode = MODE_REBUILD;
 			else if (strcmp(value, "part") == 0) bc->mode = MODE_PART;
+			else if (strcmp(value, "stages") == 0) bc->mode = MODE_STAGES;
 			else {
-				fprintf(stderr, "bench_native: mode must be step, findpairs, rebuild or part, got \"%s\"\n", value);
+				fprintf(stderr, "bench_native: mode must be step, findpairs, rebuild, part or stages, got \"%s\"\n", value);
 				exit(2);
 			}
 		} else if (strcmp(key, "part") == 0) {
@@ -508,8 +531,13 @@ int main(int argc, char** argv)
 		}
 		i += 2;
 	}
+	int threads = 0;
+	if (i + 1 < argc && strcmp(argv[i], "--threads") == 0) {
+		threads = ParseInt(argv[i + 1], 1, PBD_MAX_THREADS, "--threads");
+		i += 2;
+	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: bench_native [--impl NAME] CASE [CASE ...]   (CASE: res=N,warmup=N,runs=N,steps=N[,mode=step|findpairs|rebuild][,param=value...])\n");
+		fprintf(stderr, "usage: bench_native [--impl NAME] [--threads N] CASE [CASE ...]   (CASE: res=N,warmup=N,runs=N,steps=N[,mode=step|findpairs|rebuild][,param=value...])\n");
 		return 2;
 	}
 	/* Parse every case first: a typo in the last one must not cost the minutes of the first. */
@@ -517,7 +545,9 @@ int main(int argc, char** argv)
 	BenchCase* cases = calloc((size_t)count, sizeof *cases);
 	if (cases == NULL) return 1;
 	for (int k = 0; k < count; ++k) ParseCase(argv[i + k], &cases[k]);
+	if (threads > 0) BenchThreads_Start(threads);
 	for (int k = 0; k < count; ++k) RunCase(impl, &cases[k]);
+	BenchThreads_Stop();
 	free(cases);
 	return 0;
 }

@@ -55,3 +55,17 @@ export function nativeSceneSpec(engine, c) {
 		world.destroy();
 	}
 }
+
+/** The benchmark scene: same values as bench_native.c's BuildCloth and peers.mjs's CLOTH. */
+export function clothScene(res) {
+	return {
+		format: 'minipbd-scene', version: 1,
+		name: `bench cloth ${res}x${res}`,
+		solver: { dt: 1 / 60, substeps: 1, iterations: 10, gravity: [0, -9.81, 0], damping: 0 },
+		ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
+		objects: [{
+			type: 'cloth', name: 'cloth', origin: [-1, 2.5, 0], size: [2, 2], resolution: [res, res], plane: 'xy',
+			mass: 0.01, stiffness: { stretch: 1, shear: 1, bend: 0.1 }, pins: [[0, 0], [res - 1, 0]],
+		}],
+	};
+}

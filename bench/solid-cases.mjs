@@ -155,6 +155,8 @@ export function buildPlanWorld(engine, ops) {
 	const [create, ...rest] = ops;
 	const id = engine.check(e.pbdjs_CreateWorld(...create.slice(1)), 'create');
 	engine.heap.refreshViews();
+	// The threaded build: on the engine's team with its default thread count, as engine.createWorld does.
+	if (engine.team) engine.check(e.pbd_World_SetThreads(id, engine.team, engine.threads), 'create', id);
 	const world = new World(engine, id, { objects: [], colliders: [] });
 	try {
 		for (const [op, ...args] of rest) {
