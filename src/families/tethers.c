@@ -200,6 +200,8 @@ static void SolveTetherSet(pbdWorld* w, const int32_t* anchors, const float* res
 		pbdF4 qx = pbdF4_Load(p + 4 * a0), qy = pbdF4_Load(p + 4 * a1), qz = pbdF4_Load(p + 4 * a2), qw = pbdF4_Load(p + 4 * a3);
 		pbdF4_Transpose(&px, &py, &pz, &pw);
 		pbdF4_Transpose(&qx, &qy, &qz, &qw);
+		/* the four particles' w > 0, as lane bits (a pin's is 0) */
+		const uint32_t free = pbdF4_LessBits(zero, pw);
 		pbdF4 dx = pbdF4_Sub(px, qx), dy = pbdF4_Sub(py, qy), dz = pbdF4_Sub(pz, qz);
 		pbdF4 len = pbdF4_Sqrt(pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz)));
 		pbdF4 limit = pbdF4_Mul(pbdF4_Load(rests + i), slackv);
@@ -210,13 +212,20 @@ static void SolveTetherSet(pbdWorld* w, const int32_t* anchors, const float* res
 		py = pbdF4_Sub(py, pbdF4_Mul(s, dy));
 		pz = pbdF4_Sub(pz, pbdF4_Mul(s, dz));
 		pbdF4_Transpose(&px, &py, &pz, &pw);
-		/* The free particles' rows only, as SolveTetherTo: a pin is the anchor other tethers read,
-		   from other blocks while threads share the colour out (base/tasks.h), so it is never
-		   written here, not even with its own value. */
-		const pbdF4 rows[4] = { px, py, pz, pw };
-		for (int j = 0; j < 4; ++j) {
-			if (p[4 * (i + j) + 3] > 0.0f) pbdF4_Store(p + 4 * (i + j), rows[j]);
+		/* A pin is the anchor other tethers read, from other blocks while threads share the colour
+		   out (base/tasks.h), so its row is never written, not even with its own value: the four
+		   rows at once when all four are free (nearly always), else the free ones' rows. */
+		if (free == 0xfu) {
+			pbdF4_Store(p + 4 * i, px);
+			pbdF4_Store(p + 4 * i + 4, py);
+			pbdF4_Store(p + 4 * i + 8, pz);
+			pbdF4_Store(p + 4 * i + 12, pw);
+			continue;
 		}
+		if (free & 1u) pbdF4_Store(p + 4 * i, px);
+		if (free & 2u) pbdF4_Store(p + 4 * i + 4, py);
+		if (free & 4u) pbdF4_Store(p + 4 * i + 8, pz);
+		if (free & 8u) pbdF4_Store(p + 4 * i + 12, pw);
 	}
 	for (; i < n; ++i) SolveTetherTo(w, i, anchors[i], rests[i], k, slack);
 }
