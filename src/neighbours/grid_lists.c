@@ -128,15 +128,7 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 			const int32_t e = end[k];
 			const int32_t from = first[k] > s ? first[k] : s + 1;
 			for (int32_t t = from; t < e; t += 4) {
-				const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(qx + t));
-				const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(qy + t));
-				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(qz + t));
-				const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
-				const int32_t left = e - t;
-				uint32_t hits = pbdF4_LessBits(d2, r2) & (left >= 4 ? 15u : (1u << left) - 1u);
-				if (!fast && need != 0u) {
-					for (int l = 0; l < 4; ++l) hits &= ~((uint32_t)((qp[t + l] & need) == 0u) << l);
-				}
+				uint32_t hits = pbd_Grid_QuadHits(g, xs, ys, zs, r2, t, e, need, fast);
 				if (pairs <= roomy) {
 					const uint8_t* lane = pbd_GridLanes[hits];
 					work[pairs + 0] = t + lane[0];

@@ -59,15 +59,7 @@ static inline __attribute__((always_inline)) void SearchSlots(SharedSearch* S, i
 			const int32_t e = last[r];
 			const int32_t from = first[r] > s ? first[r] : s + 1;
 			for (int32_t t = from; t < e; t += 4) {
-				const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(qx + t));
-				const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(qy + t));
-				const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(qz + t));
-				const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
-				const int32_t left = e - t;
-				uint32_t hits = pbdF4_LessBits(d2, r2) & (left >= 4 ? 15u : (1u << left) - 1u);
-				if (!fast && need != 0u) {
-					for (int l = 0; l < 4; ++l) hits &= ~((uint32_t)((qp[t + l] & need) == 0u) << l);
-				}
+				const uint32_t hits = pbd_Grid_QuadHits(g, xs, ys, zs, r2, t, e, need, fast);
 				if (k > PAIR_CHUNK - 4) { /* a quad's four stores must fit: the next chunk */
 					const int32_t next = atomic_fetch_add_explicit(&S->nextChunk, 1, memory_order_relaxed);
 					if (next >= S->chunks) {

@@ -4,6 +4,8 @@
 #define PBD_GRID_SHARED_H
 
 #include "neighbours/grid.h"
+#include "world/core.h"
+#include "base/simd.h"
 
 #define PBD_GRID_CELL_DIVISIONS 1
 #define PBD_GRID_ROW (2 * PBD_GRID_CELL_DIVISIONS + 1)
@@ -44,6 +46,24 @@ static inline int32_t* pbd_PairChunks_Take(pbdPairChunks* c, int32_t block, int3
 /// Slots [begin, end) of the pair search (grid.c's Search), into chunks; -1 when they ran out.
 int32_t pbd_Grid_SearchPairsBlock(pbdGrid* g, const pbdGridFilter* f, pbdPairChunks* chunks, int32_t begin, int32_t end);
 int pbd_Grid_NothingToFind(const pbdGrid* g, const pbdGridFilter* f);
+
+/// The hits of slots [t, t + 4) of a run ending at e (lanes past it off) within sqrt(r2) of (xs, ys, zs),
+/// as 4 lane bits; unless `fast`, a non-zero `need` keeps only lanes whose phase carries it (a solid slot
+/// pairs with fluid ones only). The half searches' test, serial (grid_lists.c) and shared (grid_shared.c).
+static inline __attribute__((always_inline)) uint32_t pbd_Grid_QuadHits(const pbdGrid* g, pbdF4 xs, pbdF4 ys, pbdF4 zs, pbdF4 r2,
+																		int32_t t, int32_t e, uint32_t need, const int fast)
+{
+	const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(g->x + t));
+	const pbdF4 dy = pbdF4_Sub(ys, pbdF4_Load(g->y + t));
+	const pbdF4 dz = pbdF4_Sub(zs, pbdF4_Load(g->z + t));
+	const pbdF4 d2 = pbdF4_Add(pbdF4_Add(pbdF4_Mul(dx, dx), pbdF4_Mul(dy, dy)), pbdF4_Mul(dz, dz));
+	const int32_t left = e - t;
+	uint32_t hits = pbdF4_LessBits(d2, r2) & (left >= 4 ? 15u : (1u << left) - 1u);
+	if (!fast && need != 0u) {
+		for (int l = 0; l < 4; ++l) hits &= ~((uint32_t)((g->phase[t + l] & need) == 0u) << l);
+	}
+	return hits;
+}
 
 /// The slot ranges around cell (ix, iy, iz), sorted and merged (grid_lists.c).
 int32_t pbd_Grid_Neighbourhood(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
