@@ -190,8 +190,9 @@ export class StepDriver {
       this.settled();
       return false;
     }
-    const n = this.oneAtATime(world) ? 1 : this.pending;
-    if (n === 1 && this.oneAtATime(world)) this.beforeStep(world);
+    const single = this.oneAtATime(world);
+    const n = single ? 1 : this.pending;
+    if (single) this.beforeStep(world);
     this.pending -= n;
     world.stepAsync(n);
     return true;
