@@ -21,6 +21,7 @@ import { StepDriver } from '../sim/driver.js';
 import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
 import { canvasSize } from './canvas-size.js';
+import { editHandlers } from './edits.js';
 
 const READOUT_INTERVAL_MS = 250;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
@@ -148,76 +149,7 @@ async function main() {
       followWorld();
       ui.clearLink();
     },
-    /** A hose on or off (recorded: a replay carries it). */
-    onEmitter(index, on) {
-      if (!state.world) return;
-      try {
-        state.world.setEmitter(index, { enabled: on });
-      } catch (err) {
-        ui.showError(errorText(err));
-        return;
-      }
-      followWorld();
-      ui.clearLink();
-    },
-    /** Every particle of object `index` weighs `kg`, except its pins and the scene's own mass ranges. */
-    onMass(index, kg) {
-      const world = state.world;
-      const object = state.scene?.objects[index];
-      if (!world || !object) return;
-      try {
-        world.setObjectMass(index, kg); // the world's description follows; our colliders stay ours (onParam)
-        followWorld();
-      } catch (err) {
-        ui.showError(t('error.mass', { name: object.name, error: errorText(err) }));
-      }
-      ui.clearLink();
-    },
-    /**
-     * Collider `index` gets `material` ({ staticFriction, kineticFriction, restitution }). It goes into our
-     * description's collider (the colliders onParam keeps), so Reset and links carry it; while recording, the
-     * recorder records it (a "f" event), and a replay that is playing ends first.
-     */
-    onColliderMaterial(index, material) {
-      const world = state.world;
-      const collider = state.scene?.colliders[index];
-      if (!world || !collider) return;
-      try {
-        world.setColliderMaterial(index, material);
-        const scene = structuredClone(state.scene);
-        const { staticFriction, kineticFriction, restitution } = material;
-        Object.assign(scene.colliders[index], { staticFriction, kineticFriction, restitution });
-        state.scene = scene;
-        exposed.scene = scene;
-      } catch (err) {
-        ui.showError(t('error.collider', { name: collider.name, error: errorText(err) }));
-      }
-      ui.clearLink();
-    },
-    /** Body `index`'s stiffness of one of its kinds (a soft body's edge or volume, a rigid body's shape). */
-    onObjectStiffness(index, kind, value) {
-      const object = state.scene?.objects[index];
-      if (!state.world || !object) return;
-      try {
-        state.world.setObjectStiffness(index, kind, value);
-        followWorld();
-      } catch (err) {
-        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
-      }
-      ui.clearLink();
-    },
-    /** One of body `index`'s material values (objects/: its type's `material`: plasticity, contact radius). */
-    onObjectMaterial(index, field, value) {
-      const object = state.scene?.objects[index];
-      if (!state.world || !object) return;
-      try {
-        field.write(state.world, index, value);
-        followWorld();
-      } catch (err) {
-        ui.showError(t('error.body', { name: object.name, error: errorText(err) }));
-      }
-      ui.clearLink();
-    },
+    ...editHandlers({ state, exposed, followWorld, ui: () => ui }),
     onDownloadScene: () => files?.download(),
     onOpenFiles: (list) => files?.open(list),
     onTogglePause() {

@@ -10,6 +10,13 @@
 
 import { objectStrings } from '../objects/index.js';
 import { buildStrings } from './build-strings.js';
+import { embedStrings } from './embed-strings.js';
+import { frameStrings } from './frame-strings.js';
+import { dataStrings } from './data-strings.js';
+import { galleryStrings } from './gallery-strings.js';
+
+// Each area's own table (one file each), after the page's own.
+const AREA_STRINGS = [buildStrings, embedStrings, frameStrings, dataStrings, galleryStrings];
 
 /** The languages the page speaks; the first is the fallback. */
 export const LANGUAGES = ['en', 'zh'];
@@ -424,7 +431,8 @@ const zh = {
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
  *  from another table falls back to English. */
-export const STRINGS = { en: { ...en, ...objectStrings('en'), ...buildStrings.en }, zh: { ...zh, ...objectStrings('zh'), ...buildStrings.zh } };
+export const STRINGS = Object.fromEntries([['en', en], ['zh', zh]].map(([lang, table]) =>
+  [lang, Object.assign({ ...table, ...objectStrings(lang) }, ...AREA_STRINGS.map((area) => area[lang]))]));
 
 let current = LANGUAGES[0];
 
