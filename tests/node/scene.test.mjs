@@ -176,7 +176,8 @@ test('every built-in scene is valid, normalised, frozen, and < 80-char named', (
   assert.equal(chain.start[1], chain.end[1], 'chain starts horizontal');
   const cloth = builtinScenes.cloth.objects[0];
   assert.deepEqual([cloth.type, cloth.plane, cloth.size, cloth.resolution], ['cloth', 'xy', [2, 2], [40, 40]]);
-  assert.deepEqual(cloth.pins, [[0, 0], [39, 0]]);
+  // its top corners, held inward (1.6 m apart: the drape, tests/node/drape.test.mjs) and 2 cm off the plane
+  assert.deepEqual(cloth.pins, [[0, 0, -0.8, 2.5, 0.02], [39, 0, 0.8, 2.5, -0.02]]);
   // mass-split: within the scene some particles weigh 10..100x others.
   const ms = builtinScenes['mass-split'];
   const masses = ms.objects.flatMap((o) => [o.mass, ...o.masses.map((r) => r.mass)]);

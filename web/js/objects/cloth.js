@@ -12,11 +12,14 @@
 // normalised form and link stay as they were.
 // Particle (i, j) is at origin + i/(nu-1) size[0] along +x and j/(nv-1) size[1] along -y ("xy": it hangs) or
 // +z ("xz": it lies flat); its index is first + j nu + i.
+// A pin is [i, j] (held where the grid puts it) or [i, j, x, y, z] (held at (x, y, z)): the rest pose stays the
+// flat grid, so two pins placed closer together than their rest distance leave the cloth between them slack and
+// it drapes (the built-in `cloth`); the tethers measure in the rest pose (families/tethers.c), so they allow it.
 
 import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import {
-  array, colour, coord3, fail, integer, join, mass, massRange, name, optional, paramValue, record, required, vec,
+  array, colour, coord3, fail, integer, join, mass, massRange, name, number, optional, paramValue, record, required, vec,
 } from '../format/read.js';
 import { control } from '../panel/control.js';
 import { CLOTH_STRINGS } from './cloth-strings.js';
@@ -60,9 +63,15 @@ export const cloth = {
       if (v !== 'xy' && v !== 'xz') fail(join(path, 'plane'), 'must be "xy" or "xz"', v);
       return v;
     });
-    const cell = (v, p) => {
-      const ij = array(v, p, 2, 2, 'an [i, j] pair');
+    const cell = (v, p, max = 2, what = 'an [i, j] pair') => {
+      const ij = array(v, p, 2, max, what);
       return [integer(ij[0], join(p, 0), 0, resolution[0] - 1), integer(ij[1], join(p, 1), 0, resolution[1] - 1)];
+    };
+    const pin = (v, p) => {
+      const ij = cell(v, p, 5, 'an [i, j] pair or an [i, j, x, y, z] pin placed at (x, y, z)');
+      if (v.length === 2) return ij;
+      if (v.length !== 5) fail(p, 'must be an [i, j] pair or an [i, j, x, y, z] pin placed at (x, y, z)', v);
+      return [...ij, ...[2, 3, 4].map((k) => number(v[k], join(p, k), -L.maxCoord, L.maxCoord))];
     };
     const stiffPath = join(path, 'stiffness');
     const pinsPath = join(path, 'pins');
@@ -73,8 +82,8 @@ export const cloth = {
       origin, size, resolution, plane,
       mass: optional(get('mass'), DEFAULT_MASS, (v) => mass(v, join(path, 'mass'))),
       stiffness: optional(get('stiffness'), stiffness(undefined, stiffPath), (v) => stiffness(v, stiffPath)),
-      pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} [i, j] pairs`)
-        .map((p, i) => cell(p, join(pinsPath, i)))),
+      pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} pins`)
+        .map((p, i) => pin(p, join(pinsPath, i)))),
       masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
         .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
       ...(get('colour') === undefined ? {} : { colour: colour(get('colour'), join(path, 'colour')) }),
@@ -102,7 +111,10 @@ export const cloth = {
         for (let i = m.from[0]; i <= m.to[0]; i++) engine.check(e.pbd_World_SetMass(id, first + j * nu + i, m.mass), 'engine', id);
       }
     }
-    for (const [i, j] of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
+    for (const [i, j, ...at] of o.pins) {
+      engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
+      if (at.length === 3) engine.check(e.pbd_World_SetPosition(id, first + j * nu + i, ...at), 'engine', id);
+    }
     return first;
   },
 
