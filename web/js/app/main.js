@@ -22,6 +22,7 @@ import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
 import { canvasSize } from './canvas-size.js';
 import { editHandlers } from './edits.js';
+import { findObjectType } from '../objects/index.js';
 
 const READOUT_INTERVAL_MS = 250;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
@@ -128,8 +129,10 @@ async function main() {
       }
       driver.defer(() => {
         tryLoad(scene, key);
-        // The page now shows a built-in scene; drop the old link so a reload does not bring it back.
-        if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+        // The page now shows a built-in scene; drop the old link (and ?scene=) so a reload does not bring it back.
+        const url = new URL(location.href);
+        url.searchParams.delete('scene');
+        if (location.hash || url.href !== location.href) history.replaceState(null, '', url.pathname + url.search);
       });
     },
     onParam(param, pairs) {
@@ -252,7 +255,12 @@ async function main() {
     if (renderer?.fluids.length > 0 && renderer.waterUnavailable !== null) {
       ui.showNotice(t('notice.waterFallback', { reason: renderer.waterUnavailable }));
     }
-    if (!keepCamera) camera.set(state.scene.camera);
+    if (!keepCamera) {
+      camera.set(state.scene.camera);
+      // Particle dots by default only where they are the drawing (a chain's beads: objects drawn as lines); a
+      // cloth's hide in its weave and a body's in its skin (issue 13). Reset keeps the switch as it is.
+      ui.setViewSwitch('showParticles', state.view.showParticles = state.scene.objects.some((o) => findObjectType(o.type)?.render.primitive === 'lines'));
+    }
     ui.showScene(state.scene, key);
     exposed.scene = state.scene;
     updateReadout(performance.now(), true);
@@ -410,7 +418,11 @@ async function main() {
   files = fileActions(app, document.body);
   app.files = files;
 
+  // ?scene=ID opens a built-in scene (the gallery's links); a link in the fragment wins; an unknown id says so.
+  const asked = location.hash.length > 1 ? null : new URLSearchParams(location.search).get('scene');
+  const start = asked === null ? null : await builtin(asked).catch((err) => void ui.showError(t('error.scene', { error: errorText(err) })));
   if (location.hash.length > 1) await openLink(location.hash, { fallback: true });
+  else if (start) loadScene(start, asked);
   else loadScene(defaultScene(), builtinKeyFor(defaultScene()));
 
   window.addEventListener('hashchange', () => {

@@ -394,6 +394,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
     setReadout(values) { writeReadout(els, values); },
 
+    /** Sets a View switch from the page (the particles' default per scene) without calling its handler. */
+    setViewSwitch(prop, on) { view[prop] = on; viewCtrls.find((c) => c.property === prop)?.updateDisplay(); },
+
     /** The fluid's statistics (World.fluidStats()) in the Fluid folder, null for none. */
     setFluidStats(stats) { fluid.update(stats); },
 

@@ -1,5 +1,8 @@
 // palette.js — the page's colours and lights, in one place: the sky and floor are written as given (sRGB), lit
 // surfaces are converted to linear first; the key light (which also casts the shadows) and the fill light.
+// Two themes (issue 13): the light one, and a dark one that follows prefers-color-scheme: dark (the page's
+// css/app.css does the same for the panel). Only the background (sky, floor) and the thin unlit marks on it (rope,
+// particles) change: the objects keep their colours and their lighting, so a scene looks the same in both.
 
 import { linearRGB, srgbRGB } from './gl.js';
 
@@ -29,6 +32,27 @@ export const PALETTE = Object.freeze({
   waterDeep: '#0d4f8f',     // what the water pass's absorbed light scatters back (fluid.js)
 });
 
+/** What the dark theme changes (sRGB hex): a slate night sky and floor, light ropes and dots on them. */
+export const DARK_PALETTE = Object.freeze({
+  ...PALETTE,
+  skyTop: '#121826',
+  skyHorizon: '#263041',
+  floorA: '#2a3342',
+  floorB: '#262e3c',
+  floorLine: '#3a4556',
+  rope: '#d5dbe3',
+  particle: '#c3ccd8',
+});
+
+// One media query for the page: its `matches` is live, so reading it every frame costs nothing and needs no listener
+// (a renderer released with its context leaves nothing behind).
+const darkQuery = typeof matchMedia === 'function' ? matchMedia('(prefers-color-scheme: dark)') : null;
+
+/** 'dark' when the browser asks for a dark scheme (prefers-color-scheme), else 'light'; 'light' without a DOM. */
+export function colorScheme() {
+  return darkQuery?.matches ? 'dark' : 'light';
+}
+
 const normalize = (v) => {
   const l = Math.hypot(...v);
   return v.map((x) => x / l);
@@ -36,10 +60,11 @@ const normalize = (v) => {
 export const LIGHT_DIR = normalize([-0.3, 0.88, 0.38]); // key light: high, front-left (also casts the shadows)
 export const FILL_DIR = normalize([0.5, 0.25, -0.8]); // fill light: low, from behind-right
 
-/** The palette as the shaders take it: sky and floor as written, lit surfaces linear. */
-export function paletteColors() {
-  const lin = (k) => linearRGB(PALETTE[k]);
-  const raw = (k) => srgbRGB(PALETTE[k]);
+/** The palette of `scheme` ('light' or 'dark') as the shaders take it: sky and floor as written, lit surfaces linear. */
+export function paletteColors(scheme = 'light') {
+  const P = scheme === 'dark' ? DARK_PALETTE : PALETTE;
+  const lin = (k) => linearRGB(P[k]);
+  const raw = (k) => srgbRGB(P[k]);
   return {
     skyTop: raw('skyTop'), skyHorizon: raw('skyHorizon'),
     floorA: raw('floorA'), floorB: raw('floorB'), floorLine: raw('floorLine'),

@@ -16,7 +16,7 @@
 // world)?, draw(r, frame)? }; `r` is the Renderer, which holds the GL context and the shared buffers.
 
 import { fetchShaderSources, createProgram } from './gl.js';
-import { paletteColors } from './palette.js';
+import { paletteColors, colorScheme } from './palette.js';
 import { sky } from './sky.js';
 import { floor } from './floor.js';
 import { colliders, colliderDraws, glass } from './colliders.js';
@@ -126,7 +126,8 @@ export class Renderer {
 
     this.topologyVersion = null; // forces an index upload on the next draw
     this.bufferBytes = 0;
-    this.colors = paletteColors();
+    this.scheme = colorScheme();
+    this.colors = paletteColors(this.scheme); // the theme's (palette.js); draw() follows a change of scheme
   }
 
   /**
@@ -184,6 +185,8 @@ export class Renderer {
     const gl = this.gl;
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
     if (!upload && !this.uploaded) return false; // nothing uploaded yet for this world
+    const scheme = colorScheme();
+    if (scheme !== this.scheme) this.colors = paletteColors(this.scheme = scheme); // prefers-color-scheme changed
     const frame = upload ? this._upload(world, camera, view) : this._frameFrom(this.lastFrame, camera, view);
     this._drawFrame(frame, view);
     return true;
