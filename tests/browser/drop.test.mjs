@@ -170,3 +170,105 @@ test('a dropped .json scene opens; a broken one is refused and the scene keeps r
     await context.close();
   }
 });
+
+/** The message a link whose JSON is `text` gets from the link decoder (format/link.js), or null if it opens. */
+function linkMessage(page, text) {
+  return page.evaluate(async (text) => {
+    const { decodeLink, base64urlEncode } = await import('./js/format/link.js');
+    const stream = new Blob([new TextEncoder().encode(text)]).stream().pipeThrough(new CompressionStream('deflate-raw'));
+    const fragment = `s=1.${base64urlEncode(new Uint8Array(await new Response(stream).arrayBuffer()))}`;
+    try { await decodeLink(fragment); return null; } catch (e) { return e.message; }
+  }, text);
+}
+
+test('hostile scene files are refused as links are, with the message as text, and the running world goes on untouched', { timeout: TEST_TIMEOUT * 2 }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    const good = JSON.parse(await page.evaluate(async () => JSON.stringify((await import('./js/format/builtin-scenes.js')).builtinScenes.chain)));
+    const withObject = (o) => JSON.stringify({ ...good, objects: [{ ...good.objects[0], ...o }] });
+    await waitSteps(page, 5);
+    await page.evaluate(() => window.minipbd.app.setPaused(true));
+    await waitFrames(page, 2);
+    const state = () => page.evaluate(() => ({ id: window.minipbd.world.id, hash: window.minipbd.world.hash(), steps: window.minipbd.world.stats().steps, name: window.minipbd.scene.name }));
+    const s0 = await state();
+    // [file name, its text, what the message must say]; `link: true` cases must show the link decoder's message.
+    const cases = [
+      ['bad.json', '{"format": "minipbd-scene", "version": 2, "objects": [', /not JSON/, false],
+      ['proto.json', `{"format": "minipbd-scene", "version": 2, "__proto__": {"polluted": 1}, "objects": ${JSON.stringify(good.objects)}}`, /forbidden key __proto__/, true],
+      ['proto-deep.json', withObject({ mass: 0.05 }).replace('"mass":0.05', '"mass":0.05,"__proto__":{"x":1}'), /forbidden key objects\[0\]\.__proto__/, true],
+      ['huge-pins.json', withObject({ pins: Array.from({ length: 20000 }, () => 0) }), /objects\[0\]\.pins must be an array of at most 10000/, true],
+      ['too-many.json', JSON.stringify({ ...good, objects: Array.from({ length: 65 }, () => good.objects[0]) }), /objects must be an array of 1\.\.64 objects/, true],
+      ['range.json', withObject({ segments: 1e9 }), /objects\[0\]\.segments must be an integer in 1\.\.10000, got 1000000000/, true],
+      ['infinite.json', withObject({ start: [0, 3, 0] }).replace('[0,3,0]', '[0,3,1e400]'), /objects\[0\]\.start\[2\] must be a number in \[-10000, 10000\], got Infinity/, true],
+      ['dt.json', JSON.stringify({ ...good, solver: { ...good.solver, dt: 0.5 } }), /solver\.dt must be a number in \[0\.0001, 0\.1\], got 0\.5/, true],
+      ['version.json', JSON.stringify({ ...good, version: 9 }), /version must be 1 or 2/, true],
+      ['deep.json', `${'['.repeat(100000)}${']'.repeat(100000)}`, /nested more than 16 levels/, false],
+      ['latin1.json', null, /not UTF-8/, false],
+      ['big.json', { bytes: 33 * 1024 * 1024 }, /33\.0 MB; a scene file may be at most 32\.0 MB/, false],
+    ];
+    for (const [name, body, reason, sameAsLink] of cases) {
+      await page.evaluate(() => document.getElementById('message-close').click());
+      if (body === null) {
+        // bytes that are not UTF-8 (a Latin-1 é) in an otherwise fine scene
+        await page.evaluate(({ name, text }) => {
+          const bytes = new TextEncoder().encode(text.replace('chain', 'ch\u0001ain'));
+          bytes[bytes.indexOf(1)] = 0xe9;
+          window.minipbd.app.files.open([new File([bytes], name)]);
+        }, { name, text: JSON.stringify(good) });
+      } else {
+        await dropFile(page, name, typeof body === 'string' ? { body } : body);
+      }
+      await page.waitForFunction(() => !document.getElementById('message').hidden, null, { timeout: READY_TIMEOUT });
+      const shown = await page.evaluate(() => ({ text: document.getElementById('message-text').textContent, elements: document.getElementById('message-text').children.length }));
+      assert.ok(shown.text.includes(name), `${name}: the message names the file (${shown.text})`);
+      assert.match(shown.text, reason, `${name}: the message says why (${shown.text})`);
+      assert.equal(shown.elements, 0, `${name}: the message is text, no markup`);
+      if (sameAsLink) {
+        const fromLink = await linkMessage(page, body);
+        assert.ok(fromLink && shown.text.includes(fromLink), `${name}: the link decoder's own message (${fromLink})`);
+      }
+      assert.deepEqual(await state(), s0, `${name}: the world is untouched`);
+      assert.equal(await page.evaluate(() => ({}).polluted), undefined, 'no prototype was polluted');
+    }
+    // And it goes on: the same world steps on from where it was.
+    await page.evaluate(() => window.minipbd.app.stepN(7));
+    const s1 = await state();
+    assert.equal(s1.id, s0.id);
+    assert.equal(s1.steps, s0.steps + 7);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('Download scene saves a file that opens back, dropped or picked, to the same scene', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await page.selectOption('#scene-select', 'cloth-sphere');
+    await page.waitForFunction(() => window.minipbd.app.state.sceneKey === 'cloth-sphere', null, { timeout: READY_TIMEOUT });
+    const saving = page.waitForEvent('download');
+    await page.evaluate(() => document.getElementById('download-scene').click());
+    const download = await saving;
+    assert.equal(download.suggestedFilename(), 'cloth-on-a-sphere.json');
+    const text = await new Promise((resolve, reject) => {
+      download.createReadStream().then((s) => { let d = ''; s.on('data', (c) => { d += c; }); s.on('end', () => resolve(d)); s.on('error', reject); }, reject);
+    });
+    const saved = JSON.parse(text);
+    // Another scene first, then the saved file back, dropped: the same description (camera included).
+    await page.selectOption('#scene-select', 'chain');
+    await page.waitForFunction(() => window.minipbd.app.state.sceneKey === 'chain', null, { timeout: READY_TIMEOUT });
+    await dropFile(page, 'cloth-on-a-sphere.json', { body: text });
+    await page.waitForFunction(() => window.minipbd.scene.objects[0]?.name === 'sheet', null, { timeout: READY_TIMEOUT });
+    assert.deepEqual(await page.evaluate(() => window.minipbd.world.describe()), saved, 'dropped: describe() is the saved scene');
+    // Picked with the file picker: the same.
+    await page.selectOption('#scene-select', 'chain');
+    await page.waitForFunction(() => window.minipbd.app.state.sceneKey === 'chain', null, { timeout: READY_TIMEOUT });
+    await page.setInputFiles('#open-file', { name: 'saved.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.waitForFunction(() => window.minipbd.scene.objects[0]?.name === 'sheet', null, { timeout: READY_TIMEOUT });
+    assert.deepEqual(await page.evaluate(() => window.minipbd.world.describe()), saved, 'picked: describe() is the saved scene');
+    await waitSteps(page, 3);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -173,8 +173,9 @@ async function transform(stream, bytes, maxOut, timeoutMs) {
   return out;
 }
 
-/** Depth of [ ] / { } nesting outside strings; stops counting (returns early) once `max` is exceeded. */
-function jsonDepthExceeds(text, max) {
+/** Depth of [ ] / { } nesting outside strings; stops counting (returns early) once `max` is exceeded. Scene files
+ *  are scanned with it too (input/drop.js). */
+export function jsonDepthExceeds(text, max) {
   let depth = 0, inString = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

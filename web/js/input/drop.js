@@ -1,11 +1,13 @@
 // drop.js — files given to the page, dropped on the view or opened from the panel: an .obj model (parsed by
 // format/obj.js, checked again by C when the body is built) becomes a soft or rigid body in the running scene; a
-// .json file is a scene (validated by format/scene.js when it is built). Every size is checked before a file is
+// .json file is a scene (checked as a link's scene is: readSceneFile). Every size is checked before a file is
 // read, so a 100 MB file is refused at once. Nothing here touches the world: the app builds a new world from the
 // new scene and keeps the running one when that is refused (main.js), and the reason is shown as text.
 
 import { readObjFile } from '../format/obj.js';
 import { SCENE_LIMITS } from '../format/limits.js';
+import { validateScene } from '../format/scene.js';
+import { jsonDepthExceeds, LINK_MAX_DEPTH } from '../format/link.js';
 import { intersectPlane } from '../render/camera.js';
 
 /** The largest scene file the page reads (a scene with a 100,000-vertex mesh written as JSON is ~10 MB). */
@@ -36,17 +38,32 @@ export function fileKind(file) {
   return null;
 }
 
-/** The scene a .json file holds (parsed, not yet validated). */
+/**
+ * The scene a .json file holds, validated. It is checked as a link's scene is (format/link.js decodeRun), in order
+ * of cost: its size (before a byte is read) -> strict UTF-8 -> bracket depth (LINK_MAX_DEPTH, before JSON.parse,
+ * whose recursion depth we do not control) -> JSON.parse -> validateScene, whose SceneError (the path and the
+ * rule, e.g. "objects[0].resolution[0] must be an integer in 2..1024, got 2000") is the very message a link with
+ * that scene gets, under the same SCENE_LIMITS. Only the byte cap differs: a file may hold a model's mesh (32 MB),
+ * a link's JSON at most LINK_MAX_JSON. Throws FileError or SceneError; reads nothing of the world.
+ */
 export async function readSceneFile(file) {
   if (file.size > MAX_SCENE_FILE_BYTES) {
     throw new FileError(`${file.name} is ${size(file.size)}; a scene file may be at most ${size(MAX_SCENE_FILE_BYTES)}`);
   }
-  const text = await file.text();
+  let text;
   try {
-    return JSON.parse(text);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    throw new FileError(`${file.name} is not UTF-8 text`);
+  }
+  if (jsonDepthExceeds(text, LINK_MAX_DEPTH)) throw new FileError(`${file.name}: its scene JSON is nested more than ${LINK_MAX_DEPTH} levels deep`);
+  let value;
+  try {
+    value = JSON.parse(text);
   } catch (err) {
     throw new FileError(`${file.name} is not JSON (${err.message})`);
   }
+  return validateScene(value);
 }
 
 /** The model an .obj file holds: { vertices: Float32Array, triangles: Uint32Array, name } (format/obj.js, which
