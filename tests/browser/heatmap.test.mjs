@@ -22,7 +22,10 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     assert.ok(rest.backFraction > plain.backFraction + 0.03, `a resting cloth turns blue (${plain.backFraction.toFixed(3)} -> ${rest.backFraction.toFixed(3)})`);
     assert.ok(rest.clothFraction < plain.clothFraction * 0.5, 'and loses its warm colour');
     const maxError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
-    assert.ok(maxError < 0.1, `errors at rest are small (${maxError.toFixed(3)})`);
+    // The default cloth drapes (issue 13): its folds bend it, so the soft bending constraints (k = 0.1) there stay
+    // ~15% short at rest (measured 0.15-0.17 at 60-900 steps; stretch stays under 5%); hung taut like a board it
+    // was under 10%. A few red pixels along the folds, far less than the warm cloth (the check above).
+    assert.ok(maxError < 0.2, `errors at rest are small (${maxError.toFixed(3)})`);
 
     // Grab a particle near the bottom middle and pull it far down and sideways: the cloth stretches there.
     const i = await page.evaluate(() => {
@@ -38,7 +41,7 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     const stretched = await canvasPixels(page);
     const stretchedError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
     await page.mouse.up();
-    assert.ok(stretchedError >= 0.1, `the drag stretches some constraints past 10% (${stretchedError.toFixed(3)})`);
+    assert.ok(stretchedError >= Math.max(0.1, 3 * maxError), `the drag stretches some constraints past 10% and 3x the folds' (${stretchedError.toFixed(3)})`);
     // Tethered to both pins, the rest of the cloth cannot be pulled farther from either: the stretch, and the
     // red, stay near the grabbed particle (0.2-0.4% of the canvas here, against 0.03% at rest, depending on
     // how many steps the software-rendered page ran; before the tethers reached both pins it spread over
