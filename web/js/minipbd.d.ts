@@ -255,7 +255,7 @@ export const builtinScenes: Readonly<Record<string, Scene>>;
 export const BUILTIN_SCENE_IDS: readonly string[];
 /** Any built-in scene, normalised and frozen; those made from a model file read it first. */
 export function loadBuiltinScene(id: string): Promise<Scene>;
-/** The default built-in scene's id ('cloth'). */
+/** The default built-in scene's id (format/builtin-scenes.js). */
 export const DEFAULT_SCENE_KEY: string;
 /** A fresh, mutable copy of the default built-in scene. */
 export function defaultScene(): NormalisedScene;
