@@ -107,6 +107,38 @@ test('every export resolves from the project: the entry points, the wasm files, 
   assert.equal(schema, fs.readFileSync(path.join(root, 'web', 'scene.schema.json'), 'utf8'));
 });
 
+test('a copied dist/ runs inside the CommonJS project too (dist/package.json says "type": "module")', () => {
+  assert.ok(packed, 'the project is made');
+  const copy = path.join(project, 'vendor', 'minipbd');
+  fs.mkdirSync(copy, { recursive: true });
+  for (const f of ['package.json', 'js', 'minipbd.wasm']) fs.cpSync(path.join(root, 'dist', f), path.join(copy, f), { recursive: true });
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(copy, 'package.json'), 'utf8')), { type: 'module' });
+  fs.writeFileSync(path.join(project, 'copied.js'), `import('./vendor/minipbd/js/minipbd.js').then(async ({ loadMiniPBD, builtinScenes }) => {
+  const world = (await loadMiniPBD()).createWorld(builtinScenes.chain);
+  world.step(120);
+  console.log(world.hash());
+});
+`);
+  const r = run('copied.js');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout.trim(), /^\d+$/);
+});
+
+test('loadMiniPBD: no URL (minipbd.wasm beside js/), only the options, a file: URL and bytes give one engine; a missing file is named', async () => {
+  const dist = await import(new URL('../../dist/js/minipbd.js', import.meta.url).href);
+  const wasm = path.join(root, 'dist', 'minipbd.wasm');
+  const hashes = [];
+  for (const load of [() => dist.loadMiniPBD(), () => dist.loadMiniPBD({ threads: 1 }), () => dist.loadMiniPBD(new URL(`file://${wasm}`)),
+    () => dist.loadMiniPBD(`file://${wasm}`), () => dist.loadMiniPBD(fs.readFileSync(wasm))]) {
+    const world = (await load()).createWorld(builtinScenes.chain);
+    world.step(30);
+    hashes.push(world.hash());
+    world.destroy();
+  }
+  assert.equal(new Set(hashes).size, 1, `one run: ${hashes}`);
+  await assert.rejects(dist.loadMiniPBD(new URL('file:///nonexistent/minipbd.wasm')), /nonexistent\/minipbd\.wasm/);
+});
+
 // ---------------------------------------------------------------- the types
 
 const TYPED = `

@@ -15,15 +15,13 @@ import { attachThreaded, checkThreads, isThreadedModule } from './threads.js';
 
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 
-// This module is js/engine/loader.js; the wasm is beside js/ (dist/ and the package's folder, README "Install"), so
-// a bundler that follows new URL(…, import.meta.url) copies it too.
-const DEFAULT_WASM = '../../minipbd.wasm';
-
 const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 
 async function fetchBytes(source) {
   if (isBytes(source)) return source;
-  if (source === undefined) source = new URL(DEFAULT_WASM, import.meta.url);
+  // This module is js/engine/loader.js; the wasm is beside js/ (dist/ and the package's folder, README "Install").
+  // The URL is written inline: bundlers follow and copy new URL('literal', import.meta.url), not a variable.
+  if (source === undefined) source = new URL('../../minipbd.wasm', import.meta.url);
   const url = source instanceof URL ? source : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
   if (url.protocol === 'file:') {
     // Node only: fetch() does not read files. The import never runs in a browser.
