@@ -185,16 +185,47 @@ const WRONG = [
   ["world.createWorld;", 'TS2339'],
 ];
 
+/** Every name each entry point exports at run time: imported in Node, or read from the export statements of the
+ *  modules that need a DOM (the element, the frame client). */
+async function runtimeExports() {
+  const pkgRoot = path.join(project, 'node_modules', 'minipbd');
+  const fromSource = (file) => {
+    const text = fs.readFileSync(path.join(pkgRoot, file), 'utf8');
+    const names = [];
+    for (const m of text.matchAll(/^export\s+(?:async\s+)?(?:function\*?|class|const|let)\s+([A-Za-z_$][\w$]*)/gm)) names.push(m[1]);
+    for (const m of text.matchAll(/^export\s*\{([^}]*)\}/gm)) {
+      for (const part of m[1].split(',')) if (part.trim()) names.push(part.trim().split(/\s+as\s+/).pop());
+    }
+    return names;
+  };
+  const out = {};
+  for (const [spec, file] of [['minipbd', 'js/minipbd.js'], ['minipbd/scene', 'js/format/scene.js'], ['minipbd/link', 'js/format/link.js'],
+    ['minipbd/recorder', 'js/record/recorder.js']]) {
+    out[spec] = Object.keys(await import(path.join(pkgRoot, file)));
+  }
+  out['minipbd/embed'] = fromSource('js/embed.js');
+  if (hasFrame) out['minipbd/frame'] = fromSource('js/embed/frame-client.js');
+  return out;
+}
+
 function tsc(file) {
   return spawnSync(process.execPath, [TSC, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext',
     '--target', 'es2022', '--lib', 'es2022,dom', file], { cwd: project, encoding: 'utf8' });
 }
 
-test('the types are real: a typed example over every entry point passes tsc --strict, deliberate errors fail it', { timeout: 60000 }, () => {
+test('the types are real: every export of every entry point is declared, a typed example passes tsc --strict, deliberate errors fail it', { timeout: 60000 }, async () => {
   assert.ok(packed, 'the package is installed');
   fs.writeFileSync(path.join(project, 'typed.mts'), TYPED);
   const good = tsc('typed.mts');
   assert.equal(good.status, 0, `typed.mts: ${good.stdout}${good.stderr}`);
+  // Every run-time export of every entry point has a declaration: importing each by name type-checks.
+  const exported = await runtimeExports();
+  let k = 0;
+  const lines = Object.entries(exported).flatMap(([spec, names]) => names.map((n) => `import { ${n} as x${k++} } from '${spec}'; void x${k - 1};`));
+  assert.ok(k > 60, `${k} exports`);
+  fs.writeFileSync(path.join(project, 'exports.mts'), `${lines.join('\n')}\n`);
+  const all = tsc('exports.mts');
+  assert.equal(all.status, 0, `an export without a type: ${all.stdout}`);
   fs.writeFileSync(path.join(project, 'wrong.mts'), `${WRONG.map(([line]) => line).join('\n')}\n`);
   const bad = tsc('wrong.mts');
   assert.notEqual(bad.status, 0, 'wrong.mts must fail the check');

@@ -50,3 +50,17 @@ export function validateScene(input: unknown): NormalisedScene;
 
 /** Particles of a validated scene (a mesh body's count is a bound: the engine has the exact number). */
 export function sceneParticleCount(scene: Scene): number;
+
+/** The scene's own keys and defaults as data (what the JSON Schema, web/scene.schema.json, is generated from). */
+export const SCENE_TABLES: {
+  readonly format: 'minipbd-scene';
+  readonly versions: readonly number[];
+  readonly keys: readonly string[];
+  readonly sections: readonly string[];
+  readonly colliderKeys: Readonly<Record<'sphere' | 'capsule' | 'box', readonly string[]>>;
+  readonly colliderDefaults: Readonly<{ rotation: number[]; radius: number; halfHeight: number; halfExtents: number[];
+    staticFriction: number; kineticFriction: number; restitution: number; glass: boolean }>;
+  readonly cameraKeys: readonly string[];
+  readonly cameraDefaults: Readonly<{ target: number[]; yaw: number; pitch: number; distance: number; fov: number }>;
+  readonly defaultName: string;
+};
