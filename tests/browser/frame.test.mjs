@@ -146,8 +146,8 @@ test('a parent on another origin drives the embed: every command round-trips', {
     assert.equal(refused.ok, false);
     assert.equal(refused.code, 'refused');
     assert.match(refused.message, /^load: /);
-    const tooBig = await call('load', { objects: new Array(3e6).fill(0) });
-    assert.equal(tooBig.code, 'too-large');
+    const tooBig = await page.evaluate(() => window.frame.load({ objects: new Array(3e6).fill(0) }).then(() => 'loaded', (e) => e.code));
+    assert.equal(tooBig, 'too-large');
     const after = await inFrame(() => { const w = document.querySelector('minipbd-scene').world; return { hash: w.hash(), steps: w.stats().steps }; });
     assert.deepEqual(after, before, 'refused loads left the world as it was');
     const raw = await page.evaluate(() => new Promise((resolve) => {
