@@ -79,12 +79,20 @@ const control = {
     if (this._input?.collidersMoving) this._input.step(world, n, this._loop.dt); // a collider moves before each step
     else world.stepAsync(n);
     this._dirty = true;
-    if (this._active()) {
-      this._kick();
-      await this._driver.whenIdle(); // the frames poll the steps and draw them
-    } else {
-      this._driver.flush(); // no frame runs while hidden: finish them here
-    }
+    this._kick();
+    // The frames poll the steps and draw them; no frame runs while the element is hidden (scrolled away, a
+    // hidden tab), so then they are finished here, also if it is hidden while they run.
+    await new Promise((resolve) => {
+      let done = false;
+      this._driver.whenIdle().then(() => { done = true; resolve(); });
+      const check = () => {
+        if (done) return;
+        if (this._active()) { setTimeout(check, 100); return; }
+        this._driver.flush();
+        resolve();
+      };
+      check();
+    });
     return this.world.stats().steps;
   },
 
