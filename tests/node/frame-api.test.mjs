@@ -26,7 +26,7 @@ class StandIn {
     this._playing = false;
     this._loop = { dt: 1 / 60, reset(dt) { this.dt = dt; } };
     this._view = {};
-    this._driver = { flush: () => this._world?.engine.stepping?.settle(), whenIdle: async () => this._driver.flush() };
+    this._driver = { flush: () => this._world?.engine.stepping?.settle(), whenIdle: async () => this._driver.flush(), run: async (fn) => fn() };
     this._adopt(pbd.createWorld(scene));
   }
   get world() { this._driver.flush(); return this._world; }
@@ -46,7 +46,7 @@ function fakeTimers() {
   const t = { intervals: new Map(), next: 1 };
   t.setInterval = (fn, ms) => { const id = t.next++; t.intervals.set(id, { fn, ms }); return id; };
   t.clearInterval = (id) => t.intervals.delete(id);
-  t.tick = () => { for (const { fn } of [...t.intervals.values()]) fn(); };
+  t.tick = async () => { for (const { fn } of [...t.intervals.values()]) await fn(); };
   return t;
 }
 
@@ -203,35 +203,35 @@ test('subscribe: every k steps or hz (at most 60 a second); unsubscribe stops; o
   assert.deepEqual((await send('subscribe', { every: 4 })).result, { every: 4 });
   const [id] = timers.intervals.keys();
   assert.equal(timers.intervals.get(id).ms, 1000 / MAX_SUBSCRIBE_HZ);
-  timers.tick(); // baseline
+  await timers.tick(); // baseline
   await send('step', { n: 3 });
-  timers.tick();
+  await timers.tick();
   assert.equal(events.length, 0);
   await send('step', { n: 1 });
-  timers.tick();
-  timers.tick();
+  await timers.tick();
+  await timers.tick();
   assert.equal(events.length, 1);
   assert.equal(events[0].origin, A);
   assert.equal(events[0].msg.type, 'minipbd:stats');
   assert.equal(events[0].msg.every, 4);
   assert.equal(events[0].msg.stats.steps, 4);
   await send('reset');
-  timers.tick();
+  await timers.tick();
   await send('step', { n: 4 });
-  timers.tick();
+  await timers.tick();
   assert.equal(events.length, 2);
   assert.equal(events[1].msg.stats.steps, 4, 'after reset the count starts from the new world');
 
   assert.deepEqual((await send('subscribe', { hz: 10 })).result, { hz: 10 });
   assert.equal(timers.intervals.size, 1, 'a new subscription replaces the old one');
   assert.equal([...timers.intervals.values()][0].ms, 100);
-  timers.tick();
-  timers.tick();
+  await timers.tick();
+  await timers.tick();
   assert.equal(events.length, 4);
   assert.equal(events[3].msg.hz, 10);
   assert.deepEqual((await send('unsubscribe')).result, { subscribed: true });
   assert.equal(timers.intervals.size, 0);
-  timers.tick();
+  await timers.tick();
   assert.equal(events.length, 4);
   assert.deepEqual((await send('unsubscribe')).result, { subscribed: false });
   for (const [args, message] of [
@@ -333,6 +333,20 @@ test('before the scene has loaded: not-ready, and an element that throws is a fa
   el = { world: {}, play() { throw new Error('boom'); }, stats() { throw new Error('no stats'); } };
   assert.deepEqual(await api.handle({ type: 'minipbd:command', id: 3, command: 'play' }, A),
     { type: 'minipbd:reply', id: 3, ok: false, error: { code: 'failed', message: 'boom' } });
-  api.tick(api.subscription); // a throwing stats() is skipped
+  await api.tick(api.subscription); // a throwing stats() is skipped
   assert.equal(api.unsubscribe(), true);
+  // A read waiting for a long step: the ticks meanwhile do not pile up more reads; its event comes when it ends.
+  const posted = [];
+  const api2 = new FrameApi({ element: () => el, post: (msg) => posted.push(msg), timers: fakeTimers() });
+  let reads = 0, finish = null;
+  el = { nextStats: () => { reads++; return new Promise((r) => { finish = r; }); } };
+  api2.subscribe({ hz: 30 }, A);
+  const first = api2.tick(api2.subscription);
+  await api2.tick(api2.subscription);
+  await api2.tick(api2.subscription);
+  assert.equal(reads, 1);
+  finish({ steps: 9 });
+  await first;
+  assert.deepEqual(posted, [{ type: 'minipbd:stats', hz: 30, stats: { steps: 9 } }]);
+  api2.unsubscribe();
 });

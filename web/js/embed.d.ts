@@ -42,6 +42,8 @@ export class MiniPBDSceneElement extends HTMLElement {
   setParam(name: ParamName | string, value: number): void;
   /** world.stats() plus time (steps × dt, s) and fluid when the scene has water. */
   stats(): Stats & { time: number; fluid?: FluidStats };
+  /** stats() once the steps in flight are done, without making the page wait on them. */
+  nextStats(): Promise<Stats & { time: number; fluid?: FluidStats }>;
   getAttribute(name: keyof MiniPBDSceneAttributes): string | null;
   setAttribute(name: keyof MiniPBDSceneAttributes, value: string): void;
 }

@@ -276,7 +276,7 @@ export class FrameApi {
   subscribe(args, origin) {
     this.unsubscribe();
     const periodMs = 1000 / ('hz' in args ? args.hz : MAX_SUBSCRIBE_HZ);
-    const sub = { ...args, origin, last: null, timer: null };
+    const sub = { ...args, origin, last: null, timer: null, reading: false };
     sub.timer = this.timers.setInterval(() => this.tick(sub), periodMs);
     this.subscription = sub;
     return 'hz' in args ? { hz: args.hz } : { every: args.every };
@@ -291,12 +291,20 @@ export class FrameApi {
     return true;
   }
 
-  tick(sub) {
-    if (this.subscription !== sub) return;
+  async tick(sub) {
+    if (this.subscription !== sub || sub.reading) return; // one read at a time: a long step delays, never piles up
     const el = this.element();
-    if (!el || !el.world) return;
+    if (!el) return;
     let stats;
-    try { stats = el.stats(); } catch { return; } // a world being replaced: the next tick reads the new one
+    sub.reading = true;
+    try {
+      stats = await (el.nextStats ? el.nextStats() : el.stats()); // without waiting on the steps in flight
+    } catch {
+      return; // a world being replaced: the next tick reads the new one
+    } finally {
+      sub.reading = false;
+    }
+    if (this.subscription !== sub) return;
     if ('every' in sub) {
       // A new world (load, reset) starts from 0: count from there. Steps faster than the tick come as one event.
       if (sub.last === null || stats.steps < sub.last) sub.last = stats.steps;
