@@ -55,7 +55,6 @@ export function installViewTools({ doc = document, canvas, stage, sceneName, not
     full.dataset.i18n = on ? 'view.exitFullscreen' : 'view.fullscreen';
     full.textContent = t(full.dataset.i18n);
     full.setAttribute('aria-pressed', String(on));
-    full.title = t('view.fullscreenLabel');
   };
   doc.addEventListener('fullscreenchange', () => {
     label();
