@@ -89,7 +89,10 @@ test('csv: a cloth\'s header and rows; time = step x dt; --track equals the same
   assert.equal(JSON.parse(ok('builtin:chain', '--steps', '30', '--format', 'csv').stderr).hash, plain.hash);
 });
 
-test('csv: a fluid scene adds the water\'s columns; json series carry time and stepMs too', () => {
+test('csv: a cloth has the statistics\' columns alone, a fluid scene adds the water\'s; json series carry time and stepMs too', () => {
+  const cloth = parseCsv(ok('builtin:cloth', '--steps', '6', '--every', '2', '--format', 'csv').stdout);
+  assert.deepEqual(cloth.header, ['step', 'time', ...STATS]);
+  assert.deepEqual(cloth.rows.map((row) => row.step), [0, 2, 4, 6]);
   const { header, rows } = parseCsv(ok('builtin:dam-break', '--steps', '4', '--every', '2', '--format', 'csv').stdout);
   assert.deepEqual(header, ['step', 'time', ...STATS, 'fluidParticles', 'meanDensity', 'maxDensity', 'densityError']);
   assert.equal(rows.length, 3);

@@ -37,6 +37,7 @@ export function download(blob, fileName) {
 export function installViewTools({ doc = document, canvas, stage, sceneName, notice }) {
   const shot = doc.getElementById('screenshot');
   const full = doc.getElementById('fullscreen');
+  if (!shot || !full) return { drawn() {} }; // a page without the buttons
   let pending = false;
 
   shot.addEventListener('click', () => { pending = true; });
@@ -64,7 +65,7 @@ export function installViewTools({ doc = document, canvas, stage, sceneName, not
   doc.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
     if (ownsKeys(e.target)) return;
-    if (e.key === 'f' || e.key === 'F') {
+    if ((e.key === 'f' || e.key === 'F') && doc.fullscreenEnabled) {
       e.preventDefault();
       toggleFullscreen();
     }
