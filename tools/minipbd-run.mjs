@@ -37,6 +37,7 @@
    tools/run/args.mjs. */
 import fs from 'node:fs';
 import { loadMiniPBD, Replayer, validateScene } from '../web/js/minipbd.js';
+import { fluidRatioProblem } from '../web/js/engine/params.js';
 import { USAGE, UsageError, parseArgs } from './run/args.mjs';
 import { readScene, objBody, withBody } from './run/scene.mjs';
 import { resolveTrack, trackSample } from './run/track.mjs';
@@ -92,7 +93,15 @@ async function main() {
 	const { replay } = read;
 	const scene = opts.obj === null ? read.scene : withBody(read.scene, objBody(opts.obj, opts.rigid, opts.resolution));
 	if (opts.obj !== null && replay) throw new UsageError('--obj changes the scene, so the link\'s recording cannot be replayed on it');
-	validateScene(scene); // the page's checks and messages, before the wasm is loaded (createWorld checks again)
+	// The page's checks and messages before the wasm is loaded (createWorld checks again), and the one rule of
+	// --set that needs the scene: the fluid's smoothing radius 1 to 4 times its spacing (World.setParam's words).
+	const fluid = { ...validateScene(scene).fluid };
+	for (const [name, value] of opts.sets) {
+		if (name !== 'fluid.spacing' && name !== 'fluid.smoothingRadius') continue;
+		fluid[name.slice('fluid.'.length)] = value;
+		const problem = fluidRatioProblem(fluid.spacing, fluid.smoothingRadius);
+		if (problem) throw new UsageError(`parameter ${name}: ${problem}`);
+	}
 	opts.steps ??= replay ? replay.steps : 60;
 	// csv and --track are made of samples; without --every the samples are the start and the end.
 	opts.sampling = opts.every > 0 || opts.format === 'csv' || opts.track.length > 0;

@@ -143,6 +143,8 @@ test('bad input exits 2 with a message naming it, before anything runs: --set ra
     // the wasm is never read: the checks come first
     [['builtin:chain', '--set', 'iterations=0', '--wasm', '/nonexistent.wasm'], /parameter iterations must be/],
     [[bad, '--wasm', '/nonexistent.wasm'], /solver\.iterations must be/],
+    [['builtin:dam-break', '--set', 'fluid.smoothingRadius=0.1', '--wasm', '/nonexistent.wasm'],
+      /parameter fluid\.smoothingRadius: fluid\.smoothingRadius must be 1 to 4 times fluid\.spacing, got 0\.1 with fluid\.spacing 0\.02/],
   ]) {
     const r = run(...args);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
