@@ -43,6 +43,7 @@ import { StepDriver } from '../sim/driver.js';
 import { DEFAULT_WASM_URL, sharedEngine, shaderSources, live, makeRoomForContext, observers, elements } from './shared.js';
 import * as shared from './shared.js';
 import { styleInto } from './style.js';
+import { installControl } from './element-control.js';
 
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
@@ -438,5 +439,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
   }
 }
+
+installControl(MiniPBDSceneElement); // step(n), load(input), setParam, stats(), paused: element-control.js
 
 if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);
