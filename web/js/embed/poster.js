@@ -1,7 +1,7 @@
 // poster.js — what a <minipbd-scene> shows while it has no live WebGL canvas: before it loads, while loading, when
 // it cannot run (embed/failure.js: the reason is shown beside it as text) and while its context is given up. Never a
-// blank box: a drawn placeholder (a 2D canvas, so no WebGL context is spent on it, and no inline styles, so a
-// strict style-src allows it) with the scene's name.
+// blank box: a drawn placeholder (an SVG, so no WebGL context is spent on it, and no inline styles, so a strict
+// style-src allows it) with the scene's name.
 //
 // The drawing is a cloth hanging from two pins, sagging between them as a real one does (a catenary-like parabola
 // per row, deeper towards the bottom), in the page's cloth colours; it is the same for every scene: the name says
@@ -14,26 +14,24 @@ import { say } from './failure.js';
 
 const ART_W = 320;
 const ART_H = 200;
+const SVG = 'http://www.w3.org/2000/svg';
 
-/** Draws the placeholder into `canvas` (2D). Returns false when the browser gives no 2D context either (the
- *  poster is then its CSS background and the name). */
-export function drawPosterArt(canvas) {
-  canvas.width = ART_W;
-  canvas.height = ART_H;
-  let ctx = null;
-  try {
-    ctx = canvas.getContext('2d');
-  } catch {
-    ctx = null;
-  }
-  if (!ctx) return false;
-  const sky = ctx.createLinearGradient(0, 0, 0, ART_H);
-  sky.addColorStop(0, '#dbe4ee');
-  sky.addColorStop(1, '#b8c4d2');
-  ctx.fillStyle = sky;
-  ctx.fillRect(0, 0, ART_W, ART_H);
-  ctx.fillStyle = '#9aa7b6'; // the ground
-  ctx.fillRect(0, ART_H * 0.86, ART_W, ART_H * 0.14);
+function svg(name, attrs) {
+  const node = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  return node;
+}
+
+/** The placeholder drawing as an <svg> (presentation attributes only: nothing a strict CSP refuses, no canvas for
+ *  anything querying the element's canvas to find). */
+export function posterArt() {
+  const root = svg('svg', { viewBox: `0 0 ${ART_W} ${ART_H}`, preserveAspectRatio: 'xMidYMid slice', class: 'poster-art', 'aria-hidden': 'true' });
+  const defs = svg('defs', {});
+  const sky = svg('linearGradient', { id: 'minipbd-sky', x1: 0, y1: 0, x2: 0, y2: 1 });
+  sky.append(svg('stop', { offset: 0, 'stop-color': '#dbe4ee' }), svg('stop', { offset: 1, 'stop-color': '#b8c4d2' }));
+  defs.append(sky);
+  root.append(defs, svg('rect', { width: ART_W, height: ART_H, fill: 'url(#minipbd-sky)' }),
+    svg('rect', { y: ART_H * 0.86, width: ART_W, height: ART_H * 0.14, fill: '#9aa7b6' })); // the ground
 
   // A 9 x 7 grid of particles; each row hangs between its ends with a sag growing towards the free bottom edge.
   const cols = 9;
@@ -44,31 +42,19 @@ export function drawPosterArt(canvas) {
   const step = (ART_H * 0.56) / (rows - 1);
   const point = (i, j) => {
     const u = i / (cols - 1);
-    const sag = (0.06 + 0.1 * (j / (rows - 1))) * ART_H * 4 * u * (1 - u);
-    const pinch = 0.08 * (right - left) * (j / (rows - 1)) * (u - 0.5); // the sides fall in a little
-    return [left + u * (right - left) - pinch, top + j * step + sag * (j === 0 ? 0.35 : 1)];
+    const sag = (0.04 + 0.08 * (j / (rows - 1))) * ART_H * 4 * u * (1 - u);
+    return [left + u * (right - left), top + j * step + sag * (j === 0 ? 0.35 : 1)];
   };
-  ctx.lineWidth = 1.5;
-  ctx.strokeStyle = '#c2410c';
-  ctx.fillStyle = 'rgba(234, 88, 12, 0.35)';
+  const cloth = svg('g', { fill: 'rgba(234, 88, 12, 0.35)', stroke: '#c2410c', 'stroke-width': 1.5, 'stroke-linejoin': 'round' });
   for (let j = 0; j < rows - 1; j++) {
     for (let i = 0; i < cols - 1; i++) {
       const quad = [point(i, j), point(i + 1, j), point(i + 1, j + 1), point(i, j + 1)];
-      ctx.beginPath();
-      ctx.moveTo(...quad[0]);
-      for (const p of quad.slice(1)) ctx.lineTo(...p);
-      ctx.closePath();
-      ctx.fill();
-      ctx.stroke();
+      cloth.append(svg('polygon', { points: quad.map((p) => p.map((v) => v.toFixed(1)).join(',')).join(' ') }));
     }
   }
-  ctx.fillStyle = '#1f2937'; // the two pins
-  for (const p of [point(0, 0), point(cols - 1, 0)]) {
-    ctx.beginPath();
-    ctx.arc(p[0], p[1], 4, 0, 2 * Math.PI);
-    ctx.fill();
-  }
-  return true;
+  root.append(cloth);
+  for (const [x, y] of [point(0, 0), point(cols - 1, 0)]) root.append(svg('circle', { cx: x.toFixed(1), cy: y.toFixed(1), r: 4, fill: '#1f2937' })); // pins
+  return root;
 }
 
 /** The poster's elements, to put in the shadow root: { root, name }. `name` gets the scene's name (namePoster). */
@@ -76,10 +62,7 @@ export function makePoster() {
   const root = document.createElement('div');
   root.className = 'poster';
   root.setAttribute('role', 'img');
-  const art = document.createElement('canvas');
-  art.className = 'poster-art';
-  art.setAttribute('aria-hidden', 'true');
-  drawPosterArt(art);
+  const art = posterArt();
   const name = document.createElement('p');
   name.className = 'poster-name';
   root.append(art, name);

@@ -26,7 +26,7 @@ button[hidden] { display: none; }
 .status[hidden] { display: none; }
 .poster { position: absolute; inset: 0; margin: 0; background: linear-gradient(#dbe4ee, #b8c4d2); }
 .poster[hidden] { display: none; }
-.poster-art { display: block; width: 100%; height: 100%; object-fit: cover; }
+.poster-art { display: block; width: 100%; height: 100%; }
 .poster-name { position: absolute; left: 10px; right: 10px; bottom: 8px; margin: 0; padding: 4px 8px; border-radius: 6px;
   background: rgba(255, 255, 255, 0.82); font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 `;
