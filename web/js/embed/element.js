@@ -218,6 +218,9 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   _builtinName() { return builtinName(this.getAttribute('scene')); }
 
+  /** { scene, replay } for the element's attributes (source.js); rejects with the reason a link is refused. */
+  _resolveScene() { return resolveScene(this.getAttribute('src'), this.getAttribute('scene')); }
+
   /** Shows the poster with the scene's name (poster.js). */
   _showPoster() {
     const src = this.getAttribute('src');
@@ -252,7 +255,7 @@ export class MiniPBDSceneElement extends HTMLElement {
       }
       const wasm = this.getAttribute('wasm');
       const [{ scene, replay }, engine] = await Promise.all([
-        resolveScene(this.getAttribute('src'), this.getAttribute('scene')).catch(tagged('scene')),
+        this._resolveScene().catch(tagged('scene')),
         sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL).catch(tagged('engine')),
         shaderSources().catch(tagged('shaders')),
       ]);
