@@ -1,6 +1,6 @@
 // Types of the embedding module (embed.js, README "Embedding"): the <minipbd-scene> element and its attributes.
 
-import type { Engine, World } from './minipbd.js';
+import type { Engine, World, Scene, ParamName, Stats, FluidStats } from './minipbd.js';
 
 /** The attributes of <minipbd-scene> (all strings, as HTML gives them). */
 export interface MiniPBDSceneAttributes {
@@ -71,6 +71,20 @@ export class MiniPBDSceneElement extends HTMLElement {
   pause(): void;
   /** Rebuilds the world from the scene (element.world is a new World afterwards). */
   reset(): void;
+  // The control methods (embed/element-control.js; the iframe API drives them).
+  /** True unless the simulation is set to run. */
+  readonly paused: boolean;
+  /** Exactly n steps (an integer in 1..10000), also while paused; resolves with stats().steps. */
+  step(n: number): Promise<number>;
+  /** A scene object, a link ('s=1.…' or a URL with one) or a built-in scene's name; rejects with the validator's
+   *  message and keeps the running world when refused. */
+  load(input: Scene | object | string): Promise<{ particles: number }>;
+  /** World.setParam (its checks and messages). */
+  setParam(name: ParamName | string, value: number): void;
+  /** world.stats() plus time (steps × dt, s) and fluid when the scene has water. */
+  stats(): Stats & { time: number; fluid?: FluidStats };
+  /** stats() once the steps in flight are done, without making the page wait on them. */
+  nextStats(): Promise<Stats & { time: number; fluid?: FluidStats }>;
   getAttribute(name: keyof MiniPBDSceneAttributes): string | null;
   setAttribute(name: keyof MiniPBDSceneAttributes, value: string): void;
   addEventListener<K extends keyof MiniPBDSceneEventMap>(type: K, listener: (this: MiniPBDSceneElement, ev: MiniPBDSceneEventMap[K]) => unknown,

@@ -40,6 +40,7 @@ import { styleInto, sizeInto } from './style.js';
 import { classify, languageOf, say, tagged } from './failure.js';
 import { makePoster, namePoster } from './poster.js';
 import { builtinName, fragmentOf, reducedMotion, resolveScene, waterOn } from './source.js';
+import { installControl } from './element-control.js';
 
 export class MiniPBDSceneElement extends HTMLElement {
   static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height']; }
@@ -474,5 +475,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
   }
 }
+
+installControl(MiniPBDSceneElement); // step(n), load(input), setParam, stats(), paused: element-control.js
 
 if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);
