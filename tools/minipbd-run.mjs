@@ -29,150 +29,62 @@
 
    --threads N loads the threaded build (dist/minipbd_threads.wasm, or --wasm PATH) with a team of N
    (Node's thread and N - 1 worker_threads) and prints "threads": N; without it the single-thread build runs
-   and "threads" is 1. The hash is the same either way (issue 12: same bits for any thread count). */
+   and "threads" is 1. The hash is the same either way (issue 12: same bits for any thread count).
+
+   Data out (issue 13): --format csv prints a spreadsheet of the samples (tools/run/output.mjs), --track the
+   chosen particles' positions and velocities (tools/run/track.mjs), --digits the significant digits of every
+   float. Each sample has its time (s = step x dt); stepMs times world.step alone, never the snapshots. Options:
+   tools/run/args.mjs. */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { MAX_THREADS } from '../web/js/engine/threads.js';
-import {
-  loadMiniPBD, BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, Replayer, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS,
-} from '../web/js/minipbd.js';
+import { loadMiniPBD, Replayer, validateScene } from '../web/js/minipbd.js';
+import { fluidRatioProblem } from '../web/js/engine/params.js';
+import { USAGE, UsageError, parseArgs } from './run/args.mjs';
+import { readScene, objBody, withBody } from './run/scene.mjs';
+import { resolveTrack, trackSample } from './run/track.mjs';
+import { roundDeep, csvColumns, csvRow } from './run/output.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-// A scene file may carry a body's mesh (100,000 vertices and 200,000 triangles as JSON: about 10 MB).
-const MAX_SCENE_FILE = 32 << 20;
-
-const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
-       minipbd-run --obj FILE [--rigid] [--resolution N] [options]
-  --steps N        steps to run (default 60, or the steps a link's recording covers; at most 1000000)
-  --every K        also record statistics every K steps ("series")
-  --set name=value set a parameter before running (repeatable), e.g. --set iterations=20
-  --positions      include final positions [[x, y, z], ...]
-  --obj FILE       add an OBJ model (a closed triangle surface) to the scene as a soft body
-  --rigid          ... as a rigid body instead
-  --resolution N   lattice cells along the model's longest side (${SCENE_LIMITS.bodyResolution.min}..${SCENE_LIMITS.bodyResolution.max}, default 8)
-  --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default dist/minipbd_threads.wasm)
-  --wasm PATH      wasm to load (default dist/minipbd.wasm, or the threaded build with --threads)
-built-in scenes: ${BUILTIN_SCENE_IDS.join(', ')}`;
-
-class UsageError extends Error {}
-
-function parseArgs(argv) {
-	const opts = { steps: null, every: 0, sets: [], positions: false, wasm: null, scene: null,
-		obj: null, rigid: false, resolution: null, threads: null };
-	const wholeNumber = (flag, v, max) => {
-		if (!/^\d+$/.test(v ?? '') || Number(v) > max) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${JSON.stringify(v ?? '')}`);
-		return Number(v);
-	};
-	for (let i = 0; i < argv.length; i++) {
-		const a = argv[i];
-		if (a === '--steps') opts.steps = wholeNumber(a, argv[++i], 1000000);
-		else if (a === '--every') opts.every = wholeNumber(a, argv[++i], 1000000);
-		else if (a === '--positions') opts.positions = true;
-		else if (a === '--wasm') opts.wasm = argv[++i];
-		else if (a === '--threads') {
-			const v = argv[++i];
-			if (!/^\d+$/.test(v ?? '') || Number(v) < 1 || Number(v) > MAX_THREADS) {
-				throw new UsageError(`--threads needs a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(v ?? '')}`);
-			}
-			opts.threads = Number(v);
-		}
-		else if (a === '--obj') {
-			opts.obj = argv[++i];
-			if (opts.obj === undefined) throw new UsageError('--obj needs a file');
-		} else if (a === '--rigid') opts.rigid = true;
-		else if (a === '--resolution') {
-			const { min, max } = SCENE_LIMITS.bodyResolution;
-			opts.resolution = wholeNumber(a, argv[++i], max);
-			if (opts.resolution < min) throw new UsageError(`--resolution needs a whole number from ${min} to ${max}, got ${opts.resolution}`);
-		}
-		else if (a === '--set') {
-			const m = /^([A-Za-z.]+)=(.+)$/.exec(argv[++i] ?? '');
-			if (!m || !Number.isFinite(Number(m[2]))) throw new UsageError(`--set needs name=number, got ${JSON.stringify(argv[i] ?? '')}`);
-			opts.sets.push([m[1], Number(m[2])]);
-		} else if (a === '-h' || a === '--help') {
-			console.log(USAGE);
-			process.exit(0);
-		} else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-		else if (opts.scene === null) opts.scene = a;
-		else throw new UsageError(`more than one scene given: ${a}`);
-	}
-	if (opts.scene === null && opts.obj === null) throw new UsageError('no scene given');
-	if (opts.obj === null && (opts.rigid || opts.resolution !== null)) throw new UsageError('--rigid and --resolution go with --obj');
-	opts.wasm ??= path.join(here, '..', 'dist', opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
-	return opts;
-}
-
-/** The scene to run and the recording to replay on it (null unless a link carries one). */
-async function readScene(arg) {
-	if (arg.startsWith('builtin:')) {
-		const name = arg.slice('builtin:'.length);
-		if (!BUILTIN_SCENE_IDS.includes(name)) throw new UsageError(`no built-in scene "${name}"; there are: ${BUILTIN_SCENE_IDS.join(', ')}`);
-		return { scene: await loadBuiltinScene(name), replay: null };
-	}
-	const hash = arg.indexOf('#');
-	if (hash >= 0 || arg.startsWith('s=')) {
-		const { scene, replay } = await decodeRun(hash >= 0 ? arg.slice(hash) : arg);
-		return { scene, replay };
-	}
-	const stat = fs.statSync(arg, { throwIfNoEntry: false });
-	if (!stat) throw new UsageError(`no such scene file: ${arg}`);
-	if (stat.size > MAX_SCENE_FILE) throw new UsageError(`scene file ${arg} is ${stat.size} bytes; the limit is ${MAX_SCENE_FILE}`);
-	let json;
-	try {
-		json = JSON.parse(fs.readFileSync(arg, 'utf8'));
-	} catch (err) {
-		throw new UsageError(`scene file ${arg} is not valid JSON: ${err.message}`);
-	}
-	return { scene: json, replay: null };
-}
-
-/** The OBJ file as a body: centred over the origin in x and z, its lowest point 0.5 m above y = 0. */
-function objBody(file, rigid, resolution) {
-	const stat = fs.statSync(file, { throwIfNoEntry: false });
-	if (!stat) throw new UsageError(`no such OBJ file: ${file}`);
-	// Refused by its size before a byte of it is read.
-	if (stat.size > OBJ_LIMITS.maxBytes) throw new ObjError(0, `it is ${stat.size.toLocaleString('en-US')} bytes; at most ${OBJ_LIMITS.maxBytes.toLocaleString('en-US')} are read`);
-	let text;
-	try {
-		text = new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
-	} catch {
-		throw new ObjError(0, 'it is not UTF-8 text (a binary file?)');
-	}
-	const { vertices, triangles, name } = parseObj(text);
-	const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-	for (let i = 0; i < vertices.length; i++) {
-		lo[i % 3] = Math.min(lo[i % 3], vertices[i]);
-		hi[i % 3] = Math.max(hi[i % 3], vertices[i]);
-	}
-	const v = [];
-	for (let i = 0; i < vertices.length; i += 3) v.push([vertices[i], vertices[i + 1], vertices[i + 2]]);
-	const t = [];
-	for (let i = 0; i < triangles.length; i += 3) t.push([triangles[i], triangles[i + 1], triangles[i + 2]]);
-	return {
-		type: rigid ? 'rigid' : 'soft', name: (name || path.basename(file)).slice(0, SCENE_LIMITS.maxNameLength), shape: 'mesh',
-		position: [-(lo[0] + hi[0]) / 2, 0.5 - lo[1], -(lo[2] + hi[2]) / 2], resolution: resolution ?? 8,
-		mesh: { vertices: v, triangles: t },
-	};
-}
-
-/** The scene with the body added (a copy: built-in scenes are frozen), or an empty scene holding it. */
-function withBody(scene, body) {
-	if (scene === null) return { format: 'minipbd-scene', version: SCENE_VERSION, name: `OBJ model: ${body.name}`.slice(0, SCENE_LIMITS.maxNameLength), objects: [body] };
-	const copy = JSON.parse(JSON.stringify(scene));
-	if (!Array.isArray(copy?.objects)) return copy; // the validator names what is wrong
-	copy.objects.push(body);
-	return copy;
-}
-
-function snapshot(world, hasFluid) {
+/** One sample: step, time, the step time of the chunk that led to it (null at the start), the statistics. */
+function sampleOf(world, hasFluid, tracked, dt, stepMs) {
 	const s = world.stats();
-	const out = { step: s.steps, maxError: s.maxError, meanError: s.meanError, maxStretch: s.maxStretch, kineticEnergy: s.kineticEnergy, potentialEnergy: s.potentialEnergy };
+	const out = { step: s.steps, time: s.steps * dt, stepMs, maxError: s.maxError, meanError: s.meanError, maxStretch: s.maxStretch,
+		kineticEnergy: s.kineticEnergy, potentialEnergy: s.potentialEnergy };
 	if (hasFluid) {
 		const f = world.fluidStats();
 		Object.assign(out, { fluidParticles: f.particles, meanDensity: f.meanDensity, maxDensity: f.maxDensity, densityError: f.densityError });
 	}
+	if (tracked.length) out.track = trackSample(world, tracked);
 	return out;
+}
+
+/** Steps `steps` in samples of `every` (0: one); the clock runs around world.step only, so snapshots and progress
+ *  lines cost stepMs nothing. Progress: a line on stderr at most every PROGRESS_SECONDS of wall time, checked
+ *  between chunks of at most 10 steps (a chunk's size changes no bit: the step is the same either way). */
+function run(world, opts, sample) {
+	const { steps } = opts;
+	const every = opts.every > 0 ? opts.every : Math.max(steps, 1);
+	const chunk = opts.progress ? 10 : every;
+	const series = [];
+	if (opts.sampling) series.push(sample(null));
+	let stepping = 0, lastNote = performance.now();
+	for (let done = 0; done < steps;) {
+		const n = Math.min(every, steps - done);
+		let ms = 0;
+		for (let k = 0; k < n;) {
+			const m = Math.min(chunk, n - k);
+			const t0 = performance.now();
+			world.step(m);
+			ms += performance.now() - t0;
+			k += m;
+			if (opts.progress && performance.now() - lastNote >= opts.progressSeconds * 1000) {
+				lastNote = performance.now();
+				process.stderr.write(`step ${done + k} / ${steps} (${Math.floor((100 * (done + k)) / steps)}%)\n`);
+			}
+		}
+		done += n;
+		stepping += ms;
+		if (opts.sampling) series.push(sample(ms / n));
+	}
+	return { series, stepMs: steps > 0 ? stepping / steps : 0 };
 }
 
 async function main() {
@@ -181,36 +93,39 @@ async function main() {
 	const { replay } = read;
 	const scene = opts.obj === null ? read.scene : withBody(read.scene, objBody(opts.obj, opts.rigid, opts.resolution));
 	if (opts.obj !== null && replay) throw new UsageError('--obj changes the scene, so the link\'s recording cannot be replayed on it');
+	// The page's checks and messages before the wasm is loaded (createWorld checks again), and the one rule of
+	// --set that needs the scene: the fluid's smoothing radius 1 to 4 times its spacing (World.setParam's words).
+	const fluid = { ...validateScene(scene).fluid };
+	for (const [name, value] of opts.sets) {
+		if (name !== 'fluid.spacing' && name !== 'fluid.smoothingRadius') continue;
+		fluid[name.slice('fluid.'.length)] = value;
+		const problem = fluidRatioProblem(fluid.spacing, fluid.smoothingRadius);
+		if (problem) throw new UsageError(`parameter ${name}: ${problem}`);
+	}
 	opts.steps ??= replay ? replay.steps : 60;
+	// csv and --track are made of samples; without --every the samples are the start and the end.
+	opts.sampling = opts.every > 0 || opts.format === 'csv' || opts.track.length > 0;
 	const pbd = await loadMiniPBD(fs.readFileSync(opts.wasm), { threads: opts.threads ?? 1 });
 	if (opts.threads > 1 && !pbd.threaded) throw new UsageError(`--threads ${opts.threads} needs the threaded build; ${opts.wasm} is the single-thread one`);
 	const world = pbd.createWorld(scene);
 	for (const [name, value] of opts.sets) world.setParam(name, value);
 	const player = replay ? new Replayer(world, replay) : null;
 	const hasFluid = world.objects.some((o) => o.type === 'fluid');
-	const series = [];
-	const t0 = performance.now();
-	if (opts.every > 0) {
-		series.push(snapshot(world, hasFluid));
-		for (let done = 0; done < opts.steps;) {
-			const n = Math.min(opts.every, opts.steps - done);
-			world.step(n);
-			done += n;
-			series.push(snapshot(world, hasFluid));
-		}
-	} else {
-		world.step(opts.steps);
-	}
-	const ms = performance.now() - t0;
+	const tracked = resolveTrack(world, opts.track);
+	// time = steps x dt with the dt in force when the run starts (a replayed link that changes dt mid-way: the
+	// time column keeps the first dt).
+	const dt = world.getParam('dt');
+	const { series, stepMs } = run(world, opts, (ms) => sampleOf(world, hasFluid, tracked, dt, ms));
 	const stats = world.stats();
 	const params = Object.fromEntries(pbd.paramNames.map((n) => [n, world.getParam(n)]));
 	const out = {
 		scene: world.scene.name,
 		steps: opts.steps,
+		time: opts.steps * dt,
 		particles: world.particleCount,
 		constraints: world.constraintCount,
 		params,
-		stats: { ...stats, stepMs: opts.steps > 0 ? ms / opts.steps : 0 },
+		stats: { ...stats, stepMs },
 		hash: world.hash(),
 		threads: world.threads,
 	};
@@ -221,13 +136,23 @@ async function main() {
 		out.replay = { steps: replay.steps, events: replay.events.length, recordedHash: replay.hash ?? null,
 			hashAtEnd: r?.hash ?? null, exact: r ? r.exact : null };
 	}
-	if (series.length) out.series = series;
+	if (tracked.length) out.tracked = tracked;
 	if (opts.positions) {
 		const x = world.positions;
 		out.positions = Array.from({ length: world.particleCount }, (_, i) => [x[4 * i], x[4 * i + 1], x[4 * i + 2]]);
 	}
 	pbd.close();
-	process.stdout.write(JSON.stringify(out, null, opts.positions ? 0 : 2) + '\n');
+	if (opts.format === 'csv') {
+		// stdout holds the table alone (what a spreadsheet opens cleanly: no comment lines); the summary is one JSON
+		// line on stderr.
+		const columns = csvColumns(hasFluid, tracked);
+		const lines = [columns.join(','), ...roundDeep(series, opts.digits).map((s) => csvRow(s, columns))];
+		process.stdout.write(lines.join('\n') + '\n');
+		process.stderr.write(JSON.stringify(roundDeep(out, opts.digits)) + '\n');
+		return;
+	}
+	if (series.length) out.series = series;
+	process.stdout.write(JSON.stringify(roundDeep(out, opts.digits), null, opts.positions ? 0 : 2) + '\n');
 }
 
 main().catch((err) => {

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // serve.mjs — a tiny static file server for the MiniPBD demo (no dependencies).
 //
-// Usage:  node tools/serve.mjs [folder] [--port N] [--no-isolation]   (folder defaults to dist/, port to $PORT or 0)
-//         import { startServer } from './tools/serve.mjs'; const { url, close } = await startServer({ root, port, isolation });
+// Usage:  node tools/serve.mjs [folder] [--port N] [--no-isolation] [--cors]   (folder defaults to dist/, port to $PORT or 0)
+//         import { startServer } from './tools/serve.mjs'; const { url, close } = await startServer({ root, port, isolation, cors });
 //
 // Why it exists: browsers refuse to compile wasm fetched from file:// and need the application/wasm MIME
 // type for streaming compilation, so the demo and the browser tests need a real HTTP server.
@@ -15,6 +15,13 @@
 // files may be loaded under COEP (same-origin loads do not need it, workers and wasm fetched by an embed do).
 // --no-isolation (isolation: false) leaves all three out: the page then runs the single-thread build, as on a host
 // that sends no such headers (the fallback's browser test).
+//
+// --cors (cors: true) answers as a CDN does for files other sites load (README "Hosting"): every answer carries
+// Access-Control-Allow-Origin: * (module scripts, fetch() of the wasm and the shaders are CORS requests when they
+// cross origins) and Cross-Origin-Resource-Policy: cross-origin (what an isolated host page's COEP require-corp
+// asks of every file it loads from elsewhere), and a preflight (OPTIONS with Access-Control-Request-Method)
+// gets 204 with the methods and headers allowed. Our own loads never need a preflight (plain GETs), but a host
+// adding a header to its fetch (Range, a custom one) does.
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -28,12 +35,13 @@ const MIME = {
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json; charset=utf-8',
   '.map': 'application/json; charset=utf-8',
-  '.wasm': 'application/wasm',
+  '.wasm': 'application/wasm', // WebAssembly.compileStreaming refuses any other type
   '.vert': 'text/plain; charset=utf-8',
   '.frag': 'text/plain; charset=utf-8',
   '.glsl': 'text/plain; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
   '.md': 'text/plain; charset=utf-8',
+  '.obj': 'text/plain; charset=utf-8', // assets/bunny.obj, read by the bunny scene
   '.d.ts': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
@@ -45,7 +53,9 @@ const MIME = {
 };
 
 export function mimeType(file) {
-  return MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const lower = file.toLowerCase();
+  if (lower.endsWith('.d.ts')) return MIME['.d.ts']; // extname() would say '.ts'
+  return MIME[path.extname(lower)] ?? 'application/octet-stream';
 }
 
 /** The cross-origin isolation headers (README "Hosting"). */
@@ -53,6 +63,16 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',
   'Cross-Origin-Resource-Policy': 'same-origin',
+};
+
+/** What --cors adds to every answer (a CDN's headers). CORP cross-origin replaces the isolation set's same-origin. */
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+const PREFLIGHT_HEADERS = {
+  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+  'Access-Control-Max-Age': '86400',
 };
 
 function send(res, status, text, extra = {}) {
@@ -74,14 +94,21 @@ function resolveInside(root, urlPath) {
   return full;
 }
 
-export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1', log = false, isolation = true } = {}) {
-  const extra = isolation ? ISOLATION_HEADERS : {};
+export async function startServer({ root = 'dist', port = 0, host = '127.0.0.1', log = false, isolation = true, cors = false } = {}) {
+  const extra = { ...(isolation ? ISOLATION_HEADERS : {}), ...(cors ? CORS_HEADERS : {}) };
   // realpath so that symlinked roots work and symlinks inside cannot point outside.
   const realRoot = await fs.promises.realpath(path.resolve(root));
 
   const server = http.createServer(async (req, res) => {
+    if (cors && req.method === 'OPTIONS') {
+      // A CORS preflight: allow the methods we serve and whatever request headers the browser asks about
+      // (only names, echoed back; nothing here is credentialed, so '*' origins are safe).
+      const asked = String(req.headers['access-control-request-headers'] ?? '').replace(/[^\w\-, ]/g, '');
+      res.writeHead(204, { ...extra, ...PREFLIGHT_HEADERS, ...(asked ? { 'Access-Control-Allow-Headers': asked } : {}), 'Content-Length': 0 });
+      return res.end();
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('Allow', 'GET, HEAD');
+      res.setHeader('Allow', cors ? 'GET, HEAD, OPTIONS' : 'GET, HEAD');
       return send(res, 405, 'method not allowed', extra);
     }
     const urlPath = (req.url ?? '/').split(/[?#]/, 1)[0];
@@ -143,6 +170,7 @@ function parseArgs(argv) {
   let port = process.env.PORT !== undefined ? Number(process.env.PORT) : 0;
   let log = false;
   let isolation = true;
+  let cors = false;
   const rest = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -150,8 +178,9 @@ function parseArgs(argv) {
     else if (a.startsWith('--port=')) port = Number(a.slice(7));
     else if (a === '--log') log = true;
     else if (a === '--no-isolation') isolation = false;
+    else if (a === '--cors') cors = true;
     else if (a === '--help' || a === '-h') {
-      console.log('usage: node tools/serve.mjs [folder=dist] [--port N | PORT=N] [--log] [--no-isolation]');
+      console.log('usage: node tools/serve.mjs [folder=dist] [--port N | PORT=N] [--log] [--no-isolation] [--cors]');
       process.exit(0);
     } else rest.push(a);
   }
@@ -163,15 +192,16 @@ function parseArgs(argv) {
     console.error(`serve.mjs: bad port ${port}`);
     process.exit(2);
   }
-  return { root, port, log, isolation };
+  return { root, port, log, isolation, cors };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const { root, port, log, isolation } = parseArgs(process.argv.slice(2));
+  const { root, port, log, isolation, cors } = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(root)) {
     console.error(`serve.mjs: folder ${root} does not exist (run make first?)`);
     process.exit(1);
   }
-  const { url } = await startServer({ root, port, log, isolation });
-  console.log(`MiniPBD demo: ${url}${isolation ? ' (cross-origin isolated: the threaded build runs)' : ' (no isolation headers: single-thread build)'}`);
+  const { url } = await startServer({ root, port, log, isolation, cors });
+  console.log(`MiniPBD demo: ${url}${isolation ? ' (cross-origin isolated: the threaded build runs)' : ' (no isolation headers: single-thread build)'}`
+    + (cors ? ' (CORS: any origin may load these files)' : ''));
 }

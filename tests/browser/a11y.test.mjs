@@ -187,7 +187,7 @@ test('no Content-Security-Policy violation: lil-gui injects no <style>, every pa
     }));
     assert.deepEqual(r.csp, [], 'no violations');
     assert.equal(r.styles, 0, 'no <style> element (lil-gui made with injectStyles: false)');
-    assert.deepEqual(r.sheets, ['/css/vendor/lil-gui.min.css', '/css/app.css'], 'lil-gui\'s stylesheet is linked');
+    assert.deepEqual(r.sheets, ['/css/vendor/lil-gui.min.css', '/css/app.css', '/css/data.css'], 'lil-gui\'s stylesheet is linked');
     assert.equal(r.guiStyled, 'flex', 'and applies');
     assert.deepEqual(problems, []);
   } finally {

@@ -32,7 +32,7 @@ const RECORD = `<script>
   window.__events = [];
   for (const el of document.querySelectorAll('minipbd-scene')) {
     el.addEventListener('load', (e) => window.__events.push({ id: el.id, type: 'load', hasWorld: !!e.detail.world }));
-    el.addEventListener('error', (e) => window.__events.push({ id: el.id, type: 'error', message: e.detail.message }));
+    el.addEventListener('error', (e) => window.__events.push({ id: el.id, type: 'error', code: e.detail.code, message: e.detail.message }));
   }
 </script>`;
 
@@ -182,7 +182,7 @@ test('a refused link fires error with a message and shows it as text', { timeout
       text: [...document.querySelectorAll('minipbd-scene')].map((el) => el.shadowRoot.querySelector('.status').textContent),
       markup: [...document.querySelectorAll('minipbd-scene')].map((el) => el.shadowRoot.querySelectorAll('b, img').length),
     }));
-    assert.deepEqual(r.events.map((e) => e.type), ['error', 'error']);
+    assert.deepEqual(r.events.map((e) => [e.type, e.code]), [['error', 'scene'], ['error', 'scene']]);
     for (const e of r.events) assert.ok(typeof e.message === 'string' && e.message.length > 5, `message: ${e.message}`);
     assert.deepEqual(r.worlds, [null, null]);
     for (const t of r.text) assert.match(t, /could not be shown/);
@@ -222,7 +222,7 @@ test('embed.html posts minipbd:ready and minipbd:error to its parent', { timeout
   }
 });
 
-test('example.html loads its three embeds without errors', { timeout: TEST_TIMEOUT }, async () => {
+test('example.html loads its three iframe embeds and its element without errors', { timeout: TEST_TIMEOUT }, async () => {
   const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 } });
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -241,6 +241,10 @@ test('example.html loads its three embeds without errors', { timeout: TEST_TIMEO
     const msgs = await page.evaluate(() => window.__msgs);
     assert.equal(msgs.filter((m) => m.type === 'minipbd:ready').length, 3);
     assert.equal(msgs.filter((m) => m.type === 'minipbd:error').length, 0);
+    // And the custom element at the end: it runs once seen.
+    await page.locator('minipbd-scene').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('minipbd-scene').world?.stats().steps > 2, null, { timeout: READY_TIMEOUT });
+    assert.equal(await page.evaluate(() => document.querySelector('minipbd-scene').failure), null);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

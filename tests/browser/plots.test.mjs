@@ -1,6 +1,8 @@
 // plots.test.mjs — the panel's convergence curve and energy plot: switching them on makes the solver record
-// the mean error after every pass (world.convergence has substeps x iterations entries) and draws both.
+// the mean error after every pass (world.convergence has substeps x iterations entries) and draws both; the
+// readout beside each names the point under the pointer; the CSV buttons download the plotted points exactly.
 
+import fs from 'node:fs';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, waitSteps, TEST_TIMEOUT } from './helpers.mjs';
@@ -40,6 +42,67 @@ test('plots: off by default; on, the solver records every pass and both plots dr
     await page.uncheck('#plots');
     await waitSteps(page, 3);
     assert.equal(await page.evaluate(() => window.minipbd.world.convergence.length), 0, 'recording stops with the plots');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Strict CSV of numbers: a header, rows as wide as it, every field a number that reads back exactly. */
+function parseCsv(text) {
+  assert.ok(text.endsWith('\n'));
+  const [header, ...rows] = text.slice(0, -1).split('\n').map((line) => line.split(','));
+  for (const r of rows) {
+    assert.equal(r.length, header.length);
+    for (const f of r) assert.match(f, /^-?\d+(\.\d+)?(e[-+]\d+)?$/);
+  }
+  return { header, rows: rows.map((r) => r.map(Number)) };
+}
+
+test('plots: axes and a hover readout in text; CSV export downloads exactly the plotted points', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await page.check('#plots');
+    await waitSteps(page, 60);
+    await page.waitForTimeout(1200); // a few energy readouts
+    await page.evaluate(() => window.minipbd.app.setPaused(true));
+    await page.waitForTimeout(400);
+    const data = await page.evaluate(() => {
+      const p = window.minipbd.app.state.plots;
+      return { times: [...p.times], kinetic: [...p.kinetic], potential: [...p.potential], curve: [...p.curve], dt: window.minipbd.world.getParam('dt') };
+    });
+    assert.ok(data.times.length >= 3, `${data.times.length} energy points`);
+    assert.ok(data.times.every((tm, i) => i === 0 || tm > data.times[i - 1]), 'time runs forward');
+    assert.ok(data.times.every((tm) => Number.isInteger(Math.round(tm / data.dt)) && Math.abs(tm / data.dt - Math.round(tm / data.dt)) < 1e-6), 'time = steps x dt');
+    // Hover: the readout (an <output>, text) names the point under the pointer; the last point when away.
+    const box = await page.locator('#energy-plot').boundingBox();
+    await page.mouse.move(box.x + 45, box.y + box.height / 2); // the left edge of the plot box: the first point
+    const first = await page.textContent('#energy-readout');
+    const v = (x) => String(Number(x.toPrecision(4)));
+    assert.equal(first, `t = ${v(data.times[0])} s: kinetic ${v(data.kinetic[0])} J, potential ${v(data.potential[0])} J`);
+    await page.mouse.move(box.x + box.width - 9, box.y + box.height / 2);
+    const n = data.times.length - 1;
+    assert.match(await page.textContent('#energy-readout'), new RegExp(`^t = ${v(data.times[n]).replace('.', '\\.')} s`));
+    await page.mouse.move(0, 0);
+    const cbox = await page.locator('#convergence-plot').boundingBox();
+    await page.mouse.move(cbox.x + 45, cbox.y + cbox.height / 2);
+    assert.equal(await page.textContent('#convergence-readout'),
+      `Pass 1 of ${data.curve.length}: mean relative error ${v(data.curve[0])}`);
+    // The keyboard reaches the same readout: the plot takes the focus, the arrows move along it.
+    await page.mouse.move(0, 0);
+    await page.focus('#convergence-plot');
+    await page.keyboard.press('ArrowLeft');
+    assert.match(await page.textContent('#convergence-readout'), new RegExp(`^Pass ${data.curve.length} of`));
+    // CSV: the points plotted, as numbers that read back to the same doubles.
+    const [energy] = await Promise.all([page.waitForEvent('download'), page.click('#energy-csv')]);
+    assert.match(energy.suggestedFilename(), /^[\p{L}\p{N}-]+-energy\.csv$/u);
+    const e = parseCsv(fs.readFileSync(await energy.path(), 'utf8'));
+    assert.deepEqual(e.header, ['time', 'kineticEnergy', 'potentialEnergy']);
+    assert.deepEqual(e.rows, data.times.map((tm, i) => [tm, data.kinetic[i], data.potential[i]]));
+    const [conv] = await Promise.all([page.waitForEvent('download'), page.click('#convergence-csv')]);
+    const c = parseCsv(fs.readFileSync(await conv.path(), 'utf8'));
+    assert.deepEqual(c.header, ['pass', 'meanError']);
+    assert.deepEqual(c.rows, data.curve.map((x, i) => [i + 1, x]));
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

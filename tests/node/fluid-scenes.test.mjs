@@ -138,7 +138,8 @@ test('swirl: the ball starts in the water without a splash, and circling it spin
 test('minipbd-run prints a fluid scene\'s water: live particles, densities and density error; measuring changes nothing', async () => {
   const cli = new URL('../../tools/minipbd-run.mjs', import.meta.url).pathname;
   const run = (...args) => {
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    // --digits full: the raw doubles, compared exactly with the in-process run (the default rounds to 6 digits)
+    const r = spawnSync(process.execPath, [cli, ...args, '--digits', 'full'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout);
   };

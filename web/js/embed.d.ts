@@ -1,6 +1,6 @@
 // Types of the embedding module (embed.js, README "Embedding"): the <minipbd-scene> element and its attributes.
 
-import type { Engine, World } from './minipbd.js';
+import type { Engine, World, Scene, ParamName, Stats, FluidStats } from './minipbd.js';
 
 /** The attributes of <minipbd-scene> (all strings, as HTML gives them). */
 export interface MiniPBDSceneAttributes {
@@ -15,13 +15,54 @@ export interface MiniPBDSceneAttributes {
   /** "on" (default): fluids drawn as water where float render targets work; "off" (or "false", "0", "no"):
    *  as particles. Changing it redraws; the world stays. */
   water?: 'on' | 'off' | string;
+  /** The element's width: a number of CSS pixels ("480") or a CSS length ("30em", "100%"). The way to size it
+   *  under a strict CSP (style-src 'self' drops style="…"); the host's own stylesheet still overrides it. */
+  width?: string;
+  /** The element's height, as `width`. With both, the default 16:10 aspect ratio is off. */
+  height?: string;
+}
+
+/** Why an element cannot run (element.failure, the 'error' event's detail). */
+export type MiniPBDFailureCode = 'webgl' | 'wasm' | 'fetch' | 'scene' | 'context-budget' | 'runtime';
+export interface MiniPBDFailure {
+  /** 'webgl': no WebGL2 context; 'wasm': no WebAssembly, or the page's CSP forbids it (script-src without
+   *  'wasm-unsafe-eval'); 'fetch': the wasm, a shader or an asset could not be fetched (network, HTTP status, or
+   *  CORS); 'scene': the link or the scene name is refused; 'context-budget': the page's embeds hold all the WebGL
+   *  contexts they may keep, on screen (the element starts when one is released); 'runtime': the simulation threw. */
+  code: MiniPBDFailureCode;
+  /** The reason as plain text, in the host page's language (shown on the poster). */
+  message: string;
+}
+
+/** Which build an element runs. */
+export interface MiniPBDBuildInfo {
+  build: 'threads' | 'single';
+  threads: number;
+  maxThreads: number;
+  /** Why the single-thread build: the host page is not cross-origin isolated; the threaded build failed to start;
+   *  (the page only) the isolation service worker did not isolate it; our modules come from another origin than
+   *  the page (no worker starts from another origin's script). */
+  reason?: 'notIsolated' | 'failed' | 'swFailed' | 'crossOrigin';
+  error?: string;
+}
+
+export interface MiniPBDSceneEventMap extends Omit<HTMLElementEventMap, 'load' | 'error'> {
+  /** The scene runs (once per load; not again after reset()). */
+  load: CustomEvent<{ world: World }>;
+  /** The element cannot run: the same { code, message } as element.failure. */
+  error: CustomEvent<MiniPBDFailure>;
 }
 
 export class MiniPBDSceneElement extends HTMLElement {
   /** The World, or null before the element has loaded (it loads when first scrolled into view). */
   readonly world: World | null;
   /** Which build runs (the threaded one only on a cross-origin isolated host page), null before load. */
-  readonly build: { build: 'threads' | 'single'; threads: number; maxThreads: number; reason?: 'notIsolated' | 'failed' | 'swFailed'; error?: string } | null;
+  readonly build: MiniPBDBuildInfo | null;
+  /** Why the element cannot run, or null (it runs, or has not tried yet). */
+  readonly failure: MiniPBDFailure | null;
+  /** The result of a link's replay once it has ended, else null. */
+  readonly replayResult: { steps: number; total: number; hash: number | null; expected: number | null; exact: boolean | null;
+    error: string | null; stopped?: boolean } | null;
   /** True while the simulation is set to run (it still only steps while visible). */
   readonly playing: boolean;
   /** True while this element holds a WebGL context. */
@@ -30,8 +71,28 @@ export class MiniPBDSceneElement extends HTMLElement {
   pause(): void;
   /** Rebuilds the world from the scene (element.world is a new World afterwards). */
   reset(): void;
+  // The control methods (embed/element-control.js; the iframe API drives them).
+  /** True unless the simulation is set to run. */
+  readonly paused: boolean;
+  /** Exactly n steps (an integer in 1..10000), also while paused; resolves with stats().steps. */
+  step(n: number): Promise<number>;
+  /** A scene object, a link ('s=1.…' or a URL with one) or a built-in scene's name; rejects with the validator's
+   *  message and keeps the running world when refused. */
+  load(input: Scene | object | string): Promise<{ particles: number }>;
+  /** World.setParam (its checks and messages). */
+  setParam(name: ParamName | string, value: number): void;
+  /** world.stats() plus time (steps × dt, s) and fluid when the scene has water. */
+  stats(): Stats & { time: number; fluid?: FluidStats };
+  /** stats() once the steps in flight are done, without making the page wait on them. */
+  nextStats(): Promise<Stats & { time: number; fluid?: FluidStats }>;
   getAttribute(name: keyof MiniPBDSceneAttributes): string | null;
   setAttribute(name: keyof MiniPBDSceneAttributes, value: string): void;
+  addEventListener<K extends keyof MiniPBDSceneEventMap>(type: K, listener: (this: MiniPBDSceneElement, ev: MiniPBDSceneEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof MiniPBDSceneEventMap>(type: K, listener: (this: MiniPBDSceneElement, ev: MiniPBDSceneEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
 }
 
 export function bootEmbedPage(doc?: Document): void;

@@ -30,12 +30,12 @@ export interface FluidSettings {
 export interface GroundSettings { enabled: boolean; height: number; restitution: number; staticFriction: number; kineticFriction: number; }
 export interface CameraSettings { target: [number, number, number]; yaw: number; pitch: number; distance: number; fov: number; }
 // Each object type's description is declared beside its module (objects/).
-import type { ChainObject, ChainStiffnessKind } from './objects/chain';
-import type { ClothObject, ClothStiffnessKind } from './objects/cloth';
-import type { SoftObject, SoftStiffnessKind } from './objects/soft';
-import type { RigidObject, RigidStiffnessKind } from './objects/rigid';
-import type { BodyShape, Plasticity, SurfaceMesh, TetMesh } from './objects/body-common';
-import type { FluidObject, EmitterDescription, DrainDescription, FluidStats } from './objects/fluid';
+import type { ChainObject, ChainStiffnessKind } from './objects/chain.js';
+import type { ClothObject, ClothStiffnessKind } from './objects/cloth.js';
+import type { SoftObject, SoftStiffnessKind } from './objects/soft.js';
+import type { RigidObject, RigidStiffnessKind } from './objects/rigid.js';
+import type { BodyShape, Plasticity, SurfaceMesh, TetMesh } from './objects/body-common.js';
+import type { FluidObject, EmitterDescription, DrainDescription, FluidStats } from './objects/fluid.js';
 export type { ChainObject, ClothObject, SoftObject, RigidObject, BodyShape, Plasticity, SurfaceMesh, TetMesh };
 export type { FluidObject, EmitterDescription, DrainDescription, FluidStats };
 export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject;
@@ -208,6 +208,7 @@ export interface Stepper {
   ondone: (() => void) | null;
 }
 
+/** The engine a loadMiniPBD() call resolves to (engine/loader.js). */
 export interface Engine {
   readonly memory: WebAssembly.Memory;
   readonly paramNames: ParamName[];
@@ -232,7 +233,12 @@ export interface LoadOptions {
   runner?: boolean;
 }
 
-export function loadMiniPBD(source: string | URL | ArrayBuffer | Uint8Array, options?: LoadOptions): Promise<Engine>;
+/** Loads the engine from a URL (file: URLs in Node) or the wasm bytes; with no source (or the options alone),
+ *  minipbd.wasm beside js/ (fetched in a browser, read with node:fs in Node). */
+export function loadMiniPBD(source?: string | URL | ArrayBuffer | ArrayBufferView, options?: LoadOptions): Promise<Engine>;
+export function loadMiniPBD(options: LoadOptions): Promise<Engine>;
+/** The class behind Engine (loadMiniPBD makes and attaches one). */
+export const Engine: { new (): Engine; prototype: Engine };
 
 /** A refused OBJ file: `line` is the 1-based line of the problem (0: the file as a whole). */
 export class ObjError extends Error { line: number; }
@@ -249,3 +255,41 @@ export const builtinScenes: Readonly<Record<string, Scene>>;
 export const BUILTIN_SCENE_IDS: readonly string[];
 /** Any built-in scene, normalised and frozen; those made from a model file read it first. */
 export function loadBuiltinScene(id: string): Promise<Scene>;
+/** The default built-in scene's id (format/builtin-scenes.js). */
+export const DEFAULT_SCENE_KEY: string;
+/** A fresh, mutable copy of the default built-in scene. */
+export function defaultScene(): NormalisedScene;
+export const OBJ_LIMITS: { readonly maxBytes: number; readonly maxVertices: number; readonly maxTriangles: number; readonly maxCoord: number };
+
+/** The engine's parameter table, one row per parameter in C order (engine/param-table.js). */
+export const PARAM_TABLE: readonly ParamInfo[];
+/** name -> row. */
+export const PARAMS: Readonly<Record<ParamName, ParamInfo>>;
+/** Parameter names in C order. */
+export const PARAM_NAMES: readonly ParamName[];
+
+/** One registered object type (objects/index.js): its scene type and keys, and what the page asks of it. */
+export interface ObjectType {
+  readonly type: SceneObject['type'];
+  readonly keys: readonly string[];
+  readonly stiffness: Readonly<Record<string, { kind: number; param: string }>>;
+  readonly render: { primitive: 'lines' | 'triangles' | 'skin' | 'fluid' | string; pointColor: string };
+  particleCount(o: SceneObject, scene?: Scene): number;
+  extent(o: SceneObject): number;
+  [member: string]: unknown;
+}
+export const OBJECT_TYPES: readonly ObjectType[];
+
+// The scene format, links, replays and recordings: declared beside their modules (the package's entry points
+// minipbd/scene, minipbd/link, minipbd/recorder).
+import type { NormalisedScene } from './format/scene.js';
+export type { NormalisedScene, SceneLimits } from './format/scene.js';
+export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, sceneParticleCount } from './format/scene.js';
+export type { Replay, ReplayEvent } from './format/replay.js';
+export { readReplay, validateReplay, replayParamValue, REPLAY_VERSION, REPLAY_LIMITS, REPLAY_PARAMS } from './format/replay.js';
+export type { LinkErrorReason } from './format/link.js';
+export { encodeLink, decodeLink, decodeRun, parseFragment, LinkError, LINK_VERSION, LINK_WARN_LENGTH } from './format/link.js';
+export type { RecorderOptions } from './record/recorder.js';
+export { Recorder, chooseQuantum } from './record/recorder.js';
+export type { ReplayEnd } from './record/replayer.js';
+export { Replayer } from './record/replayer.js';

@@ -16,6 +16,7 @@ import { PointerInput } from '../input/pointer.js';
 import { createUI, shortName, paramLabel } from '../panel/panel.js';
 import { t, detectLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
+import { installViewTools } from '../panel/view-tools.js';
 import { FixedStepLoop } from '../sim/loop.js';
 import { StepDriver } from '../sim/driver.js';
 import { addThreadsControl } from '../panel/threads.js';
@@ -355,6 +356,7 @@ async function main() {
   }
 
   const size = canvasSize(canvas);
+  const viewTools = installViewTools({ canvas, stage: canvas.closest('.stage'), sceneName: () => state.scene?.name, notice: (text) => ui.showNotice(text) });
 
   function frame(now) {
     requestAnimationFrame(frame);
@@ -368,7 +370,9 @@ async function main() {
       camera.update(canvas.width / canvas.height);
       state.view.held = input.heldParticles;
       state.view.heldColliders = input.heldColliders;
-      if (renderer.draw(camera, state.view, { upload: what === 'upload' }) && !exposed.ready) {
+      const drew = renderer.draw(camera, state.view, { upload: what === 'upload' });
+      viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer
+      if (drew && !exposed.ready) {
         exposed.ready = true;
         document.documentElement.dataset.ready = 'true';
       }

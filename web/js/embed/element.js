@@ -11,59 +11,39 @@
 // minipbd.wasm; default ../minipbd.wasm next to this module), `autoplay` ("false"/"off"/"0" to start paused;
 // on by default, but never when the user prefers reduced motion: the element then waits for its play button),
 // `water` ("on" by default: fluids drawn as water where float render targets work; "off"/"false"/"0" draws them
-// as particles, the page's View > Water switch; changing it redraws, the world stays).
-// Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {message}) when the link is
-// refused or the engine/graphics cannot start. Methods: play(), pause(), reset() (rebuilds the world from the
-// scene, so element.world is a new World afterwards; 'load' does not fire again). element.world is the
-// World (minipbd.js), null until the element has first been scrolled into view.
+// as particles, the page's View > Water switch; changing it redraws, the world stays), `width` and `height` (a
+// number of CSS pixels or a CSS length: the size under a strict style-src, where style="…" is dropped; style.js).
+// Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {code, message}: failure.js)
+// when the link is refused, the engine/graphics cannot start, a file cannot be fetched (CORS), or the page's WebGL
+// context budget is spent; element.failure is the same { code, message }, or null. Methods: play(), pause(),
+// reset() (rebuilds the world from the scene, so element.world is a new World afterwards; 'load' does not fire
+// again). element.world is the World (minipbd.js), null until the element has first been scrolled into view.
 //
 // Life cycle: nothing is fetched or built until the element is first visible (IntersectionObserver); then the
 // engine (one per page and wasm URL, shared by all elements), the shaders (fetched once, relative to this
 // module) and the element's own world. It steps only while visible and while the page is visible
 // (visibilitychange), drawing only when something changed.
 //
-// WebGL context budget: browsers keep only a limited number of live WebGL contexts per page (Chromium: 16,
-// then it silently kills the oldest). An element holds a context only while it is on screen or near it:
-// it gets a fresh canvas + context when it becomes visible, and when it is scrolled far away (more than one
-// viewport height beyond the edge) the context is released at once (WEBGL_lose_context.loseContext()) and the
-// canvas dropped. Its world stays, so on return it is drawn again from the current state within a frame.
-// On top of that at most MAX_LIVE_CONTEXTS contexts live in a document: acquiring one more releases the
-// least recently visible element that is off screen. (A fresh canvas on return rather than restoreContext():
-// restoring is asynchronous and only works for contexts the extension itself lost; a new canvas is simple
-// and always works.)
+// WebGL context budget and the poster: shared.js and poster.js. Before the module runs at all (not loaded yet, or
+// refused: a module script from another origin needs CORS) the element is not upgraded and shows its own children.
 
-import { BUILTIN_SCENE_IDS, DEFAULT_SCENE_KEY, loadBuiltinScene } from '../format/builtin-scenes.js';
-import { decodeRun } from '../format/link.js';
 import { Replayer } from '../record/replayer.js';
 import { OrbitCamera } from '../render/camera.js';
 import { Renderer } from '../render/renderer.js';
 import { PointerInput } from '../input/pointer.js';
 import { FixedStepLoop } from '../sim/loop.js';
 import { StepDriver } from '../sim/driver.js';
-import { DEFAULT_WASM_URL, sharedEngine, shaderSources, live, makeRoomForContext, observers, elements } from './shared.js';
+import { DEFAULT_WASM_URL, sharedEngine, shaderSources, live, makeRoomForContext, contextReleased, stopWaiting, observers,
+  elements, MAX_LIVE_CONTEXTS } from './shared.js';
 import * as shared from './shared.js';
-import { styleInto } from './style.js';
-
-const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
-
-function errorText(err) {
-  return err && typeof err.message === 'string' && err.message ? err.message : String(err);
-}
-
-/** The link fragment in `src`: 's=1.…', '#s=1.…' or a URL with '#s=1.…'. */
-function fragmentOf(src) {
-  const s = String(src).trim();
-  const i = s.indexOf('#');
-  return i >= 0 ? s.slice(i + 1) : s;
-}
-
-/** The `water` attribute: on unless "off", "false", "0" or "no" (absent: on). */
-function waterOn(value) {
-  return value === null || !/^(false|off|0|no)$/i.test(value.trim());
-}
+import { styleInto, sizeInto } from './style.js';
+import { classify, languageOf, say, tagged } from './failure.js';
+import { makePoster, namePoster } from './poster.js';
+import { builtinName, fragmentOf, reducedMotion, resolveScene, waterOn } from './source.js';
+import { installControl } from './element-control.js';
 
 export class MiniPBDSceneElement extends HTMLElement {
-  static get observedAttributes() { return ['src', 'scene', 'wasm', 'water']; }
+  static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height']; }
 
   constructor() {
     super();
@@ -79,7 +59,10 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._button.type = 'button';
     this._button.hidden = true;
     this._button.addEventListener('click', () => (this._playing ? this.pause() : this.play()));
-    root.append(this._stage, this._status, this._button);
+    this._poster = makePoster();
+    root.append(this._poster.root, this._stage, this._status, this._button);
+    this._lang = 'en';
+    this._failure = null; // { code, message } (failure.js), or null
     // Wheel over an embed scrolls the page (input.js would zoom): stop it before it reaches the canvas.
     this._stage.addEventListener('wheel', (e) => e.stopPropagation(), { capture: true });
     const markDirty = () => { this._dirty = true; };
@@ -112,7 +95,7 @@ export class MiniPBDSceneElement extends HTMLElement {
       beforeStep: () => this._input?.moveHeldColliders(this._loop.dt),
       onSlow: (ms) => {
         this.pause();
-        this._showStatus(`This scene needs about ${(ms / 1000).toFixed(1)} s per step on this machine: paused.`);
+        this._showStatus(say(this._lang, 'embed.slow', { s: (ms / 1000).toFixed(1) }));
       },
     });
     this._dirty = true;
@@ -131,9 +114,14 @@ export class MiniPBDSceneElement extends HTMLElement {
   get playing() { return this._playing === true; }
   /** True while this element holds a WebGL context. */
   get graphicsActive() { return this._renderer !== null; }
+  /** Why the element cannot run: { code, message } (code 'webgl', 'wasm', 'fetch', 'scene', 'context-budget',
+   *  'runtime'), or null. */
+  get failure() { return this._failure ? { ...this._failure } : null; }
 
   connectedCallback() {
     elements.add(this);
+    this._lang = languageOf(this);
+    this._showPoster();
     if (!this._ro) {
       this._ro = new ResizeObserver((entries) => {
         const r = entries[entries.length - 1].contentRect;
@@ -155,20 +143,29 @@ export class MiniPBDSceneElement extends HTMLElement {
       observers().far.unobserve(this);
       this._ro?.disconnect();
       this._visible = false;
+      stopWaiting(this);
       this._unload();
     });
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (name === 'width' || name === 'height') {
+      sizeInto(this.shadowRoot, this.getAttribute('width'), this.getAttribute('height'));
+      return;
+    }
     if (name === 'water') {
       this._view.water = waterOn(newValue);
       this._dirty = true;
       this._kick(); // a paused element redraws too
       return;
     }
-    if (!this._world && !this._loading && !this._failed) return; // not started: the new value is read at load
+    if (!this._world && !this._loading && !this._failed) { // not started: the new value is read at load
+      if (name === 'src' || name === 'scene') this._showPoster();
+      return;
+    }
     this._unload();
+    this._showPoster();
     if (this._visible) this._load();
   }
 
@@ -206,7 +203,7 @@ export class MiniPBDSceneElement extends HTMLElement {
       if (live.has(this)) { live.delete(this); live.add(this); } // most recently visible last
       if (!this._world && !this._loading && !this._failed) this._load();
       else this._ensureContext();
-    }
+    } else stopWaiting(this);
     this._kick();
   }
 
@@ -220,17 +217,22 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   _running() { return this._active() && this._playing === true && !this._failed; }
 
-  /** { scene, replay }: replay is the recording a link carries (validated against its scene), or null. */
-  async _resolveScene() {
+  _builtinName() { return builtinName(this.getAttribute('scene')); }
+
+  /** { scene, replay } for the element's attributes (source.js); rejects with the reason a link is refused. */
+  _resolveScene() { return resolveScene(this.getAttribute('src'), this.getAttribute('scene')); }
+
+  /** Shows the poster with the scene's name (poster.js). */
+  _showPoster() {
     const src = this.getAttribute('src');
-    if (src !== null && src.trim() !== '') return decodeRun(fragmentOf(src));
-    const name = (this.getAttribute('scene') ?? DEFAULT_SCENE_KEY).trim();
-    if (!BUILTIN_SCENE_IDS.includes(name)) {
-      throw new Error(`there is no built-in scene "${name.slice(0, 40)}" (known: ${BUILTIN_SCENE_IDS.join(', ')})`);
-    }
-    // A scene made from a model file (the bunny) reads it first, from this page's own origin.
-    return { scene: structuredClone(await loadBuiltinScene(name)), replay: null };
+    const gen = this._gen;
+    namePoster(this._poster, { src: src?.trim() ? fragmentOf(src) : null, builtin: this._builtinName(), lang: this._lang,
+      current: () => gen === this._gen && this.getAttribute('src') === src });
+    this._syncPoster();
   }
+
+  /** The poster is shown exactly while there is no live canvas. */
+  _syncPoster() { this._poster.root.hidden = this._renderer !== null; }
 
   /** The result of the link's replay once it has ended ({ steps, hash, expected, exact }), else null. */
   get replayResult() { return this._replayer?.result ?? null; }
@@ -244,17 +246,26 @@ export class MiniPBDSceneElement extends HTMLElement {
     const gen = ++this._gen;
     this._loading = true;
     this._failed = false;
-    this._showStatus('Loading…');
+    this._failure = null;
+    this._showStatus(say(this._lang, 'embed.loading'));
     let world = null;
     try {
+      // No WebAssembly at all (turned off, a lockdown mode): say so before fetching anything.
+      if (typeof WebAssembly !== 'object' || WebAssembly === null || typeof WebAssembly.compile !== 'function') {
+        throw Object.assign(new Error(say(this._lang, 'embed.fail.noWasm')), { failureCode: 'wasm' });
+      }
       const wasm = this.getAttribute('wasm');
       const [{ scene, replay }, engine] = await Promise.all([
-        this._resolveScene(),
-        sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL),
-        shaderSources(),
+        this._resolveScene().catch(tagged('scene')),
+        sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL).catch(tagged('engine')),
+        shaderSources().catch(tagged('shaders')),
       ]);
       if (gen !== this._gen) return;
-      world = engine.createWorld(scene);
+      try {
+        world = engine.createWorld(scene);
+      } catch (err) {
+        tagged('world')(err);
+      }
       this._engine = engine;
       this._adopt(world);
       this._replay = replay;
@@ -268,11 +279,11 @@ export class MiniPBDSceneElement extends HTMLElement {
         world.destroy();
         this._world = null;
       }
-      this._fail(errorText(err));
+      this._fail(err);
       return;
     }
     this._loading = false;
-    this._hideStatus();
+    if (!this._failure) this._hideStatus(); // (a context-budget wait keeps its reason shown)
     if (this._playing === null) {
       const a = this.getAttribute('autoplay');
       const off = a !== null && /^(false|off|0|no)$/i.test(a.trim());
@@ -307,15 +318,24 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
     this._replay = null;
     this._replayer = null;
+    this._failure = null;
     this._hideStatus();
     this._button.hidden = true;
   }
 
-  _fail(message) {
+  /** Stops for good (until the attributes change): the poster with the reason as text, element.failure, 'error'. */
+  _fail(err) {
     this._failed = true;
-    this._showStatus(`This scene could not be shown: ${message}`, true);
     this._button.hidden = true;
-    this.dispatchEvent(new CustomEvent('error', { detail: { message } }));
+    this._report(err?.failureCode ? { code: err.failureCode, message: err.message } : classify(err, this._lang),
+      (reason) => say(this._lang, 'embed.failed', { reason }));
+  }
+
+  _report(failure, wrap = (text) => text) {
+    this._failure = failure;
+    this._showStatus(wrap(failure.message), true);
+    this._syncPoster();
+    this.dispatchEvent(new CustomEvent('error', { detail: { ...failure } }));
   }
 
   _showStatus(text, isError = false) {
@@ -331,18 +351,26 @@ export class MiniPBDSceneElement extends HTMLElement {
     const playing = this._playing === true;
     this._button.hidden = !this._world || this._failed;
     this._button.textContent = playing ? '❚❚' : '▶';
-    this._button.setAttribute('aria-label', playing ? 'Pause simulation' : 'Play simulation');
+    this._button.setAttribute('aria-label', say(this._lang, playing ? 'embed.pause' : 'embed.play'));
     this._button.classList.toggle('big', !playing);
   }
 
   /** Gives the element a canvas with a live context, if it has a world and none yet. */
   _ensureContext(throwOnError = false) {
     if (this._renderer || !this._world) return;
-    makeRoomForContext(this);
+    if (!makeRoomForContext(this)) {
+      // Every context of the budget is held by an element on screen: wait (shared.js retries when one is released)
+      // and say why, once per wait; the world stays and steps.
+      if (this._failure?.code !== 'context-budget') {
+        this._report({ code: 'context-budget', message: say(this._lang, 'embed.fail.contextBudget', { n: MAX_LIVE_CONTEXTS }) });
+      }
+      return;
+    }
+    stopWaiting(this);
     const canvas = document.createElement('canvas');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', 'Simulation view. Drag the cloth or rope to pull it, drag the background to orbit, arrow keys orbit.');
+    canvas.setAttribute('aria-label', say(this._lang, 'embed.view'));
     const r = this.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.max(1, Math.round(r.width * dpr));
@@ -354,9 +382,15 @@ export class MiniPBDSceneElement extends HTMLElement {
       renderer = new Renderer(canvas, shared.shaderCache); // the load awaited the shaders
     } catch (err) {
       canvas.remove();
-      if (throwOnError) throw err;
-      this._fail(errorText(err));
+      const e = err instanceof Error ? err : new Error(String(err));
+      if (!e.stage) e.stage = 'webgl';
+      if (throwOnError) throw e;
+      this._fail(e);
       return;
+    }
+    if (this._failure?.code === 'context-budget') {
+      this._failure = null;
+      this._hideStatus();
     }
     renderer.setWorld(this._world, this._scene);
     renderer.onContextChange = () => { this._dirty = true; };
@@ -368,6 +402,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._input.canGrab = () => !this._replayer?.active; // a replay is not pulled about while it plays
     this._input.paused = this._playing !== true;
     live.add(this);
+    this._syncPoster();
     this._dirty = true;
     this._pendingSize = null;
   }
@@ -387,6 +422,8 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._input = null;
     this._canvas = null;
     live.delete(this);
+    this._syncPoster();
+    contextReleased();
   }
 
   /** Lets go of whatever the pointers hold (their attachments live in the world). */
@@ -434,9 +471,11 @@ export class MiniPBDSceneElement extends HTMLElement {
       if (what === 'upload') this._driver.afterDraw();
     } catch (err) {
       this.pause();
-      this._fail(`the simulation stopped: ${errorText(err)}`);
+      this._fail(Object.assign(err instanceof Error ? err : new Error(String(err)), { stage: 'runtime' }));
     }
   }
 }
+
+installControl(MiniPBDSceneElement); // step(n), load(input), setParam, stats(), paused: element-control.js
 
 if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);

@@ -1,22 +1,35 @@
 // page.js — the boot code of the iframe embed page (embed.html).
 
 import { parseFragment } from '../format/link.js';
+import { allowedOrigins, installFrameApi } from './frame-api.js';
 
 /**
  * Boot code of embed.html: one full-window <minipbd-scene> opened from location.hash ('#s=1.…' link, or
- * '#scene=NAME' / '?scene=NAME' for a built-in), reporting to the parent window with postMessage:
- * {type: 'minipbd:ready', particles} or {type: 'minipbd:error', message}. The messages carry nothing secret,
- * so they go to any parent ('*'); the page never reads messages from its parent.
+ * '#scene=NAME' / '?scene=NAME' for a built-in), talking with its parent window by postMessage (frame-api.js):
+ * events {type: 'minipbd:ready', particles} and {type: 'minipbd:error', message}, and the commands of the
+ * two-way API. Everything goes to the allowed parent origin only (`parent=` in the address, else the parent's
+ * own origin), never to '*': a page that frames the embed without being allowed hears nothing.
  */
 export function bootEmbedPage(doc = document) {
   const page = new CSSStyleSheet();
   page.replaceSync('html, body { margin: 0; height: 100%; overflow: hidden; background: #e2e8f0; } minipbd-scene { width: 100%; height: 100%; aspect-ratio: auto; }');
   doc.adoptedStyleSheets = [...doc.adoptedStyleSheets, page];
+  const framed = window.parent && window.parent !== window;
+  let allowed = { origins: [] };
+  const readOrigins = () => {
+    allowed = allowedOrigins({ hash: location.hash, search: location.search, ancestorOrigins: location.ancestorOrigins, referrer: doc.referrer });
+    if (framed && allowed.error) console.error(`MiniPBD embed: the iframe API is off: ${allowed.error}`);
+  };
+  // Events before any command: to each allowed origin that can be the parent (where the browser tells the
+  // parent's origin, only that one, so no postMessage is refused for a wrong target).
   const post = (msg) => {
-    if (window.parent && window.parent !== window) window.parent.postMessage(msg, '*');
+    if (!framed) return;
+    const actual = location.ancestorOrigins?.[0];
+    for (const origin of allowed.origins) if (actual === undefined || origin === actual) window.parent.postMessage(msg, origin);
   };
   let el = null;
   const open = () => {
+    readOrigins();
     el?.remove();
     el = doc.createElement('minipbd-scene');
     const hash = location.hash.replace(/^#/, '');
@@ -35,4 +48,5 @@ export function bootEmbedPage(doc = document) {
   };
   window.addEventListener('hashchange', open);
   open();
+  if (framed) installFrameApi(window, { element: () => el, origins: () => allowed.origins });
 }

@@ -1,4 +1,9 @@
 // style.js — the element's styles, as constructed sheets (no inline <style>, so pages with a strict policy work).
+//
+// A host page whose CSP says style-src 'self' drops every style="…" attribute of its own markup (the README's first
+// snippet then gets the default size: the full width, 16:10). The element's `width` and `height` attributes are
+// the strict-CSP way to size it: they become a rule of the element's own constructed sheet (`:host { width: … }`),
+// which CSP never blocks, and which the host's stylesheet still overrides (outer rules win over :host rules).
 
 const CSS = `
 :host { display: block; position: relative; width: 100%; aspect-ratio: 16 / 10; min-height: 120px; overflow: hidden;
@@ -19,6 +24,11 @@ button[hidden] { display: none; }
   background: rgba(255, 255, 255, 0.9); overflow-wrap: anywhere; }
 .status.error { background: #fde8e4; color: #8a1c0b; }
 .status[hidden] { display: none; }
+.poster { position: absolute; inset: 0; margin: 0; background: linear-gradient(#dbe4ee, #b8c4d2); }
+.poster[hidden] { display: none; }
+.poster-art { display: block; width: 100%; height: 100%; }
+.poster-name { position: absolute; left: 10px; right: 10px; bottom: 8px; margin: 0; padding: 4px 8px; border-radius: 6px;
+  background: rgba(255, 255, 255, 0.82); font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 `;
 let sheet = null;
 export function styleInto(root) {
@@ -33,4 +43,30 @@ export function styleInto(root) {
     style.textContent = CSS;
     root.append(style);
   }
+}
+
+/** A CSS length from a width/height attribute: a number is CSS pixels (as on <img> and <iframe>); a number with a
+ *  unit (px, em, rem, %, vw, vh, vmin, vmax, cm, mm, in) is used as it is; anything else is ignored (null). */
+export function cssLength(value) {
+  if (value === null || value === undefined) return null;
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(px|em|rem|%|vw|vh|vmin|vmax|cm|mm|in)?\s*$/i.exec(String(value));
+  if (!m) return null;
+  return `${m[1]}${m[2] ? m[2].toLowerCase() : 'px'}`;
+}
+
+const sizeSheets = new WeakMap(); // shadow root -> its own sheet for the size
+
+/** Sets the element's size from its width/height attributes through its own sheet (one per element). */
+export function sizeInto(root, width, height) {
+  const w = cssLength(width);
+  const h = cssLength(height);
+  const rules = [w && `width: ${w};`, h && `height: ${h};`, w && h && 'aspect-ratio: auto; min-height: 0;'].filter(Boolean).join(' ');
+  if (!('adoptedStyleSheets' in root) || typeof CSSStyleSheet !== 'function') return;
+  let own = sizeSheets.get(root);
+  if (!own) {
+    own = new CSSStyleSheet();
+    sizeSheets.set(root, own);
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, own];
+  }
+  own.replaceSync(rules ? `:host { ${rules} }` : '');
 }

@@ -1,7 +1,8 @@
 // loader.js — loads the MiniPBD wasm and builds worlds from scene descriptions. Runs unchanged in browsers and in
 // Node 20 (ES module, no dependencies).
 //
-//   const pbd = await loadMiniPBD('./minipbd.wasm');   // or the bytes (Node: fs.readFileSync)
+//   const pbd = await loadMiniPBD();                    // minipbd.wasm beside js/ (a browser fetches it, Node reads it)
+//   const pbd = await loadMiniPBD('./minipbd.wasm');   // or any URL, or the bytes (Node: fs.readFileSync)
 //   const world = pbd.createWorld(scene);               // validated (format/scene.js); a World (world.js)
 
 import { MiniPBDError } from './args.js';
@@ -14,8 +15,13 @@ import { attachThreaded, checkThreads, isThreadedModule } from './threads.js';
 
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 
+const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
+
 async function fetchBytes(source) {
-  if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return source;
+  if (isBytes(source)) return source;
+  // This module is js/engine/loader.js; the wasm is beside js/ (dist/ and the package's folder, README "Install").
+  // The URL is written inline: bundlers follow and copy new URL('literal', import.meta.url), not a variable.
+  if (source === undefined) source = new URL('../../minipbd.wasm', import.meta.url);
   const url = source instanceof URL ? source : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
   if (url.protocol === 'file:') {
     // Node only: fetch() does not read files. The import never runs in a browser.
@@ -29,13 +35,18 @@ async function fetchBytes(source) {
 
 /**
  * Loads the engine. `source` is a URL (string or URL; file: URLs work in Node) or the
- * wasm bytes. Resolves to an engine whose createWorld builds worlds. The threaded build
+ * wasm bytes; left out (or given only the options), minipbd.wasm beside js/: fetched in a browser, read with
+ * node:fs/promises in Node. Resolves to an engine whose createWorld builds worlds. The threaded build
  * (minipbd_threads.wasm, known by the memory it imports) starts its team of `options.threads`
  * (threads.js); the single-thread build ignores the options.
- * @param {string|URL|ArrayBuffer|Uint8Array} source
+ * @param {string|URL|ArrayBuffer|Uint8Array|{threads?: number, runner?: boolean}} [source]
  * @param {{threads?: number, runner?: boolean}} [options]
  */
 export async function loadMiniPBD(source, options = {}) {
+  // loadMiniPBD({ threads: 2 }): the options alone (a plain object is neither a URL nor bytes).
+  if (source !== null && typeof source === 'object' && !(source instanceof URL) && !isBytes(source)) {
+    [source, options] = [undefined, source];
+  }
   const bytes = await fetchBytes(source);
   const module = await WebAssembly.compile(bytes);
   const engine = new Engine();

@@ -11,7 +11,7 @@
 import { SCENE_LIMITS as L } from './limits.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
+export const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
 
 /** A refused scene. `.path` locates the bad value ("" = the scene itself), the message quotes path, rule, value. */
 export class SceneError extends Error {

@@ -56,6 +56,14 @@ const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5,
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_SCENE_NAME = 'Untitled scene';
 
+/** The scene's own keys and defaults as data, for the JSON Schema (tools/gen-scene-schema.mjs) to be made from the
+ *  same tables this module checks against. */
+export const SCENE_TABLES = Object.freeze({
+  format: FORMAT, versions: Object.freeze([1, SCENE_VERSION]), keys: SCENE_KEYS, sections: Object.keys(SECTIONS),
+  colliderKeys: COLLIDER_KEYS, colliderDefaults: DEFAULT_COLLIDER, cameraKeys: CAMERA_KEYS, cameraDefaults: DEFAULT_CAMERA,
+  defaultName: DEFAULT_SCENE_NAME,
+});
+
 /** A section of engine parameters ('solver', 'ground', 'wind', 'fluid'): every field of the table, defaults filled
  *  in. A field may sit in a sub-record ("fluid.scorr.k": the key "k" of the section's "scorr"), read the same way. */
 function paramSection(value, path, head, fields = SECTIONS[head]) {

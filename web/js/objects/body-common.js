@@ -23,9 +23,9 @@ import { BUFFER } from '../engine/memory.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
-const SHAPES = ['box', 'ball', 'mesh', 'tets'];
+export const SHAPES = ['box', 'ball', 'mesh', 'tets'];
 /** The keys only some shapes have. */
-const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution'], tets: ['mesh'] };
+export const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution'], tets: ['mesh'] };
 const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
 
 export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velocity', 'halfExtents', 'radius', 'resolution',

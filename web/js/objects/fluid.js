@@ -20,8 +20,8 @@ import { control } from '../panel/control.js';
 
 const TYPE = 'fluid';
 const KEYS = ['type', 'name', 'block', 'velocity', 'capacity', 'emitters', 'drains'];
-const EMITTER_KEYS = ['position', 'direction', 'speed', 'radius', 'enabled'];
-const EMITTER_DEFAULTS = Object.freeze({ speed: 1, enabled: true });
+export const EMITTER_KEYS = ['position', 'direction', 'speed', 'radius', 'enabled'];
+export const EMITTER_DEFAULTS = Object.freeze({ speed: 1, enabled: true });
 const f = Math.fround;
 
 /** The scene's fluid spacing d (the "fluid" section; the table's default for a bare object). */

@@ -1,5 +1,5 @@
 // Types of the rigid body object type (rigid.js): its scene description and its stiffness kind.
-import type { BodyObjectBase } from './body-common';
+import type { BodyObjectBase } from './body-common.js';
 
 export interface RigidObject extends BodyObjectBase {
   type: 'rigid';

@@ -1,5 +1,5 @@
 // Types of the soft body object type (soft.js): its scene description and its stiffness kinds.
-import type { BodyObjectBase } from './body-common';
+import type { BodyObjectBase } from './body-common.js';
 
 export interface SoftObject extends BodyObjectBase {
   type: 'soft';

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// package.mjs — writes dist/minipbd@VERSION/ from the assembled dist/ (the Makefile's dist rule runs it last):
+// ONE folder that is both the npm package (`npm pack dist/minipbd@VERSION`) and the CDN folder, whose layout is what
+// a CDN serving the npm package shows at …/minipbd@VERSION/… (issue 13 items 1 and 2, arch13 "Package and CDN
+// folder"). The root package.json is the development workspace (private, devDependencies); the package's own
+// package.json is generated here from its name, version, description and license.
+//
+// Usage: node tools/package.mjs [dist]      (prints the folder it wrote)
+//
+// The folder is made afresh every time (like dist/js), and any other minipbd@* folder in dist/ is removed, so a
+// module that went away, or an older version, never lingers in what is published.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The entry points: subpath -> [module, its types]. The one place the package's public surface is written. */
+export const ENTRY_POINTS = Object.freeze({
+  '.': ['./js/minipbd.js', './js/minipbd.d.ts'],
+  './scene': ['./js/format/scene.js', './js/format/scene.d.ts'],
+  './link': ['./js/format/link.js', './js/format/link.d.ts'],
+  './recorder': ['./js/record/recorder.js', './js/record/recorder.d.ts'],
+  './embed': ['./js/embed.js', './js/embed.d.ts'],
+  './frame': ['./js/embed/frame-client.js', './js/embed/frame-client.d.ts'],
+});
+/** Files exported as they are (fetched or read by URL: the wasm builds, the schema). */
+export const FILE_EXPORTS = Object.freeze(['./minipbd.wasm', './minipbd_threads.wasm', './scene.schema.json', './package.json']);
+/** Entry points another part of issue 13 writes: the folder is still made without them (a warning, not an error). */
+const OPTIONAL_ENTRIES = new Set(['./frame']);
+
+/** What the folder holds besides package.json, LICENSE and README.md: dist/'s files and folders, by name. */
+const CONTENTS = ['js', 'minipbd.wasm', 'minipbd_threads.wasm', 'shaders', 'assets', 'css', 'index.html', 'embed.html',
+  'gallery.html', 'example.html', 'coi-sw.js', 'scene.schema.json'];
+/** Pages another part writes (gallery.html: the scenes helper): copied when dist/ has them. */
+const OPTIONAL_CONTENTS = new Set(['gallery.html']);
+
+// Modules with effects on import, which a bundler must keep even when nothing is imported from them: the element
+// definition (customElements.define), the pages' entry modules, the thread worker and the service worker.
+const SIDE_EFFECTS = ['./js/embed.js', './js/embed/*.js', './js/app/main.js', './js/gallery/*.js',
+  './js/engine/thread-worker.js', './coi-sw.js'];
+
+/** The generated package.json for the root's `meta` (name, version, description, license). */
+export function packageJson(meta, present = () => true) {
+  const exports = {};
+  for (const [sub, [js, types]] of Object.entries(ENTRY_POINTS)) exports[sub] = { types, default: js };
+  for (const file of FILE_EXPORTS) exports[file] = file;
+  return {
+    name: meta.name,
+    version: meta.version,
+    description: meta.description,
+    license: meta.license,
+    type: 'module',
+    main: './js/minipbd.js',
+    types: './js/minipbd.d.ts',
+    exports,
+    files: CONTENTS.filter(present).map((f) => (path.extname(f) === '' ? `${f}/` : f)),
+    sideEffects: SIDE_EFFECTS,
+    keywords: ['physics', 'position-based-dynamics', 'webassembly', 'cloth', 'fluid', 'simulation'],
+  };
+}
+
+function main() {
+  const dist = path.resolve(process.argv[2] ?? path.join(ROOT, 'dist'));
+  const meta = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+  if (!/^\d+\.\d+\.\d+$/.test(meta.version ?? '')) throw new Error(`package.json: version must be x.y.z, got ${meta.version}`);
+  const out = path.join(dist, `${meta.name}@${meta.version}`);
+  for (const e of fs.readdirSync(dist)) if (e.startsWith(`${meta.name}@`)) fs.rmSync(path.join(dist, e), { recursive: true });
+  fs.mkdirSync(out);
+  const present = (f) => fs.existsSync(path.join(dist, f));
+  for (const f of CONTENTS) {
+    if (!present(f)) {
+      if (OPTIONAL_CONTENTS.has(f)) continue;
+      throw new Error(`${path.join(dist, f)} is missing: run make dist`);
+    }
+    fs.cpSync(path.join(dist, f), path.join(out, f), { recursive: true });
+  }
+  fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
+  fs.copyFileSync(path.join(ROOT, 'README.md'), path.join(out, 'README.md'));
+  const pkg = packageJson(meta, present);
+  fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  // Every export must name a file of the folder: a typo here would publish a package whose import fails.
+  for (const [sub, files] of Object.entries(ENTRY_POINTS)) {
+    for (const f of files) {
+      if (fs.existsSync(path.join(out, f))) continue;
+      if (!OPTIONAL_ENTRIES.has(sub)) throw new Error(`export ${sub}: ${f} is not in ${out}`);
+      console.warn(`package.mjs: export ${sub}: ${f} is not written yet`);
+    }
+  }
+  for (const f of FILE_EXPORTS) if (!fs.existsSync(path.join(out, f))) throw new Error(`export ${f} is not in ${out}`);
+  console.log(path.relative(process.cwd(), out) || out);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,56 @@
+// Types of the parent side of the iframe API (frame-client.js; package export 'minipbd/frame').
+
+import type { Stats, FluidStats, Scene, ParamName } from '../minipbd.js';
+
+/** The frame's stats: World.stats() plus time (steps × dt, s) and fluid when the scene has water. */
+export interface FrameStats extends Stats {
+  time: number;
+  fluid?: FluidStats;
+}
+
+/** Codes of a refused command (the message says what was wrong). */
+export type FrameErrorCode = 'bad-message' | 'bad-id' | 'unknown-command' | 'bad-args' | 'too-large' | 'too-deep'
+  | 'not-ready' | 'refused' | 'failed' | 'timeout' | 'no-frame' | 'destroyed';
+
+export class FrameCommandError extends Error {
+  readonly code: FrameErrorCode | string;
+}
+
+export interface MiniPBDFrameOptions {
+  /** The iframe page's origin; default new URL(iframe.src).origin. */
+  origin?: string;
+  /** Milliseconds to wait for a reply before rejecting with code 'timeout'; default 15000. */
+  timeout?: number;
+}
+
+export type Subscription = { every: number } | { hz: number };
+
+export interface MiniPBDFrameEventMap {
+  ready: CustomEvent<{ particles: number }>;
+  error: CustomEvent<{ message: string }>;
+  stats: CustomEvent<FrameStats>;
+}
+
+export class MiniPBDFrame extends EventTarget {
+  constructor(iframe: HTMLIFrameElement, options?: MiniPBDFrameOptions);
+  readonly iframe: HTMLIFrameElement;
+  readonly origin: string;
+  /** Resolves at the frame's minipbd:ready (create the client before the iframe has loaded). */
+  readonly ready: Promise<{ particles: number }>;
+  command(command: string, args?: object): Promise<unknown>;
+  play(): Promise<{ paused: boolean }>;
+  pause(): Promise<{ paused: boolean }>;
+  reset(): Promise<{ particles: number; steps: number }>;
+  /** Exactly n steps, 1..10000, also while paused. */
+  step(n?: number): Promise<{ steps: number }>;
+  set(name: ParamName | string, value: number): Promise<{ name: string; value: number }>;
+  /** A scene object, a link, a built-in scene's name or { builtin }. */
+  load(x: Scene | object | string | { builtin: string }): Promise<{ particles: number }>;
+  stats(): Promise<FrameStats>;
+  /** At most 60 events a second; a subscription lasts across load and reset until unsubscribe(). */
+  subscribe(opts: Subscription, fn?: (stats: FrameStats) => void): Promise<Subscription>;
+  unsubscribe(): Promise<{ subscribed: boolean }>;
+  destroy(): void;
+  addEventListener<K extends keyof MiniPBDFrameEventMap>(type: K, listener: (ev: MiniPBDFrameEventMap[K]) => void, options?: boolean | AddEventListenerOptions): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions): void;
+}

@@ -1,0 +1,118 @@
+// frame-client.js — the parent side of the iframe API (README "Embedding"; the frame side is frame-api.js):
+// commands to an embed.html iframe as promises, and its events.
+//
+//   import { MiniPBDFrame } from 'minipbd/frame';          // or …/js/embed/frame-client.js
+//   const frame = new MiniPBDFrame(document.querySelector('iframe'));  // origin: new URL(iframe.src).origin
+//   await frame.ready;                                     // its minipbd:ready (create the client before it loads)
+//   await frame.pause(); await frame.step(5);
+//   await frame.set('iterations', 20);
+//   const { kineticEnergy, time } = await frame.stats();
+//   await frame.subscribe({ hz: 10 }, (stats) => plot(stats.time, stats.kineticEnergy));
+//
+// Only messages from that iframe's window (event.source) and origin are read. A refused command rejects with a
+// FrameCommandError (.code, .message as the frame sent them); a command the frame never answers (its origin
+// check did not let this page in, or it has not booted) rejects after `timeout` ms.
+
+/** A command the frame refused: `code` as in the frame's reply ('bad-args', 'refused', 'not-ready', …). */
+export class FrameCommandError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'FrameCommandError';
+    this.code = code;
+  }
+}
+
+export class MiniPBDFrame extends EventTarget {
+  /**
+   * @param {HTMLIFrameElement} iframe  an iframe of embed.html
+   * @param {{ origin?: string, timeout?: number }} [options]  origin: the iframe page's origin (default: that of
+   *   iframe.src); timeout: ms to wait for a reply (default 15000)
+   */
+  constructor(iframe, { origin, timeout = 15000 } = {}) {
+    super();
+    this.iframe = iframe;
+    this.origin = origin ?? new URL(iframe.src, document.baseURI).origin;
+    this.timeout = timeout;
+    this.pending = new Map(); // id -> { resolve, reject, timer }
+    this.nextId = 1;
+    this.onStats = null;
+    this.readyInfo = null;
+    this.ready = new Promise((resolve) => { this.resolveReady = resolve; });
+    this.listener = (e) => this.receive(e);
+    window.addEventListener('message', this.listener);
+  }
+
+  receive(e) {
+    if (e.source !== this.iframe.contentWindow || e.origin !== this.origin) return; // not this frame
+    const m = e.data;
+    if (!m || typeof m !== 'object') return;
+    if (m.type === 'minipbd:reply') {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.ok) p.resolve(m.result);
+      else p.reject(new FrameCommandError(String(m.error?.code), String(m.error?.message)));
+    } else if (m.type === 'minipbd:ready') {
+      this.readyInfo = { particles: m.particles };
+      this.resolveReady(this.readyInfo);
+      this.dispatchEvent(new CustomEvent('ready', { detail: this.readyInfo }));
+    } else if (m.type === 'minipbd:error') {
+      this.dispatchEvent(new CustomEvent('error', { detail: { message: m.message } }));
+    } else if (m.type === 'minipbd:stats') {
+      this.onStats?.(m.stats);
+      this.dispatchEvent(new CustomEvent('stats', { detail: m.stats }));
+    }
+  }
+
+  /** Sends `command` with `args`; resolves with the frame's result. */
+  command(command, args = {}) {
+    const win = this.iframe.contentWindow;
+    if (!win) return Promise.reject(new FrameCommandError('no-frame', 'the iframe has no window (not in the document?)'));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new FrameCommandError('timeout', `${command}: no reply from ${this.origin} within ${this.timeout} ms (is this page allowed by the frame's parent= list?)`));
+      }, this.timeout);
+      this.pending.set(id, { resolve, reject, timer });
+      win.postMessage({ type: 'minipbd:command', id, command, args }, this.origin);
+    });
+  }
+
+  play() { return this.command('play'); }
+  pause() { return this.command('pause'); }
+  reset() { return this.command('reset'); }
+  /** Exactly n steps (also while paused); resolves with { steps }. */
+  step(n = 1) { return this.command('step', { n }); }
+  /** A solver or environment parameter (World.setParam's names and ranges). */
+  set(name, value) { return this.command('set', { name, value }); }
+  /** A scene object, a link ('s=1.…' or a URL with one), a built-in scene's name or { builtin: name };
+   *  resolves with { particles }. A refused scene keeps the old one running. */
+  load(x) {
+    if (typeof x === 'string') return this.command('load', /(^|[#&])s=/.test(x) ? { link: x } : { builtin: x });
+    if (x && typeof x === 'object' && Object.keys(x).length === 1 && typeof x.builtin === 'string') return this.command('load', { builtin: x.builtin });
+    return this.command('load', { scene: x });
+  }
+  /** world.stats() of the frame's world, plus time (s) and fluid (when there is water). */
+  stats() { return this.command('stats'); }
+  /** Stats events { every: steps } or { hz } (at most 60 a second); `fn(stats)` gets each. One at a time. */
+  subscribe(opts, fn) {
+    this.onStats = fn ?? null;
+    return this.command('subscribe', opts);
+  }
+  unsubscribe() {
+    this.onStats = null;
+    return this.command('unsubscribe');
+  }
+
+  /** Stops listening; pending commands reject. */
+  destroy() {
+    window.removeEventListener('message', this.listener);
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new FrameCommandError('destroyed', 'the client was destroyed'));
+    }
+    this.pending.clear();
+  }
+}

@@ -1,0 +1,86 @@
+// view-tools.js — the view's Screenshot and Fullscreen buttons (index.html #view-tools) and the F key, plus the
+// download helper the plots' CSV export shares.
+//
+// Screenshot: the WebGL canvas keeps no copy of a frame once it is shown (preserveDrawingBuffer is off: keeping
+// one costs a copy every frame), so the shot is taken right after a draw, in the same task: main.js calls
+// drawn() after each renderer.draw, and a pending shot reads the canvas there (toBlob copies the pixels
+// synchronously). Fullscreen: the view's container (main.stage, with the title and messages), so the canvas,
+// sized from its CSS box (app/canvas-size.js), follows the screen; Esc is the browser's own way out.
+
+import { t } from '../i18n/i18n.js';
+import { ownsKeys } from './shortcuts.js';
+
+/** A file name part from a scene name: letters and digits of any script, runs of anything else as one '-', at
+ *  most 60 characters; 'minipbd' when nothing is left. */
+export function fileBase(name) {
+  const s = String(name ?? '').normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
+  return s || 'minipbd';
+}
+
+/** Saves `blob` as `fileName` (an <a download> click: no fetch, so the page's connect-src is untouched). */
+export function download(blob, fileName) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000); // after the download has started
+}
+
+/**
+ * Wires the buttons. `sceneName()` names the file; `notice(text)` tells what happened. Returns { drawn() },
+ * which main.js calls right after each draw of the view.
+ */
+export function installViewTools({ doc = document, canvas, stage, sceneName, notice }) {
+  const shot = doc.getElementById('screenshot');
+  const full = doc.getElementById('fullscreen');
+  if (!shot || !full) return { drawn() {} }; // a page without the buttons
+  let pending = false;
+
+  shot.addEventListener('click', () => { pending = true; });
+
+  const isFull = () => doc.fullscreenElement === stage;
+  function toggleFullscreen() {
+    if (isFull()) doc.exitFullscreen().catch(() => {});
+    else if (stage.requestFullscreen) {
+      stage.requestFullscreen().catch((err) => notice(t('notice.fullscreenRefused', { reason: err?.message ?? String(err) })));
+    }
+  }
+  full.hidden = !doc.fullscreenEnabled; // e.g. an iframe without allow="fullscreen": no button that cannot work
+  full.addEventListener('click', toggleFullscreen);
+  const label = () => {
+    const on = isFull();
+    full.dataset.i18n = on ? 'view.exitFullscreen' : 'view.fullscreen';
+    full.textContent = t(full.dataset.i18n);
+    full.setAttribute('aria-pressed', String(on));
+  };
+  doc.addEventListener('fullscreenchange', () => {
+    label();
+    if (isFull()) canvas.focus(); // the keys (orbit, Space, R) keep working in fullscreen
+  });
+  label();
+  doc.addEventListener('keydown', (e) => {
+    if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || e.isComposing || e.repeat) return;
+    if (ownsKeys(e.target)) return;
+    if ((e.key === 'f' || e.key === 'F') && doc.fullscreenEnabled) {
+      e.preventDefault();
+      toggleFullscreen();
+    }
+  });
+
+  return {
+    drawn() {
+      if (!pending) return;
+      pending = false;
+      const file = `${fileBase(sceneName())}.png`;
+      canvas.toBlob((blob) => {
+        if (!blob) return;
+        download(blob, file);
+        notice(t('notice.screenshotSaved', { file }));
+      }, 'image/png');
+    },
+  };
+}
