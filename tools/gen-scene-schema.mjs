@@ -137,13 +137,16 @@ function massRanges(index, what) {
 
 function cloth(t) {
   const cell = tuple(int(0, L.resolution.max - 1), 2);
+  // a pin is a cell, or a cell and where it is held: [i, j, x, y, z] (objects/cloth.js)
+  const coord = num(-L.maxCoord, L.maxCoord);
+  const placed = { type: 'array', prefixItems: [...cell.prefixItems, coord, coord, coord], items: false, minItems: 5, maxItems: 5 };
   return record(t.keys, {
     type: { const: t.type }, name: nameSchema(), origin: coord3(),
     size: vec(2, 0, L.maxSize, { minExcl: true }),
     resolution: tuple(int(L.resolution.min, L.resolution.max), 2),
     plane: { enum: ['xy', 'xz'], default: 'xy' },
     mass: mass(), stiffness: typeParams(t.type),
-    pins: list(cell, L.maxPins), masses: massRanges(cell, 'cloth.masses'),
+    pins: list({ anyOf: [cell, placed] }, L.maxPins), masses: massRanges(cell, 'cloth.masses'),
     colour: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
   }, ['type', 'origin', 'size', 'resolution'], 'cloth');
 }
