@@ -27,14 +27,10 @@ export const ENTRY_POINTS = Object.freeze({
 });
 /** Files exported as they are (fetched or read by URL: the wasm builds, the schema). */
 export const FILE_EXPORTS = Object.freeze(['./minipbd.wasm', './minipbd_threads.wasm', './scene.schema.json', './package.json']);
-/** Entry points another part of issue 13 writes: the folder is still made without them (a warning, not an error). */
-const OPTIONAL_ENTRIES = new Set(['./frame']);
 
 /** What the folder holds besides package.json, LICENSE and README.md: dist/'s files and folders, by name. */
 const CONTENTS = ['js', 'minipbd.wasm', 'minipbd_threads.wasm', 'shaders', 'assets', 'css', 'index.html', 'embed.html',
   'gallery.html', 'example.html', 'coi-sw.js', 'scene.schema.json'];
-/** Pages another part writes (gallery.html: the scenes helper): copied when dist/ has them. */
-const OPTIONAL_CONTENTS = new Set(['gallery.html']);
 
 // Modules with effects on import, which a bundler must keep even when nothing is imported from them: the element
 // definition (customElements.define), the pages' entry modules, the thread worker and the service worker.
@@ -70,10 +66,7 @@ function main() {
   fs.mkdirSync(out);
   const present = (f) => fs.existsSync(path.join(dist, f));
   for (const f of CONTENTS) {
-    if (!present(f)) {
-      if (OPTIONAL_CONTENTS.has(f)) continue;
-      throw new Error(`${path.join(dist, f)} is missing: run make dist`);
-    }
+    if (!present(f)) throw new Error(`${path.join(dist, f)} is missing: run make dist`);
     fs.cpSync(path.join(dist, f), path.join(out, f), { recursive: true });
   }
   fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
@@ -82,11 +75,7 @@ function main() {
   fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   // Every export must name a file of the folder: a typo here would publish a package whose import fails.
   for (const [sub, files] of Object.entries(ENTRY_POINTS)) {
-    for (const f of files) {
-      if (fs.existsSync(path.join(out, f))) continue;
-      if (!OPTIONAL_ENTRIES.has(sub)) throw new Error(`export ${sub}: ${f} is not in ${out}`);
-      console.warn(`package.mjs: export ${sub}: ${f} is not written yet`);
-    }
+    for (const f of files) if (!fs.existsSync(path.join(out, f))) throw new Error(`export ${sub}: ${f} is not in ${out}`);
   }
   for (const f of FILE_EXPORTS) if (!fs.existsSync(path.join(out, f))) throw new Error(`export ${f} is not in ${out}`);
   console.log(path.relative(process.cwd(), out) || out);

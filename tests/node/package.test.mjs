@@ -33,7 +33,6 @@ const run = (file) => spawnSync(process.execPath, [file], { cwd: project, env: {
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 let packed; // npm pack --json's record of the tarball
-const hasFrame = fs.existsSync(path.join(PKG_DIR, 'js', 'embed', 'frame-client.js'));
 
 test('npm pack of the package folder, installed offline into a fresh CommonJS project', { timeout: 60000 }, () => {
   assert.ok(fs.existsSync(path.join(PKG_DIR, 'package.json')), `${PKG_DIR} is missing: run make dist`);
@@ -100,8 +99,7 @@ test('every export resolves from the project: the entry points, the wasm files, 
   inPkg('minipbd/minipbd_threads.wasm', 'minipbd_threads.wasm');
   inPkg('minipbd/scene.schema.json', 'scene.schema.json');
   inPkg('minipbd/package.json', 'package.json');
-  // ./frame is the frame helper's (js/embed/frame-client.js): checked once that module is in the package.
-  if (hasFrame) inPkg('minipbd/frame', 'js/embed/frame-client.js');
+  inPkg('minipbd/frame', 'js/embed/frame-client.js');
   assert.deepEqual(out.kinds, ['function', 'function', 'function']);
   const schema = fs.readFileSync(path.join(project, 'node_modules', 'minipbd', 'scene.schema.json'), 'utf8');
   assert.equal(schema, fs.readFileSync(path.join(root, 'web', 'scene.schema.json'), 'utf8'));
@@ -161,7 +159,7 @@ import { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, type Normalised
 import { encodeLink, decodeRun, LinkError, type LinkErrorReason } from 'minipbd/link';
 import { Recorder, type Replay } from 'minipbd/recorder';
 import type { MiniPBDSceneElement } from 'minipbd/embed';
-${hasFrame ? FRAME_TYPED : ''}
+${FRAME_TYPED}
 
 const pbd = await loadMiniPBD();
 const source: Scene = { format: 'minipbd-scene', version: 2, objects: [{ type: 'chain', start: [0, 2, 0], end: [1, 2, 0], segments: 10 }] };
@@ -218,7 +216,7 @@ async function runtimeExports() {
     out[spec] = Object.keys(await import(path.join(pkgRoot, file)));
   }
   out['minipbd/embed'] = fromSource('js/embed.js');
-  if (hasFrame) out['minipbd/frame'] = fromSource('js/embed/frame-client.js');
+  out['minipbd/frame'] = fromSource('js/embed/frame-client.js');
   return out;
 }
 

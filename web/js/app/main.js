@@ -23,7 +23,7 @@ import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
 import { canvasSize } from './canvas-size.js';
 import { editHandlers } from './edits.js';
-import { findObjectType } from '../objects/index.js';
+import { dotsByDefault } from '../objects/index.js';
 
 const READOUT_INTERVAL_MS = 250;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
@@ -258,9 +258,8 @@ async function main() {
     }
     if (!keepCamera) {
       camera.set(state.scene.camera);
-      // Particle dots by default only where they are the drawing (a chain's beads: objects drawn as lines); a
-      // cloth's hide in its weave and a body's in its skin (issue 13). Reset keeps the switch as it is.
-      ui.setViewSwitch('showParticles', state.view.showParticles = state.scene.objects.some((o) => findObjectType(o.type)?.render.primitive === 'lines'));
+      // Particle dots by default only where they are the drawing (objects/index.js); Reset keeps the switch as it is.
+      ui.setViewSwitch('showParticles', state.view.showParticles = dotsByDefault(state.scene));
     }
     ui.showScene(state.scene, key);
     exposed.scene = state.scene;

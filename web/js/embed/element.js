@@ -41,6 +41,7 @@ import { classify, languageOf, say, tagged } from './failure.js';
 import { makePoster, namePoster } from './poster.js';
 import { builtinName, fragmentOf, reducedMotion, resolveScene, waterOn } from './source.js';
 import { installControl } from './element-control.js';
+import { dotsByDefault } from '../objects/index.js';
 
 export class MiniPBDSceneElement extends HTMLElement {
   static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height']; }
@@ -299,6 +300,7 @@ export class MiniPBDSceneElement extends HTMLElement {
   _adopt(world) {
     this._world = world;
     this._scene = world.describe();
+    this._view.showParticles = dotsByDefault(this._scene); // as on the page: dots only where they are the drawing
     this._loop.reset(world.getParam('dt'));
     this._view.groundEnabled = Boolean(world.getParam('groundEnabled'));
     this._view.groundHeight = world.getParam('groundHeight');

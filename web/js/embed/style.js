@@ -29,6 +29,16 @@ button[hidden] { display: none; }
 .poster-art { display: block; width: 100%; height: 100%; }
 .poster-name { position: absolute; left: 10px; right: 10px; bottom: 8px; margin: 0; padding: 4px 8px; border-radius: 6px;
   background: rgba(255, 255, 255, 0.82); font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+/* The dark theme follows the reader's preference, as the page's does (app.css); a host's own rules still win. */
+@media (prefers-color-scheme: dark) {
+  :host { background: #263041; color: #e2e8f0; }
+  .status { background: rgba(30, 41, 59, 0.92); }
+  .status.error { background: #4a1d17; color: #fecaca; }
+  button { background: rgba(226, 232, 240, 0.85); color: #111827; }
+  button:hover { background: rgba(226, 232, 240, 0.97); }
+  .poster { background: linear-gradient(#334155, #1e293b); }
+  .poster-name { background: rgba(15, 23, 42, 0.82); }
+}
 `;
 let sheet = null;
 export function styleInto(root) {

@@ -31,6 +31,8 @@ export const LINK_MAX_DEPTH: number;
 
 /** Splits a fragment ('#' optional) into the "s" param's version and payload (raw text) and the other params. */
 export function parseFragment(fragment: string | null | undefined): { version: string | null; payload: string | null; params: Map<string, string> };
+/** Whether `text` (JSON) nests [ ] / { } deeper than `max` outside its strings (scene files are checked with it). */
+export function jsonDepthExceeds(text: string, max: number): boolean;
 export function base64urlEncode(bytes: Uint8Array): string;
 /** The bytes, or null when `text` is not base64url. */
 export function base64urlDecode(text: string): Uint8Array | null;

@@ -11,12 +11,11 @@
 import { objectStrings } from '../objects/index.js';
 import { buildStrings } from './build-strings.js';
 import { embedStrings } from './embed-strings.js';
-import { frameStrings } from './frame-strings.js';
 import { dataStrings } from './data-strings.js';
 import { galleryStrings } from './gallery-strings.js';
 
 // Each area's own table (one file each), after the page's own.
-const AREA_STRINGS = [buildStrings, embedStrings, frameStrings, dataStrings, galleryStrings];
+const AREA_STRINGS = [buildStrings, embedStrings, dataStrings, galleryStrings];
 
 /** The languages the page speaks; the first is the fallback. */
 export const LANGUAGES = ['en', 'zh'];

@@ -44,6 +44,15 @@ export function findObjectType(name) {
   return typeof name === 'string' ? BY_NAME.get(name) : undefined;
 }
 
+/**
+ * Whether a scene's particles are drawn as dots by default: only where they are the drawing (a chain's beads, the
+ * objects drawn as lines); a cloth's hide in its weave and a body's in its skin (issue 13). The page's View switch
+ * and the embed follow it.
+ */
+export function dotsByDefault(scene) {
+  return scene.objects.some((o) => findObjectType(o.type)?.render.primitive === 'lines');
+}
+
 /** The type of a (validated) scene object. */
 export function objectTypeOf(o) {
   const t = BY_NAME.get(o.type);
