@@ -156,7 +156,7 @@ async function main() {
 }
 
 main().catch((err) => {
-	const known = err instanceof UsageError || ['SceneError', 'LinkError', 'MiniPBDError', 'ObjError'].includes(err?.name) || err?.constructor?.name === 'LinkError';
+	const known = err instanceof UsageError || ['SceneError', 'SceneFileError', 'LinkError', 'MiniPBDError', 'ObjError'].includes(err?.name) || err?.constructor?.name === 'LinkError';
 	process.stderr.write(`minipbd-run: ${err?.message ?? err}\n`);
 	if (err instanceof UsageError) process.stderr.write(`${USAGE}\n`);
 	process.exit(known ? 2 : 1);

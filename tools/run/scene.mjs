@@ -4,11 +4,10 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS } from '../../web/js/minipbd.js';
+import { BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS, parseSceneFile,
+	checkSceneFileSize } from '../../web/js/minipbd.js';
 import { UsageError } from './args.mjs';
 
-// A scene file may carry a body's mesh (100,000 vertices and 200,000 triangles as JSON: about 10 MB).
-const MAX_SCENE_FILE = 32 << 20;
 
 /** The scene to run and the recording to replay on it (null unless a link carries one). */
 export async function readScene(arg) {
@@ -24,14 +23,9 @@ export async function readScene(arg) {
 	}
 	const stat = fs.statSync(arg, { throwIfNoEntry: false });
 	if (!stat) throw new UsageError(`no such scene file: ${arg}`);
-	if (stat.size > MAX_SCENE_FILE) throw new UsageError(`scene file ${arg} is ${stat.size} bytes; the limit is ${MAX_SCENE_FILE}`);
-	let json;
-	try {
-		json = JSON.parse(fs.readFileSync(arg, 'utf8'));
-	} catch (err) {
-		throw new UsageError(`scene file ${arg} is not valid JSON: ${err.message}`);
-	}
-	return { scene: json, replay: null };
+	// The page's reader (format/scene-file.js): the same checks, limits and messages as a dropped file and a link.
+	checkSceneFileSize(stat.size, arg);
+	return { scene: parseSceneFile(fs.readFileSync(arg), arg), replay: null };
 }
 
 /** The OBJ file as a body: centred over the origin in x and z, its lowest point 0.5 m above y = 0. */

@@ -6,27 +6,14 @@
 
 import { readObjFile } from '../format/obj.js';
 import { SCENE_LIMITS } from '../format/limits.js';
-import { validateScene } from '../format/scene.js';
-import { jsonDepthExceeds, LINK_MAX_DEPTH } from '../format/link.js';
+import { checkSceneFileSize, parseSceneFile } from '../format/scene-file.js';
 import { intersectPlane } from '../render/camera.js';
 
-/** The largest scene file the page reads (a scene with a 100,000-vertex mesh written as JSON is ~10 MB). */
-export const MAX_SCENE_FILE_BYTES = 32 * 1024 * 1024;
 /** A dropped model's largest side, when its own size is not a body's (outside MODEL_SIZE). */
 const MODEL_FIT = 0.6;
 const MODEL_SIZE = { min: 0.15, max: 2 }; // metres: a model within these keeps its own size
 const DROP_HEIGHT = 0.4; // metres above the ground its lowest point starts
 const ROUND = 1e5; // model vertices are kept to 10 µm: shorter scene files, nothing visible lost
-
-/** A file the page refused; the message names the file and what is wrong. */
-export class FileError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'FileError';
-  }
-}
-
-const size = (bytes) => (bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
 
 /** 'obj' (a model), 'scene' (JSON) or null, from the file's name (or its type when the name says nothing). */
 export function fileKind(file) {
@@ -39,31 +26,13 @@ export function fileKind(file) {
 }
 
 /**
- * The scene a .json file holds, validated. It is checked as a link's scene is (format/link.js decodeRun), in order
- * of cost: its size (before a byte is read) -> strict UTF-8 -> bracket depth (LINK_MAX_DEPTH, before JSON.parse,
- * whose recursion depth we do not control) -> JSON.parse -> validateScene, whose SceneError (the path and the
- * rule, e.g. "objects[0].resolution[0] must be an integer in 2..1024, got 2000") is the very message a link with
- * that scene gets, under the same SCENE_LIMITS. Only the byte cap differs: a file may hold a model's mesh (32 MB),
- * a link's JSON at most LINK_MAX_JSON. Throws FileError or SceneError; reads nothing of the world.
+ * The scene a .json file holds, validated as everywhere else (format/scene-file.js: size before a byte is read,
+ * strict UTF-8, nesting, JSON, then the link's validator and limits). Throws SceneFileError or SceneError; reads
+ * nothing of the world.
  */
 export async function readSceneFile(file) {
-  if (file.size > MAX_SCENE_FILE_BYTES) {
-    throw new FileError(`${file.name} is ${size(file.size)}; a scene file may be at most ${size(MAX_SCENE_FILE_BYTES)}`);
-  }
-  let text;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
-  } catch {
-    throw new FileError(`${file.name} is not UTF-8 text`);
-  }
-  if (jsonDepthExceeds(text, LINK_MAX_DEPTH)) throw new FileError(`${file.name}: its scene JSON is nested more than ${LINK_MAX_DEPTH} levels deep`);
-  let value;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new FileError(`${file.name} is not JSON (${err.message})`);
-  }
-  return validateScene(value);
+  checkSceneFileSize(file.size, file.name);
+  return parseSceneFile(new Uint8Array(await file.arrayBuffer()), file.name);
 }
 
 /** The model an .obj file holds: { vertices: Float32Array, triangles: Uint32Array, name } (format/obj.js, which
