@@ -351,8 +351,10 @@ test('collider friction and bounce: per collider, into the engine, the descripti
     await press(page, '#param-iterations', 'ArrowUp');
     assert.deepEqual(material(await page.evaluate(() => window.minipbd.scene.colliders[0])), set);
     await waitSteps(page, 5);
+    // Reset builds a new world: wait for it by identity (a step count can pass 3 within one slow frame).
+    await page.evaluate(() => { window.beforeReset = window.minipbd.world; });
     await page.click('#reset');
-    await page.waitForFunction(() => window.minipbd.world.stats().steps < 3, null, { timeout: READY_TIMEOUT });
+    await page.waitForFunction(() => window.minipbd.world !== window.beforeReset, null, { timeout: READY_TIMEOUT });
     r = await state();
     assert.deepEqual(material(r.described), set, 'Reset rebuilds with it');
     assert.ok(close(r.engine.restitution, 0.95, 1e-6), 'in the engine too');
