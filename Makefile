@@ -178,7 +178,8 @@ build/make_corpus: tests/fuzz/make_corpus.c tests/fuzz/fuzz_input.h src/minipbd.
 	gcc -O1 $(WARN) -Isrc tests/fuzz/make_corpus.c -lm -o $@
 fuzz-corpus: build/make_corpus
 	@mkdir -p tests/fuzz/corpus
-	rm -f tests/fuzz/corpus/seed-* tests/fuzz/corpus/repro-*
+	@# repro-1..4 are written by make_corpus; the later reproducers are the fuzzer's own inputs, kept as found.
+	rm -f tests/fuzz/corpus/seed-*
 	build/make_corpus tests/fuzz/corpus
 fuzz: build/fuzz_api
 	$(FUZZ_RUN) $(FUZZ_SECONDS) build/fuzz-corpus

@@ -65,7 +65,8 @@ extern "C" {
 	X(PBD_ERR_UNKNOWN_PARAM, -15, "unknown parameter")                               \
 	X(PBD_ERR_COLLIDER_CAPACITY, -16, "collider capacity exceeded")                    \
 	X(PBD_ERR_INVALID_COLLIDER, -17, "collider index out of range")                    \
-	X(PBD_ERR_FLUID_CAPACITY, -18, "fluid capacity exceeded")
+	X(PBD_ERR_FLUID_CAPACITY, -18, "fluid capacity exceeded")                          \
+	X(PBD_ERR_STEP_IN_PROGRESS, -19, "a step taken in slices is in progress")
 
 typedef enum pbdError {
 #define PBD_X_ENUM(name, value, text) name = value,
@@ -362,7 +363,8 @@ PBD_API int pbd_GetParamInfo(int param, pbdParamInfo* info);
 /// parameter "stiffness.<kind>" sets it for every object.
 PBD_API int pbd_World_SetObjectStiffness(pbdWorldId world, int object, pbdConstraintKind kind, float stiffness);
 
-/// Per-particle state. Inverse mass w = 0 pins the particle (seed 000: w_i = 0 => dp_i = 0).
+/// Per-particle state. Inverse mass w = 0 pins the particle (seed 000: w_i = 0 => dp_i = 0). A mass changes
+/// between steps only: between the slices of one (pbd_World_StepSlice) it is refused, PBD_ERR_STEP_IN_PROGRESS.
 PBD_API int pbd_World_SetInvMass(pbdWorldId world, int particle, float invMass);
 PBD_API int pbd_World_SetMass(pbdWorldId world, int particle, float mass);
 PBD_API int pbd_World_SetPosition(pbdWorldId world, int particle, float x, float y, float z);

@@ -33,6 +33,14 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	if (!pbd_IsFinite(invMass) || invMass < 0.0f || invMass > 1e6f) {
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
 	}
+	/* Masses are read at a step's start (the distance constraints' shares, the tethers' anchors, the shapes' and
+	   contacts' weights: their prepareStep hooks), and a step taken in slices has begun with the old ones: a particle
+	   pinned between its slices would still be moved by its constraints with its old share until the step ends
+	   (found by the fuzzer: tests/fuzz/corpus/repro-7-pin-between-slices). A mass changes between steps only. */
+	if (w->stepUnit != 0) {
+		return pbd_SetWorldError(w, PBD_ERR_STEP_IN_PROGRESS,
+								 "particle %d's mass changes between steps only; finish this one first (pbd_World_Step or more slices)", particle);
+	}
 	if ((w->x[4 * particle + 3] == 0.0f) != (invMass == 0.0f)) w->pinVersion += 1; /* the set of pins changed: tethers */
 	w->x[4 * particle + 3] = invMass;
 	w->p[4 * particle + 3] = invMass;

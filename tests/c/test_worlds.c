@@ -82,3 +82,32 @@ void Test_WorldsAreIndependent(void)
 	ENSURE(strstr(pbd_World_GetLastErrorMessage(b), "dt must be in") != NULL);
 	pbd_DestroyWorld(b);
 }
+
+/* A mass changes between steps only (particles.c): between the slices of a step it is refused and changes nothing,
+   and the step ends as the same step taken whole; after it, the pin is made and never moves. Before the refusal a
+   particle pinned between slices kept its old share of its constraints until the step's end and moved (the fuzzer:
+   tests/fuzz/corpus/repro-7-pin-between-slices). */
+void Test_MassBetweenSlicesRefused(void)
+{
+	pbdWorldId whole = Scene(), sliced = Scene();
+	const int pin = 30; /* a cloth particle with constraints all round */
+	pbd_World_Step(whole);
+	ENSURE(pbd_World_StepSlice(sliced, 2) > 0); /* the step's start and the first prediction */
+	ENSURE(pbd_World_SetInvMass(sliced, pin, 0.0f) == PBD_ERR_STEP_IN_PROGRESS);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(sliced), "a step taken in slices is in progress: particle 30's mass") != NULL);
+	ENSURE(pbd_World_SetMass(sliced, pin, 2.0f) == PBD_ERR_STEP_IN_PROGRESS);
+	ENSURE(pbd_World_Step(sliced) == PBD_OK); /* finishes the step in progress */
+	ENSURE(pbd_World_Hash(sliced) == pbd_World_Hash(whole));
+
+	ENSURE(pbd_World_SetInvMass(sliced, pin, 0.0f) == PBD_OK); /* between steps */
+	int32_t n = 0;
+	const float* x = pbd_World_GetBuffer(sliced, pbdBuffer_positions, &n);
+	const float at[3] = { x[4 * pin], x[4 * pin + 1], x[4 * pin + 2] };
+	for (int s = 0; s < 20; ++s) {
+		while (pbd_World_StepSlice(sliced, 3) > 0) ENSURE(pbd_World_SetInvMass(sliced, pin, 1.0f) == PBD_ERR_STEP_IN_PROGRESS);
+		x = pbd_World_GetBuffer(sliced, pbdBuffer_positions, &n);
+		ENSURE(x[4 * pin] == at[0] && x[4 * pin + 1] == at[1] && x[4 * pin + 2] == at[2] && x[4 * pin + 3] == 0.0f);
+	}
+	pbd_DestroyWorld(whole);
+	pbd_DestroyWorld(sliced);
+}
