@@ -42,6 +42,8 @@ test('dragging the cloth pulls the grabbed particle toward the pointer, release 
 
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
+    // A press while a step is in flight waits for it (sim/driver.js), so the grab may come a frame later.
+    await page.waitForFunction(() => window.__att.added.length > 0, null, { timeout: 5000 }).catch(() => {});
     const grabbed = await page.evaluate(() => window.__att.added[0]);
     assert.ok(grabbed, 'pointer down on the cloth adds an attachment');
     assert.equal(grabbed.stiffness, 1);

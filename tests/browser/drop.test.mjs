@@ -83,6 +83,8 @@ test('a dropped OBJ becomes a soft body the pointer can grab and drag; with the 
     });
     await page.mouse.move(start.x, start.y);
     await page.mouse.down();
+    // A press while a step is in flight waits for it (sim/driver.js), so the grab may come a frame later.
+    await page.waitForFunction(() => window.__grab.length > 0, null, { timeout: 5000 }).catch(() => {});
     const grabbed = await page.evaluate(() => window.__grab[0]);
     assert.ok(grabbed >= added.info.firstParticle && grabbed < added.info.firstParticle + added.info.particleCount, `the press took one of the body's particles (${grabbed})`);
     await page.mouse.move(start.x + 120, start.y - 60, { steps: 8 });
