@@ -12,9 +12,10 @@ export const MODEL_TYPES = Object.freeze(OBJECT_TYPES.filter((type) => type.rend
 /** The lattice resolutions the panel offers for a model (cells along its longest side; the engine allows 1..48). */
 export const MODEL_RESOLUTION = { min: 2, max: 24, step: 1, default: 8 };
 
-/** Saves `text` as a file called `name` through a download link (a Blob URL, revoked once used). */
-export function downloadText(doc, name, text, type = 'application/json') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Saves `blob` as a file called `name` through a download link (a Blob URL, revoked once the download has
+ *  started; no fetch, so the page's connect-src is untouched): scene files, plot CSVs, screenshots. */
+export function downloadBlob(doc, name, blob) {
+  const url = URL.createObjectURL(blob);
   const a = doc.createElement('a');
   a.href = url;
   a.download = name;
@@ -23,6 +24,11 @@ export function downloadText(doc, name, text, type = 'application/json') {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+/** Saves `text` as a file called `name`. */
+export function downloadText(doc, name, text, type = 'application/json') {
+  downloadBlob(doc, name, new Blob([text], { type }));
 }
 
 /** A file name for scene `name`: 'Jelly: soft cubes…' -> 'jelly.json'. */

@@ -8,7 +8,8 @@
 // names are index.html's data-i18n-aria-label.
 
 import { t, formatNumber } from '../i18n/i18n.js';
-import { download, fileBase } from './view-tools.js';
+import { fileBase } from './view-tools.js';
+import { downloadBlob } from './files.js';
 
 const HISTORY = 120; // energy samples kept (at 4 readouts a second: 30 s)
 const COLOURS = { error: '#d9542f', kinetic: '#d9542f', potential: '#2f6fd9' };
@@ -246,6 +247,6 @@ export class Plots {
   }
 
   exportCsv(kind) {
-    download(new Blob([this.csvText(kind)], { type: 'text/csv' }), `${fileBase(this.sceneName)}-${kind}.csv`);
+    downloadBlob(document, `${fileBase(this.sceneName)}-${kind}.csv`, new Blob([this.csvText(kind)], { type: 'text/csv' }));
   }
 }

@@ -1,5 +1,5 @@
 // view-tools.js — the view's Screenshot and Fullscreen buttons (index.html #view-tools) and the F key, plus the
-// download helper the plots' CSV export shares.
+// file name the plots' CSV export shares.
 //
 // Screenshot: the WebGL canvas keeps no copy of a frame once it is shown (preserveDrawingBuffer is off: keeping
 // one costs a copy every frame), so the shot is taken right after a draw, in the same task: main.js calls
@@ -9,25 +9,13 @@
 
 import { t } from '../i18n/i18n.js';
 import { ownsKeys } from './shortcuts.js';
+import { downloadBlob } from './files.js';
 
 /** A file name part from a scene name: letters and digits of any script, runs of anything else as one '-', at
  *  most 60 characters; 'minipbd' when nothing is left. */
 export function fileBase(name) {
   const s = String(name ?? '').normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
   return s || 'minipbd';
-}
-
-/** Saves `blob` as `fileName` (an <a download> click: no fetch, so the page's connect-src is untouched). */
-export function download(blob, fileName) {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.hidden = true;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000); // after the download has started
 }
 
 /**
@@ -78,7 +66,7 @@ export function installViewTools({ doc = document, canvas, stage, sceneName, not
       const file = `${fileBase(sceneName())}.png`;
       canvas.toBlob((blob) => {
         if (!blob) return;
-        download(blob, file);
+        downloadBlob(doc, file, blob);
         notice(t('notice.screenshotSaved', { file }));
       }, 'image/png');
     },
