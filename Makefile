@@ -204,7 +204,11 @@ test: setup
 
 # `make serve SERVE_FLAGS=--cors` (README "Hosting"): flags passed on to tools/serve.mjs.
 SERVE_FLAGS ?=
-serve: setup dist
+# setup runs first and the build in a make of its own: a make that started before setup installed Emscripten has
+# cached the missing /usr/share/emscripten while reading this file, so its pattern rules for the threaded build's
+# musl sources would never match ("No rule to make target 'build/threads/musl_pow.o'" on a fresh machine's first run).
+serve: setup
+	$(MAKE) dist
 	node tools/serve.mjs dist $(SERVE_FLAGS)
 
 # bench_native: tuned for this CPU (the reference of ratio_vs_native); bench_native_portable:
@@ -255,7 +259,8 @@ build/minipbd_scalar.wasm: $(WASM_SRC) $(HDRS) Makefile
 
 BENCH_BINS := build/bench_native build/bench_native_portable build/bench_native_scalar \
 	$(if $(shell command -v clang),build/bench_native_clang) build/minipbd_scalar.wasm
-bench: setup dist $(BENCH_BINS)
+bench: setup
+	$(MAKE) dist $(BENCH_BINS)
 	node bench/bench.mjs
 
 clean:
