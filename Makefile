@@ -197,10 +197,9 @@ test-node: dist build/replay_calls
 test-browser: dist
 	node --test --test-concurrency=1 tests/browser/
 
+# The layers in turn, each in a make of its own, with each layer's wall time printed at the end (tools/test-layers.sh).
 test: setup
-	$(MAKE) test-c
-	$(MAKE) test-node
-	$(MAKE) test-browser
+	@bash tools/test-layers.sh
 
 # `make serve SERVE_FLAGS=--cors` (README "Hosting"): flags passed on to tools/serve.mjs.
 SERVE_FLAGS ?=
