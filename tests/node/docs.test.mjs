@@ -133,3 +133,43 @@ for (const block of blocks.filter((b) => b.run === 'cli')) {
     }
   });
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens (a repeat gets -1, -2, …). */
+function anchors(text) {
+  const seen = new Map();
+  const out = new Set();
+  let fenced = false;
+  for (const line of text.split('\n')) {
+    if (/^ *```/.test(line)) fenced = !fenced;
+    const h = !fenced && line.match(/^#{1,6}\s+(.*)$/);
+    if (!h) continue;
+    const base = h[1].trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n ? `${base}-${n}` : base);
+  }
+  return out;
+}
+
+test('every link between the docs names a file of the repository and a heading that exists', () => {
+  const problems = [];
+  for (const file of ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8').replace(/^ *```[\s\S]*?^ *```/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue; // https:, mailto:
+      const [rel, anchor] = target.split('#');
+      const dest = rel ? path.join(path.dirname(path.join(ROOT, file)), rel) : path.join(ROOT, file);
+      if (!fs.existsSync(dest)) { problems.push(`${file}: ${target}: no such file`); continue; }
+      if (anchor && dest.endsWith('.md') && !anchors(fs.readFileSync(dest, 'utf8')).has(anchor)) problems.push(`${file}: ${target}: no such heading`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('no doc names a file that is not in the repository (the old design notes) or an internal issue number in a heading', () => {
+  for (const file of ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]) {
+    const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+    assert.doesNotMatch(text, /\barch1\d*(\.md)?\b/, `${file} names a design note that is not in the repository`);
+    for (const line of text.split('\n').filter((l) => /^#{1,6}\s/.test(l))) assert.doesNotMatch(line, /\bissue \d+/i, `${file}: ${line}`);
+  }
+});
