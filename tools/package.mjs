@@ -70,7 +70,8 @@ function main() {
     fs.cpSync(path.join(dist, f), path.join(out, f), { recursive: true });
   }
   fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
-  fs.copyFileSync(path.join(ROOT, 'README.md'), path.join(out, 'README.md'));
+  // The package's README is the user's (install, entry points, examples), not the repository's front door.
+  fs.copyFileSync(path.join(ROOT, 'docs', 'package-README.md'), path.join(out, 'README.md'));
   const pkg = packageJson(meta, present);
   fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
   // Every export must name a file of the folder: a typo here would publish a package whose import fails.

@@ -1,6 +1,6 @@
-// frame.test.mjs — the iframe's two-way API across origins (README "Embedding", embed/frame-api.js and the client
+// frame.test.mjs — the iframe's two-way API across origins (docs/embedding.md, embed/frame-api.js and the client
 // embed/frame-client.js): a parent page on origin A commands an embed.html iframe served from origin B (another
-// port); every command round-trips; the README's listener example hears minipbd:ready; a page on origin C that
+// port); every command round-trips; the listener example of docs/embedding.md hears minipbd:ready; a page on origin C that
 // frames the embed without being allowed gets no answer and changes nothing.
 
 import { test, before, after } from 'node:test';
@@ -10,16 +10,15 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openBrowser, watchProblems, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { docBlocks } from '../node/doc-blocks.mjs';
 import { encodeLink } from '../../web/js/format/link.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { validateScene } from '../../web/js/format/scene.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// The README's listener example, as printed there (the js block in "Embedding" that listens for minipbd:ready).
-const readme = fs.readFileSync(path.join(here, '..', '..', 'README.md'), 'utf8');
-const LISTENER = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((code) => code.includes("addEventListener('message'") && code.includes('minipbd:ready'));
+// The listener example of docs/embedding.md, as printed there (its block id=listener, which listens for minipbd:ready).
+const LISTENER = docBlocks().find((b) => b.id === 'listener')?.code;
 
 /**
  * A real server for the host pages (origins A and C): `pages` maps a path to its HTML, and /js/embed/frame-client.js
@@ -73,12 +72,12 @@ function embedFrame(page, origin) {
 }
 
 test('a parent on another origin drives the embed: every command round-trips', { timeout: TEST_TIMEOUT }, async () => {
-  assert.ok(LISTENER, 'the README has the listener example');
+  assert.ok(LISTENER, 'docs/embedding.md has the listener example');
   const A = serverA.origin, B = new URL(serverB.url).origin;
   assert.notEqual(A, B);
   const context = await env.browser.newContext({ viewport: { width: 900, height: 600 } });
   try {
-    // The client is created before the iframe gets its src (README: before it has loaded), so ready is heard.
+    // The client is created before the iframe gets its src (docs/embedding.md: before it has loaded), so ready is heard.
     const { page, problems } = await host(serverA, '/parent.html', `<!doctype html><html><body>
       <iframe id="f" width="480" height="300" title="MiniPBD" style="border: 0"></iframe>
       <script type="module">
@@ -89,7 +88,7 @@ test('a parent on another origin drives the embed: every command round-trips', {
         window.statsEvents = [];
         window.readyInfo = null;
         frame.ready.then((r) => { window.readyInfo = r; });
-        // The README's example, verbatim (in its own block), once the iframe has its src.
+        // The docs' example, verbatim (in its own block), once the iframe has its src.
         {
         ${LISTENER}
         }
@@ -100,7 +99,7 @@ test('a parent on another origin drives the embed: every command round-trips', {
     const chainParticles = validateScene(builtinScenes.chain).objects[0].segments + 1;
     assert.deepEqual(await page.evaluate(() => window.readyInfo), { particles: chainParticles });
     await sleep(100); // the listener's console.log lands after the client's ready
-    assert.ok(logs.includes(`particles ${chainParticles}`), `the README listener heard minipbd:ready across origins: ${JSON.stringify(logs)}`);
+    assert.ok(logs.includes(`particles ${chainParticles}`), `the docs' listener heard minipbd:ready across origins: ${JSON.stringify(logs)}`);
     const inFrame = embedFrame(page, B);
     const call = (name, ...args) => page.evaluate(async ([name, args]) => {
       try { return { ok: true, result: await window.frame[name](...args) }; } catch (err) { return { ok: false, code: err.code, message: err.message }; }

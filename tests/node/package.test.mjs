@@ -1,5 +1,5 @@
 // The npm package (issue 13 item 1): `npm pack` of dist/minipbd@VERSION (make dist writes it, tools/package.mjs),
-// installed offline into a fresh project with npm's default package.json (CommonJS), runs the README's Node example
+// installed offline into a fresh project with npm's default package.json (CommonJS), runs docs/api.md's Node example
 // there as it is written (an ES module and the CommonJS form), and its types are real: a typed example over every
 // entry point passes `tsc --strict` (module nodenext), a file with deliberate type errors fails it with those errors.
 import test from 'node:test';
@@ -15,12 +15,12 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const meta = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const PKG_DIR = path.join(root, 'dist', `${meta.name}@${meta.version}`);
 const TSC = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const README = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+const API_DOC = fs.readFileSync(path.join(root, 'docs', 'api.md'), 'utf8');
 
-/** The code block of the README between <!-- MARKER … --> and <!-- /MARKER -->. */
-function readmeBlock(marker) {
-  const m = README.match(new RegExp(`<!-- ${marker}(?:[: ][^>]*)? -->\\n\`\`\`js\\n([\\s\\S]*?)\`\`\`\\n<!-- /${marker} -->`));
-  assert.ok(m, `README.md has no block between <!-- ${marker} --> and <!-- /${marker} -->`);
+/** The code block of docs/api.md whose info string names `id=ID` (tests/node/docs.test.mjs runs every such block). */
+function docBlock(id) {
+  const m = API_DOC.match(new RegExp(`\`\`\`js [^\\n]*\\bid=${id}\\b[^\\n]*\\n([\\s\\S]*?)\`\`\`\\n`));
+  assert.ok(m, `docs/api.md has no block with id=${id}`);
   return m[1];
 }
 
@@ -55,21 +55,21 @@ test('npm pack of the package folder, installed offline into a fresh CommonJS pr
   assert.equal(installed.dependencies, undefined, 'the package needs nothing else');
 });
 
-test('the README\'s Node example runs there as written, as an ES module and in the CommonJS form, with the engine\'s bits', async () => {
+test('docs/api.md\'s Node example runs there as written, as an ES module and in the CommonJS form, with the engine\'s bits', async () => {
   assert.ok(packed, 'the package is installed');
   const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
   const world = pbd.createWorld(builtinScenes.chain);
   world.step(120);
   const expected = `particles ${world.particleCount} hash ${world.hash()}`;
   world.destroy();
-  for (const [file, marker] of [['example.mjs', 'node-example'], ['example.js', 'node-example-cjs']]) {
-    fs.writeFileSync(path.join(project, file), readmeBlock(marker));
+  for (const [file, id] of [['example.mjs', 'api-node'], ['example.js', 'api-node-cjs']]) {
+    fs.writeFileSync(path.join(project, file), docBlock(id));
     const r = run(file);
     assert.equal(r.status, 0, `${file}: ${r.stderr}`);
     assert.equal(r.stdout.trim(), expected, `${file} prints the particle count and the hash of the run in this process`);
   }
-  // A CommonJS require() of an ES module package is refused by Node 20: the README says to import() it instead.
-  assert.match(readmeBlock('node-example-cjs'), /await import\('minipbd'\)/);
+  // A CommonJS require() of an ES module package is refused by Node 20: the docs say to import() it instead.
+  assert.match(docBlock('api-node-cjs'), /await import\('minipbd'\)/);
 });
 
 test('every export resolves from the project: the entry points, the wasm files, the schema', () => {
