@@ -86,7 +86,7 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
     const q = await onScreen(i);
     await touch('touchStart', [[q.x, q.y]]);
     await sleep(HOLD_MS + 250);
-    for (let s = 1; s <= 8; s++) await touch('touchMove', [[q.x - 6 * s, q.y + 12 * s]]);
+    for (let s = 1; s <= 8; s++) await touch('touchMove', [[q.x - 6 * s, q.y - 15 * s]]); // upwards: a swipe that would scroll the page down
     await page.waitForFunction(() => document.getElementById('a')._input.attachmentCount === 1, null, { timeout: 10_000 });
     const held = await state();
     assert.equal(held.added, 1, 'one attachment');
