@@ -69,6 +69,11 @@ test('alt names the canvas and the poster; the camera attributes set the camera;
     }, id);
     // alt: the canvas's and the poster's name; Playwright's role engine computes the same accessible name.
     assert.deepEqual(await ax('a'), { canvas: 'A swinging chain', role: 'img', poster: 'A swinging chain' });
+    // How to use it is the canvas's description (the hint it points at, in the page's language).
+    assert.equal(await page.evaluate(() => {
+      const root = document.getElementById('zh').shadowRoot;
+      return root.getElementById(root.querySelector('canvas').getAttribute('aria-describedby')).textContent;
+    }), STRINGS.zh['embed.view']);
     assert.equal(await page.getByRole('img', { name: 'A swinging chain', exact: true, includeHidden: true }).count(), 2, 'the canvas and the poster (hidden now) are named by alt');
     assert.equal(await page.getByRole('img', { name: 'A swinging chain', exact: true }).evaluate((n) => n.localName), 'canvas', 'the one shown: the canvas');
     // Without alt: the scene's name in the page's language.
