@@ -340,3 +340,29 @@ test('Copy embed code: the element snippet in a fresh page shows the same scene 
     await context.close();
   }
 });
+
+test('embed.html takes the camera, controls and alt from its query', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await host(`<!doctype html><html><body style="margin:0">
+    <iframe src="embed.html?camera-orbit=-20deg%2080deg%206m&amp;camera-target=0%202m%200&amp;controls=none&amp;alt=My%20chain#scene=chain"
+      width="400" height="250" title="chain"></iframe>
+    <iframe src="embed.html?camera-orbit=nonsense#scene=chain" width="400" height="250" title="chain 2"></iframe></body></html>`);
+  try {
+    const frames = await Promise.all([0, 1].map((k) => page.locator('iframe').nth(k).elementHandle().then((h) => h.contentFrame())));
+    for (const f of frames) await f.waitForFunction(() => document.querySelector('minipbd-scene')?.world, null, { timeout: READY_TIMEOUT });
+    const read = (f) => f.evaluate(() => {
+      const el = document.querySelector('minipbd-scene');
+      return { orbit: el.getCameraOrbit(), target: el.getCameraTarget(), controls: el.controls, label: el.shadowRoot.querySelector('canvas').getAttribute('aria-label'),
+        errors: el.attributeErrors };
+    });
+    const a = await read(frames[0]);
+    near(a.orbit, { theta: -20 * DEG, phi: 80 * DEG, radius: 6 }, 1e-9, 'orbit');
+    assert.deepEqual([a.target, a.controls, a.label, a.errors], [{ x: 0, y: 2, z: 0 }, 'none', 'My chain', {}]);
+    const b = await read(frames[1]);
+    const sc = builtinScenes.chain.camera;
+    near(b.orbit, { theta: sc.yaw, phi: Math.PI / 2 - sc.pitch, radius: sc.distance }, 1e-9, 'refused: the scene camera');
+    assert.match(b.errors['camera-orbit'], /needs 3 values/);
+    assert.deepEqual(problems.filter((p) => !p.includes('camera-orbit')), []);
+  } finally {
+    await context.close();
+  }
+});
