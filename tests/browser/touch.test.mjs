@@ -1,7 +1,7 @@
 // touch.test.mjs — a finger on <minipbd-scene> inside a page (input/pointer.js touchScroll, embed/style.js
 // touch-action: pan-y): a vertical swipe scrolls the host page and grabs nothing; a finger held still (HOLD_MS)
 // then moved grabs the particle under it and the page stays put; a sideways drag orbits the camera without
-// grabbing. Real touches through the Chrome DevTools Protocol (Input.dispatchTouchEvent) on an emulated phone, so the
+// grabbing; two fingers pinch-zoom the camera. Real touches through the Chrome DevTools Protocol (Input.dispatchTouchEvent) on an emulated phone, so the
 // browser's own scrolling decides, as on a device. (The demo page's full-window canvas keeps grabbing at once:
 // drag.test.mjs's multi-touch test.)
 
@@ -16,7 +16,7 @@ after(async () => { await env?.close(); });
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a sideways drag orbits', { timeout: TEST_TIMEOUT }, async () => {
+test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a sideways drag orbits, a pinch zooms', { timeout: TEST_TIMEOUT }, async () => {
   const context = await env.browser.newContext({ viewport: { width: 420, height: 740 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   const problems = watchProblems(page);
@@ -108,6 +108,17 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
     const orbited = await state();
     assert.ok(Math.abs(orbited.orbit.theta - o0.theta) > 0.3, `the camera turned (θ ${o0.theta} -> ${orbited.orbit.theta})`);
     assert.deepEqual([orbited.added, orbited.scrollY, orbited.pointers], [1, 0, 0], 'no new grab, no scroll');
+
+    // 4. Two fingers spreading apart zoom the camera in (the page's pinch-zoom is not the browser's over the scene).
+    const r0 = orbited.orbit.radius;
+    const cx = box.x + box.width / 2, cy = box.y + 60;
+    const two = (type, d) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }] });
+    await two('touchStart', 30);
+    for (let s = 1; s <= 8; s++) await two('touchMove', 30 + 12 * s);
+    await two('touchEnd', 0);
+    const pinched = await state();
+    assert.ok(pinched.orbit.radius < r0 * 0.8, `zoomed in (r ${r0} -> ${pinched.orbit.radius})`);
+    assert.deepEqual([pinched.added, pinched.scrollY, pinched.pointers], [1, 0, 0], 'no grab, no scroll');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
