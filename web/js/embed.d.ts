@@ -20,7 +20,31 @@ export interface MiniPBDSceneAttributes {
   width?: string;
   /** The element's height, as `width`. With both, the default 16:10 aspect ratio is off. */
   height?: string;
+  /** The accessible name of the canvas (role img) and of the poster; default "MiniPBD scene: NAME", the scene's
+   *  name in the host page's language. Text only. */
+  alt?: string;
+  /** An image URL shown instead of the drawn poster (before the scene starts, while it has no WebGL context, and
+   *  when it cannot run). http:, https:, a relative URL or data:image/… only; anything else is refused. */
+  poster?: string;
+  /** "auto" (default) or "lazy": start when scrolled into view; "eager": fetch and build the world at once (the
+   *  WebGL context still waits until it is in view). */
+  loading?: 'auto' | 'lazy' | 'eager';
+  /** "auto" (default): the play/pause button, and grabbing, orbiting, pinch and arrow keys on the canvas; "none":
+   *  none of them: a picture that plays (the host drives it with play(), pause() and the camera attributes), out of
+   *  the tab order, every gesture over it the page's. */
+  controls?: 'auto' | 'none';
+  /** "θ φ r" as model-viewer: θ the azimuth (the camera's yaw), φ the angle from straight up (90deg = level;
+   *  within 4.1deg..175.9deg), r the distance to the target (0.05 m..10 km). Angles in deg or rad (bare: rad),
+   *  distances in m, cm or mm (bare: m); any part may be "auto" (the scene's). E.g. "30deg 75deg 4m". */
+  'camera-orbit'?: string;
+  /** "x y z": the point the camera orbits, in m, cm or mm (bare: m), each part may be "auto". E.g. "0 1.2m 0". */
+  'camera-target'?: string;
+  /** The vertical field of view, 10deg..120deg (deg or rad), or "auto". E.g. "45deg". */
+  'field-of-view'?: string;
 }
+
+/** The camera's orbit in model-viewer's terms: radians and metres. */
+export interface MiniPBDCameraOrbit { theta: number; phi: number; radius: number; }
 
 /** Why an element cannot run (element.failure, the 'error' event's detail). */
 export type MiniPBDFailureCode = 'webgl' | 'wasm' | 'fetch' | 'scene' | 'context-budget' | 'runtime';
@@ -67,6 +91,23 @@ export class MiniPBDSceneElement extends HTMLElement {
   readonly playing: boolean;
   /** True while this element holds a WebGL context. */
   readonly graphicsActive: boolean;
+  // The attributes as properties (element-attrs.js): setting one sets the attribute (null removes it).
+  alt: string;
+  poster: string;
+  /** The checked value: 'auto' when the attribute is absent or refused. */
+  loading: 'auto' | 'lazy' | 'eager';
+  /** The checked value: 'auto' when the attribute is absent or refused. */
+  controls: 'auto' | 'none';
+  cameraOrbit: string;
+  cameraTarget: string;
+  fieldOfView: string;
+  /** The camera now (the user's orbiting included): θ, φ in radians, r in metres. */
+  getCameraOrbit(): MiniPBDCameraOrbit;
+  /** The point the camera orbits now, in metres. */
+  getCameraTarget(): { x: number; y: number; z: number };
+  /** The refused attributes and why ({ 'camera-orbit': '…' }); each is also said once with console.warn, and the
+   *  element behaves as if it were absent. */
+  readonly attributeErrors: Partial<Record<keyof MiniPBDSceneAttributes, string>>;
   play(): void;
   pause(): void;
   /** Rebuilds the world from the scene (element.world is a new World afterwards). */

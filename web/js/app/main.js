@@ -14,7 +14,7 @@ import { OrbitCamera } from '../render/camera.js';
 import { createRenderer } from '../render/renderer.js';
 import { PointerInput } from '../input/pointer.js';
 import { createUI, shortName, paramLabel } from '../panel/panel.js';
-import { t, detectLanguage } from '../i18n/i18n.js';
+import { t, detectLanguage, getLanguage } from '../i18n/i18n.js';
 import { Plots } from '../panel/plots.js';
 import { installViewTools } from '../panel/view-tools.js';
 import { FixedStepLoop } from '../sim/loop.js';
@@ -24,6 +24,8 @@ import { fileActions } from './files.js';
 import { canvasSize } from './canvas-size.js';
 import { editHandlers } from './edits.js';
 import { dotsByDefault } from '../objects/index.js';
+import { embedCode } from '../panel/embed-code.js';
+import { builtinTitle, posterName } from '../embed/poster.js';
 
 const READOUT_INTERVAL_MS = 250;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
@@ -179,6 +181,7 @@ async function main() {
       if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
     },
     onCopyLink: copyLink,
+    onCopyEmbed: copyEmbed,
     onHeatMap(on) {
       state.view.heatMap = on;
     },
@@ -212,7 +215,7 @@ async function main() {
   const threadsUI = addThreadsControl(document, ui.gui, ui.els.readoutBlock, ui.translated, handlers);
 
   currentWorld = () => (driver.queue.length > 0 && driver.flush(), state.world); // the page's waiting calls first
-  const app = { state, camera, ui, canvas, loadScene, copyLink, openLink, driver, get renderer() { return renderer; }, get input() { return input; } };
+  const app = { state, camera, ui, canvas, loadScene, copyLink, copyEmbed, openLink, driver, get renderer() { return renderer; }, get input() { return input; } };
   exposed.app = app;
   /** The page's own world calls wait here while the world is busy (files.js, record.js). */
   app.defer = (fn) => driver.defer(fn);
@@ -327,6 +330,37 @@ async function main() {
     }
     ui.setLink(url, t(copied ? 'share.copied' : 'share.selectToCopy') + (long ? t('share.long', { n: url.length }) : ''));
     return fragment;
+  }
+
+  /**
+   * Copy embed code: the <minipbd-scene> and <iframe> HTML for this scene (its link, with these settings) seen from
+   * this camera (panel/embed-code.js); copied and shown in the Share folder. Resolves to { element, iframe, code }
+   * or null (no scene, or one too large for a link). The address bar keeps its own link: this makes none for it.
+   */
+  async function copyEmbed() {
+    if (!state.scene) return null;
+    const scene = structuredClone(state.scene);
+    scene.camera = camera.toJSON();
+    let fragment;
+    try {
+      fragment = await encodeLink(scene);
+    } catch (err) {
+      if (isTooLargeForLink(err)) ui.setEmbedCode('', t('share.tooLarge'));
+      ui.showError(t('error.makeLink', { error: errorText(err) }));
+      return null;
+    }
+    const lang = getLanguage();
+    const name = BUILTIN_SCENE_IDS.includes(state.sceneKey) ? builtinTitle(state.sceneKey, lang) : posterName(scene.name, t('embed.poster.untitled'));
+    const made = embedCode({ pageUrl: location.href, fragment, camera: scene.camera, title: t('embed.poster.label', { name }) });
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(made.code);
+      copied = true;
+    } catch {
+      // no clipboard permission or focus: the code is in the box to copy by hand
+    }
+    ui.setEmbedCode(made.code, t(copied ? 'share.embedCopied' : 'share.embedSelect'));
+    return made;
   }
 
   // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies

@@ -13,6 +13,11 @@
 // `water` ("on" by default: fluids drawn as water where float render targets work; "off"/"false"/"0" draws them
 // as particles, the page's View > Water switch; changing it redraws, the world stays), `width` and `height` (a
 // number of CSS pixels or a CSS length: the size under a strict style-src, where style="…" is dropped; style.js).
+// The model-viewer-like ones (element-attrs.js, parsed in attrs.js): `alt` (the accessible name of the canvas and
+// the poster; default "MiniPBD scene: NAME"), `poster` (an image URL shown instead of the drawn poster), `loading`
+// (auto/lazy: start when scrolled into view; eager: build the world at once), `controls` ("none": no play button,
+// no grabbing or orbiting: a picture the host drives), `camera-orbit`, `camera-target`, `field-of-view`.
+// A finger's vertical swipe over the canvas scrolls the page; a hold grabs, a sideways drag orbits (pointer.js).
 // Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {code, message}: failure.js)
 // when the link is refused, the engine/graphics cannot start, a file cannot be fetched (CORS), or the page's WebGL
 // context budget is spent; element.failure is the same { code, message }, or null. Methods: play(), pause(),
@@ -41,10 +46,12 @@ import { classify, languageOf, say, tagged } from './failure.js';
 import { makePoster, namePoster } from './poster.js';
 import { builtinName, fragmentOf, reducedMotion, resolveScene, waterOn } from './source.js';
 import { installControl } from './element-control.js';
+import { ATTRIBUTES, accessibleName, applyControls, applyLabel, attributeChanged, hasControls, installAttrs, loadsEagerly,
+  sceneCamera } from './element-attrs.js';
 import { dotsByDefault } from '../objects/index.js';
 
 export class MiniPBDSceneElement extends HTMLElement {
-  static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height']; }
+  static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height', ...ATTRIBUTES]; }
 
   constructor() {
     super();
@@ -61,7 +68,12 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._button.hidden = true;
     this._button.addEventListener('click', () => (this._playing ? this.pause() : this.play()));
     this._poster = makePoster();
-    root.append(this._poster.root, this._stage, this._status, this._button);
+    // How to use the canvas, for screen readers (its aria-describedby; its name is the alt: element-attrs.js).
+    this._hint = document.createElement('p');
+    this._hint.id = 'hint';
+    this._hint.className = 'hint';
+    root.append(this._poster.root, this._stage, this._status, this._button, this._hint);
+    this._sceneName = null; // the scene's name as the poster shows it (the default alt)
     this._lang = 'en';
     this._failure = null; // { code, message } (failure.js), or null
     // Wheel over an embed scrolls the page (input.js would zoom): stop it before it reaches the canvas.
@@ -122,6 +134,7 @@ export class MiniPBDSceneElement extends HTMLElement {
   connectedCallback() {
     elements.add(this);
     this._lang = languageOf(this);
+    this._hint.textContent = say(this._lang, 'embed.view');
     this._showPoster();
     if (!this._ro) {
       this._ro = new ResizeObserver((entries) => {
@@ -133,6 +146,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     observers().visible.observe(this);
     observers().far.observe(this);
     this._ro.observe(this);
+    if (loadsEagerly(this) && !this._world && !this._loading && !this._failed) this._load(); // loading="eager"
   }
 
   disconnectedCallback() {
@@ -151,6 +165,10 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   attributeChangedCallback(name, oldValue, newValue) {
     if (oldValue === newValue) return;
+    if (ATTRIBUTES.includes(name)) {
+      attributeChanged(this, name); // alt, poster, loading, controls, the camera: element-attrs.js
+      return;
+    }
     if (name === 'width' || name === 'height') {
       sizeInto(this.shadowRoot, this.getAttribute('width'), this.getAttribute('height'));
       return;
@@ -167,7 +185,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
     this._unload();
     this._showPoster();
-    if (this._visible) this._load();
+    if (this._visible || loadsEagerly(this)) this._load();
   }
 
   play() {
@@ -228,7 +246,8 @@ export class MiniPBDSceneElement extends HTMLElement {
     const src = this.getAttribute('src');
     const gen = this._gen;
     namePoster(this._poster, { src: src?.trim() ? fragmentOf(src) : null, builtin: this._builtinName(), lang: this._lang,
-      current: () => gen === this._gen && this.getAttribute('src') === src });
+      current: () => gen === this._gen && this.getAttribute('src') === src,
+      onName: (name) => { this._sceneName = name; applyLabel(this); } });
     this._syncPoster();
   }
 
@@ -304,7 +323,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._loop.reset(world.getParam('dt'));
     this._view.groundEnabled = Boolean(world.getParam('groundEnabled'));
     this._view.groundHeight = world.getParam('groundHeight');
-    this._camera.set(this._scene.camera);
+    this._camera.set(sceneCamera(this, this._scene.camera)); // camera-orbit & co. over the scene's own
     this._renderer?.setWorld(world, this._scene);
     this._dirty = true;
   }
@@ -351,7 +370,7 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   _updateButton() {
     const playing = this._playing === true;
-    this._button.hidden = !this._world || this._failed;
+    this._button.hidden = !this._world || this._failed || !hasControls(this);
     this._button.textContent = playing ? '❚❚' : '▶';
     this._button.setAttribute('aria-label', say(this._lang, playing ? 'embed.pause' : 'embed.play'));
     this._button.classList.toggle('big', !playing);
@@ -372,7 +391,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     const canvas = document.createElement('canvas');
     canvas.tabIndex = 0;
     canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', say(this._lang, 'embed.view'));
+    canvas.setAttribute('aria-label', accessibleName(this));
     const r = this.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
     canvas.width = Math.max(1, Math.round(r.width * dpr));
@@ -398,11 +417,13 @@ export class MiniPBDSceneElement extends HTMLElement {
     renderer.onContextChange = () => { this._dirty = true; };
     this._canvas = canvas;
     this._renderer = renderer;
-    this._input = new PointerInput(canvas, this._camera, () => this._world);
+    // touchScroll: a finger's vertical swipe scrolls the host page; a hold grabs (input/pointer.js).
+    this._input = new PointerInput(canvas, this._camera, () => this._world, { touchScroll: true });
     this._input.mustWait = () => this._driver.mustWait;
     this._input.defer = (fn) => this._driver.defer(fn);
     this._input.canGrab = () => !this._replayer?.active; // a replay is not pulled about while it plays
     this._input.paused = this._playing !== true;
+    applyControls(this);
     live.add(this);
     this._syncPoster();
     this._dirty = true;
@@ -479,5 +500,6 @@ export class MiniPBDSceneElement extends HTMLElement {
 }
 
 installControl(MiniPBDSceneElement); // step(n), load(input), setParam, stats(), paused: element-control.js
+installAttrs(MiniPBDSceneElement); // alt, poster, loading, controls, cameraOrbit, …: element-attrs.js
 
 if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);

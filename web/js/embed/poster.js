@@ -80,13 +80,15 @@ export function posterName(sceneName, fallback) {
 /**
  * Names the scene on `poster` (makePoster's): for a link (`src`, its fragment), the name inside it once decoded
  * (decoding fetches nothing; a link that does not decode keeps the generic name, and the load says why), while
- * `current()` is still true; else the built-in's words for its id (`builtin`), or the generic name.
+ * `current()` is still true; else the built-in's words for its id (`builtin`), or the generic name. `onName(name)` is
+ * called with each name set.
  */
-export function namePoster(poster, { src, builtin, lang, current = () => true }) {
+export function namePoster(poster, { src, builtin, lang, current = () => true, onName = null }) {
   const untitled = say(lang, 'embed.poster.untitled');
   const set = (name) => {
     poster.name.textContent = name; // text from links only ever goes in as text
     poster.root.setAttribute('aria-label', say(lang, 'embed.poster.label', { name }));
+    onName?.(name); // the element's alt may replace that label (element-attrs.js)
   };
   if (src) {
     set(untitled);
@@ -101,4 +103,32 @@ export function builtinTitle(id, lang) {
   if (Object.hasOwn(STRINGS[lang] ?? {}, key)) return STRINGS[lang][key];
   const name = Object.hasOwn(builtinScenes, id) ? builtinScenes[id].name : null;
   return typeof name === 'string' && name ? name.split(':')[0].trim() : id;
+}
+
+/**
+ * Shows the image at `url` (checked by attrs.js parsePosterUrl) on `poster` in place of the drawing, or the drawing
+ * again when `url` is null. The image is decorative (alt=""): the poster's own aria-label names it. If it cannot
+ * be loaded (404, the host's img-src) the drawing comes back and `onError` is called.
+ */
+export function setPosterImage(poster, url, onError = () => {}) {
+  const art = poster.root.querySelector('.poster-art');
+  poster.image?.remove();
+  poster.image = null;
+  art.removeAttribute('hidden');
+  if (!url) return;
+  const img = document.createElement('img');
+  img.className = 'poster-image';
+  img.alt = '';
+  img.decoding = 'async';
+  img.addEventListener('error', () => {
+    if (poster.image !== img) return;
+    img.remove();
+    poster.image = null;
+    art.removeAttribute('hidden');
+    onError();
+  });
+  img.src = url;
+  art.setAttribute('hidden', '');
+  poster.image = img;
+  poster.root.insertBefore(img, poster.name);
 }

@@ -10,7 +10,12 @@ const CSS = `
   background: #e2e8f0; color: #1f2937; font: 14px/1.35 system-ui, -apple-system, "Segoe UI", sans-serif; contain: content; }
 :host([hidden]) { display: none; }
 .stage { position: absolute; inset: 0; }
-canvas { display: block; width: 100%; height: 100%; touch-action: none; outline: none; cursor: grab; }
+/* pan-y: a vertical swipe over the scene scrolls the host page (the browser takes it, and the pointer input lets go);
+   a horizontal drag orbits and a held finger grabs (input/pointer.js touchScroll). Pinch stays with the scene (it
+   zooms the camera). Without controls the canvas is a picture: the page takes every gesture. */
+canvas { display: block; width: 100%; height: 100%; touch-action: pan-y; outline: none; cursor: grab; }
+canvas.static { touch-action: auto; cursor: default; }
+.hint { display: none; }
 canvas.can-grab { cursor: pointer; }
 canvas.grabbing { cursor: grabbing; }
 canvas:focus-visible { box-shadow: inset 0 0 0 3px #3a78a8; }
@@ -27,6 +32,8 @@ button[hidden] { display: none; }
 .poster { position: absolute; inset: 0; margin: 0; background: linear-gradient(#dbe4ee, #b8c4d2); }
 .poster[hidden] { display: none; }
 .poster-art { display: block; width: 100%; height: 100%; }
+.poster-art[hidden] { display: none; }
+.poster-image { display: block; width: 100%; height: 100%; object-fit: cover; }
 .poster-name { position: absolute; left: 10px; right: 10px; bottom: 8px; margin: 0; padding: 4px 8px; border-radius: 6px;
   background: rgba(255, 255, 255, 0.82); font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 /* The dark theme follows the reader's preference, as the page's does (app.css); a host's own rules still win. */

@@ -16,7 +16,7 @@ export const embedStrings = {
     'embed.slow': 'This scene needs about {s} s per step on this machine: paused.',
     'embed.play': 'Play simulation',
     'embed.pause': 'Pause simulation',
-    'embed.view': 'Simulation view. Drag the cloth or rope to pull it, drag the background to orbit, arrow keys orbit.',
+    'embed.view': 'Drag the cloth or rope to pull it, drag the background to orbit, arrow keys orbit. On a touch screen: hold a finger still to take hold, drag sideways to orbit, swipe up or down to scroll the page.',
     'build.reason.crossOrigin': "the embed's scripts come from another origin than this page, and a browser starts no worker from another origin's script.",
   },
   zh: {
@@ -34,7 +34,7 @@ export const embedStrings = {
     'embed.slow': '在这台机器上此场景每步约需 {s} 秒：已暂停。',
     'embed.play': '播放模拟',
     'embed.pause': '暂停模拟',
-    'embed.view': '模拟视图。拖动布料或绳子来拉它，拖动背景来旋转视角，方向键也可旋转。',
+    'embed.view': '拖动布料或绳子来拉它，拖动背景来旋转视角，方向键也可旋转。在触摸屏上：手指按住不动即可抓住，左右拖动旋转视角，上下滑动滚动页面。',
     'build.reason.crossOrigin': '嵌入的脚本来自与此页面不同的源，而浏览器不会用其他源的脚本启动 Worker。',
   },
 };

@@ -120,6 +120,10 @@ const en = {
   'share.copied': 'Copied to the clipboard.',
   'share.selectToCopy': 'Select the link above to copy it.',
   'share.long': ' It is {n} characters long; some sites may cut it.',
+  'share.copyEmbed': 'Copy embed code',
+  'share.embedField': 'Embed code (HTML for another page)',
+  'share.embedCopied': 'Embed code copied: an element with its script tag, and an iframe. Paste either into a page.',
+  'share.embedSelect': 'Select the code above to copy it.',
 
   'record.start': 'Record',
   'record.start.help': 'Restart the scene and record what you do to it; the link made at the end replays it',
@@ -303,6 +307,10 @@ const zh = {
   'share.copied': '已复制到剪贴板。',
   'share.selectToCopy': '请选中上面的链接来复制。',
   'share.long': '链接长 {n} 个字符，有些网站可能会截断它。',
+  'share.copyEmbed': '复制嵌入代码',
+  'share.embedField': '嵌入代码（用于其他页面的 HTML）',
+  'share.embedCopied': '嵌入代码已复制：一个带脚本标签的元素，和一个 iframe。把任一个粘贴到页面中即可。',
+  'share.embedSelect': '选中上面的代码来复制它。',
 
   'record.start': '录制',
   'record.start.help': '重新开始场景并录制你对它的操作；最后生成的链接会回放这些操作',

@@ -24,6 +24,13 @@
 // a held pointer and a release wait in the app's queue (the `defer` hook) and run in order once the steps in
 // flight are done, so they fall between the same steps as before and a recording of them replays exactly.
 // Orbiting, zooming and the keys only move the camera: they never wait.
+//
+// touchScroll (the embed element's: a scene inside a page someone scrolls with a finger): a touch does not take
+// hold at once. The canvas says `touch-action: pan-y`, so a vertical swipe is the browser's: it scrolls the page and
+// cancels the pointer, and nothing was grabbed. A finger held still for HOLD_MS presses as the page does (grabs what
+// is under it, else orbits), and from then on its touchmoves are cancelled so the page stays put while it drags. A
+// finger that first moves sideways orbits (a quick swipe never pulls the cloth by accident). Two fingers pinch-zoom.
+// The demo page's full-window canvas does not use it: there every touch presses at once.
 
 import { intersectPlane } from '../render/camera.js';
 import { pickSkin, nearestFreeParticle } from './pick-skin.js';
@@ -35,6 +42,10 @@ const PICK_RADIUS = 0.025; // fraction of the camera distance: forgiving, but st
 // pick radius) and not behind the collider's surface: a press on bare collider surface next to the cloth
 // takes the collider, a press on cloth lying on a collider takes the cloth.
 const NEAR_RAY_ON_COLLIDER = 0.4;
+/** touchScroll: how long a finger rests before it grabs (long enough to tell from a swipe's start, short enough
+ *  not to feel like waiting), and how far it may drift meanwhile (CSS px) and still be "held". */
+export const HOLD_MS = 350;
+const TOUCH_SLOP = 8;
 
 /** How closely a dragged collider follows the pointer: its time lag in seconds. */
 const COLLIDER_LAG = 0.08;
@@ -77,8 +88,9 @@ export class PointerInput {
    * @param {HTMLCanvasElement} canvas
    * @param {import('../render/camera.js').OrbitCamera} camera
    * @param {() => object|null} getWorld  current World (it changes on reset / scene switch)
+   * @param {{ touchScroll?: boolean }} [options]  touchScroll: a vertical swipe scrolls the page, a hold grabs
    */
-  constructor(canvas, camera, getWorld) {
+  constructor(canvas, camera, getWorld, { touchScroll = false } = {}) {
     this.canvas = canvas;
     this.camera = camera;
     this.getWorld = getWorld;
@@ -90,6 +102,7 @@ export class PointerInput {
     /** Hooks (the app's: sim/driver.js): whether world calls must wait now, and where they wait. */
     this.mustWait = () => false;
     this.defer = (fn) => fn();
+    this.touchScroll = touchScroll;
 
     const on = (type, fn, opts) => canvas.addEventListener(type, fn.bind(this), opts);
     on('pointerdown', this._down);
@@ -100,6 +113,16 @@ export class PointerInput {
     on('wheel', this._wheel, { passive: false });
     on('keydown', this._key);
     on('contextmenu', (e) => e.preventDefault());
+    if (touchScroll) {
+      // A finger that holds something (or orbits) keeps the page still; one still deciding lets the page scroll.
+      on('touchmove', (e) => { if (this._touchDecided()) e.preventDefault(); }, { passive: false });
+    }
+  }
+
+  /** Whether a pointer is held that is not a touch still deciding (touchScroll). */
+  _touchDecided() {
+    for (const p of this.pointers.values()) if (p.mode !== 'undecided' && p.mode !== 'scroll') return true;
+    return false;
   }
 
   /** Number of particles currently held. */
@@ -165,7 +188,8 @@ export class PointerInput {
 
   /** Forget all pointers without touching the world (call when the world is replaced). */
   reset() {
-    for (const id of this.pointers.keys()) {
+    for (const [id, p] of this.pointers) {
+      clearTimeout(p.timer);
       if (this.canvas.hasPointerCapture?.(id)) this.canvas.releasePointerCapture(id);
     }
     this.pointers.clear();
@@ -242,9 +266,45 @@ export class PointerInput {
 
   _down(e) {
     if (!this.enabled) return;
+    if (this.touchScroll && e.pointerType === 'touch') {
+      this._touchDown(e);
+      return;
+    }
+    this._begin(e);
+  }
+
+  /** touchScroll: a new finger waits HOLD_MS to press (or joins a pinch); see the header. */
+  _touchDown(e) {
+    const { x, y } = this._local(e);
+    let pinch = false;
+    for (const [id, q] of this.pointers) {
+      if (q.mode === 'undecided' || q.mode === 'orbit') {
+        clearTimeout(q.timer);
+        this.pointers.set(id, { mode: 'orbit', x: q.x, y: q.y });
+        pinch = true;
+      }
+    }
+    if (pinch) {
+      this.pointers.set(e.pointerId, { mode: 'orbit', x, y });
+      return;
+    }
+    const p = { mode: 'undecided', x, y, x0: x, y0: y };
+    p.timer = setTimeout(() => {
+      if (this.pointers.get(e.pointerId) !== p || !this.enabled) return;
+      this.pointers.delete(e.pointerId);
+      this._begin(e); // presses where the finger came down (it has not moved further than TOUCH_SLOP)
+    }, HOLD_MS);
+    this.pointers.set(e.pointerId, p);
+  }
+
+  _begin(e) {
     e.preventDefault();
     this.canvas.focus({ preventScroll: true });
-    this.canvas.setPointerCapture?.(e.pointerId);
+    try {
+      this.canvas.setPointerCapture?.(e.pointerId);
+    } catch {
+      // a held touch's pointer may have ended in between; its end then finds nothing to release
+    }
     const { x, y } = this._local(e);
     if (this.mustWait()) {
       // What the press takes is asked of the world once it is free; until then the pointer is held as pending.
@@ -286,6 +346,18 @@ export class PointerInput {
     const p = this.pointers.get(e.pointerId);
     if (!p) {
       if (!this.mustWait()) this._hover(e);
+      return;
+    }
+    if (p.mode === 'scroll') return; // the page scrolls; the browser cancels this pointer
+    if (p.mode === 'undecided') {
+      const { x, y } = this._local(e);
+      const dx = x - p.x0, dy = y - p.y0;
+      if (Math.hypot(dx, dy) < TOUCH_SLOP) return;
+      clearTimeout(p.timer);
+      if (Math.abs(dx) > Math.abs(dy)) {
+        this.pointers.set(e.pointerId, { mode: 'orbit', x: p.x0, y: p.y0 }); // sideways: orbit from where it began
+        this._move(e);
+      } else p.mode = 'scroll';
       return;
     }
     if (p.mode === 'pending' || (p.mode !== 'orbit' && this.mustWait())) {
@@ -339,6 +411,11 @@ export class PointerInput {
   _end(e) {
     const p = this.pointers.get(e.pointerId);
     if (!p) return;
+    if (p.mode === 'undecided' || p.mode === 'scroll') { // a tap or a swipe: it took nothing
+      clearTimeout(p.timer);
+      this.pointers.delete(e.pointerId);
+      return;
+    }
     if (p.mode === 'pending' || (p.mode !== 'orbit' && this.mustWait())) {
       this.defer(() => this._end(e));
       return;
@@ -359,12 +436,14 @@ export class PointerInput {
   }
 
   _wheel(e) {
+    if (!this.enabled) return; // the page scrolls
     e.preventDefault();
     const scale = e.deltaMode === 1 ? 16 : e.deltaMode === 2 ? 400 : 1; // lines / pages -> pixels
     this.camera.zoom(Math.exp(Math.max(-200, Math.min(200, e.deltaY * scale)) * WHEEL_ZOOM));
   }
 
   _key(e) {
+    if (!this.enabled) return;
     const step = 0.08;
     const keys = {
       ArrowLeft: () => this.camera.orbit(step, 0),

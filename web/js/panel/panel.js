@@ -412,6 +412,9 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
 
     setLink: (url, note) => shareLink.setLink(url, note),
 
+    /** Shows the embed code made by Copy embed code, and the note under it. */
+    setEmbedCode: (code, note) => shareLink.setEmbedCode(code, note),
+
     /** The shown link no longer matches the settings: clear it rather than offer a stale one. */
     clearLink: () => shareLink.clearLink(),
 
