@@ -115,9 +115,10 @@ test('ci runs the README\'s test command on every push and pull request', () => 
   assert.match(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), /make test/);
 });
 
-test('pages builds dist/ and deploys it, with coi-sw.js in it for isolation', () => {
+test('pages builds dist/ (with the release downloads) and deploys it, with coi-sw.js in it for isolation', () => {
   const pages = read('pages.yml');
-  assert.ok(runCommands(pages).some((c) => /^make( dist)?$/.test(c)));
+  assert.ok(runCommands(pages).includes('make release'));
+  assert.match(fs.readFileSync(path.join(root, 'Makefile'), 'utf8'), /^release: dist\b/m, 'make release builds dist/ first');
   assert.match(pages, /uses: actions\/upload-pages-artifact@v\d+\n\s+with:\n\s+path: dist\n/);
   assert.match(pages, /uses: actions\/deploy-pages@v\d+/);
   assert.match(pages, /pages: write/);
