@@ -104,7 +104,12 @@ test('dist/: each page loads its bundle, and each bundle carries every shader', 
   for (const [name, { pages }] of Object.entries(BUNDLES)) {
     const text = fs.readFileSync(path.join(DIST, 'js', 'bundle', name), 'utf8');
     for (const page of pages) {
-      assert.match(fs.readFileSync(path.join(DIST, page), 'utf8'), new RegExp(`<script type="module" src="\\./js/bundle/${name.replace('.', '\\.')}">`), page);
+      const html = fs.readFileSync(path.join(DIST, page), 'utf8');
+      assert.match(html, new RegExp(`<script type="module" src="\\./js/bundle/${name.replace('.', '\\.')}">`), page);
+      // The hosted pages keep their strict policy: every script is a file (script-src 'self'), none inline.
+      assert.deepEqual(html.match(/<script(?![^>]*\ssrc=)[^>]*>/g), null, `${page}: no inline script`);
+      const policy = (text) => text.match(/<meta http-equiv="Content-Security-Policy"[^>]*>/)?.[0] ?? null;
+      assert.equal(policy(html), policy(fs.readFileSync(path.join(root, 'web', page), 'utf8')), `${page}: its policy as written`);
     }
     for (const f of fs.readdirSync(path.join(DIST, 'shaders'))) {
       const body = compactShader(fs.readFileSync(path.join(DIST, 'shaders', f), 'utf8'));
