@@ -16,11 +16,13 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const WEB = path.join(root, 'web', 'js');
 const DIST = path.join(root, 'dist', 'js');
 
+// dist/js/vendor (lil-gui) and dist/js/bundle (tools/bundle.mjs's minified bundles) are made by make, not copied
+// from web/js: neither is walked.
 function modules(dir) {
   const out = [];
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) { if (e.name !== 'vendor') out.push(...modules(p)); } else if (/\.(js|d\.ts)$/.test(e.name)) out.push(p);
+    if (e.isDirectory()) { if (e.name !== 'vendor' && e.name !== 'bundle') out.push(...modules(p)); } else if (/\.(js|d\.ts)$/.test(e.name)) out.push(p);
   }
   return out;
 }

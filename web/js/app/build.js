@@ -16,6 +16,7 @@
 // failed or CORS refused the answer (the Fetch standard hides which, on purpose).
 
 import { loadMiniPBD } from '../engine/loader.js';
+import { carriedWasm } from '../inline/files.js';
 
 /** The engine's most threads (src/minipbd.h PBD_MAX_THREADS). */
 export const MAX_THREADS = 16;
@@ -57,6 +58,8 @@ export async function fetchWasm(url) {
 /** What loadMiniPBD is given for `url`: the bytes, fetched here, for http(s); the URL itself otherwise (file: in
  *  Node, which loadMiniPBD reads with node:fs). */
 async function wasmSource(url) {
+  // A wasm the bundle carries is not fetched: loadMiniPBD takes it from the bundle (inline/files.js).
+  if (carriedWasm(url)) return url;
   return /^https?:$/.test(url.protocol) && typeof fetch === 'function' ? fetchWasm(url) : url;
 }
 

@@ -7,7 +7,7 @@
 // calls (panel, pointer, recorder, files, scene loads) wait in the driver's queue, run in order after the steps.
 
 import { loadEngine } from './build.js';
-import { BUILTIN_SCENE_IDS, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
+import { BUILTIN_SCENE_IDS, builtinScenes, builtinSceneName, loadBuiltinScene, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
 import { installRecorder } from '../panel/record.js';
 import { OrbitCamera } from '../render/camera.js';
@@ -41,9 +41,10 @@ window.minipbd = exposed;
 // The built-in scenes as loaded (those made from a model file, the bunny, read it first: loadBuiltinScene), by id.
 const builtins = new Map();
 
-/** Loads every built-in scene (once); one that cannot be read stays out of `builtins` and is tried again when chosen. */
+/** Loads the built-in scenes that need no file (once). One made from a model file (the bunny: 51 KB gzipped) is read
+ *  when it is first chosen (builtin()): the page neither waits for nor downloads a model it may never show. */
 async function loadBuiltins() {
-  await Promise.all(BUILTIN_SCENE_IDS.map(async (key) => {
+  await Promise.all(BUILTIN_SCENE_IDS.filter((key) => Object.hasOwn(builtinScenes, key)).map(async (key) => {
     try {
       builtins.set(key, await loadBuiltinScene(key));
     } catch {
@@ -423,7 +424,7 @@ async function main() {
 
   // --- start up ---
   const showScenes = () => ui.setScenes(BUILTIN_SCENE_IDS.map((key) => {
-    const name = builtins.get(key)?.name ?? key;
+    const name = builtins.get(key)?.name ?? builtinSceneName(key) ?? key;
     return { key, name, label: shortName(name) || key };
   }));
   try {

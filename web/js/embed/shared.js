@@ -16,6 +16,7 @@
 
 import { FetchError, loadEngine } from '../app/build.js';
 import { SHADER_FILES } from '../render/renderer.js';
+import { carriedShader } from '../inline/files.js';
 
 // This module is js/embed/shared.js: the engine and the shaders are beside js/.
 export const DEFAULT_WASM_URL = new URL('../../minipbd.wasm', import.meta.url).href;
@@ -56,7 +57,9 @@ let shaderPromise = null;
 export let shaderCache = null; // the sources once fetched: every element's renderer compiles from this one copy
 export function shaderSources() {
   if (!shaderPromise) {
-    shaderPromise = Promise.all(SHADER_FILES.map(async (name) => [name, await fetchText(new URL(name, SHADER_BASE_URL).href)]))
+    // A bundle carries its shaders (inline/files.js): only the others are fetched.
+    shaderPromise = Promise.all(SHADER_FILES.map(async (name) => [name,
+      carriedShader(name) ?? await fetchText(new URL(name, SHADER_BASE_URL).href)]))
       .then((entries) => (shaderCache = Object.fromEntries(entries)));
     shaderPromise.catch(() => { shaderPromise = null; });
   }

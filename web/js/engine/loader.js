@@ -12,6 +12,7 @@ import { World } from './world.js';
 import { validateScene } from '../format/scene.js';
 import { objectTypeOf } from '../objects/index.js';
 import { attachThreaded, checkThreads, isThreadedModule } from './threads.js';
+import { carriedWasm } from '../inline/files.js';
 
 const MAX_POINTERS = 16; // attachments reserved per world: one per finger and then some
 
@@ -23,6 +24,9 @@ async function fetchBytes(source) {
   // The URL is written inline: bundlers follow and copy new URL('literal', import.meta.url), not a variable.
   if (source === undefined) source = new URL('../../minipbd.wasm', import.meta.url);
   const url = source instanceof URL ? source : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);
+  // A bundle carrying the wasm (the offline page: a file: page fetches nothing) answers from its own bytes.
+  const carried = carriedWasm(url);
+  if (carried) return carried;
   if (url.protocol === 'file:') {
     // Node only: fetch() does not read files. The import never runs in a browser.
     const fs = await import('node:fs/promises');

@@ -330,6 +330,13 @@ export function defaultScene() {
 /** Every built-in scene's id, in the picker's order: those of builtinScenes, then those made from a model file. */
 export const BUILTIN_SCENE_IDS = Object.freeze([...Object.keys(BUILTIN_SOURCES), ...Object.keys(ASSET_SCENES)]);
 
+/** The name of built-in scene `id` without reading its model file (a picker names every scene before it is
+ *  loaded), or undefined for an unknown id. */
+export function builtinSceneName(id) {
+  if (Object.hasOwn(builtinScenes, id)) return builtinScenes[id].name;
+  return Object.hasOwn(ASSET_SCENES, id) ? ASSET_SCENES[id].scene(null).name : undefined;
+}
+
 const loaded = new Map();
 
 /**

@@ -1,6 +1,8 @@
 // gl.js — small WebGL2 helpers: fetch shader sources, compile/link with readable errors,
 // and cache attribute/uniform locations once (never look them up per frame).
 
+import { carriedShader } from '../inline/files.js';
+
 export class ShaderError extends Error {
   constructor(message) {
     super(message);
@@ -12,6 +14,8 @@ export class ShaderError extends Error {
 export async function fetchShaderSources(names, base = './shaders/') {
   const entries = await Promise.all(
     names.map(async (name) => {
+      const carried = carriedShader(name); // a bundle's own copy (inline/files.js): nothing to fetch
+      if (carried !== undefined) return [name, carried];
       const url = new URL(base + name, document.baseURI);
       const res = await fetch(url);
       if (!res.ok) throw new ShaderError(`shader ${name} could not be loaded (HTTP ${res.status})`);
