@@ -65,3 +65,34 @@ test('the size is refused before a byte is read, in the same words everywhere', 
   const big = new File([new Uint8Array(MAX_SCENE_FILE_BYTES + 1024)], 'big.json');
   await assert.rejects(readSceneFile(big), { name: 'SceneFileError', message: 'big.json is 32.0 MB; a scene file may be at most 32.0 MB' });
 });
+
+test('a file with "$schema" (as the README advises, for editors) opens in the API, the page\'s reader and the CLI as the same scene', async () => {
+  const scene = await loadBuiltinScene('chain');
+  const plain = JSON.stringify(scene, null, 2);
+  const withSchema = JSON.stringify({ $schema: 'https://example.org/minipbd/scene.schema.json', ...scene }, null, 2);
+  const want = validateScene(scene);
+  assert.deepEqual(parseSceneFile(enc(withSchema), 'chain.json'), want);
+  assert.deepEqual(await readSceneFile(new File([withSchema], 'chain.json')), want);
+  const run = (text) => {
+    const file = path.join(tmp, 'chain.json');
+    fs.writeFileSync(file, text);
+    const cli = spawnSync(process.execPath, ['tools/minipbd-run.mjs', file, '--steps', '3'], { cwd: root, encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const out = JSON.parse(cli.stdout);
+    delete out.stepMs;
+    return out;
+  };
+  const a = run(withSchema), b = run(plain);
+  assert.equal(a.hash, b.hash);
+  assert.equal(a.steps, 3);
+  // A bad "$schema" is refused in the same words everywhere.
+  const bad = JSON.stringify({ $schema: 42, ...scene });
+  const message = '$schema must be a string of at most 2048 characters (the address of a JSON Schema), got 42';
+  assert.throws(() => parseSceneFile(bad, 'chain.json'), { name: 'SceneError', message });
+  await assert.rejects(readSceneFile(new File([bad], 'chain.json')), { message });
+  const file = path.join(tmp, 'bad-schema.json');
+  fs.writeFileSync(file, bad);
+  const cli = spawnSync(process.execPath, ['tools/minipbd-run.mjs', file, '--steps', '1'], { cwd: root, encoding: 'utf8' });
+  assert.equal(cli.status, 2);
+  assert.ok(cli.stderr.includes(message), cli.stderr);
+});

@@ -43,6 +43,8 @@ export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffn
 
 /** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
+  /** The address of scene.schema.json, for editors' completion; read, bounded and left out of the normalised scene. */
+  $schema?: string;
   format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; fluid?: Partial<FluidSettings>; colliders?: ColliderDescription[];
