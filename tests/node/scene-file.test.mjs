@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseSceneFile, checkSceneFileSize, validateScene, loadBuiltinScene, MAX_SCENE_FILE_BYTES } from '../../web/js/minipbd.js';
+import { parseSceneFile, checkSceneFileSize, sceneFileText, validateScene, loadBuiltinScene, BUILTIN_SCENE_IDS, MAX_SCENE_FILE_BYTES } from '../../web/js/minipbd.js';
 import { readSceneFile } from '../../web/js/input/drop.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -95,4 +95,44 @@ test('a file with "$schema" (as the README advises, for editors) opens in the AP
   const cli = spawnSync(process.execPath, ['tools/minipbd-run.mjs', file, '--steps', '1'], { cwd: root, encoding: 'utf8' });
   assert.equal(cli.status, 2);
   assert.ok(cli.stderr.includes(message), cli.stderr);
+});
+
+test('sceneFileText (Download scene): 2-space JSON, arrays of numbers on one line, defaults left out, and it opens back to the same scene', async () => {
+  const chain = { format: 'minipbd-scene', version: 2, name: 'Two links', solver: { iterations: 1, substeps: 3 }, camera: { fov: 45, yaw: 1 },
+    objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2, pins: [0] }] };
+  // Only what differs from the defaults: iterations 1 and fov 45 are the defaults, so they go; ground, wind, fluid
+  // and colliders are all defaults and left out whole.
+  const defaults = validateScene({ ...chain, solver: {}, camera: {} });
+  assert.deepEqual([defaults.solver.iterations, defaults.camera.fov], [1, 45]);
+  assert.equal(sceneFileText(chain), [
+    '{',
+    '  "format": "minipbd-scene",',
+    '  "version": 2,',
+    '  "name": "Two links",',
+    '  "solver": {',
+    '    "substeps": 3',
+    '  },',
+    '  "camera": {',
+    '    "yaw": 1',
+    '  },',
+    '  "objects": [',
+    '    {',
+    '      "type": "chain",',
+    '      "start": [0, 1, 0],',
+    '      "end": [1, 1, 0],',
+    '      "segments": 2,',
+    '      "pins": [0]',
+    '    }',
+    '  ]',
+    '}',
+    '',
+  ].join('\n'));
+  for (const id of BUILTIN_SCENE_IDS) {
+    const scene = await loadBuiltinScene(id);
+    const text = sceneFileText(scene);
+    assert.deepEqual(parseSceneFile(text, `${id}.json`), validateScene(scene), `${id}: opens back to the same scene`);
+    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 2,\n/, id);
+    assert.ok(!/\n {2}"(ground|wind|fluid)": \{\}/.test(text), `${id}: no empty sections`);
+  }
+  assert.throws(() => sceneFileText({ format: 'minipbd-scene', version: 2, objects: [] }), { name: 'SceneError', path: 'objects' });
 });

@@ -10,7 +10,9 @@ import { PARAM_NAMES, paramInfo, paramAccepts, paramRule } from '../../web/js/en
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-export const DEFAULT_DIGITS = 6;
+import { DEFAULT_DIGITS } from '../../web/js/format/csv.js';
+
+export { DEFAULT_DIGITS };
 /** Seconds of wall time between progress lines. */
 export const PROGRESS_SECONDS = 2;
 

@@ -287,7 +287,7 @@ export const OBJECT_TYPES: readonly ObjectType[];
 import type { NormalisedScene } from './format/scene.js';
 export type { NormalisedScene, SceneLimits } from './format/scene.js';
 export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, sceneParticleCount } from './format/scene.js';
-export { parseSceneFile, checkSceneFileSize, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
+export { parseSceneFile, checkSceneFileSize, sceneFileText, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
 export type { Replay, ReplayEvent } from './format/replay.js';
 export { readReplay, validateReplay, replayParamValue, REPLAY_VERSION, REPLAY_LIMITS, REPLAY_PARAMS } from './format/replay.js';
 export type { LinkErrorReason } from './format/link.js';
