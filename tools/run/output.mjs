@@ -1,9 +1,9 @@
 // output.mjs — what minipbd-run prints: floats rounded to a number of significant digits and samples as JSON
 // entries or CSV rows, by the rules the page's CSV follows too (web/js/format/csv.js).
 
-import { csvField } from '../../web/js/format/csv.js';
+import { csvField } from './web.mjs';
 
-export { DEFAULT_DIGITS, roundNumber, roundDeep, csvField } from '../../web/js/format/csv.js';
+export { DEFAULT_DIGITS, roundNumber, roundDeep, csvField } from './web.mjs';
 
 /** The per-sample statistics, in column order; the fluid ones only in a scene with water. */
 export const STAT_COLUMNS = ['stepMs', 'kineticEnergy', 'potentialEnergy', 'maxError', 'meanError', 'maxStretch'];
