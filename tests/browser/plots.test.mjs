@@ -1,6 +1,7 @@
 // plots.test.mjs — the panel's convergence curve and energy plot: switching them on makes the solver record
 // the mean error after every pass (world.convergence has substeps x iterations entries) and draws both; the
-// readout beside each names the point under the pointer; the CSV buttons download the plotted points exactly.
+// readout beside each names the point under the pointer; the CSV buttons download the plotted points, to 6
+// significant digits or, with full precision, exactly.
 
 import fs from 'node:fs';
 import { test, before, after } from 'node:test';
