@@ -193,13 +193,20 @@ function body(t) {
   });
   const onlySome = [...new Set(Object.values(SHAPE_KEYS).flat())];
   return {
+    // Chosen by its shape (a discriminator, as the objects are by type): a mistake in a box is one error about the
+    // box, not one per shape it failed to be.
+    type: 'object',
+    properties: { type: { const: t.type }, shape: true },
+    required: ['type', 'shape'],
+    discriminator: { propertyName: 'shape' },
     oneOf: SHAPES.map((shape) => {
       const keys = BODY_KEYS.filter((k) => !onlySome.includes(k) || SHAPE_KEYS[shape].includes(k));
       const props = all(shape);
       const required = ['type', 'shape', ...(shape === 'box' || shape === 'ball' ? ['position'] : []), ...(shape === 'tets' ? ['mesh'] : [])];
       const s = record(keys, Object.fromEntries(keys.map((k) => [k, props[k]])), required, `${t.type} ${shape}`);
-      // A mesh body takes "mesh" or "obj", exactly one.
-      if (shape === 'mesh') s.oneOf = [{ required: ['mesh'] }, { required: ['obj'] }];
+      // A mesh body takes "mesh" or "obj", exactly one. Each branch names its key in its own properties: Ajv's
+      // strict mode checks a "required" against the properties beside it (oneOf is applied before them).
+      if (shape === 'mesh') s.oneOf = ['mesh', 'obj'].map((k) => ({ properties: { [k]: true }, required: [k] }));
       return s;
     }),
   };
@@ -228,12 +235,22 @@ const OBJECT_SCHEMAS = { cloth, chain, soft: body, rigid: body, fluid };
 
 // ---------------------------------------------------------------- the scene
 
+/** One of `variants`, chosen by the value of its "type" (a discriminator: Ajv with its `discriminator` option, the
+ *  OpenAPI keyword; a validator that does not know it still has the oneOf). Chosen, not tried: one mistake in a
+ *  cloth is one error about the cloth, where a plain oneOf reports why it is not each of the other types too. */
+function byType(variants) {
+  // Every variant requires "type" (as Ajv's discriminator asks), so a missing type is one error, the tag's.
+  if (!variants.every((v) => v.required?.includes('type'))) throw new Error('gen-scene-schema: a variant does not require its type');
+  return { type: 'object', discriminator: { propertyName: 'type' }, oneOf: variants };
+}
+
 export function sceneSchema() {
   const objects = OBJECT_TYPES.map((t) => {
     if (!Object.hasOwn(OBJECT_SCHEMAS, t.type)) throw new Error(`gen-scene-schema: object type ${t.type} has no schema here`);
     return OBJECT_SCHEMAS[t.type](t);
   });
   const props = {
+    $schema: { type: 'string', maxLength: L.maxSchemaLength, description: 'the address of this schema, for editors (the validator reads and drops it)' },
     format: { const: T.format },
     version: { enum: [...T.versions], description: `the scene version (this page writes ${T.versions.at(-1)})` },
     name: { ...nameSchema(), default: T.defaultName },
@@ -242,8 +259,8 @@ export function sceneSchema() {
     camera: camera(),
     wind: paramSection(placeFields('wind'), 'wind'),
     fluid: paramSection(placeFields('fluid'), 'fluid'),
-    colliders: list({ oneOf: Object.keys(T.colliderKeys).map(collider) }, L.maxColliders),
-    objects: list({ oneOf: objects }, L.maxObjects, 1),
+    colliders: list(byType(Object.keys(T.colliderKeys).map(collider)), L.maxColliders),
+    objects: list(byType(objects), L.maxObjects, 1),
   };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',

@@ -36,8 +36,7 @@
    float. Each sample has its time (s = step x dt); stepMs times world.step alone, never the snapshots. Options:
    tools/run/args.mjs. */
 import fs from 'node:fs';
-import { loadMiniPBD, Replayer, validateScene } from '../web/js/minipbd.js';
-import { fluidRatioProblem } from '../web/js/engine/params.js';
+import { loadMiniPBD, Replayer, validateScene, fluidRatioProblem } from './run/web.mjs';
 import { USAGE, UsageError, parseArgs } from './run/args.mjs';
 import { readScene, objBody, withBody } from './run/scene.mjs';
 import { resolveTrack, trackSample } from './run/track.mjs';

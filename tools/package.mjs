@@ -37,6 +37,41 @@ const CONTENTS = ['js', 'minipbd.wasm', 'minipbd_threads.wasm', 'shaders', 'asse
 const SIDE_EFFECTS = ['./js/embed.js', './js/embed/*.js', './js/app/main.js', './js/gallery/*.js',
   './js/engine/thread-worker.js', './coi-sw.js'];
 
+/** The command line (minipbd-run) as the package's bin: tools/minipbd-run.mjs and tools/run/*.mjs copied to bin/,
+ *  where the page's modules are js/ and the wasm files the folder's own (tools/run/web.mjs names that layout: its
+ *  copy is written with the package's). */
+export const BIN = Object.freeze({ 'minipbd-run': './bin/minipbd-run.mjs' });
+
+/** web.mjs as the package has it: its imports of ../../web/js/ become ../../js/, its wasm folder ../../dist/ the
+ *  package folder. Each must be there exactly as written, so a change to web.mjs that this misses stops the build. */
+export function packagedWebModule(text) {
+  const rules = [[/'\.\.\/\.\.\/web\/js\//g, "'../../js/"], [/'\.\.\/\.\.\/dist\/'/g, "'../../'"]];
+  let out = text;
+  for (const [from, to] of rules) {
+    if (!from.test(out)) throw new Error(`tools/run/web.mjs: no ${from} to rewrite for the package`);
+    out = out.replace(from, to);
+  }
+  if (/web\/js\/|dist\//.test(out.replace(/^\/\/.*$/gm, ''))) throw new Error('tools/run/web.mjs: a path of the repository is left in the package\'s copy');
+  return out;
+}
+
+/** Copies the CLI into `out`/bin: minipbd-run.mjs (executable, its shebang kept) and run/*.mjs. */
+function copyCli(out) {
+  const bin = path.join(out, 'bin');
+  fs.mkdirSync(path.join(bin, 'run'), { recursive: true });
+  const main = path.join(bin, 'minipbd-run.mjs');
+  const source = fs.readFileSync(path.join(ROOT, 'tools', 'minipbd-run.mjs'), 'utf8');
+  if (!source.startsWith('#!/usr/bin/env node\n')) throw new Error('tools/minipbd-run.mjs must start with #!/usr/bin/env node');
+  fs.writeFileSync(main, source);
+  fs.chmodSync(main, 0o755);
+  for (const f of fs.readdirSync(path.join(ROOT, 'tools', 'run'))) {
+    if (!f.endsWith('.mjs')) continue;
+    const text = fs.readFileSync(path.join(ROOT, 'tools', 'run', f), 'utf8');
+    if (f !== 'web.mjs' && /web\/js\//.test(text.replace(/^\/\/.*$/gm, ''))) throw new Error(`tools/run/${f}: imports the page's modules other than through web.mjs`);
+    fs.writeFileSync(path.join(bin, 'run', f), f === 'web.mjs' ? packagedWebModule(text) : text);
+  }
+}
+
 /** The generated package.json for the root's `meta` (name, version, description, license). */
 export function packageJson(meta, present = () => true) {
   const exports = {};
@@ -51,7 +86,8 @@ export function packageJson(meta, present = () => true) {
     main: './js/minipbd.js',
     types: './js/minipbd.d.ts',
     exports,
-    files: CONTENTS.filter(present).map((f) => (path.extname(f) === '' ? `${f}/` : f)),
+    bin: { ...BIN },
+    files: [...CONTENTS.filter(present).map((f) => (path.extname(f) === '' ? `${f}/` : f)), 'bin/'],
     sideEffects: SIDE_EFFECTS,
     keywords: ['physics', 'position-based-dynamics', 'webassembly', 'cloth', 'fluid', 'simulation'],
   };
@@ -69,6 +105,7 @@ function main() {
     if (!present(f)) throw new Error(`${path.join(dist, f)} is missing: run make dist`);
     fs.cpSync(path.join(dist, f), path.join(out, f), { recursive: true });
   }
+  copyCli(out);
   fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(out, 'LICENSE'));
   // The package's README is the user's (install, entry points, examples), not the repository's front door.
   fs.copyFileSync(path.join(ROOT, 'docs', 'package-README.md'), path.join(out, 'README.md'));
@@ -79,6 +116,7 @@ function main() {
     for (const f of files) if (!fs.existsSync(path.join(out, f))) throw new Error(`export ${sub}: ${f} is not in ${out}`);
   }
   for (const f of FILE_EXPORTS) if (!fs.existsSync(path.join(out, f))) throw new Error(`export ${f} is not in ${out}`);
+  for (const [name, f] of Object.entries(BIN)) if (!fs.existsSync(path.join(out, f))) throw new Error(`bin ${name}: ${f} is not in ${out}`);
   console.log(path.relative(process.cwd(), out) || out);
 }
 

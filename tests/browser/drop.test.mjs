@@ -6,6 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, waitSteps, waitFrames, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { validateScene } from '../../web/js/format/scene.js';
+import { sceneFileText } from '../../web/js/format/scene-file.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -251,11 +253,17 @@ test('Download scene saves a file that opens back, dropped or picked, to the sam
     const saving = page.waitForEvent('download');
     await page.evaluate(() => document.getElementById('download-scene').click());
     const download = await saving;
-    assert.equal(download.suggestedFilename(), 'cloth-on-a-sphere.json');
+    assert.equal(download.suggestedFilename(), 'minipbd-cloth-on-a-sphere.json');
     const text = await new Promise((resolve, reject) => {
       download.createReadStream().then((s) => { let d = ''; s.on('data', (c) => { d += c; }); s.on('end', () => resolve(d)); s.on('error', reject); }, reject);
     });
-    const saved = JSON.parse(text);
+    // Written for a person: 2-space indented, only what differs from the defaults (no ground, wind or fluid section
+    // in this scene), the scene the page runs.
+    const saved = validateScene(JSON.parse(text));
+    assert.equal(text, sceneFileText(saved));
+    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 2,\n/);
+    assert.deepEqual(Object.keys(JSON.parse(text)), ['format', 'version', 'name', 'solver', 'camera', 'colliders', 'objects']);
+    assert.equal(JSON.parse(text).objects[0].stiffness, undefined, 'the cloth\'s default stiffness is left out');
     // Another scene first, then the saved file back, dropped: the same description (camera included).
     await page.selectOption('#scene-select', 'chain');
     await page.waitForFunction(() => window.minipbd.app.state.sceneKey === 'chain', null, { timeout: READY_TIMEOUT });

@@ -137,6 +137,13 @@ test('a parent on another origin drives the embed: every command round-trips', {
     assert.deepEqual(flag, { ok: true, result: { particles: await inFrame(() => document.querySelector('minipbd-scene').world.particleCount) } });
     assert.equal(await inFrame(() => document.querySelector('minipbd-scene').world.describe().objects[0].type), 'cloth');
     const link = await encodeLink(builtinScenes['cloth-sphere']);
+    // The command table's forms too: { scene } and { link }, as the client sends them.
+    const byScene = await call('load', { scene: builtinScenes.chain });
+    assert.equal(byScene.ok, true, JSON.stringify(byScene));
+    assert.equal(await inFrame(() => document.querySelector('minipbd-scene').world.describe().objects[0].type), 'chain');
+    const byLink = await call('load', { link: `${B}/embed.html#${link}` });
+    assert.equal(byLink.ok, true, JSON.stringify(byLink));
+    assert.equal(await inFrame(() => document.querySelector('minipbd-scene').world.describe().colliders.length), 1);
     const loaded = await call('load', `${B}/embed.html#${link}`);
     assert.equal(loaded.ok, true, JSON.stringify(loaded));
     await call('step', 3);

@@ -6,19 +6,20 @@ import fs from 'node:fs';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
-import { fileBase } from '../../web/js/panel/view-tools.js';
+import { shortFileName } from '../../web/js/panel/files.js';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
-test('fileBase: letters and digits of any script, the rest as single dashes, a fallback', () => {
-  assert.equal(fileBase('Hanging cloth: 2 m x 2 m, 40 x 40'), 'Hanging-cloth-2-m-x-2-m-40-x-40');
-  assert.equal(fileBase('../../etc/passwd'), 'etc-passwd');
-  assert.equal(fileBase('布料 / 悬挂'), '布料-悬挂');
-  assert.equal(fileBase('<>:"/\\|?*'), 'minipbd');
-  assert.equal(fileBase(undefined), 'minipbd');
-  assert.ok(fileBase('x'.repeat(200)).length <= 60);
+test('shortFileName: minipbd-, the words before the colon (letters and digits of any script), the kind; a fallback', () => {
+  assert.equal(shortFileName('Hanging cloth: 2 m x 2 m, 40 x 40', 'png'), 'minipbd-hanging-cloth.png');
+  assert.equal(shortFileName('Hanging cloth: 2 m x 2 m, 40 x 40', 'csv', 'energy'), 'minipbd-hanging-cloth-energy.csv');
+  assert.equal(shortFileName('../../etc/passwd', 'json'), 'minipbd-etc-passwd.json');
+  assert.equal(shortFileName('布料 / 悬挂', 'png'), 'minipbd-布料-悬挂.png');
+  assert.equal(shortFileName('<>:"/\\|?*', 'png'), 'minipbd.png');
+  assert.equal(shortFileName(undefined, 'csv', 'convergence'), 'minipbd-convergence.csv');
+  assert.equal(shortFileName('x'.repeat(200), 'json'), `minipbd-${'x'.repeat(32)}.json`);
 });
 
 test('screenshot: a PNG of the canvas, at its size, showing the scene; named after the scene', { timeout: TEST_TIMEOUT }, async () => {
@@ -27,7 +28,8 @@ test('screenshot: a PNG of the canvas, at its size, showing the scene; named aft
     await waitFrames(page, 5);
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#screenshot')]);
     const name = await page.evaluate(() => window.minipbd.scene.name);
-    assert.equal(download.suggestedFilename(), `${fileBase(name)}.png`);
+    assert.equal(download.suggestedFilename(), shortFileName(name, 'png'));
+    assert.match(download.suggestedFilename(), /^minipbd-[\p{L}\p{N}-]+\.png$/u);
     const png = fs.readFileSync(await download.path());
     assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
     assert.equal(png.toString('latin1', 12, 16), 'IHDR');

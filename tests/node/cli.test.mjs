@@ -166,3 +166,38 @@ test('progress: lines on stderr only, when asked (--progress) or on a terminal; 
   assert.equal(ok('builtin:chain', '--steps', '40').stderr, '', 'stderr is a pipe here: no progress by default');
   assert.equal(JSON.parse(lines[lines.length - 1]).hash, JSON.parse(quiet.stderr).hash, 'stepping in chunks changes no bit');
 });
+
+test('options (util.parseArgs, strict): unknown ones and missing values refused by name, exit 2 before anything runs; --help exits 0', () => {
+  const cases = [
+    [['builtin:chain', '--stpes', '5'], 'unknown option --stpes'],
+    [['builtin:chain', '-x'], 'unknown option -x'],
+    [['builtin:chain', '--steps'], '--steps needs a whole number from 0 to 1000000'],
+    [['builtin:chain', '--steps', '--every', '3'], '--steps needs a whole number from 0 to 1000000'],
+    [['builtin:chain', '--steps', '2x'], '--steps needs a whole number from 0 to 1000000, got "2x"'],
+    [['builtin:chain', '--track'], '--track needs a list of particles, e.g. --track 12,40 or --track last'],
+    [['builtin:chain', '--quiet=yes'], '--quiet takes no value'],
+    [['builtin:chain', 'builtin:cloth'], 'more than one scene given: builtin:cloth'],
+    [[], 'no scene given'],
+    [['builtin:chain', '--rigid'], '--rigid and --resolution go with --obj'],
+    [['builtin:chain', '--digits', '18'], '--digits needs a whole number from 1 to 17, or 0 or full (the raw double), got "18"'],
+  ];
+  for (const [args, message] of cases) {
+    const r = run(...args);
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
+    assert.equal(r.stderr.split('\n')[0], `minipbd-run: ${message}`, args.join(' '));
+    assert.match(r.stderr, /\nusage: minipbd-run /);
+    assert.equal(r.stdout, '');
+  }
+  const help = run('--help');
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^usage: minipbd-run <scene\.json \| link \| builtin:NAME> \[options\]\n/);
+  assert.match(help.stdout, /\n {2}-h, --help {7}this text\n/);
+  assert.equal(run('-h').stdout, help.stdout);
+  // The same options in either spelling, and the later of --progress and --quiet wins.
+  const a = JSON.parse(ok('builtin:chain', '--steps=4', '--digits=3').stdout);
+  const b = JSON.parse(ok('builtin:chain', '--steps', '4', '--digits', '3').stdout);
+  assert.equal(a.hash, b.hash);
+  assert.equal(a.steps, 4);
+  assert.equal(ok('builtin:chain', '--steps', '20', '--progress', '--progress-every', '0', '--quiet').stderr, '');
+  assert.match(ok('builtin:chain', '--steps', '20', '--quiet', '--progress', '--progress-every', '0').stderr, /^step 10 \/ 20 \(50%\)\n/);
+});

@@ -15,6 +15,7 @@ import {
   FrameApi, accepts, allowedOrigins, checkCommand, installFrameApi, parseParentOrigins,
   FRAME_COMMANDS, MAX_ARG_DEPTH, MAX_ARG_VALUES, MAX_PARENT_ORIGINS, MAX_SUBSCRIBE_HZ,
 } from '../../web/js/embed/frame-api.js';
+import { MiniPBDFrame, loadArgs } from '../../web/js/embed/frame-client.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
@@ -349,4 +350,53 @@ test('before the scene has loaded: not-ready, and an element that throws is a fa
   await first;
   assert.deepEqual(posted, [{ type: 'minipbd:stats', hz: 30, stats: { steps: 9 } }]);
   api2.unsubscribe();
+});
+
+test('the client\'s load(x): { builtin }, { link } and { scene } as the command table lists them, and the shorthands', async () => {
+  const scene = structuredClone(builtinScenes.cloth);
+  const link = await encodeLink(builtinScenes.chain);
+  assert.deepEqual(loadArgs({ builtin: 'flag' }), { builtin: 'flag' });
+  assert.deepEqual(loadArgs({ link }), { link });
+  assert.deepEqual(loadArgs({ scene }), { scene });
+  assert.deepEqual(loadArgs('flag'), { builtin: 'flag' });
+  assert.deepEqual(loadArgs(`https://host.example/embed.html#${link}`), { link: `https://host.example/embed.html#${link}` });
+  assert.deepEqual(loadArgs(scene), { scene });
+  // A bad value goes to the frame under its key, so the frame's message names it.
+  assert.deepEqual(loadArgs({ link: 5 }), { link: 5 });
+  assert.deepEqual(loadArgs([1]), { scene: [1] });
+
+  // The client over the frame API in one process: its window and the iframe's are stand-ins that pass messages on.
+  const { el, api } = setup();
+  const hadWindow = Object.hasOwn(globalThis, 'window');
+  const saved = globalThis.window;
+  globalThis.window = new EventTarget();
+  const frameWindow = {
+    postMessage(data, origin) {
+      assert.equal(origin, A);
+      api.handle(data, A).then((reply) => {
+        globalThis.window.dispatchEvent(Object.assign(new Event('message'), { data: reply, origin: A, source: frameWindow }));
+      });
+    },
+  };
+  const frame = new MiniPBDFrame({ src: `${A}/embed.html`, contentWindow: frameWindow }, { origin: A, timeout: 5000 });
+  try {
+    assert.deepEqual(await frame.load({ link }), { particles: validateScene(builtinScenes.chain).objects[0].segments + 1 });
+    assert.equal(el.world.describe().objects[0].type, 'chain');
+    assert.deepEqual(await frame.load({ scene }), { particles: el.world.particleCount });
+    assert.equal(el.world.describe().objects[0].type, 'cloth');
+    await frame.load({ builtin: 'flag' });
+    assert.equal(el.world.describe().name, validateScene(builtinScenes.flag).name);
+    await frame.load('chain');
+    assert.equal(el.world.describe().objects[0].type, 'chain');
+    await frame.load(scene);
+    assert.equal(el.world.describe().objects[0].type, 'cloth');
+    // Refused: the frame's words, and the running world stays.
+    const hash = el.world.hash();
+    await assert.rejects(frame.load({ link: 5 }), { name: 'FrameCommandError', code: 'bad-args', message: "load: link must be a string ('s=1.…' or a URL with one), got 5" });
+    await assert.rejects(frame.load({ scene: { ...scene, objects: 'many' } }), { code: 'refused', message: /^load: objects must be an array/ });
+    assert.equal(el.world.hash(), hash);
+  } finally {
+    frame.destroy();
+    if (hadWindow) globalThis.window = saved; else delete globalThis.window;
+  }
 });

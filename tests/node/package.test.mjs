@@ -105,6 +105,44 @@ test('every export resolves from the project: the entry points, the wasm files, 
   assert.equal(schema, fs.readFileSync(path.join(root, 'web', 'scene.schema.json'), 'utf8'));
 });
 
+test('the command line is the package\'s bin: npx minipbd-run in the project prints its usage and runs a built-in scene', { timeout: 120000 }, async () => {
+  assert.ok(packed, 'the package is installed');
+  assert.ok(packed.files.some((f) => f.path === 'bin/minipbd-run.mjs'), 'the tarball holds bin/minipbd-run.mjs');
+  for (const f of ['args', 'output', 'scene', 'track', 'web']) assert.ok(packed.files.some((x) => x.path === `bin/run/${f}.mjs`), `bin/run/${f}.mjs`);
+  const installed = JSON.parse(fs.readFileSync(path.join(project, 'node_modules', 'minipbd', 'package.json'), 'utf8'));
+  assert.deepEqual(installed.bin, { 'minipbd-run': './bin/minipbd-run.mjs' });
+  const main = path.join(project, 'node_modules', 'minipbd', 'bin', 'minipbd-run.mjs');
+  assert.ok(fs.readFileSync(main, 'utf8').startsWith('#!/usr/bin/env node\n'), 'a shebang');
+  assert.ok((fs.statSync(main).mode & 0o111) !== 0, 'executable');
+  // The package's copy reaches the page's modules in js/ and the wasm in the package folder, never the repository.
+  const web = fs.readFileSync(path.join(project, 'node_modules', 'minipbd', 'bin', 'run', 'web.mjs'), 'utf8');
+  assert.match(web, /from '\.\.\/\.\.\/js\/minipbd\.js'/);
+  assert.doesNotMatch(web.replace(/^\/\/.*$/gm, ''), /web\/js|dist\//);
+  const npx = (...args) => spawnSync('npx', ['--offline', '--no-install', 'minipbd-run', ...args],
+    { cwd: project, env: { ...npmEnv, NODE_PATH: '' }, encoding: 'utf8', timeout: 60000 });
+  const help = npx('--help');
+  assert.equal(help.status, 0, help.stderr);
+  assert.match(help.stdout, /^usage: minipbd-run <scene\.json \| link \| builtin:NAME> \[options\]\n/);
+  const bad = npx('builtin:chain', '--bogus');
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr.split('\n')[0], 'minipbd-run: unknown option --bogus');
+  // A real run: the same bits as this process, its CSV a header and one row per sample, 6 significant digits.
+  const r = npx('builtin:chain', '--steps', '30', '--every', '10', '--format', 'csv');
+  assert.equal(r.status, 0, r.stderr);
+  const [header, ...rows] = r.stdout.trimEnd().split('\n').map((line) => line.split(','));
+  assert.deepEqual(header.slice(0, 4), ['step', 'time', 'stepMs', 'kineticEnergy']);
+  assert.deepEqual(rows.map((row) => Number(row[0])), [0, 10, 20, 30]);
+  for (const row of rows) {
+    assert.equal(row.length, header.length);
+    for (const f of row.slice(3)) assert.ok(f !== '' && Number.isFinite(Number(f)) && Number(f) === Number(Number(f).toPrecision(6)), `${f} is a number of at most 6 digits`);
+  }
+  const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
+  const world = pbd.createWorld(builtinScenes.chain);
+  world.step(30);
+  assert.equal(JSON.parse(r.stderr).hash, world.hash(), 'the summary on stderr has this process\'s hash');
+  world.destroy();
+});
+
 test('a copied dist/ runs inside the CommonJS project too (dist/package.json says "type": "module")', () => {
   assert.ok(packed, 'the project is made');
   const copy = path.join(project, 'vendor', 'minipbd');

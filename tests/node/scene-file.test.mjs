@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseSceneFile, checkSceneFileSize, validateScene, loadBuiltinScene, MAX_SCENE_FILE_BYTES } from '../../web/js/minipbd.js';
+import { parseSceneFile, checkSceneFileSize, sceneFileText, validateScene, loadBuiltinScene, BUILTIN_SCENE_IDS, MAX_SCENE_FILE_BYTES } from '../../web/js/minipbd.js';
 import { readSceneFile } from '../../web/js/input/drop.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -64,4 +64,75 @@ test('the size is refused before a byte is read, in the same words everywhere', 
   // Refused from File.size: the page never reads its bytes.
   const big = new File([new Uint8Array(MAX_SCENE_FILE_BYTES + 1024)], 'big.json');
   await assert.rejects(readSceneFile(big), { name: 'SceneFileError', message: 'big.json is 32.0 MB; a scene file may be at most 32.0 MB' });
+});
+
+test('a file with "$schema" (as the README advises, for editors) opens in the API, the page\'s reader and the CLI as the same scene', async () => {
+  const scene = await loadBuiltinScene('chain');
+  const plain = JSON.stringify(scene, null, 2);
+  const withSchema = JSON.stringify({ $schema: 'https://example.org/minipbd/scene.schema.json', ...scene }, null, 2);
+  const want = validateScene(scene);
+  assert.deepEqual(parseSceneFile(enc(withSchema), 'chain.json'), want);
+  assert.deepEqual(await readSceneFile(new File([withSchema], 'chain.json')), want);
+  const run = (text) => {
+    const file = path.join(tmp, 'chain.json');
+    fs.writeFileSync(file, text);
+    const cli = spawnSync(process.execPath, ['tools/minipbd-run.mjs', file, '--steps', '3'], { cwd: root, encoding: 'utf8' });
+    assert.equal(cli.status, 0, cli.stderr);
+    const out = JSON.parse(cli.stdout);
+    delete out.stepMs;
+    return out;
+  };
+  const a = run(withSchema), b = run(plain);
+  assert.equal(a.hash, b.hash);
+  assert.equal(a.steps, 3);
+  // A bad "$schema" is refused in the same words everywhere.
+  const bad = JSON.stringify({ $schema: 42, ...scene });
+  const message = '$schema must be a string of at most 2048 characters (the address of a JSON Schema), got 42';
+  assert.throws(() => parseSceneFile(bad, 'chain.json'), { name: 'SceneError', message });
+  await assert.rejects(readSceneFile(new File([bad], 'chain.json')), { message });
+  const file = path.join(tmp, 'bad-schema.json');
+  fs.writeFileSync(file, bad);
+  const cli = spawnSync(process.execPath, ['tools/minipbd-run.mjs', file, '--steps', '1'], { cwd: root, encoding: 'utf8' });
+  assert.equal(cli.status, 2);
+  assert.ok(cli.stderr.includes(message), cli.stderr);
+});
+
+test('sceneFileText (Download scene): 2-space JSON, arrays of numbers on one line, defaults left out, and it opens back to the same scene', async () => {
+  const chain = { format: 'minipbd-scene', version: 2, name: 'Two links', solver: { iterations: 1, substeps: 3 }, camera: { fov: 45, yaw: 1 },
+    objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2, pins: [0] }] };
+  // Only what differs from the defaults: iterations 1 and fov 45 are the defaults, so they go; ground, wind, fluid
+  // and colliders are all defaults and left out whole.
+  const defaults = validateScene({ ...chain, solver: {}, camera: {} });
+  assert.deepEqual([defaults.solver.iterations, defaults.camera.fov], [1, 45]);
+  assert.equal(sceneFileText(chain), [
+    '{',
+    '  "format": "minipbd-scene",',
+    '  "version": 2,',
+    '  "name": "Two links",',
+    '  "solver": {',
+    '    "substeps": 3',
+    '  },',
+    '  "camera": {',
+    '    "yaw": 1',
+    '  },',
+    '  "objects": [',
+    '    {',
+    '      "type": "chain",',
+    '      "start": [0, 1, 0],',
+    '      "end": [1, 1, 0],',
+    '      "segments": 2,',
+    '      "pins": [0]',
+    '    }',
+    '  ]',
+    '}',
+    '',
+  ].join('\n'));
+  for (const id of BUILTIN_SCENE_IDS) {
+    const scene = await loadBuiltinScene(id);
+    const text = sceneFileText(scene);
+    assert.deepEqual(parseSceneFile(text, `${id}.json`), validateScene(scene), `${id}: opens back to the same scene`);
+    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 2,\n/, id);
+    assert.ok(!/\n {2}"(ground|wind|fluid)": \{\}/.test(text), `${id}: no empty sections`);
+  }
+  assert.throws(() => sceneFileText({ format: 'minipbd-scene', version: 2, objects: [] }), { name: 'SceneError', path: 'objects' });
 });

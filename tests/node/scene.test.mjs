@@ -405,3 +405,54 @@ test('a getter in the input is never invoked', () => {
   assert.throws(() => validateScene(s), SceneError);
   assert.equal(ran, false);
 });
+
+test('an unknown key names the closest key when one is close, and lists only that object type\'s keys', () => {
+  const cloth = { type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 4] };
+  const chain = { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 };
+  const scene = (edit) => { const s = { format: 'minipbd-scene', version: 2, objects: [structuredClone(cloth)] }; edit(s); return s; };
+  const CLOTH_KEYS = 'type, name, origin, size, resolution, plane, mass, stiffness, pins, masses, colour';
+  const cases = [
+    [(s) => { s.objects[0].resolutoin = [4, 4]; }, 'objects[0].resolutoin',
+      `unknown key objects[0].resolutoin (did you mean "resolution"? allowed here: ${CLOTH_KEYS})`],
+    [(s) => { s.objects[0].Origin = [0, 0, 0]; }, 'objects[0].Origin', `unknown key objects[0].Origin (did you mean "origin"? allowed here: ${CLOTH_KEYS})`],
+    [(s) => { s.objects[0].foo = 1; }, 'objects[0].foo', `unknown key objects[0].foo (allowed here: ${CLOTH_KEYS})`],
+    // A chain's key on a cloth: unknown here, and the list is the cloth's, not every type's.
+    [(s) => { s.objects[0].segments = 3; }, 'objects[0].segments', `unknown key objects[0].segments (allowed here: ${CLOTH_KEYS})`],
+    [(s) => { s.objects = [{ ...chain, segment: 3 }]; }, 'objects[0].segment',
+      'unknown key objects[0].segment (did you mean "segments"? allowed here: type, name, start, end, segments, mass, stiffness, pins, masses)'],
+    [(s) => { s.colliders = [{ type: 'box', position: [0, 0, 0], radius: 1 }]; }, 'colliders[0].radius',
+      'unknown key colliders[0].radius (allowed here: type, name, position, rotation, halfExtents, staticFriction, kineticFriction, restitution, glass)'],
+    [(s) => { s.colliders = [{ type: 'sphere', position: [0, 0, 0], radious: 1 }]; }, 'colliders[0].radious',
+      'unknown key colliders[0].radious (did you mean "radius"? allowed here: type, name, position, radius, staticFriction, kineticFriction, restitution, glass)'],
+    [(s) => { s.nmae = 'x'; }, 'nmae',
+      'unknown key nmae (did you mean "name"? allowed here: $schema, format, version, name, solver, ground, camera, wind, fluid, colliders, objects)'],
+    [(s) => { s.solver = { substep: 3 }; }, 'solver.substep', /^unknown key solver\.substep \(did you mean "substeps"\? allowed here: dt, substeps, /],
+    // The type is read first: a wrong type is named before the keys it would have had.
+    [(s) => { s.objects = [{ type: 'smoke', foo: 1 }]; }, 'objects[0].type',
+      'objects[0].type must be "cloth" or "chain" or "soft" or "rigid" or "fluid", got "smoke"'],
+    [(s) => { s.objects = [7]; }, 'objects[0]', 'objects[0] must be an object, got 7'],
+  ];
+  for (const [edit, path, message] of cases) {
+    assert.throws(() => validateScene(scene(edit)), (e) => {
+      assert.ok(e instanceof SceneError);
+      assert.equal(e.path, path);
+      if (typeof message === 'string') assert.equal(e.message, message);
+      else assert.match(e.message, message);
+      return true;
+    }, path);
+  }
+});
+
+test('"$schema" (for editors) is read, bounded and left out of the normalised scene', () => {
+  const s = { $schema: './scene.schema.json', format: 'minipbd-scene', version: 2, objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 }] };
+  const { $schema, ...without } = s;
+  assert.deepEqual(validateScene(s), validateScene(without));
+  assert.equal(Object.hasOwn(validateScene(s), '$schema'), false);
+  assert.doesNotThrow(() => validateScene({ ...s, $schema: 'x'.repeat(2048) }));
+  for (const [bad, shown] of [[3, '3'], [null, 'null'], ['x'.repeat(2049), `"${'x'.repeat(38)}…`], [{}, '{}']]) {
+    assert.throws(() => validateScene({ ...s, $schema: bad }), {
+      name: 'SceneError', path: '$schema',
+      message: `$schema must be a string of at most 2048 characters (the address of a JSON Schema), got ${shown}`,
+    });
+  }
+});

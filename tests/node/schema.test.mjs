@@ -17,7 +17,9 @@ import { withoutDefaults } from '../../web/js/format/link.js';
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCHEMA_FILE = path.join(root, 'web', 'scene.schema.json');
 const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
-const ajv = new Ajv2020({ strict: true, strictRequired: false }) // "required" inside oneOf names keys of the enclosing object;
+// Strict in every way (unknown keywords and formats, types, tuples, required keys not named in properties), with
+// Ajv's `discriminator` option: the objects and colliders are chosen by their "type" and bodies by their "shape".
+const ajv = new Ajv2020({ strict: true, discriminator: true });
 const schemaAccepts = ajv.compile(schema);
 
 /** The validator's verdict: null (accepted) or its SceneError. Anything else thrown fails the test. */
@@ -85,6 +87,50 @@ test('every built-in scene passes the schema and the validator, normalised and a
   assert.ok(BUILTIN_SCENE_IDS.includes('bunny'));
 });
 
+test('the schema compiles under Ajv strict; without the discriminator option strict mode names that keyword', () => {
+  assert.doesNotThrow(() => new Ajv2020({ strict: true, discriminator: true }).compile(schema));
+  assert.throws(() => new Ajv2020({ strict: true }).compile(schema), { message: 'strict mode: unknown keyword: "discriminator"' });
+});
+
+test('one mistake in an object is exactly one error, about that object (no error per type it failed to be)', () => {
+  const scene = () => ({
+    format: 'minipbd-scene', version: 2,
+    colliders: [{ type: 'box', position: [0, 0, 0] }],
+    objects: [
+      { type: 'cloth', origin: [-1, 2, 0], size: [2, 2], resolution: [10, 10] },
+      { type: 'soft', shape: 'box', position: [0, 1, 0] },
+      { type: 'rigid', shape: 'mesh', obj: 'v 0 0 0' },
+    ],
+  });
+  const cases = [
+    ['cloth unknown key', (s) => { s.objects[0].resolutoin = [4, 4]; }, '/objects/0', 'must NOT have additional properties'],
+    ['cloth resolution 1', (s) => { s.objects[0].resolution = [1, 10]; }, '/objects/0/resolution/0', 'must be >= 2'],
+    ['cloth plane "yz"', (s) => { s.objects[0].plane = 'yz'; }, '/objects/0/plane', 'must be equal to one of the allowed values'],
+    ['cloth without size', (s) => { delete s.objects[0].size; }, '/objects/0', "must have required property 'size'"],
+    ['object of an unknown type', (s) => { s.objects[0].type = 'smoke'; }, '/objects/0', 'value of tag "type" must be in oneOf'],
+    ['object without a type', (s) => { delete s.objects[0].type; }, '/objects/0', 'tag "type" must be string'],
+    ['soft box with a radius', (s) => { s.objects[1].radius = 0.2; }, '/objects/1', 'must NOT have additional properties'],
+    ['soft cone', (s) => { s.objects[1].shape = 'cone'; }, '/objects/1', 'value of tag "shape" must be in oneOf'],
+    ['soft box resolution 49', (s) => { s.objects[1].resolution = 49; }, '/objects/1/resolution', 'must be <= 48'],
+    ['rigid mesh and obj both', (s) => { s.objects[2].mesh = surface; }, '/objects/2', 'must match exactly one schema in oneOf'],
+    ['rigid mesh of 3 vertices', (s) => { delete s.objects[2].obj; s.objects[2].mesh = { ...surface, vertices: surface.vertices.slice(0, 3) }; },
+      '/objects/2/mesh/vertices', 'must NOT have fewer than 4 items'],
+    ['box collider with a radius', (s) => { s.colliders[0].radius = 1; }, '/colliders/0', 'must NOT have additional properties'],
+    ['collider of an unknown type', (s) => { s.colliders[0].type = 'cone'; }, '/colliders/0', 'value of tag "type" must be in oneOf'],
+    ['$schema a number', (s) => { s.$schema = 1; }, '/$schema', 'must be string'],
+  ];
+  for (const allErrors of [false, true]) {
+    const check = new Ajv2020({ strict: true, discriminator: true, allErrors }).compile(schema);
+    assert.ok(check(scene()), JSON.stringify(check.errors));
+    for (const [label, f, at, message] of cases) {
+      const s = scene();
+      f(s);
+      assert.equal(check(s), false, label);
+      assert.deepEqual(check.errors.map((e) => [e.instancePath, e.message]), [[at, message]], `${label} (allErrors ${allErrors})`);
+    }
+  }
+});
+
 // ---------------------------------------------------------------- the hostile corpus
 
 const base = () => ({
@@ -107,6 +153,11 @@ const HAND = [
   ['version 3', edit((s) => { s.version = 3; }), null],
   ['version "2"', edit((s) => { s.version = '2'; }), null],
   ['unknown key', edit((s) => { s.extra = 1; }), null],
+  ['$schema', edit((s) => { s.$schema = './scene.schema.json'; }), null],
+  ['$schema of the longest length', edit((s) => { s.$schema = 'x'.repeat(L.maxSchemaLength); }), null],
+  ['$schema too long', edit((s) => { s.$schema = 'x'.repeat(L.maxSchemaLength + 1); }), null],
+  ['$schema a number', edit((s) => { s.$schema = 1; }), null],
+  ['$schema null', edit((s) => { s.$schema = null; }), null],
   ['__proto__ key', JSON.parse('{"format":"minipbd-scene","version":2,"__proto__":{"x":1},"objects":[]}'), null],
   ['__proto__ in an object', edit((s) => { s.objects[0] = JSON.parse('{"__proto__":null,"type":"chain","start":[0,1,0],"end":[1,1,0],"segments":2}'); }), null],
   ['constructor key', edit((s) => { s.solver = { constructor: {} }; }), null],

@@ -1,26 +1,24 @@
-// args.mjs — minipbd-run's command line: the usage text and the parser. Every refusal is a UsageError (exit 2,
-// the message and the usage on stderr); --set values are checked against the parameter table here, before the
-// wasm is loaded or the scene built, with the words World.setParam uses ("parameter X must be ...").
+// args.mjs — minipbd-run's command line: the usage text and the parser (Node's util.parseArgs, strict: an unknown
+// option is refused by name). Every refusal is a UsageError (exit 2, the message and the usage on stderr); --set
+// values are checked against the parameter table here, before the wasm is loaded or the scene built, with the words
+// World.setParam uses ("parameter X must be ...").
 
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { MAX_THREADS } from '../../web/js/engine/threads.js';
-import { BUILTIN_SCENE_IDS, SCENE_LIMITS } from '../../web/js/minipbd.js';
-import { PARAM_NAMES, paramInfo, paramAccepts, paramRule } from '../../web/js/engine/params.js';
+import { parseArgs as parseArgv } from 'node:util';
+import { BUILTIN_SCENE_IDS, DEFAULT_DIGITS, MAX_THREADS, PARAM_NAMES, SCENE_LIMITS, WASM_DIR, paramInfo, paramAccepts, paramRule } from './web.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-export const DEFAULT_DIGITS = 6;
+export { DEFAULT_DIGITS };
 /** Seconds of wall time between progress lines. */
 export const PROGRESS_SECONDS = 2;
+const MAX_STEPS = 1000000;
 
 export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
        minipbd-run --obj FILE [--rigid] [--resolution N] [options]
-  --steps N        steps to run (default 60, or the steps a link's recording covers; at most 1000000)
+  --steps N        steps to run (default 60, or the steps a link's recording covers; at most ${MAX_STEPS})
   --every K        also record statistics every K steps ("series"; in csv, one row each)
   --format F       json (default) or csv: a header row, then step 0 and one row per sample (the summary on stderr)
   --track LIST     particles whose position and velocity each sample carries: indices (12,40), last, top
-  --digits N       significant digits of every printed float (1..17, default 6); 0 or full: the raw double
+  --digits N       significant digits of every printed float (1..17, default ${DEFAULT_DIGITS}); 0 or full: the raw double
   --set name=value set a parameter before running (repeatable), e.g. --set iterations=20
   --positions      include final positions [[x, y, z], ...] (json)
   --progress       progress on stderr ("step 1200 / 6000 (20%)") even when stderr is not a terminal
@@ -29,15 +27,51 @@ export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [opt
   --obj FILE       add an OBJ model (a closed triangle surface) to the scene as a soft body
   --rigid          ... as a rigid body instead
   --resolution N   lattice cells along the model's longest side (${SCENE_LIMITS.bodyResolution.min}..${SCENE_LIMITS.bodyResolution.max}, default 8)
-  --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default dist/minipbd_threads.wasm)
-  --wasm PATH      wasm to load (default dist/minipbd.wasm, or the threaded build with --threads)
+  --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default minipbd_threads.wasm)
+  --wasm PATH      wasm to load (default minipbd.wasm, or the threaded build with --threads)
+  -h, --help       this text
 built-in scenes: ${BUILTIN_SCENE_IDS.join(', ')}`;
 
 export class UsageError extends Error {}
 
+/** The options, for util.parseArgs; `needs` says what a value option takes, for the message when it is missing. */
+const OPTIONS = {
+  steps: { type: 'string', needs: `a whole number from 0 to ${MAX_STEPS}` },
+  every: { type: 'string', needs: `a whole number from 0 to ${MAX_STEPS}` },
+  format: { type: 'string', needs: 'json or csv' },
+  track: { type: 'string', multiple: true, needs: 'a list of particles, e.g. --track 12,40 or --track last' },
+  digits: { type: 'string', needs: 'a whole number from 1 to 17, or 0 or full (the raw double)' },
+  set: { type: 'string', multiple: true, needs: 'name=number' },
+  positions: { type: 'boolean' },
+  progress: { type: 'boolean' },
+  'progress-every': { type: 'string', needs: 'seconds from 0 to 3600' },
+  quiet: { type: 'boolean' },
+  obj: { type: 'string', needs: 'a file' },
+  rigid: { type: 'boolean' },
+  resolution: { type: 'string', needs: `a whole number from ${SCENE_LIMITS.bodyResolution.min} to ${SCENE_LIMITS.bodyResolution.max}` },
+  threads: { type: 'string', needs: `a whole number from 1 to ${MAX_THREADS}` },
+  wasm: { type: 'string', needs: 'a file' },
+  help: { type: 'boolean', short: 'h' },
+};
+const PARSE_OPTIONS = Object.fromEntries(Object.entries(OPTIONS).map(([k, { needs, ...o }]) => [k, o]));
+
+/** util.parseArgs's refusals in this tool's words: the option named, and what it needs. */
+function usageError(err) {
+  const named = /'(-{1,2}[^' <]+)/.exec(err.message)?.[1] ?? '';
+  const needs = OPTIONS[named.replace(/^-+/, '')]?.needs;
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION': return new UsageError(`unknown option ${named}`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      // A boolean given a value (--quiet=yes), or a value option without one (last, or followed by another option).
+      if (!needs) return new UsageError(`${named} takes no value`);
+      return new UsageError(`${named} needs ${needs}`);
+    default: return new UsageError(err.message.split('\n')[0]);
+  }
+}
+
 /** "12,40,last" -> [12, 40, 'last']: whole numbers and the selectors resolved once the world is built (track.mjs). */
 function trackList(v) {
-  if (v === undefined || v === '') throw new UsageError('--track needs a list of particles, e.g. --track 12,40 or --track last');
+  if (v === '') throw new UsageError('--track needs a list of particles, e.g. --track 12,40 or --track last');
   return v.split(',').map((item) => {
     const s = item.trim();
     if (/^\d+$/.test(s)) return Number(s);
@@ -48,8 +82,8 @@ function trackList(v) {
 
 /** The value of --set name=value checked as setParam checks it: a known name, a number in the parameter's range. */
 function setting(arg) {
-  const m = /^([A-Za-z.]+)=(.*)$/.exec(arg ?? '');
-  if (!m) throw new UsageError(`--set needs name=number, got ${JSON.stringify(arg ?? '')}`);
+  const m = /^([A-Za-z.]+)=(.*)$/.exec(arg);
+  if (!m) throw new UsageError(`--set needs name=number, got ${JSON.stringify(arg)}`);
   const p = paramInfo(m[1]);
   if (p === undefined) throw new UsageError(`--set: unknown parameter ${JSON.stringify(m[1])}; known: ${PARAM_NAMES.join(', ')}`);
   const value = m[2].trim() === '' ? NaN : Number(m[2]);
@@ -57,62 +91,69 @@ function setting(arg) {
   return [p.name, value];
 }
 
+const wholeNumber = (flag, v, max) => {
+  if (!/^\d+$/.test(v) || Number(v) > max) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${JSON.stringify(v)}`);
+  return Number(v);
+};
+
+/** The options of `argv` (process.argv.slice(2)); `--help` prints the usage and exits 0. */
 export function parseArgs(argv) {
-  const opts = { steps: null, every: 0, sets: [], positions: false, wasm: null, scene: null, obj: null, rigid: false,
-    resolution: null, threads: null, format: 'json', track: [], digits: DEFAULT_DIGITS, progress: null,
-    progressSeconds: PROGRESS_SECONDS };
-  const wholeNumber = (flag, v, max) => {
-    if (!/^\d+$/.test(v ?? '') || Number(v) > max) throw new UsageError(`${flag} needs a whole number from 0 to ${max}, got ${JSON.stringify(v ?? '')}`);
-    return Number(v);
-  };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--steps') opts.steps = wholeNumber(a, argv[++i], 1000000);
-    else if (a === '--every') opts.every = wholeNumber(a, argv[++i], 1000000);
-    else if (a === '--positions') opts.positions = true;
-    else if (a === '--wasm') opts.wasm = argv[++i];
-    else if (a === '--format') {
-      opts.format = argv[++i];
-      if (opts.format !== 'json' && opts.format !== 'csv') throw new UsageError(`--format must be json or csv, got ${JSON.stringify(opts.format ?? '')}`);
-    } else if (a === '--track') opts.track.push(...trackList(argv[++i]));
-    else if (a === '--digits') {
-      const v = argv[++i];
-      if (v === 'full') opts.digits = 0;
-      else if (/^\d+$/.test(v ?? '') && Number(v) <= 17) opts.digits = Number(v);
-      else throw new UsageError(`--digits needs a whole number from 1 to 17, or 0 or full (the raw double), got ${JSON.stringify(v ?? '')}`);
-    } else if (a === '--progress') opts.progress = true;
-    else if (a === '--progress-every') {
-      const v = argv[++i];
-      if (!/^\d+(\.\d+)?$/.test(v ?? '') || Number(v) > 3600) throw new UsageError(`--progress-every needs seconds from 0 to 3600, got ${JSON.stringify(v ?? '')}`);
-      opts.progressSeconds = Number(v);
-    }
-    else if (a === '--quiet') opts.progress = false;
-    else if (a === '--threads') {
-      const v = argv[++i];
-      if (!/^\d+$/.test(v ?? '') || Number(v) < 1 || Number(v) > MAX_THREADS) {
-        throw new UsageError(`--threads needs a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(v ?? '')}`);
-      }
-      opts.threads = Number(v);
-    } else if (a === '--obj') {
-      opts.obj = argv[++i];
-      if (opts.obj === undefined) throw new UsageError('--obj needs a file');
-    } else if (a === '--rigid') opts.rigid = true;
-    else if (a === '--resolution') {
-      const { min, max } = SCENE_LIMITS.bodyResolution;
-      opts.resolution = wholeNumber(a, argv[++i], max);
-      if (opts.resolution < min) throw new UsageError(`--resolution needs a whole number from ${min} to ${max}, got ${opts.resolution}`);
-    } else if (a === '--set') opts.sets.push(setting(argv[++i]));
-    else if (a === '-h' || a === '--help') {
-      console.log(USAGE);
-      process.exit(0);
-    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else if (opts.scene === null) opts.scene = a;
-    else throw new UsageError(`more than one scene given: ${a}`);
+  let parsed;
+  try {
+    parsed = parseArgv({ args: argv, options: PARSE_OPTIONS, strict: true, allowPositionals: true });
+  } catch (err) {
+    if (typeof err?.code === 'string' && err.code.startsWith('ERR_PARSE_ARGS_')) throw usageError(err);
+    throw err;
   }
+  const { values: v, positionals } = parsed;
+  if (v.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const opts = { steps: null, every: 0, sets: [], positions: v.positions === true, wasm: v.wasm ?? null, scene: null, obj: null,
+    rigid: v.rigid === true, resolution: null, threads: null, format: 'json', track: [], digits: DEFAULT_DIGITS, progress: null,
+    progressSeconds: PROGRESS_SECONDS };
+  if (v.steps !== undefined) opts.steps = wholeNumber('--steps', v.steps, MAX_STEPS);
+  if (v.every !== undefined) opts.every = wholeNumber('--every', v.every, MAX_STEPS);
+  if (v.format !== undefined) {
+    if (v.format !== 'json' && v.format !== 'csv') throw new UsageError(`--format must be json or csv, got ${JSON.stringify(v.format)}`);
+    opts.format = v.format;
+  }
+  for (const list of v.track ?? []) opts.track.push(...trackList(list));
+  if (v.digits !== undefined) {
+    if (v.digits === 'full') opts.digits = 0;
+    else if (/^\d+$/.test(v.digits) && Number(v.digits) <= 17) opts.digits = Number(v.digits);
+    else throw new UsageError(`--digits needs a whole number from 1 to 17, or 0 or full (the raw double), got ${JSON.stringify(v.digits)}`);
+  }
+  for (const s of v.set ?? []) opts.sets.push(setting(s));
+  // --progress and --quiet: the later one wins, as each did when the options were read in order.
+  if (v.progress || v.quiet) {
+    const last = (flag) => argv.lastIndexOf(flag);
+    opts.progress = !v.quiet || (v.progress && last('--progress') > last('--quiet'));
+  }
+  if (v['progress-every'] !== undefined) {
+    const s = v['progress-every'];
+    if (!/^\d+(\.\d+)?$/.test(s) || Number(s) > 3600) throw new UsageError(`--progress-every needs seconds from 0 to 3600, got ${JSON.stringify(s)}`);
+    opts.progressSeconds = Number(s);
+  }
+  if (v.threads !== undefined) {
+    if (!/^\d+$/.test(v.threads) || Number(v.threads) < 1 || Number(v.threads) > MAX_THREADS) {
+      throw new UsageError(`--threads needs a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(v.threads)}`);
+    }
+    opts.threads = Number(v.threads);
+  }
+  if (v.obj !== undefined) opts.obj = v.obj;
+  if (v.resolution !== undefined) {
+    const { min, max } = SCENE_LIMITS.bodyResolution;
+    opts.resolution = wholeNumber('--resolution', v.resolution, max);
+    if (opts.resolution < min) throw new UsageError(`--resolution needs a whole number from ${min} to ${max}, got ${opts.resolution}`);
+  }
+  if (positionals.length > 1) throw new UsageError(`more than one scene given: ${positionals[1]}`);
+  opts.scene = positionals[0] ?? null;
   if (opts.scene === null && opts.obj === null) throw new UsageError('no scene given');
   if (opts.obj === null && (opts.rigid || opts.resolution !== null)) throw new UsageError('--rigid and --resolution go with --obj');
   if (opts.positions && opts.format === 'csv') throw new UsageError('--positions goes with --format json (csv: --track the particles you want)');
-  opts.wasm ??= path.join(here, '..', '..', 'dist', opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
+  opts.wasm ??= path.join(WASM_DIR, opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
   // Progress by default only where a person watches (a terminal); a pipe or a file gets none unless asked.
   opts.progress ??= Boolean(process.stderr.isTTY);
   return opts;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS, parseSceneFile,
-	checkSceneFileSize } from '../../web/js/minipbd.js';
+	checkSceneFileSize } from './web.mjs';
 import { UsageError } from './args.mjs';
 
 

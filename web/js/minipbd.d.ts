@@ -43,6 +43,8 @@ export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffn
 
 /** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
 export interface Scene {
+  /** The address of scene.schema.json, for editors' completion; read, bounded and left out of the normalised scene. */
+  $schema?: string;
   format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; fluid?: Partial<FluidSettings>; colliders?: ColliderDescription[];
@@ -285,7 +287,7 @@ export const OBJECT_TYPES: readonly ObjectType[];
 import type { NormalisedScene } from './format/scene.js';
 export type { NormalisedScene, SceneLimits } from './format/scene.js';
 export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, sceneParticleCount } from './format/scene.js';
-export { parseSceneFile, checkSceneFileSize, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
+export { parseSceneFile, checkSceneFileSize, sceneFileText, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
 export type { Replay, ReplayEvent } from './format/replay.js';
 export { readReplay, validateReplay, replayParamValue, REPLAY_VERSION, REPLAY_LIMITS, REPLAY_PARAMS } from './format/replay.js';
 export type { LinkErrorReason } from './format/link.js';

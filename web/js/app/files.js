@@ -2,11 +2,12 @@
 // replaces the running scene; an .obj model becomes a body (of the type the panel says) added to the running
 // scene where it was dropped, the scene rebuilt from its description with the model in it (a world's
 // capacities are reserved when it is built, so a body cannot be added to a running one); Download scene saves
-// the current scene, settings and view as JSON. A refused file changes nothing: the new world is built before
+// the current scene, settings and view as JSON (format/scene-file.js sceneFileText: indented, defaults left out). A refused file changes nothing: the new world is built before
 // the running one is let go (main.js, loadScene), and the reason is shown as text.
 
 import { fileKind, readSceneFile, readModelFile, modelObject, groundPoint, installDrop } from '../input/drop.js';
 import { downloadText, sceneFileName } from '../panel/files.js';
+import { sceneFileText } from '../format/scene-file.js';
 import { t } from '../i18n/i18n.js';
 
 function errorText(err) {
@@ -80,7 +81,7 @@ export function fileActions(app, dropTarget) {
     try {
       const scene = currentScene();
       const name = sceneFileName(scene.name);
-      downloadText(document, name, `${JSON.stringify(scene)}\n`);
+      downloadText(document, name, sceneFileText(scene));
       return name;
     } catch (err) {
       ui.showError(t('error.download', { error: errorText(err) }));

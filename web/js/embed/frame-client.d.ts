@@ -23,6 +23,12 @@ export interface MiniPBDFrameOptions {
   timeout?: number;
 }
 
+/** The load command's args: exactly one of a built-in scene's name, a link or a scene object. */
+export type LoadArgs = { builtin: string } | { link: string } | { scene: Scene | object };
+
+/** The load command's args for MiniPBDFrame.load(x) (a string: a link when it carries 's=', else a built-in). */
+export function loadArgs(x: LoadArgs | Scene | string): LoadArgs;
+
 export type Subscription = { every: number } | { hz: number };
 
 export interface MiniPBDFrameEventMap {
@@ -44,8 +50,9 @@ export class MiniPBDFrame extends EventTarget {
   /** Exactly n steps, 1..10000, also while paused. */
   step(n?: number): Promise<{ steps: number }>;
   set(name: ParamName | string, value: number): Promise<{ name: string; value: number }>;
-  /** A scene object, a link, a built-in scene's name or { builtin }. */
-  load(x: Scene | object | string | { builtin: string }): Promise<{ particles: number }>;
+  /** { builtin }, { link } or { scene } (the load command's args), or a shorthand: a built-in scene's name, a link
+   *  ('s=1.…' or a URL with one) or a scene object. */
+  load(x: LoadArgs | Scene | string): Promise<{ particles: number }>;
   stats(): Promise<FrameStats>;
   /** At most 60 events a second; a subscription lasts across load and reset until unsubscribe(). */
   subscribe(opts: Subscription, fn?: (stats: FrameStats) => void): Promise<Subscription>;

@@ -22,6 +22,20 @@ export class FrameCommandError extends Error {
   }
 }
 
+const LOAD_KEYS = ['builtin', 'link', 'scene'];
+
+/** The load command's args for MiniPBDFrame.load(x): an object of exactly one of its keys goes as it is (a scene
+ *  object always has "format" besides, so it is never taken for one), a string is a link when it carries 's=' and a
+ *  built-in's name otherwise, anything else is a scene. The frame checks the values. */
+export function loadArgs(x) {
+  if (typeof x === 'string') return /(^|[#&])s=/.test(x) ? { link: x } : { builtin: x };
+  if (x !== null && typeof x === 'object' && !Array.isArray(x)) {
+    const keys = Object.keys(x);
+    if (keys.length === 1 && LOAD_KEYS.includes(keys[0])) return { [keys[0]]: x[keys[0]] };
+  }
+  return { scene: x };
+}
+
 export class MiniPBDFrame extends EventTarget {
   /**
    * @param {HTMLIFrameElement} iframe  an iframe of embed.html
@@ -87,13 +101,10 @@ export class MiniPBDFrame extends EventTarget {
   step(n = 1) { return this.command('step', { n }); }
   /** A solver or environment parameter (World.setParam's names and ranges). */
   set(name, value) { return this.command('set', { name, value }); }
-  /** A scene object, a link ('s=1.…' or a URL with one), a built-in scene's name or { builtin: name };
-   *  resolves with { particles }. A refused scene keeps the old one running. */
-  load(x) {
-    if (typeof x === 'string') return this.command('load', /(^|[#&])s=/.test(x) ? { link: x } : { builtin: x });
-    if (x && typeof x === 'object' && Object.keys(x).length === 1 && typeof x.builtin === 'string') return this.command('load', { builtin: x.builtin });
-    return this.command('load', { scene: x });
-  }
+  /** { builtin }, { link } or { scene } as the frame's load command takes them, or a shorthand: a scene object, a
+   *  link ('s=1.…' or a URL with one) or a built-in scene's name; resolves with { particles }. A refused scene keeps
+   *  the old one running. */
+  load(x) { return this.command('load', loadArgs(x)); }
   /** world.stats() of the frame's world, plus time (s) and fluid (when there is water). */
   stats() { return this.command('stats'); }
   /** Stats events { every: steps } or { hz } (at most 60 a second); `fn(stats)` gets each. One at a time. */

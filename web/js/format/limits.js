@@ -12,6 +12,7 @@ export const SCENE_LIMITS = freeze({
   maxObjects: 64,
   maxParticles: 262144,        // over all objects
   maxNameLength: 80,           // UTF-16 code units (String.prototype.length)
+  maxSchemaLength: 2048,       // a file's "$schema" (the address of scene.schema.json, for editors; not kept)
   maxCoord: 1e4,               // |x|,|y|,|z| of chain start/end, cloth origin, camera target
   maxPitch: 1.55,              // exclusive: |pitch| < 1.55 rad
   distance: { min: 0.05, max: 1e4 },

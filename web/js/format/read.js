@@ -81,10 +81,57 @@ export function record(value, path, allowed, what = 'an object') {
     if (typeof key !== 'string') fail(path, 'must not have symbol keys', value);
     const p = join(path, key);
     if (FORBIDDEN_KEYS.has(key)) throw new SceneError(p, `forbidden key ${p} (keys named __proto__, constructor or prototype are refused)`);
-    if (!allowed.includes(key)) throw new SceneError(p, `unknown key ${p} (allowed here: ${allowed.join(', ')})`);
+    if (!allowed.includes(key)) throw new SceneError(p, unknownKeyMessage(p, key, allowed));
     if (!('value' in Object.getOwnPropertyDescriptor(value, key))) fail(p, 'must be a plain value, not a getter', undefined);
   }
   return (key) => (Object.hasOwn(value, key) ? value[key] : undefined);
+}
+
+/** A key's own data value in an object, read before the object's keys are checked (an object's type chooses which
+ *  keys it may have); undefined when `value` is not an object or has no such data property. */
+export function peek(value, key) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || !Object.hasOwn(value, key)) return undefined;
+  const d = Object.getOwnPropertyDescriptor(value, key);
+  return 'value' in d ? d.value : undefined;
+}
+
+/** "unknown key objects[0].resolutoin (did you mean "resolution"? allowed here: …)": a suggestion only when one
+ *  allowed key is close, so a typo is named and a stranger's key is not dressed up as one. */
+export function unknownKeyMessage(path, key, allowed) {
+  const near = closestKey(key, allowed);
+  const hint = near === null ? '' : `did you mean ${JSON.stringify(near)}? `;
+  return `unknown key ${path} (${hint}allowed here: ${allowed.join(', ')})`;
+}
+
+/** The allowed key nearest `key` by edit distance (a swap of neighbours counts one edit; case is ignored, then
+ *  breaks ties), or null when none is within a third of the key's length (at most 2 edits): "nam" -> "name",
+ *  "foo" -> nothing. Keys longer than 64 characters are nobody's typo. */
+export function closestKey(key, allowed) {
+  if (key.length > 64) return null;
+  const limit = Math.min(2, Math.max(1, Math.floor(key.length / 3)));
+  let best = null, bestScore = Infinity;
+  for (const candidate of allowed) {
+    const d = editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (d > limit) continue;
+    const score = d * 2 + (editDistance(key, candidate) > d ? 1 : 0);
+    if (score < bestScore) { best = candidate; bestScore = score; }
+  }
+  return best;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of two neighbours. */
+export function editDistance(a, b) {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2][j - 2] + 1);
+      rows[i][j] = d;
+    }
+  }
+  return rows[a.length][b.length];
 }
 
 /** Checks `value` is an array with length in [min, max]; returns its elements (own data values only). */

@@ -13,3 +13,6 @@ export function byteSize(bytes: number): string;
 export function checkSceneFileSize(bytes: number, name?: string): void;
 /** The validated scene in a file's bytes or text; throws SceneFileError or SceneError (the link's messages). */
 export function parseSceneFile(data: Uint8Array | ArrayBuffer | string, name?: string): NormalisedScene;
+/** The text of a scene file for `scene`: keys at their defaults left out, 2-space indented JSON (arrays of numbers on
+ *  one line), a final newline; it opens back (parseSceneFile) to validateScene(scene). Throws SceneError. */
+export function sceneFileText(scene: unknown): string;

@@ -9,7 +9,7 @@
 // SCENE_LIMITS. Only the byte cap differs: a file may hold a model's mesh, a link's JSON at most LINK_MAX_JSON.
 
 import { validateScene } from './scene.js';
-import { jsonDepthExceeds, LINK_MAX_DEPTH } from './link.js';
+import { jsonDepthExceeds, LINK_MAX_DEPTH, withoutDefaults } from './link.js';
 
 /** The largest scene file read (a scene with a 100,000-vertex mesh written as JSON is ~10 MB). */
 export const MAX_SCENE_FILE_BYTES = 32 * 1024 * 1024;
@@ -61,4 +61,29 @@ export function parseSceneFile(data, name = 'scene file') {
     throw new SceneFileError(`${name} is not JSON (${err.message})`);
   }
   return validateScene(value);
+}
+
+/**
+ * The text of a scene file for `scene` (the page's Download scene): validated, every key the validator would fill
+ * in with the same value left out (sections all at their defaults vanish; format/link.js withoutDefaults, whose
+ * oracle is the validator, so the file opens back to exactly the normalised scene), written as JSON with a 2-space
+ * indent for a person to read and edit, and a final newline. An array of numbers or strings stays on one line:
+ * a mesh's vertex is one line, not five.
+ * @throws {SceneError} when `scene` is not a valid scene.
+ */
+export function sceneFileText(scene) {
+  return `${prettyJson(withoutDefaults(validateScene(scene)), '')}\n`;
+}
+
+function prettyJson(value, indent) {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (value.every((v) => v === null || typeof v !== 'object')) return `[${value.map((v) => JSON.stringify(v)).join(', ')}]`;
+    return `[\n${value.map((v) => inner + prettyJson(v, inner)).join(',\n')}\n${indent}]`;
+  }
+  const keys = Object.keys(value);
+  if (keys.length === 0) return '{}';
+  return `{\n${keys.map((k) => `${inner}${JSON.stringify(k)}: ${prettyJson(value[k], inner)}`).join(',\n')}\n${indent}}`;
 }

@@ -21,7 +21,8 @@ export interface Range { readonly min: number; readonly max: number; }
 /** The scene format's own limits (format/limits.js): every one that is not an engine parameter. */
 export interface SceneLimits {
   readonly maxObjects: number; /** over all objects */ readonly maxParticles: number;
-  /** UTF-16 code units */ readonly maxNameLength: number; readonly maxCoord: number;
+  /** UTF-16 code units */ readonly maxNameLength: number;
+  /** a file's "$schema" (read, not kept) */ readonly maxSchemaLength: number; readonly maxCoord: number;
   /** exclusive: |pitch| < maxPitch */ readonly maxPitch: number;
   readonly distance: Range; readonly fov: Range; readonly segments: Range; readonly resolution: Range;
   readonly maxSize: number; readonly maxMass: number; readonly maxPins: number; readonly maxMassRanges: number;

@@ -19,10 +19,10 @@
 // (objects/, the registry).
 
 import { placeFields, fieldDefault, fluidRatioProblem } from '../engine/params.js';
-import { checkSceneObjects, findObjectType, objectMeshSize, OBJECT_KEYS, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { checkSceneObjects, findObjectType, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS } from './limits.js';
 import {
-  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, paramValue, record, required, structuredCopy, vec,
+  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, paramValue, peek, record, required, structuredCopy, vec,
 } from './read.js';
 
 export { SceneError, SCENE_LIMITS, sceneParticleCount };
@@ -39,7 +39,9 @@ function upgradeFromVersion1(input, solver) {
   if (!given) solver.collisions = solver.selfCollision;
 }
 
-const SCENE_KEYS = ['format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'fluid', 'colliders', 'objects'];
+// "$schema" is for editors (a file may name scene.schema.json to get completion and checks): it is read, bounded and
+// left out of the normalised scene, which describes a world, so a link or a download does not carry an address.
+const SCENE_KEYS = ['$schema', 'format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'fluid', 'colliders', 'objects'];
 const COLLIDER_KEYS = {
   sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
   capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
@@ -108,9 +110,10 @@ function paramField(field, value, path) {
 }
 
 function collider(value, path, index) {
-  const peek = record(value, path, [...new Set(Object.values(COLLIDER_KEYS).flat())]);
-  const type = peek('type');
-  if (!Object.hasOwn(COLLIDER_KEYS, type ?? '')) fail(join(path, 'type'), 'must be "sphere", "capsule" or "box"', type);
+  // The type first: an unknown key is then named against this type's keys, not every collider's.
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, 'must be an object', value);
+  const type = peek(value, 'type');
+  if (typeof type !== 'string' || !Object.hasOwn(COLLIDER_KEYS, type)) fail(join(path, 'type'), 'must be "sphere", "capsule" or "box"', type);
   const get = record(value, path, COLLIDER_KEYS[type]);
   const d = DEFAULT_COLLIDER;
   const size = (v, p) => number(v, p, 0, L.colliderSize.max, { minExcl: true });
@@ -170,6 +173,10 @@ function camera(value, path) {
  */
 export function validateScene(input) {
   const get = record(input, '', SCENE_KEYS, 'a JSON object');
+  const schemaRef = get('$schema');
+  if (schemaRef !== undefined && (typeof schemaRef !== 'string' || schemaRef.length > L.maxSchemaLength)) {
+    fail('$schema', `must be a string of at most ${L.maxSchemaLength} characters (the address of a JSON Schema)`, schemaRef);
+  }
   const format = get('format');
   if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
   const version = get('version');
@@ -192,11 +199,13 @@ export function validateScene(input) {
   let total = 0, meshVertices = 0, meshElements = 0;
   for (let i = 0; i < list.length; i++) {
     const path = join('objects', i);
-    const objGet = record(list[i], path, OBJECT_KEYS);
-    const type = findObjectType(objGet('type'));
-    if (!type) fail(join(path, 'type'), `must be ${OBJECT_TYPES.map((t) => JSON.stringify(t.type)).join(' or ')}`, objGet('type'));
-    // Re-check keys against the type's own list: "origin" on a chain is as unknown as "foo".
-    record(list[i], path, type.keys);
+    // The type first, then the keys against that type's own list: "origin" on a chain is as unknown as "foo", and
+    // the message lists a chain's keys, not every type's.
+    if (list[i] === null || typeof list[i] !== 'object' || Array.isArray(list[i])) fail(path, 'must be an object', list[i]);
+    const typeName = peek(list[i], 'type');
+    const type = typeof typeName === 'string' ? findObjectType(typeName) : null;
+    if (!type) fail(join(path, 'type'), `must be ${OBJECT_TYPES.map((t) => JSON.stringify(t.type)).join(' or ')}`, typeName);
+    const objGet = record(list[i], path, type.keys);
     const obj = type.read(objGet, path, i, scene);
     total += type.particleCount(obj, scene);
     if (total > L.maxParticles) {

@@ -31,12 +31,17 @@ export function downloadText(doc, name, text, type = 'application/json') {
   downloadBlob(doc, name, new Blob([text], { type }));
 }
 
-/** A file name for scene `name`: 'Jelly: soft cubes…' -> 'jelly.json'. */
-export function sceneFileName(name) {
-  const head = String(name ?? '').split(':')[0].trim().toLowerCase();
-  const slug = head.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40);
-  return `${slug || 'scene'}.json`;
+/** A short file name for what the page saves of scene `name`: 'minipbd-' and the words before its first colon
+ *  (letters and digits of any script, lower case, at most 32 characters), then `kind`: 'Jelly: soft cubes…', 'csv',
+ *  'energy' -> 'minipbd-jelly-energy.csv'. A name of nothing usable gives 'minipbd-energy.csv'. */
+export function shortFileName(name, ext, kind = '') {
+  const head = String(name ?? '').split(':')[0].normalize('NFC').toLowerCase();
+  const words = head.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+/, '').slice(0, 32).replace(/-+$/, '');
+  return `${['minipbd', words, kind].filter(Boolean).join('-')}.${ext}`;
 }
+
+/** The scene file's name: 'Jelly: soft cubes…' -> 'minipbd-jelly.json'. */
+export function sceneFileName(name) { return shortFileName(name, 'json'); }
 
 /**
  * Adds the Files folder to `gui`. Returns { model: { type, resolution } }: how the next model becomes a body.

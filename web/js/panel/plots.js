@@ -8,8 +8,8 @@
 // names are index.html's data-i18n-aria-label.
 
 import { t, formatNumber } from '../i18n/i18n.js';
-import { fileBase } from './view-tools.js';
-import { downloadBlob } from './files.js';
+import { downloadBlob, shortFileName } from './files.js';
+import { csvTable, DEFAULT_DIGITS } from '../format/csv.js';
 
 const HISTORY = 120; // energy samples kept (at 4 readouts a second: 30 s)
 const COLOURS = { error: '#d9542f', kinetic: '#d9542f', potential: '#2f6fd9' };
@@ -122,10 +122,6 @@ function draw(canvas, plot, hover) {
 }
 
 /** One CSV text: a header row, then one row per point; String(v) is the shortest text that reads back as v. */
-function csv(columns, rows) {
-  return [columns.join(','), ...rows.map((r) => r.map((v) => (Number.isFinite(v) ? String(v) : '')).join(','))].join('\n') + '\n';
-}
-
 /** The two plots' data, captions and readouts; `which` is 'convergence' or 'energy'. */
 const KINDS = ['convergence', 'energy'];
 let active = null; // the Plots the page shows (a new one each time the plots are switched on)
@@ -146,7 +142,7 @@ function wire(doc) {
       active?.stepHover(kind, e.key === 'ArrowLeft' ? -1 : 1);
     });
     canvas.addEventListener('blur', () => active?.setHover(kind, null));
-    doc.getElementById(`${kind}-csv`).addEventListener('click', () => active?.exportCsv(kind));
+    doc.getElementById(`${kind}-csv`).addEventListener('click', () => active?.exportCsv(kind, doc.getElementById('csv-full')?.checked === true));
   }
 }
 
@@ -240,13 +236,16 @@ export class Plots {
   }
 
   /** The plotted series as CSV. convergence: pass (1-based), meanError (relative, a fraction); energy: time (s),
-   *  kineticEnergy, potentialEnergy (J). */
-  csvText(kind) {
-    if (kind === 'convergence') return csv(['pass', 'meanError'], this.curve.map((v, i) => [i + 1, v]));
-    return csv(['time', 'kineticEnergy', 'potentialEnergy'], this.times.map((tm, i) => [tm, this.kinetic[i], this.potential[i]]));
+   *  kineticEnergy, potentialEnergy (J). Floats have `digits` significant digits as minipbd-run's --digits (0: every
+   *  digit, each value reads back to the same double). */
+  csvText(kind, digits = DEFAULT_DIGITS) {
+    if (kind === 'convergence') return csvTable(['pass', 'meanError'], this.curve.map((v, i) => [i + 1, v]), digits);
+    return csvTable(['time', 'kineticEnergy', 'potentialEnergy'], this.times.map((tm, i) => [tm, this.kinetic[i], this.potential[i]]), digits);
   }
 
-  exportCsv(kind) {
-    downloadBlob(document, `${fileBase(this.sceneName)}-${kind}.csv`, new Blob([this.csvText(kind)], { type: 'text/csv' }));
+  /** Saves a plot's CSV as minipbd-<scene>-<kind>.csv; `full`: every digit. */
+  exportCsv(kind, full = false) {
+    const text = this.csvText(kind, full ? 0 : DEFAULT_DIGITS);
+    downloadBlob(document, shortFileName(this.sceneName, 'csv', kind), new Blob([text], { type: 'text/csv' }));
   }
 }

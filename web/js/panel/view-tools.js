@@ -9,14 +9,7 @@
 
 import { t } from '../i18n/i18n.js';
 import { ownsKeys } from './shortcuts.js';
-import { downloadBlob } from './files.js';
-
-/** A file name part from a scene name: letters and digits of any script, runs of anything else as one '-', at
- *  most 60 characters; 'minipbd' when nothing is left. */
-export function fileBase(name) {
-  const s = String(name ?? '').normalize('NFC').replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 60).replace(/-+$/, '');
-  return s || 'minipbd';
-}
+import { downloadBlob, shortFileName } from './files.js';
 
 /**
  * Wires the buttons. `sceneName()` names the file; `notice(text)` tells what happened. Returns { drawn() },
@@ -63,7 +56,7 @@ export function installViewTools({ doc = document, canvas, stage, sceneName, not
     drawn() {
       if (!pending) return;
       pending = false;
-      const file = `${fileBase(sceneName())}.png`;
+      const file = shortFileName(sceneName(), 'png');
       canvas.toBlob((blob) => {
         if (!blob) return;
         downloadBlob(doc, file, blob);
