@@ -12,11 +12,11 @@ import { ROOT, docBlocks, conventionProblem } from './doc-blocks.mjs';
 import { packedProject } from './package-project.mjs';
 import { loadMiniPBD, builtinScenes, loadBuiltinScene } from '../../web/js/minipbd.js';
 
+// `node tools/minipbd-run.mjs` lines (in a clone of the repository) run the repository's CLI.
 const REPO_CLI = `"${process.execPath}" "${path.join(ROOT, 'tools', 'minipbd-run.mjs')}"`;
-// The package has no "bin" on this branch yet, so `npx minipbd-run` lines run the repository's CLI (the same
-// module the package will name). Once the package declares the bin, this line becomes 'npx --offline minipbd-run'
-// (the lines already run in the project where the package is installed).
-const NPX_MINIPBD_RUN = REPO_CLI;
+// `npx minipbd-run` lines run the installed package's bin, offline, in the project where it was installed: what a
+// reader who followed the docs has.
+const NPX_MINIPBD_RUN = 'npx --offline minipbd-run';
 
 const blocks = docBlocks();
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(ROOT, 'dist', 'minipbd.wasm')));
