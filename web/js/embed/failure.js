@@ -7,7 +7,7 @@
 // or the scene name is refused), 'context-budget' (the page holds as many WebGL contexts as the embeds may keep),
 // 'runtime' (the simulation threw while running).
 
-import { STRINGS, normalizeLanguage } from '../i18n/i18n.js';
+import { ELEMENT_STRINGS as STRINGS, normalizeLanguage } from '../i18n/element-strings.js';
 import { FetchError } from '../app/build.js';
 
 export const FAILURE_CODES = Object.freeze(['webgl', 'wasm', 'fetch', 'scene', 'context-budget', 'runtime']);

@@ -8,7 +8,7 @@
 // which one it is.
 
 import { BUILTIN_SCENE_IDS, builtinScenes } from '../format/builtin-scenes.js';
-import { STRINGS } from '../i18n/i18n.js';
+import { ELEMENT_STRINGS as STRINGS } from '../i18n/element-strings.js';
 import { decodeRun } from '../format/link.js';
 import { say } from './failure.js';
 

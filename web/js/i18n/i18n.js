@@ -13,12 +13,13 @@ import { buildStrings } from './build-strings.js';
 import { embedStrings } from './embed-strings.js';
 import { dataStrings } from './data-strings.js';
 import { galleryStrings } from './gallery-strings.js';
+import { sceneNames } from './scene-names.js';
+import { LANGUAGES, normalizeLanguage } from './languages.js';
 
 // Each area's own table (one file each), after the page's own.
-const AREA_STRINGS = [buildStrings, embedStrings, dataStrings, galleryStrings];
+const AREA_STRINGS = [buildStrings, embedStrings, dataStrings, galleryStrings, sceneNames];
 
-/** The languages the page speaks; the first is the fallback. */
-export const LANGUAGES = ['en', 'zh'];
+export { LANGUAGES, normalizeLanguage };
 
 /** Each language's name in itself, for the language picker. */
 export const LANGUAGE_NAMES = { en: 'English', zh: '简体中文' };
@@ -398,42 +399,6 @@ const zh = {
   'error.fileKind': '{name} 既不是 .obj 模型，也不是 .json 场景文件。',
   'error.download': '无法保存场景：{error}',
   'error.body': '无法设置 {name} 的材质：{error}',
-
-  // The built-in scenes (scene.js keeps their English names): short names for the picker, full titles.
-  'scene.chain': '摆链',
-  'scene.chain.title': '摆链：25 节，一端固定，从水平位置释放',
-  'scene.cloth': '悬挂的布料',
-  'scene.cloth.title': '悬挂的布料：2 米 × 2 米，40 × 40，固定在上方两角',
-  'scene.mass-split': '质量分配',
-  'scene.mass-split.title': '质量分配：一半重的布料，轻链配重摆锤，重链配轻摆锤',
-  'scene.cloth-sphere': '球上的布料',
-  'scene.cloth-sphere.title': '球上的布料：64 × 64 的布落在球上（可以拖动球）',
-  'scene.table': '从桌上滑落的布',
-  'scene.table.title': '从桌上滑落的布：光滑的桌布垂在桌子一边',
-  'scene.flag': '风中撕裂的旗帜',
-  'scene.flag.title': '风中撕裂的旗帜：用力拉就会撕开',
-  'scene.fold': '自我折叠的布条',
-  'scene.fold.title': '自我折叠的布条：长布条落下并堆叠（自碰撞）',
-  'scene.cloth-100k': '大块布料',
-  'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘',
-  'scene.jelly': '果冻',
-  'scene.jelly.title': '果冻：软体方块和球落到地面上，彼此相撞',
-  'scene.box-stack': '积木塔',
-  'scene.box-stack.title': '积木塔：十块刚体积木；拖动球把它们撞倒',
-  'scene.bend-bar': '弯折金属条',
-  'scene.bend-bar.title': '弯折金属条：一端固定的塑性金属条，松手后仍保持弯曲',
-  'scene.trampoline': '蹦床',
-  'scene.trampoline.title': '蹦床：刚体和软体落在四角固定的布上',
-  'scene.bunny': '兔子',
-  'scene.bunny.title': '兔子：由 OBJ 模型生成的软体（可以拖动它）',
-  'scene.dam-break': '溃坝',
-  'scene.dam-break.title': '溃坝：一柱水在玻璃水箱中倒下，最后归于平静',
-  'scene.hammock': '吊床',
-  'scene.hammock.title': '吊床：水管把水浇到四角固定的布上',
-  'scene.floating': '浮沉',
-  'scene.floating.title': '浮沉：密度为水的 0.5、1 和 4 倍的方块在水箱中',
-  'scene.swirl': '漩涡',
-  'scene.swirl.title': '漩涡：拖动小球穿过一箱水',
 };
 
 /** The tables, by language, with every object type's own strings (objects/). English is complete; a key missing
@@ -442,13 +407,6 @@ export const STRINGS = Object.fromEntries([['en', en], ['zh', zh]].map(([lang, t
   [lang, Object.assign({ ...table, ...objectStrings(lang) }, ...AREA_STRINGS.map((area) => area[lang]))]));
 
 let current = LANGUAGES[0];
-
-/** 'zh-CN', 'zh_Hans', 'ZH' -> 'zh'; 'en-GB' -> 'en'; anything else -> null. */
-export function normalizeLanguage(tag) {
-  if (typeof tag !== 'string') return null;
-  const primary = tag.trim().toLowerCase().split(/[-_]/)[0];
-  return LANGUAGES.includes(primary) ? primary : null;
-}
 
 /**
  * The language to show: the `lang` query parameter if it names one we have (?lang=zh), else the first of
