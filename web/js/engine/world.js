@@ -474,7 +474,19 @@ export class World {
     const out = {};
     STATS_FIELDS.forEach((name, k) => { out[name] = f[k]; });
     out.stepMs = this.lastStepMs;
+    out.constraintsByFamily = this.constraintCounts();
     return out;
+  }
+
+  /** The constraints each family holds now, by family name (pbdjs_GetConstraintCounts): distance, volume,
+   *  tethers, attachments, fluid (one per live fluid particle), shapes (one per rigid body); stats().constraints
+   *  is their sum. Contacts, colliders and the ground are found again every substep and count 0. */
+  constraintCounts() {
+    this.alive();
+    const heap = this.engine.heap, e = this.engine.exports;
+    const n = heap.out('pbdjs_GetConstraintCounts', [this.id]);
+    const counts = heap.int32s(n);
+    return Object.fromEntries(counts.map((c, f) => [heap.readString(e.pbd_FamilyName(f)), c]));
   }
 
   /** FNV-1a of positions and velocities: equal hashes mean bit-identical states. */
