@@ -40,3 +40,14 @@ test('the rigid and fluid scenes no longer read "Constraints 0"', async () => {
   }
   assert.deepEqual(counts, { 'box-stack': 11, 'dam-break': 8192, floating: 6915, swirl: 5824 });
 });
+
+test('the large cloth moves by itself at its default settings: its breeze swings it over 20 cm in 2 s', async () => {
+  const world = pbd.createWorld(await loadBuiltinScene('cloth-100k'));
+  const x0 = Float64Array.from(world.positions);
+  world.step(Math.round(2 / world.getParam('dt')));
+  const x = world.positions;
+  let max = 0;
+  for (let i = 0; i < x.length; i += 4) max = Math.max(max, Math.hypot(x[i] - x0[i], x[i + 1] - x0[i + 1], x[i + 2] - x0[i + 2]));
+  assert.ok(max > 0.2, `its largest displacement over 2 s is ${(100 * max).toFixed(1)} cm`);
+  world.destroy();
+});
