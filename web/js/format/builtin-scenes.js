@@ -56,6 +56,9 @@ const block = (name, x, y, h, density) => ({
   mass: density * (2 * h * (BLOCK_RES + 1) / BLOCK_RES) ** 3,
 });
 
+/** The box stack's blocks' colours (sRGB), bottom to top. */
+const STACK_COLOURS = ['#d9534f', '#ee8f3a', '#f2cf4a', '#9ccc55', '#3fae6a', '#3bb3b0', '#4a8fd9', '#6f6bd6', '#a463c9', '#d8609e'];
+
 // Cameras use small yaw so the xy-plane scenes are seen nearly face-on, assuming the usual orbit convention
 // eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
 const BUILTIN_SOURCES = {
@@ -186,7 +189,8 @@ const BUILTIN_SOURCES = {
     ],
   },
   // Ten flat blocks, 0.3 x 0.1 x 0.2 m and 0.15 m apart: their lattice (0.05 m) spans the half extents and the
-  // particles' contact radius (half the spacing, 0.025 m) rounds each block out to its 0.15 m layer.
+  // particles' contact radius (half the spacing, 0.025 m) rounds each block out to its 0.15 m layer. Each block has
+  // its own colour, around the colour wheel from the bottom up: in one colour the stack read as one tall box.
   'box-stack': {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Box stack: ten rigid blocks; drag the ball to knock them over',
@@ -195,7 +199,7 @@ const BUILTIN_SOURCES = {
     objects: [
       ...Array.from({ length: 10 }, (_, i) => ({
         type: 'rigid', name: `block ${i + 1}`, shape: 'box', position: [0, 0.075 + 0.15 * i, 0], halfExtents: [0.15, 0.05, 0.1],
-        resolution: 6, mass: 0.5,
+        resolution: 6, mass: 0.5, colour: STACK_COLOURS[i],
       })),
       { type: 'rigid', name: 'ball', shape: 'ball', position: [1, 0.2, 0], radius: 0.15, resolution: 4, mass: 3 },
     ],

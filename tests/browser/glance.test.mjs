@@ -1,0 +1,83 @@
+// glance.test.mjs — the built-in scenes read at a glance, measured on the page's own canvas and DOM: the box
+// stack's ten blocks are ten colours.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { openBrowser, openPage, chooseScene, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
+
+let env;
+before(async () => { env = await openBrowser(); });
+after(async () => { await env?.close(); });
+
+const SHOTS = process.env.MINIPBD_SHOTS; // a folder: the tests also save their screenshots there, to look at
+
+/** The canvas's pixels (decoded in the page) and a sampler: rgb(x, y) at canvas CSS pixel (x, y), averaged over 3 x 3. */
+async function canvasSampler(page, name) {
+  const png = await page.locator('#view').screenshot(SHOTS ? { path: `${SHOTS}/${name}.png` } : {});
+  const { width, height, data } = await page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const c = new OffscreenCanvas(bmp.width, bmp.height);
+    const ctx = c.getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    return { width: bmp.width, height: bmp.height, data: Array.from(ctx.getImageData(0, 0, bmp.width, bmp.height).data) };
+  }, png.toString('base64'));
+  const css = await page.evaluate(() => { const r = document.getElementById('view').getBoundingClientRect(); return [r.width, r.height]; });
+  const sx = width / css[0], sy = height / css[1];
+  return {
+    width: css[0], height: css[1],
+    rgb(x, y) {
+      const px = Math.round(x * sx), py = Math.round(y * sy), out = [0, 0, 0];
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const i = 4 * ((py + dy) * width + px + dx);
+        if (px + dx < 0 || py + dy < 0 || px + dx >= width || py + dy >= height) continue;
+        for (let k = 0; k < 3; k++) out[k] += data[i + k];
+        n++;
+      }
+      return out.map((v) => v / n);
+    },
+  };
+}
+
+/** Object k's particles' mean position projected with the app's camera: canvas CSS pixels. */
+async function objectOnCanvas(page, k) {
+  return page.evaluate((k) => {
+    const { world, app } = window.minipbd;
+    const o = world.objects[k], P = world.positions, c = [0, 0, 0];
+    for (let i = o.firstParticle; i < o.firstParticle + o.particleCount; i++) for (let a = 0; a < 3; a++) c[a] += P[4 * i + a] / o.particleCount;
+    const r = app.canvas.getBoundingClientRect();
+    app.camera.update(r.width / r.height);
+    const [x, y] = app.camera.project(c, r.width, r.height);
+    return { x, y };
+  }, k);
+}
+
+async function pause(page) {
+  await page.evaluate(() => { if (!window.minipbd.app.state.paused) document.getElementById('pause').click(); });
+  await page.waitForFunction(() => window.minipbd.app.state.paused);
+  await waitFrames(page, 2);
+}
+
+test('box stack: the ten blocks are drawn in ten colours', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'box-stack');
+    await pause(page);
+    const shot = await canvasSampler(page, 'box-stack');
+    const colours = [];
+    for (let k = 0; k < 10; k++) {
+      const p = await objectOnCanvas(page, k);
+      colours.push(shot.rgb(p.x, p.y));
+    }
+    const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    for (let a = 0; a < 10; a++) {
+      for (let b = a + 1; b < 10; b++) {
+        assert.ok(dist(colours[a], colours[b]) > 25,
+          `blocks ${a + 1} and ${b + 1} differ: ${colours[a].map(Math.round)} vs ${colours[b].map(Math.round)}`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
