@@ -1,5 +1,5 @@
 // glance.test.mjs — the built-in scenes read at a glance, measured on the page's own canvas and DOM: the box
-// stack's ten blocks are ten colours.
+// stack's ten blocks are ten colours; the mass-split cloth's heavy half is drawn apart from its light half.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, chooseScene, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
@@ -76,6 +76,44 @@ test('box stack: the ten blocks are drawn in ten colours', { timeout: TEST_TIMEO
           `blocks ${a + 1} and ${b + 1} differ: ${colours[a].map(Math.round)} vs ${colours[b].map(Math.round)}`);
       }
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+/** Canvas CSS pixel of the centre of cell (i, j) of cloth object k (the mean of its four corner particles). */
+async function clothCellOnCanvas(page, k, i, j) {
+  return page.evaluate(([k, i, j]) => {
+    const { world, app } = window.minipbd;
+    const o = world.objects[k], P = world.positions, c = [0, 0, 0];
+    for (const [di, dj] of [[0, 0], [1, 0], [0, 1], [1, 1]]) {
+      const q = o.firstParticle + (j + dj) * o.resolutionU + i + di;
+      for (let a = 0; a < 3; a++) c[a] += P[4 * q + a] / 4;
+    }
+    const r = app.canvas.getBoundingClientRect();
+    app.camera.update(r.width / r.height);
+    const [x, y] = app.camera.project(c, r.width, r.height);
+    return { x, y };
+  }, [k, i, j]);
+}
+
+test('mass split: the cloth\'s heavy half is drawn darker than its light half', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'mass-split');
+    await pause(page);
+    const shot = await canvasSampler(page, 'mass-split');
+    const luma = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    const half = async (cells) => {
+      let sum = 0;
+      for (const [i, j] of cells) { const p = await clothCellOnCanvas(page, 0, i, j); sum += luma(shot.rgb(p.x, p.y)); }
+      return sum / cells.length;
+    };
+    // the scene's 24 x 24 cloth: columns 0 to 11 are 50 times heavier than 12 to 23
+    const heavy = await half([[3, 6], [6, 10], [8, 14], [4, 18]]);
+    const light = await half([[15, 6], [17, 10], [19, 14], [16, 18]]);
+    assert.ok(heavy < 0.75 * light, `heavy half luma ${heavy.toFixed(0)}, light half ${light.toFixed(0)}`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

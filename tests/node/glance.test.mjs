@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, BUILTIN_SCENE_IDS, loadBuiltinScene } from '../../web/js/minipbd.js';
+import { OrbitCamera } from '../../web/js/render/camera.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
@@ -107,5 +108,34 @@ test('the bunny lands upright: its up axis stays within 30 degrees of vertical, 
   const end = Math.max(...tilts.filter((x) => x.t >= 3).map((x) => x.deg));
   assert.ok(end < 5, `it is back upright in its last second (${end.toFixed(1)} degrees)`);
   assert.ok(hi - lo > 0.85 * restHeight, `standing, not squashed: ${(hi - lo).toFixed(3)} m tall of ${restHeight.toFixed(3)}`);
+  world.destroy();
+});
+
+test('mass split: both pendulums\' bobs stay inside the picture over their swings (projected with the scene\'s camera)', async () => {
+  const scene = await loadBuiltinScene('mass-split');
+  const world = pbd.createWorld(scene);
+  // the page's canvas at its default size (tests/browser: a 1100 x 720 window less the panel), and a squarer one
+  const bobs = [1, 2].map((k) => world.objects[k].firstParticle + scene.objects[k].segments);
+  const cameras = [[800, 720], [640, 640]].map(([width, height]) => {
+    const camera = new OrbitCamera(scene.camera);
+    camera.update(width / height);
+    return { camera, width, height };
+  });
+  const margin = 10; // px
+  let leftmost = Infinity, rightmost = -Infinity;
+  for (let s = 0; s < Math.round(6 / world.getParam('dt')); s++) {
+    world.step(1);
+    const P = world.positions;
+    for (const b of bobs) {
+      for (const { camera, width, height } of cameras) {
+        const [x, y] = camera.project([P[4 * b], P[4 * b + 1], P[4 * b + 2]], width, height);
+        assert.ok(x > margin && x < width - margin && y > margin && y < height - margin,
+          `step ${s + 1}: bob ${b} at (${x.toFixed(0)}, ${y.toFixed(0)}) in a ${width} x ${height} canvas`);
+      }
+      leftmost = Math.min(leftmost, P[4 * b]);
+      rightmost = Math.max(rightmost, P[4 * b]);
+    }
+  }
+  assert.ok(leftmost < -3 && rightmost > 3, `the bobs swing wide (x from ${leftmost.toFixed(2)} to ${rightmost.toFixed(2)} m)`);
   world.destroy();
 });

@@ -94,22 +94,25 @@ const BUILTIN_SOURCES = {
   // of the way, so the heavy half falls and drags the light half into a lopsided drape. Sides: two chains
   // released horizontal. Left: light links with a 50x heavier bob (it swings almost like a point pendulum and
   // yanks the links taut). Right: heavy links with a 50x lighter bob (the links swing as a rope and the light
-  // bob is flung around at the tip).
+  // bob is flung around at the tip). The chains hang from their inner ends, 1.1 m long, so each swings between its
+  // pivot and 1.1 m out (x within 3.4 m of the middle): the camera frames that (pinned at their outer ends, 1.5 m
+  // long, the left one swung out of the picture), also in a square canvas. The cloth's heavy half is drawn darker
+  // (render/cloth.js).
   'mass-split': {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
-    camera: { target: [0, 1.8, 0], yaw: 0, pitch: 0.12, distance: 10, fov: 45 },
+    camera: { target: [0, 2.1, 0], yaw: 0, pitch: 0.12, distance: 9.5, fov: 45 },
     objects: [
       {
         type: 'cloth', name: 'half heavy cloth', origin: [-0.9, 3, 0], size: [1.8, 1.8], resolution: [24, 24],
         plane: 'xy', mass: 0.01, pins: [[0, 0], [23, 0]], masses: [{ from: [0, 0], to: [11, 23], mass: 0.5 }],
       },
       {
-        type: 'chain', name: 'light chain, heavy bob', start: [-3.6, 3, 0], end: [-2.1, 3, 0], segments: 15,
+        type: 'chain', name: 'light chain, heavy bob', start: [-2.3, 3, 0], end: [-3.4, 3, 0], segments: 15,
         mass: 0.02, pins: [0], masses: [{ from: 15, to: 15, mass: 1 }],
       },
       {
-        type: 'chain', name: 'heavy chain, light bob', start: [2.1, 3, 0], end: [3.6, 3, 0], segments: 15,
+        type: 'chain', name: 'heavy chain, light bob', start: [2.3, 3, 0], end: [3.4, 3, 0], segments: 15,
         mass: 1, pins: [0], masses: [{ from: 15, to: 15, mass: 0.02 }],
       },
     ],

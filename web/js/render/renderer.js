@@ -104,7 +104,7 @@ export class Renderer {
     gl.bindVertexArray(this.vaoMesh);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0); // w, the inverse mass: cloth.vert shades heavy particles
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.enableVertexAttribArray(1);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
