@@ -1,5 +1,6 @@
 // glance.test.mjs — the built-in scenes read at a glance, measured on the page's own canvas and DOM: the box
-// stack's ten blocks are ten colours; the mass-split cloth's heavy half is drawn apart from its light half.
+// stack's ten blocks are ten colours; the mass-split cloth's heavy half is drawn apart from its light half;
+// the hammock's hose is drawn where its water comes from.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, chooseScene, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
@@ -114,6 +115,47 @@ test('mass split: the cloth\'s heavy half is drawn darker than its light half', 
     const heavy = await half([[3, 6], [6, 10], [8, 14], [4, 18]]);
     const light = await half([[15, 6], [17, 10], [19, 14], [16, 18]]);
     assert.ok(heavy < 0.75 * light, `heavy half luma ${heavy.toFixed(0)}, light half ${light.toFixed(0)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('hammock: the hose is drawn at the emitter, along its direction', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await chooseScene(page, 'hammock');
+    await pause(page);
+    const shot = await canvasSampler(page, 'hammock');
+    const info = await page.evaluate(() => {
+      const { world, app } = window.minipbd;
+      const r = app.canvas.getBoundingClientRect();
+      app.camera.update(r.width / r.height);
+      const hoses = app.renderer.lastHoses;
+      const emitter = world.scene.objects.flatMap((o) => o.emitters ?? [])[0];
+      // points along the pipe: 10%, 30% and 60% of the way from the nozzle to its far end
+      const along = (h, f) => h.nozzle.map((v, k) => v + f * (h.end[k] - v));
+      return {
+        count: hoses.length,
+        nozzle: hoses[0].nozzle, end: hoses[0].end, emitter,
+        samples: [0.1, 0.3, 0.6].map((f) => app.camera.project(along(hoses[0], f), r.width, r.height)).map(([x, y]) => ({ x, y })),
+        beside: (([x, y]) => ({ x, y }))(app.camera.project(hoses[0].nozzle.map((v, k) => v + (k === 0 ? 0.25 : 0)), r.width, r.height)),
+      };
+    });
+    assert.equal(info.count, 1, 'one hose for the one emitter');
+    const gap = Math.hypot(...info.nozzle.map((v, k) => v - info.emitter.position[k]));
+    assert.ok(gap < 0.02, `its nozzle is at the emitter (${(100 * gap).toFixed(1)} cm away)`);
+    const dir = info.end.map((v, k) => v - info.nozzle[k]);
+    const cos = -dir.reduce((a, v, k) => a + v * info.emitter.direction[k], 0) / Math.hypot(...dir) / Math.hypot(...info.emitter.direction);
+    assert.ok(cos > 0.999, 'it runs back along the emitter\'s direction');
+    const green = ([r, g, b]) => g > r + 15 && g > b + 5;
+    for (const p of info.samples) {
+      const c = shot.rgb(p.x, p.y);
+      assert.ok(p.x > 0 && p.x < shot.width && p.y > 0 && p.y < shot.height, 'in view');
+      assert.ok(green(c), `hose-green at (${p.x.toFixed(0)}, ${p.y.toFixed(0)}): ${c.map(Math.round)}`);
+    }
+    const c = shot.rgb(info.beside.x, info.beside.y);
+    assert.ok(!green(c), `not green 25 cm beside it: ${c.map(Math.round)}`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
