@@ -1,6 +1,7 @@
 // glance.test.mjs — the built-in scenes read at a glance, measured on the page's own canvas and DOM: the box
 // stack's ten blocks are ten colours; the mass-split cloth's heavy half is drawn apart from its light half;
-// the hammock's hose is drawn where its water comes from.
+// the hammock's hose is drawn where its water comes from; the panel: every scene name fits the picker in both
+// languages, scrolling never leaves a row half under the panel's title bar.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, chooseScene, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
@@ -156,6 +157,55 @@ test('hammock: the hose is drawn at the emitter, along its direction', { timeout
     }
     const c = shot.rgb(info.beside.x, info.beside.y);
     assert.ok(!green(c), `not green 25 cm beside it: ${c.map(Math.round)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('panel: every scene name fits the picker in English and Chinese', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    for (const lang of ['en', 'zh']) {
+      await page.selectOption('#language-select', lang);
+      const fits = await page.evaluate(() => {
+        const select = document.getElementById('scene-select');
+        const display = select.parentElement.querySelector('.lil-display');
+        const shown = display.textContent;
+        const out = [...select.options].map((o) => {
+          display.textContent = o.textContent; // what lil-gui shows once it is picked
+          return { name: o.textContent, scroll: display.scrollWidth, client: display.clientWidth, height: display.scrollHeight, box: display.clientHeight };
+        });
+        display.textContent = shown;
+        return out;
+      });
+      assert.ok(fits.length >= 17, `${lang}: every built-in scene is offered`);
+      for (const f of fits) {
+        assert.ok(f.scroll <= f.client && f.height <= f.box + 1, `${lang}: "${f.name}" fits (${f.scroll} of ${f.client} px wide, ${f.height} of ${f.box} tall)`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('panel: scrolling stops with a row\'s top at the title bar\'s bottom, none half under it', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    for (const top of [50, 230, 417]) {
+      const info = await page.evaluate(async (top) => {
+        const kids = document.querySelector('.panel .lil-root > .lil-children');
+        kids.scrollTop = top;
+        await new Promise((r) => setTimeout(r, 400)); // the snap settles
+        const header = document.querySelector('.panel .lil-root > .lil-title').getBoundingClientRect();
+        const rows = [...kids.querySelectorAll('.lil-controller, .lil-gui > .lil-title, :scope > :not(.lil-gui)')]
+          .map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0 && r.bottom > header.bottom + 1).sort((a, b) => a.top - b.top);
+        return { scrolled: kids.scrollTop, headerBottom: header.bottom, firstTop: rows[0].top };
+      }, top);
+      assert.ok(info.scrolled > 0, `scrolled (${info.scrolled} px)`);
+      assert.ok(info.firstTop >= info.headerBottom - 1, `scrolled to ${top}: the first row's top (${info.firstTop.toFixed(1)}) is not above the title bar's bottom (${info.headerBottom.toFixed(1)})`);
+    }
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
