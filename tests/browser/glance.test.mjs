@@ -1,10 +1,11 @@
 // glance.test.mjs — the built-in scenes read at a glance, measured on the page's own canvas and DOM: the box
 // stack's ten blocks are ten colours; the mass-split cloth's heavy half is drawn apart from its light half;
 // the hammock's hose is drawn where its water comes from; the panel: every scene name fits the picker in both
-// languages, scrolling never leaves a row half under the panel's title bar.
+// languages, scrolling never leaves a row half under the panel's title bar; the plots' captions fit, the
+// convergence curve keeps off its axes and says why it is flat at one pass per substep.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, chooseScene, waitFrames, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, chooseScene, waitFrames, waitSteps, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -206,6 +207,54 @@ test('panel: scrolling stops with a row\'s top at the title bar\'s bottom, none 
       assert.ok(info.scrolled > 0, `scrolled (${info.scrolled} px)`);
       assert.ok(info.firstTop >= info.headerBottom - 1, `scrolled to ${top}: the first row's top (${info.firstTop.toFixed(1)}) is not above the title bar's bottom (${info.headerBottom.toFixed(1)})`);
     }
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('plots: captions fit, the curve keeps off the axes, and a note says why it is flat at one pass per substep', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url);
+  try {
+    await page.check('#plots');
+    await waitSteps(page, 20);
+    await page.waitForTimeout(600); // a readout or two
+    const measure = () => page.evaluate(() => {
+      const p = window.minipbd.app.state.plots;
+      const note = document.getElementById('convergence-note');
+      const caps = ['convergence', 'energy'].map((k) => {
+        const el = document.getElementById(`${k}-caption`);
+        return { text: el.textContent, scroll: el.scrollWidth, client: el.clientWidth, visible: el.offsetHeight > 0 };
+      });
+      const box = p.box.convergence, dpr = window.devicePixelRatio || 1;
+      const canvas = document.getElementById('convergence-plot');
+      const ctx = canvas.getContext('2d');
+      ctx.font = `${10 * dpr}px system-ui, sans-serif`;
+      return {
+        caps, passes: window.minipbd.world.getParam('iterations'),
+        note: { hidden: note.hidden, visible: note.offsetHeight > 0, text: note.textContent, scroll: note.scrollWidth, client: note.clientWidth },
+        // the first point's x and the y axis, the last point and the right end, in CSS px
+        firstGap: (box.px(1) - box.left) / dpr, lastGap: (box.right - box.px(p.curve.length)) / dpr,
+        leftMargin: box.left / dpr, labelWidth: Math.max(...['1e-1', '1e-2', '1e-3', '1e-4', '1e-5', '1e-6'].map((s) => ctx.measureText(s).width)) / dpr,
+      };
+    });
+    for (const lang of ['en', 'zh']) {
+      await page.selectOption('#language-select', lang);
+      // the plots' texts follow the language at the next readout
+      await page.waitForFunction((zh) => /[\u4e00-\u9fff]/.test(document.getElementById('energy-caption').textContent) === zh, lang === 'zh', { timeout: 20_000 });
+      const m = await measure();
+      for (const c of m.caps) assert.ok(c.visible && c.text.length > 0 && c.scroll <= c.client, `${lang}: caption "${c.text}" fits (${c.scroll} of ${c.client} px)`);
+      assert.equal(m.passes, 1, 'the default: 10 substeps x 1 pass');
+      assert.ok(m.note.visible && !m.note.hidden && m.note.scroll <= m.note.client, `${lang}: the note shows and fits: "${m.note.text}"`);
+      assert.match(m.note.text, lang === 'en' ? /one pass per substep/i : /一次迭代/);
+      assert.ok(m.firstGap >= 4 && m.lastGap >= 4, `the curve keeps off the axes (${m.firstGap.toFixed(1)} px, ${m.lastGap.toFixed(1)} px)`);
+      assert.ok(m.leftMargin >= m.labelWidth + 6, `the left margin (${m.leftMargin.toFixed(0)} px) holds the tick labels (${m.labelWidth.toFixed(0)} px)`);
+    }
+    await page.selectOption('#language-select', 'en');
+    await page.fill('#param-iterations', '4');
+    await page.press('#param-iterations', 'Enter');
+    await page.waitForFunction(() => window.minipbd.world.getParam('iterations') === 4);
+    await page.waitForFunction(() => document.getElementById('convergence-note').hidden, null, { timeout: 20_000 });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
