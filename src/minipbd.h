@@ -260,7 +260,9 @@ typedef struct pbdColliderInfo {
 
 /// Statistics of the current state, computed on demand (not in the step).
 typedef struct pbdStats {
-	int32_t steps, particles, constraints, attachments;
+	int32_t steps, particles;
+	int32_t constraints;   ///< every family's, summed (pbd_World_GetConstraintCounts)
+	int32_t attachments;
 	float maxError;        ///< max |length - rest| over distance constraints (m)
 	float meanError;       ///< mean |length - rest| (m)
 	float maxStretch;      ///< max (length / rest - 1) over stretch and chain constraints, >= 0
@@ -593,6 +595,14 @@ PBD_API int pbd_World_UpdateErrors(pbdWorldId world);
 /// Passes recorded in pbdBuffer_convergence: at most this many per step.
 #define PBD_MAX_CONVERGENCE (64 * 200)
 PBD_API int pbd_World_GetStats(pbdWorldId world, pbdStats* stats);
+/// The constraints each family holds now, one count per family in solve order (pbd_FamilyName), into
+/// counts[0 .. capacity): distance (cloth, chains, soft-body edges), volume (soft-body tets), tethers,
+/// attachments (the pointer), fluid (one density constraint per live fluid particle), shapes (one shape
+/// matching per rigid body); the families that hold none that last (contacts, colliders, ground: found again
+/// every substep) count 0. pbdStats.constraints is their sum. Returns the number of families.
+PBD_API int pbd_World_GetConstraintCounts(pbdWorldId world, int32_t* counts, int capacity);
+/// The name of family `family` (0 .. the count pbd_World_GetConstraintCounts returns), or NULL.
+PBD_API const char* pbd_FamilyName(int family);
 /// FNV-1a hash of positions and velocities: the determinism fingerprint.
 PBD_API uint32_t pbd_World_Hash(pbdWorldId world);
 

@@ -188,6 +188,7 @@ function body(t) {
     plasticity: record(Object.keys(L.plasticity), plasticity, [], `${t.type}.plasticity`),
     pins: list({ type: 'integer', minimum: 0 }, L.maxPins),
     pinBoxes: list(record(['min', 'max'], { min: coord3(), max: coord3() }, ['min', 'max'], 'pinBox'), L.maxPinBoxes),
+    colour: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
     mesh: shape === 'tets' ? tetMesh() : surfaceMesh(),
     obj: { type: 'string', maxLength: L.maxObjBytes, description: 'the text of an OBJ file (v and f lines)' },
   });

@@ -81,6 +81,8 @@ static void Attachments_Solve(pbdWorld* w, void* state, const pbdStepContext* ct
 	}
 }
 
+static int32_t Attachments_Count(const pbdWorld* w, const void* state) { return ((const pbdAttachments*)state)->live; }
+
 const pbdFamily pbd_family_attachments = {
 	.name = "attachments",
 	.bytes = Attachments_Bytes,
@@ -89,6 +91,7 @@ const pbdFamily pbd_family_attachments = {
 	.colourCount = Attachments_ColourCount,
 	.colourSize = Attachments_ColourSize,
 	.solve = Attachments_Solve,
+	.count = Attachments_Count,
 };
 
 /* ---------------------------------------------------------------- API */

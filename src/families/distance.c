@@ -363,6 +363,8 @@ static void Distance_Error(const pbdWorld* w, const void* state, const float* x,
 	*count += live;
 }
 
+static int32_t Distance_CountHook(const pbdWorld* w, const void* state) { return pbd_Distance_Count(w); }
+
 const pbdFamily pbd_family_distance = {
 	.name = "distance",
 	.bytes = Distance_Bytes,
@@ -375,4 +377,5 @@ const pbdFamily pbd_family_distance = {
 	.update = Distance_Update,
 	.setStiffness = Distance_SetStiffness,
 	.error = Distance_Error,
+	.count = Distance_CountHook,
 };

@@ -108,6 +108,9 @@ typedef struct pbdFamily {
 	/// Stiffness k in [0, 1] of its constraints of `kind` (pbdConstraintKind) that belong to `object`
 	/// (object < 0: every object's); a kind the family does not hold is none of its business.
 	void (*setStiffness)(pbdWorld* world, void* state, int32_t object, int32_t kind, float k);
+	/// The constraints the family holds now (the statistics' count, pbd_World_GetConstraintCounts); NULL: none
+	/// that last (contacts are found again every substep and are not counted).
+	int32_t (*count)(const pbdWorld* world, const void* state);
 	void (*error)(const pbdWorld* world, const void* state, const float* positions, float* perParticle, double* sum,
 				  int32_t* count);
 } pbdFamily;

@@ -407,6 +407,15 @@ static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext*
 	f->droppedNeighbours = f->lists.dropped;
 }
 
+/* One density constraint per live fluid particle. */
+static int32_t Fluid_Count(const pbdWorld* w, const void* state)
+{
+	const pbdFluid* f = state;
+	int32_t n = 0;
+	for (int o = 0; o < f->objectCount; ++o) n += f->objects[o].active;
+	return n;
+}
+
 static int32_t Fluid_ColourCount(const pbdWorld* w, const void* state)
 {
 	const pbdFluid* f = state;
@@ -468,4 +477,5 @@ const pbdFamily pbd_family_fluid = {
 	.solve = Fluid_Solve,
 	.velocities = Fluid_Velocities,
 	.error = Fluid_Error,
+	.count = Fluid_Count,
 };

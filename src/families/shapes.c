@@ -148,6 +148,9 @@ static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	}
 }
 
+/* One shape-matching constraint per rigid body. */
+static int32_t Shapes_Count(const pbdWorld* w, const void* state) { return ((const pbdShapes*)state)->count; }
+
 static int32_t Shapes_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdShapes*)state)->count > 0; }
 
 static int32_t Shapes_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
@@ -245,6 +248,7 @@ const pbdFamily pbd_family_shapes = {
 	.update = pbd_Shapes_Update,
 	.setStiffness = Shapes_SetStiffness,
 	.error = Shapes_Error,
+	.count = Shapes_Count,
 };
 
 /* ---------------------------------------------------------------- building (shapes.h) */

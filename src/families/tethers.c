@@ -291,6 +291,19 @@ static void Tethers_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, i
 	SolveTethers(w, state, begin, end);
 }
 
+/* The tethers the last build made (none before the first step, or with solver.tethers at 0). */
+static int32_t Tethers_Count(const pbdWorld* w, const void* state)
+{
+	const pbdTethers* t = state;
+	if (t->pinVersion != w->pinVersion || w->params[pbdParam_tethers] <= 0.0f) return 0;
+	int32_t n = 0;
+	for (int i = 0; i < w->particleCount; ++i) {
+		n += t->anchor[i] >= 0;
+		for (int e = 0; e < t->extraSlots; ++e) n += t->extraAnchor[e * t->capacity + i] >= 0;
+	}
+	return n;
+}
+
 const pbdFamily pbd_family_tethers = {
 	.name = "tethers",
 	.bytes = Tethers_Bytes,
@@ -300,4 +313,5 @@ const pbdFamily pbd_family_tethers = {
 	.colourCount = Tethers_ColourCount,
 	.colourSize = Tethers_ColourSize,
 	.solve = Tethers_Solve,
+	.count = Tethers_Count,
 };

@@ -228,6 +228,8 @@ static void Volume_Error(const pbdWorld* w, const void* state, const float* x, f
 	*count += live;
 }
 
+static int32_t Volume_CountHook(const pbdWorld* w, const void* state) { return pbd_Volume_Count(w); }
+
 const pbdFamily pbd_family_volume = {
 	.name = "volume",
 	.bytes = Volume_Bytes,
@@ -239,4 +241,5 @@ const pbdFamily pbd_family_volume = {
 	.solve = Volume_Solve,
 	.setStiffness = Volume_SetStiffness,
 	.error = Volume_Error,
+	.count = Volume_CountHook,
 };

@@ -10,6 +10,7 @@
      pbdjs_GetStats:      f64[0..8] = steps, particles, constraints, attachments, maxError,
                                       meanError, maxStretch, kineticEnergy, potentialEnergy
      pbdjs_GetObjectInfo: int32[0..18] in pbdObjectInfo order
+     pbdjs_GetConstraintCounts: int32[0..n) = each family's constraints (pbd_FamilyName order), n returned
      pbdjs_GetColliderInfo, pbdjs_RayCastColliders: see api_colliders.c
      pbdjs_ParamInfo:     f64[0..3] = default, min, max, flags */
 #include "world/core.h"
@@ -78,6 +79,9 @@ PBDJS_API int pbdjs_GetStats(pbdWorldId world, double* o)
 	o[7] = s.kineticEnergy, o[8] = s.potentialEnergy;
 	return PBD_OK;
 }
+
+/* Every family's constraint count (pbd_World_GetConstraintCounts; at most 32 families): returns how many. */
+PBDJS_API int pbdjs_GetConstraintCounts(pbdWorldId world, int32_t* out) { return pbd_World_GetConstraintCounts(world, out, 32); }
 
 PBDJS_API int pbdjs_GetObjectInfo(pbdWorldId world, int object, int32_t* out)
 {

@@ -88,6 +88,21 @@ int pbd_World_UpdateErrors(pbdWorldId id)
 	return PBD_OK;
 }
 
+int pbd_World_GetConstraintCounts(pbdWorldId id, int32_t* counts, int capacity)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (counts == NULL && capacity > 0) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "counts is NULL");
+	for (int f = 0; f < pbdFamily_count && f < capacity; ++f) {
+		counts[f] = pbd_families[f]->count && w->families[f] ? pbd_families[f]->count(w, w->families[f]) : 0;
+	}
+	return pbdFamily_count;
+}
+
+const char* pbd_FamilyName(int family)
+{
+	return family >= 0 && family < pbdFamily_count ? pbd_families[family]->name : NULL;
+}
+
 int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
@@ -95,7 +110,9 @@ int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 	memset(s, 0, sizeof *s);
 	s->steps = w->steps;
 	s->particles = w->particleCount;
-	s->constraints = pbd_Distance_Count(w);
+	int32_t counts[pbdFamily_count];
+	pbd_World_GetConstraintCounts(id, counts, pbdFamily_count);
+	for (int f = 0; f < pbdFamily_count; ++f) s->constraints += counts[f];
 	s->attachments = pbd_World_GetAttachmentCount(id);
 	pbd_Distance_Stats(w, s);
 	const float* g = &w->params[pbdParam_gravityX];

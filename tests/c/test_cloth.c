@@ -233,3 +233,35 @@ void Test_ViolentDragStaysFinite(void)
 	ENSURE(worstEnergy < 500.0);
 	pbd_DestroyWorld(id);
 }
+
+/* The statistics count every family's constraints: a cloth pinned along its top edge holds its distance
+   constraints and, from the first step, a tether per free particle; the pointer adds an attachment.
+   pbdStats.constraints is the sum over pbd_World_GetConstraintCounts, named by pbd_FamilyName. */
+void Test_ConstraintCountsEveryFamily(void)
+{
+	const int n = 10;
+	pbdWorldId w = ClothWorld(n, n, 0);
+	for (int i = 0; i < n; ++i) pbd_World_SetInvMass(w, i, 0.0f);
+	int32_t counts[32];
+	const int families = pbd_World_GetConstraintCounts(w, counts, 32);
+	ENSURE(families > 6 && families <= 32 && pbd_FamilyName(families) == NULL && pbd_FamilyName(-1) == NULL);
+	int distance = -1, tethers = -1, attachments = -1;
+	for (int f = 0; f < families; ++f) {
+		if (strcmp(pbd_FamilyName(f), "distance") == 0) distance = f;
+		if (strcmp(pbd_FamilyName(f), "tethers") == 0) tethers = f;
+		if (strcmp(pbd_FamilyName(f), "attachments") == 0) attachments = f;
+	}
+	ENSURE(distance >= 0 && tethers >= 0 && attachments >= 0);
+	ENSURE(counts[distance] == pbd_World_GetConstraintCount(w) && counts[distance] > 0);
+	pbd_World_Step(w);
+	pbd_World_AddAttachment(w, n * n - 1, 0.0f, 0.0f, 0.0f, 1.0f);
+	pbd_World_GetConstraintCounts(w, counts, 32);
+	ENSURE(counts[tethers] >= n * (n - 1)); /* each free particle to its nearest pin at least */
+	ENSURE(counts[attachments] == 1);
+	int64_t sum = 0;
+	for (int f = 0; f < families; ++f) sum += counts[f];
+	pbdStats s;
+	ENSURE(pbd_World_GetStats(w, &s) == PBD_OK);
+	ENSURE(s.constraints == sum && s.constraints > counts[distance]);
+	pbd_DestroyWorld(w);
+}

@@ -60,12 +60,15 @@ export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX
   | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval' | 'fluid.friction';
 
 export interface Stats {
-  steps: number; particles: number; constraints: number; attachments: number;
+  steps: number; particles: number;
+  /** every family's constraints, summed (constraintsByFamily) */ constraints: number; attachments: number;
   /** max |length - rest| over distance constraints (m) */ maxError: number;
   /** mean |length - rest| (m) */ meanError: number;
   /** max length/rest - 1 over stretch and chain constraints */ maxStretch: number;
   kineticEnergy: number; potentialEnergy: number;
   /** wall-clock ms per step of the last step() call */ stepMs: number;
+  /** the constraints each family holds now, by family name (distance, volume, tethers, attachments, fluid, shapes, ...) */
+  constraintsByFamily: Record<string, number>;
 }
 
 export interface ObjectInfo {
@@ -183,6 +186,8 @@ export class World {
   /** Nearest collider hit by the ray, or null. */
   pickCollider(origin: Vec3, dir: Vec3): { index: number; t: number } | null;
   stats(): Stats;
+  /** the constraints each family holds now, by family name; stats().constraints is their sum */
+  constraintCounts(): Record<string, number>;
   hash(): number;
   /** The threads this world's steps share out over (1 without a team). */
   readonly threads: number;

@@ -135,3 +135,19 @@ export class Heap {
     return count > 0 && ptr ? new Type(this.memory.buffer, ptr, count * per) : new Type(this.memory.buffer, 0, 0);
   }
 }
+
+/** World `world`'s pbdjs_GetStats record as { steps, particles, constraints, ... } (STATS_FIELDS order). */
+export function readStats(heap, world) {
+  heap.out('pbdjs_GetStats', [world]);
+  const f = heap.float64s(STATS_FIELDS.length);
+  return Object.fromEntries(STATS_FIELDS.map((name, k) => [name, f[k]]));
+}
+
+/** The constraints each family of world `world` holds now, by family name (pbdjs_GetConstraintCounts, names from
+ *  pbd_FamilyName): distance, volume, tethers, attachments, fluid (one per live fluid particle), shapes (one per
+ *  rigid body); the contacts, colliders and ground families find theirs again every substep and count 0. */
+export function readConstraintCounts(heap, world) {
+  const n = heap.out('pbdjs_GetConstraintCounts', [world]);
+  const counts = heap.int32s(n);
+  return Object.fromEntries(counts.map((c, f) => [heap.readString(heap.exports.pbd_FamilyName(f)), c]));
+}

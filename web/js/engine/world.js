@@ -7,7 +7,7 @@ import {
   MiniPBDError, showArg, argIndex, argHandle, argNumber, argCount, argVec3, argQuat, argRecord,
   PARTICLE_MASS, ATTACHMENT_STIFFNESS, MAX_STEPS_PER_CALL,
 } from './args.js';
-import { BUFFER, STATS_FIELDS, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS } from './memory.js';
+import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts } from './memory.js';
 import {
   PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
 } from './params.js';
@@ -465,17 +465,14 @@ export class World {
     return this.engine.exports.pbd_World_RayPick(this.id, o[0], o[1], o[2], d[0], d[1], d[2], r);
   }
 
-  /** Errors, energies and counts of the current state, plus the last step's time. */
+  /** Errors, energies and counts of the current state (memory.js readStats), plus the last step's time. */
   stats() {
     this.alive();
-    const heap = this.engine.heap;
-    heap.out('pbdjs_GetStats', [this.id]);
-    const f = heap.float64s(STATS_FIELDS.length);
-    const out = {};
-    STATS_FIELDS.forEach((name, k) => { out[name] = f[k]; });
-    out.stepMs = this.lastStepMs;
-    return out;
+    return { ...readStats(this.engine.heap, this.id), stepMs: this.lastStepMs, constraintsByFamily: this.constraintCounts() };
   }
+
+  /** Each family's constraints now, by name (memory.js readConstraintCounts); stats().constraints is their sum. */
+  constraintCounts() { this.alive(); return readConstraintCounts(this.engine.heap, this.id); }
 
   /** FNV-1a of positions and velocities: equal hashes mean bit-identical states. */
   hash() { this.alive(); return this.engine.exports.pbd_World_Hash(this.id) >>> 0; }

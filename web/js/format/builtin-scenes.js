@@ -56,6 +56,9 @@ const block = (name, x, y, h, density) => ({
   mass: density * (2 * h * (BLOCK_RES + 1) / BLOCK_RES) ** 3,
 });
 
+/** The box stack's blocks' colours (sRGB), bottom to top. */
+const STACK_COLOURS = ['#d9534f', '#ee8f3a', '#f2cf4a', '#9ccc55', '#3fae6a', '#3bb3b0', '#4a8fd9', '#6f6bd6', '#a463c9', '#d8609e'];
+
 // Cameras use small yaw so the xy-plane scenes are seen nearly face-on, assuming the usual orbit convention
 // eye = target + distance * (cos(pitch) sin(yaw), sin(pitch), cos(pitch) cos(yaw)).
 const BUILTIN_SOURCES = {
@@ -91,22 +94,25 @@ const BUILTIN_SOURCES = {
   // of the way, so the heavy half falls and drags the light half into a lopsided drape. Sides: two chains
   // released horizontal. Left: light links with a 50x heavier bob (it swings almost like a point pendulum and
   // yanks the links taut). Right: heavy links with a 50x lighter bob (the links swing as a rope and the light
-  // bob is flung around at the tip).
+  // bob is flung around at the tip). The chains hang from their inner ends, 1.1 m long, so each swings between its
+  // pivot and 1.1 m out (x within 3.4 m of the middle): the camera frames that (pinned at their outer ends, 1.5 m
+  // long, the left one swung out of the picture), also in a square canvas. The cloth's heavy half is drawn darker
+  // (render/cloth.js).
   'mass-split': {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Mass split: half-heavy cloth, heavy bob on light chain, light bob on heavy chain',
-    camera: { target: [0, 1.8, 0], yaw: 0, pitch: 0.12, distance: 10, fov: 45 },
+    camera: { target: [0, 2.1, 0], yaw: 0, pitch: 0.12, distance: 9.5, fov: 45 },
     objects: [
       {
         type: 'cloth', name: 'half heavy cloth', origin: [-0.9, 3, 0], size: [1.8, 1.8], resolution: [24, 24],
         plane: 'xy', mass: 0.01, pins: [[0, 0], [23, 0]], masses: [{ from: [0, 0], to: [11, 23], mass: 0.5 }],
       },
       {
-        type: 'chain', name: 'light chain, heavy bob', start: [-3.6, 3, 0], end: [-2.1, 3, 0], segments: 15,
+        type: 'chain', name: 'light chain, heavy bob', start: [-2.3, 3, 0], end: [-3.4, 3, 0], segments: 15,
         mass: 0.02, pins: [0], masses: [{ from: 15, to: 15, mass: 1 }],
       },
       {
-        type: 'chain', name: 'heavy chain, light bob', start: [2.1, 3, 0], end: [3.6, 3, 0], segments: 15,
+        type: 'chain', name: 'heavy chain, light bob', start: [2.3, 3, 0], end: [3.4, 3, 0], segments: 15,
         mass: 1, pins: [0], masses: [{ from: 15, to: 15, mass: 0.02 }],
       },
     ],
@@ -158,8 +164,11 @@ const BUILTIN_SOURCES = {
   },
   'cloth-100k': {
     format: FORMAT, version: SCENE_VERSION,
-    name: 'Large cloth: 316 x 316 (99,856 particles) hanging from its top edge',
+    name: 'Large cloth: 316 x 316 (99,856 particles) hanging from its top edge in a breeze',
     solver: { damping: 0.05, thickness: 0.01 },
+    // A breeze, so it moves by itself (hanging still it read as a picture); measured in Node: its hem swings
+    // 1 m out of its plane in the first 2 s.
+    wind: { velocity: [3, 0, 2], density: 1.2, drag: 1, lift: 0.4 },
     camera: { target: [0, 2.2, 0], yaw: 0.5, pitch: 0.1, distance: 7, fov: 45 },
     objects: [{ type: 'cloth', name: 'large cloth', origin: [-2, 4.2, 0], size: [4, 4], resolution: [316, 316], plane: 'xy', mass: 0.0005,
       pins: Array.from({ length: 316 }, (_, i) => [i, 0]) }],
@@ -183,7 +192,8 @@ const BUILTIN_SOURCES = {
     ],
   },
   // Ten flat blocks, 0.3 x 0.1 x 0.2 m and 0.15 m apart: their lattice (0.05 m) spans the half extents and the
-  // particles' contact radius (half the spacing, 0.025 m) rounds each block out to its 0.15 m layer.
+  // particles' contact radius (half the spacing, 0.025 m) rounds each block out to its 0.15 m layer. Each block has
+  // its own colour, around the colour wheel from the bottom up: in one colour the stack read as one tall box.
   'box-stack': {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Box stack: ten rigid blocks; drag the ball to knock them over',
@@ -192,7 +202,7 @@ const BUILTIN_SOURCES = {
     objects: [
       ...Array.from({ length: 10 }, (_, i) => ({
         type: 'rigid', name: `block ${i + 1}`, shape: 'box', position: [0, 0.075 + 0.15 * i, 0], halfExtents: [0.15, 0.05, 0.1],
-        resolution: 6, mass: 0.5,
+        resolution: 6, mass: 0.5, colour: STACK_COLOURS[i],
       })),
       { type: 'rigid', name: 'ball', shape: 'ball', position: [1, 0.2, 0], radius: 0.15, resolution: 4, mass: 3 },
     ],
@@ -301,14 +311,18 @@ const BUILTIN_SOURCES = {
 /** Scenes made from a model file: the file (format/assets.js) and the scene around its parsed mesh. */
 const ASSET_SCENES = {
   // The bunny of tools/make-bunny.mjs (0.48 m long, feet at y = 0), a soft body filled with a 12-cell lattice.
+  // Its lattice has a rounded bottom (the feet are thinner than a cell), so it lands upright only when the landing
+  // does not rock it far: dropped 15 cm at 20 substeps with damping 0.2 it tilts about 10 degrees and wobbles back
+  // (measured in Node: upright again within 1 s, and so from 12 to 17 cm); dropped 30 cm at 10 substeps it tipped
+  // onto its side (90 degrees) and lay there squashed, and from 20 cm it came to rest on its haunches at 45.
   bunny: {
     asset: 'bunny.obj',
     scene: (mesh) => ({
       format: FORMAT, version: SCENE_VERSION,
       name: 'Bunny: a soft body made from an OBJ model (drag it)',
-      solver: { damping: 0.05 },
+      solver: { substeps: 20, damping: 0.2 },
       camera: { target: [0, 0.3, 0], yaw: 0.9, pitch: 0.25, distance: 2, fov: 45 },
-      objects: [{ type: 'soft', name: 'bunny', shape: 'mesh', position: [0, 0.3, 0], resolution: 12, mass: 1.5,
+      objects: [{ type: 'soft', name: 'bunny', shape: 'mesh', position: [0, 0.15, 0], resolution: 12, mass: 1.5,
         stiffness: { edge: 0.6, volume: 1 }, mesh }],
     }),
   },

@@ -113,6 +113,7 @@ const en = {
   'plot.convergenceLabel': 'mean error per pass (log), {n} passes',
   'plot.last': 'last {value}%',
   'plot.energyLabel': 'kinetic (red), potential (blue), J',
+  'plot.flatNote': 'One pass per substep: each point comes after a new substep, so the curve stays flat. Raise Passes (Solver) to watch the error fall within a substep.',
 
   'share.note': 'The link holds the scene, these settings and the camera view.',
   'share.copy': 'Copy link',
@@ -300,6 +301,7 @@ const zh = {
   'plot.convergenceLabel': '每次迭代后的平均误差（对数），共 {n} 次迭代',
   'plot.last': '最后 {value}%',
   'plot.energyLabel': '动能（红）、势能（蓝），焦耳',
+  'plot.flatNote': '每个子步只有一次迭代：每个点都在一个新的子步之后，所以曲线是平的。调高“求解器”中的“迭代次数”，可看到误差在一个子步内下降。',
 
   'share.note': '链接包含场景、这些设置和相机视角。',
   'share.copy': '复制链接',

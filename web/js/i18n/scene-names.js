@@ -21,7 +21,7 @@ export const sceneNames = {
     'scene.fold': '自我折叠的布条',
     'scene.fold.title': '自我折叠的布条：长布条落下并堆叠（自碰撞）',
     'scene.cloth-100k': '大块布料',
-    'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘',
+    'scene.cloth-100k.title': '大块布料：316 × 316（99,856 个粒子），悬挂在上边缘，随微风飘动',
     'scene.jelly': '果冻',
     'scene.jelly.title': '果冻：软体方块和球落到地面上，彼此相撞',
     'scene.box-stack': '积木塔',

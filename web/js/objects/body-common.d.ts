@@ -26,6 +26,8 @@ export interface BodyObjectBase {
   /** local particle indices */ pins?: number[];
   /** pin every particle whose rest position lies in one of these boxes of the body's own frame */
   pinBoxes?: { min: [number, number, number]; max: [number, number, number] }[];
+  /** Its surface's colour, sRGB "#rrggbb" (how it is drawn only; left out: its type's). */
+  colour?: string;
   /** shape "mesh": a surface; shape "tets": vertices and tets */ mesh?: SurfaceMesh | TetMesh;
   /** shape "mesh": the text of an OBJ file instead of `mesh` (read into `mesh`) */ obj?: string;
 }

@@ -18,7 +18,7 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
-import { SceneError, array, coord3, fail, integer, join, mass, name, number, optional, record, required, vec } from '../format/read.js';
+import { SceneError, array, colour, coord3, fail, integer, join, mass, name, number, optional, record, required, vec } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
@@ -29,7 +29,7 @@ export const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius',
 const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
 
 export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velocity', 'halfExtents', 'radius', 'resolution',
-  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'mesh', 'obj'];
+  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'colour', 'mesh', 'obj'];
 
 export const BODY_DEFAULTS = Object.freeze({
   halfExtents: [0.25, 0.25, 0.25], radius: 0.25, resolution: 4, mass: 1, particleRadius: 0,
@@ -88,6 +88,8 @@ export function readBody(get, path, index, type, stiffness) {
     .map((p, i) => integer(p, join(at('pins'), i), 0, count - 1)));
   o.pinBoxes = optional(get('pinBoxes'), [], (v) => array(v, at('pinBoxes'), 0, L.maxPinBoxes, `an array of at most ${L.maxPinBoxes} boxes {min, max}`)
     .map((b, i) => pinBox(b, join(at('pinBoxes'), i))));
+  // Its surface's colour (sRGB "#rrggbb", how it is drawn only); left out, its type's (render/palette.js).
+  if (get('colour') !== undefined) o.colour = colour(get('colour'), at('colour'));
   // Keys in one order whatever the input's, with the mesh last (it is the long one).
   if (o.mesh) { const m = o.mesh; delete o.mesh; o.mesh = m; }
   return o;
@@ -348,7 +350,7 @@ export function bodyDefaultRadius(o) {
 /** Particles drawn at their contact radius (default: half the lattice spacing). */
 export function bodySprite(o) {
   const radius = o.particleRadius > 0 ? o.particleRadius : bodyDefaultRadius(o);
-  return { radius, pinnedRadius: radius * 1.3, columns: 0, rows: 0 };
+  return { radius, pinnedRadius: radius * 1.3, columns: 0, rows: 0, colour: o.colour ?? null };
 }
 
 /**

@@ -90,6 +90,7 @@ export function createUI(doc, handlers, { lang = getLanguage() } = {}) {
   let linkLabel = null; // the picker's "From link: …" entry, when the scene came from a link
   const sceneCtrl = gui.add(run, 'scene', []);
   sceneCtrl.$select.id = 'scene-select';
+  sceneCtrl.domElement.classList.add('scene-picker'); // app.css: its name takes only its own width
   tr(() => sceneCtrl.name(t('scene')));
   sceneCtrl.onChange((key) => {
     if (key !== LINK_OPTION) handlers.onSceneChange(key);

@@ -4,8 +4,10 @@
 // particle. Each has axes with ticks and units (pass / relative error, log scale; time s / J), a text readout of
 // the point under the pointer (or the arrow keys on the focused plot; the latest point otherwise) in an <output>
 // beside it, so the value is text a screen reader reads, not a tooltip, and a button that saves the plotted
-// series as CSV. Captions and readouts follow the page's language at the next readout; the canvases' accessible
-// names are index.html's data-i18n-aria-label.
+// series as CSV. Each caption is text above its canvas (it wraps to the panel's width); under the convergence
+// curve a note says when it is flat because each substep has one pass (every point is then after a new substep).
+// Captions, notes and readouts follow the page's language at the next readout; the canvases' accessible names are
+// index.html's data-i18n-aria-label.
 
 import { t, formatNumber } from '../i18n/i18n.js';
 import { downloadBlob, shortFileName } from './files.js';
@@ -13,6 +15,7 @@ import { csvTable, DEFAULT_DIGITS } from '../format/csv.js';
 
 const HISTORY = 120; // energy samples kept (at 4 readouts a second: 30 s)
 const COLOURS = { error: '#d9542f', kinetic: '#d9542f', potential: '#2f6fd9' };
+const INSET = 5; // CSS px between the axes and the first and lowest points
 
 /** About `count` round tick values in [lo, hi] (1, 2 or 5 times a power of ten apart). */
 export function niceTicks(lo, hi, count = 3) {
@@ -36,8 +39,10 @@ function tickText(v) {
 function valueText(v) { return Number.isFinite(v) ? String(Number(v.toPrecision(4))) : '–'; }
 
 /**
- * Draws `plot` ({ x: numbers, series: [{ data, color }], logScale, xUnit, yUnit, caption: [lines] }) on its canvas,
- * with the point `hover` (an index, or null) marked. Returns the plot box in canvas pixels, for hit tests.
+ * Draws `plot` ({ x: numbers, series: [{ data, color }], logScale, xUnit, yUnit }) on its canvas, with the point
+ * `hover` (an index, or null) marked (the caption is text above the canvas: Plots.redraw). The left margin fits the
+ * widest y tick label, and the points keep INSET px off the axes. Returns the plot box in canvas pixels, for hit
+ * tests.
  */
 function draw(canvas, plot, hover) {
   const dpr = window.devicePixelRatio || 1;
@@ -46,16 +51,15 @@ function draw(canvas, plot, hover) {
   if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
   const ctx = canvas.getContext('2d');
   ctx.clearRect(0, 0, w, h);
-  const box = { left: 44 * dpr, right: w - 8 * dpr, top: 22 * dpr, bottom: h - 16 * dpr };
+  const box = { left: 44 * dpr, right: w - 10 * dpr, top: 16 * dpr, bottom: h - 16 * dpr };
   const ink = getComputedStyle(canvas).color || '#5b6472';
   ctx.font = `${10 * dpr}px system-ui, sans-serif`;
   ctx.fillStyle = ink;
   const ys = (v) => (plot.logScale ? Math.log10(Math.max(v, 1e-9)) : v);
   const values = plot.series.flatMap((s) => s.data).filter(Number.isFinite).map(ys);
   const xs = plot.x;
-  // units: y at the top left, x at the bottom left (under the y labels); the caption after the y unit
+  // units: y at the top left, x at the bottom left (under the y labels)
   ctx.fillText(plot.yUnit, 2 * dpr, 11 * dpr);
-  ctx.fillText((plot.caption ?? []).filter(Boolean).join(' · '), ctx.measureText(plot.yUnit).width + 10 * dpr, 11 * dpr);
   ctx.fillText(plot.xUnit, 2 * dpr, h - 4 * dpr);
   if (values.length === 0 || xs.length === 0) return null;
   // The y range widened to round ticks: decades on the log scale, 1-2-5 steps on the linear one.
@@ -72,9 +76,12 @@ function draw(canvas, plot, hover) {
     lo = Math.min(lo, Math.floor(lo / step) * step); hi = Math.max(hi, Math.ceil(hi / step) * step);
     yTicks = niceTicks(lo, hi, 3);
   }
+  const yLabel = (u) => (plot.logScale ? `1e${u}` : tickText(u));
+  box.left = Math.max(box.left, Math.max(...yTicks.map((u) => ctx.measureText(yLabel(u)).width)) + 9 * dpr);
+  const inset = INSET * dpr;
   const x0 = xs[0], x1 = xs.length > 1 ? xs[xs.length - 1] : xs[0] + 1;
-  const px = (x) => box.left + ((box.right - box.left) * (x - x0)) / (x1 - x0 || 1);
-  const pyRaw = (u) => box.bottom - ((box.bottom - box.top) * (u - lo)) / (hi - lo);
+  const px = (x) => box.left + inset + ((box.right - box.left - 2 * inset) * (x - x0)) / (x1 - x0 || 1);
+  const pyRaw = (u) => box.bottom - inset - ((box.bottom - box.top - 2 * inset) * (u - lo)) / (hi - lo);
   const py = (v) => pyRaw(ys(v));
   // axes and ticks
   ctx.strokeStyle = ink;
@@ -89,7 +96,7 @@ function draw(canvas, plot, hover) {
   for (const u of yTicks) {
     const y = pyRaw(u);
     ctx.fillRect(box.left - 3 * dpr, y, 3 * dpr, dpr);
-    ctx.fillText(plot.logScale ? `1e${u}` : tickText(u), box.left - 5 * dpr, y);
+    ctx.fillText(yLabel(u), box.left - 5 * dpr, y);
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
@@ -158,6 +165,20 @@ export class Plots {
     this.hover = { convergence: null, energy: null };
     this.box = { convergence: null, energy: null };
     this.sceneName = '';
+    this.passes = NaN; // passes per substep of the last readout
+    // each plot's caption (text above its canvas) and the convergence plot's note, made once per document
+    const made = (id, cls, before) => {
+      let el = doc.getElementById(id);
+      if (!el) {
+        el = doc.createElement('p');
+        el.id = id;
+        el.className = cls;
+        before.before(el);
+      }
+      return el;
+    };
+    this.caption = Object.fromEntries(KINDS.map((kind) => [kind, made(`${kind}-caption`, 'plot-caption', this.canvas[kind])]));
+    this.note = made('convergence-note', 'plot-note', this.canvas.convergence.nextElementSibling ?? this.canvas.convergence);
     active = this;
     wire(doc);
   }
@@ -175,6 +196,7 @@ export class Plots {
     this.potential.push(stats.potentialEnergy);
     if (this.kinetic.length > HISTORY) { this.kinetic.shift(); this.potential.shift(); this.times.shift(); }
     this.curve = Array.from(world.convergence);
+    this.passes = world.getParam('iterations');
     this.sceneName = world.scene?.name ?? '';
     this.redraw();
   }
@@ -201,6 +223,11 @@ export class Plots {
     });
     /** The captions drawn last, [convergence lines, energy lines] (the canvas itself has no text to read). */
     this.captions = plots.map((p) => p.caption);
+    KINDS.forEach((kind, k) => { this.caption[kind].textContent = plots[k].caption.filter(Boolean).join(' · '); });
+    // One pass per substep: the curve's points are each after a new substep, so it cannot fall; say so.
+    const flat = this.passes === 1 && this.curve.length > 1;
+    this.note.hidden = !flat;
+    this.note.textContent = flat ? t('plot.flatNote') : '';
   }
 
   /** The point `i` of a plot in words (the readout beside the canvas). */

@@ -1,5 +1,5 @@
 // renderer.js — WebGL2 drawing of a MiniPBD world, composed of one module per draw pass, in drawing order: sky,
-// floor and shadows, colliders, surfaces (cloth.js: triangles, with the heat map of heatmap.js), bodies' skins
+// floor and shadows, colliders, the fluids' hoses (hoses.js), surfaces (cloth.js: triangles, with the heat map of heatmap.js), bodies' skins
 // (skin.js), lines, points, velocity arrows; then, when a fluid is drawn as water (fluid.js), that scene went to a
 // texture and the water pass composites the fluid over it onto the screen; last, glass colliders (colliders.js)
 // blended over everything, the water included.
@@ -21,6 +21,7 @@ import { sky } from './sky.js';
 import { floor } from './floor.js';
 import { colliders, colliderDraws, glass } from './colliders.js';
 import { cloth, surfaceGrids } from './cloth.js';
+import { hoses, hoseDraws } from './hoses.js';
 import { skin } from './skin.js';
 import { lines } from './lines.js';
 import { points, describeObjects, updateLiveCounts, contactRadius } from './points.js';
@@ -33,7 +34,7 @@ export { ARROWS, arrowStride } from './arrows.js';
 export { colliderDraws, quatToMat4 } from './colliders.js';
 
 /** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
-const PASSES = [floor, colliders, cloth, skin, lines, points, arrows];
+const PASSES = [floor, colliders, hoses, cloth, skin, lines, points, arrows];
 const MODULES = [sky, ...PASSES, heatmap, fluid, glass];
 
 /** Every shader file a pass uses (fetched once, relative to the page or the given base). */
@@ -104,7 +105,7 @@ export class Renderer {
     gl.bindVertexArray(this.vaoMesh);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.enableVertexAttribArray(0);
-    gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0); // w, the inverse mass: cloth.vert shades heavy particles
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.enableVertexAttribArray(1);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
@@ -238,6 +239,7 @@ export class Renderer {
       hasLines: base.hasLines,
       hasSkins: base.hasSkins,
       colliders: colliderDraws(this.lastColliders, view.heldColliders, this.colliderCache),
+      hoses: hoseDraws(this.world?.scene ?? this.scene, this.hoseCache), // the fluids' emitters (hoses.js)
       hasFluid: base.hasFluid,
       water: false,
     };
@@ -261,6 +263,7 @@ export class Renderer {
     if (frame.water) fluid.draw(this, frame); // onto the screen, with the depth of the scene or the water nearer
     if (glass.visible(frame)) glass.draw(this, frame); // over all of it: the water behind a pane shows through
     this.lastColliderCount = frame.colliders.length;
+    this.lastHoses = frame.hoses; // the hoses drawn (tests project their nozzles)
     this.lastFrameWater = frame.water; // the last frame drew fluids as water (tests read it)
     gl.bindVertexArray(null);
     this.framesDrawn++;

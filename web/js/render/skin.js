@@ -4,13 +4,14 @@
 // world.skinNormals with one bufferSubData each, straight from the wasm memory views; world.skinTriangles is
 // re-uploaded only when world.topologyVersion changes (renderer.js). A world without bodies uploads nothing
 // here. One draw per body (its triangle range), with its type's colour and gloss (objects/: render.skinColor,
-// render.gloss), tinted while it is held.
+// render.gloss) or the scene's own `colour` for it, tinted while it is held.
 //
 // The heat map on bodies: a skin vertex is embedded in C and JS does not know in which particles, so with the
 // heat map on, a body is drawn as its particles instead (points.js, at the body's contact radius, coloured by
 // the error of their constraints: world.errors), the physics' own view of it; its skin is hidden meanwhile.
 
 import { useLit } from './palette.js';
+import { linearRGB } from './gl.js';
 
 /** The world's skin views, or null when it has no body (or the engine has no skins). */
 export function skinViews(world) {
@@ -92,7 +93,8 @@ export const skin = {
     const held = view.held ?? [];
     for (const o of r.bodies) {
       if (o.skinTriangleCount <= 0) continue;
-      gl.uniform3fv(p.uniforms.u_color, C[o.skinColor] ?? C.softBody);
+      // a scene's own colour for the body (box-stack's blocks), else its type's
+      gl.uniform3fv(p.uniforms.u_color, o.colour ? (o.linearColour ??= linearRGB(o.colour)) : C[o.skinColor] ?? C.softBody);
       gl.uniform1f(p.uniforms.u_gloss, o.gloss);
       gl.uniform1f(p.uniforms.u_held, holds(o, held) ? 1 : 0);
       gl.drawElements(gl.TRIANGLES, 3 * o.skinTriangleCount, gl.UNSIGNED_INT, 12 * o.firstSkinTriangle);
