@@ -20,7 +20,6 @@ int pbd_Surface_CheckInput(const float* v, int32_t nv, const uint32_t* idx, int3
 		return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "a surface needs 4 to %d triangles, got %d", PBD_BODY_MAX_TRIANGLES, nt);
 	}
 	if (v == NULL || idx == NULL) return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "surface vertices or indices are NULL");
-	float lo[3] = { 0, 0, 0 }, hi[3] = { 0, 0, 0 };
 	for (int32_t i = 0; i < nv; ++i) {
 		for (int a = 0; a < 3; ++a) {
 			const float c = v[3 * i + a];
@@ -28,14 +27,8 @@ int pbd_Surface_CheckInput(const float* v, int32_t nv, const uint32_t* idx, int3
 			if (!pbd_IsCoord(c)) {
 				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "surface vertex %d lies beyond +-%g", i, (double)PBD_COORD_LIMIT);
 			}
-			if (i == 0 || c < lo[a]) lo[a] = c;
-			if (i == 0 || c > hi[a]) hi[a] = c;
 		}
 	}
-	double size = 0.0;
-	for (int a = 0; a < 3; ++a) size = (double)hi[a] - lo[a] > size ? (double)hi[a] - lo[a] : size;
-	/* no area: below 1e-12 of the model's squared size (a sliver, or three points on a line) */
-	const double minArea2 = 1e-12 * size * size;
 	for (int32_t t = 0; t < nt; ++t) {
 		const uint32_t* tri = idx + 3 * t;
 		for (int e = 0; e < 3; ++e) {
@@ -43,16 +36,6 @@ int pbd_Surface_CheckInput(const float* v, int32_t nv, const uint32_t* idx, int3
 				return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d has vertex index %u, out of range (%d vertices)", t,
 									tri[e], nv);
 			}
-		}
-		if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) {
-			return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d is degenerate: it repeats a vertex", t);
-		}
-		const float *a = v + 3 * tri[0], *b = v + 3 * tri[1], *c = v + 3 * tri[2];
-		const double e1[3] = { (double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2] };
-		const double e2[3] = { (double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2] };
-		const double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
-		if (!(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > minArea2 * minArea2)) {
-			return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "triangle %d is degenerate: it has no area", t);
 		}
 	}
 	return PBD_OK;
@@ -70,8 +53,8 @@ double pbd_Surface_Volume(const float* v, const uint32_t* idx, int32_t nt)
 	return volume;
 }
 
-int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes,
-							pbdBodyError* err)
+/* Closed and consistently oriented: every directed edge run once, and once the other way. */
+static int CheckTopology(int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes, pbdBodyError* err)
 {
 	if (mem == NULL || memBytes < pbd_Surface_CheckBytes(nv, nt)) {
 		return pbd_BodyFail(err, PBD_ERR_OUT_OF_MEMORY, "%lu bytes to check a surface of %d triangles",
@@ -118,6 +101,12 @@ int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int
 			}
 		}
 	}
+	return PBD_OK;
+}
+
+/* A closed surface's volume: positive (counter-clockwise seen from outside). */
+static int CheckVolume(const float* v, const uint32_t* idx, int32_t nt, pbdBodyError* err)
+{
 	const double volume = pbd_Surface_Volume(v, idx, nt);
 	if (volume < 0.0) {
 		return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT,
@@ -125,6 +114,13 @@ int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int
 	}
 	if (!(volume > 0.0)) return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "the surface encloses no volume");
 	return PBD_OK;
+}
+
+int pbd_Surface_CheckClosed(const float* v, int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes,
+							pbdBodyError* err)
+{
+	const int rc = CheckTopology(nv, idx, nt, mem, memBytes, err);
+	return rc != PBD_OK ? rc : CheckVolume(v, idx, nt, err);
 }
 
 /* ---------------------------------------------------------------- inside test */
@@ -225,4 +221,94 @@ void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* id
 			*r = PrefixXor(*r) & row;
 		}
 	}
+}
+
+/* ---------------------------------------------------------------- any surface */
+
+/* No area: a repeated vertex, or twice the area below 1e-12 of the model's squared size (a
+   sliver, or three points on a line). Such a triangle adds nothing to a winding number or a
+   volume, and it is no face of the body, so it is left out rather than refused: scanned and
+   exported models often carry a few. */
+static int Degenerate(const float* v, const uint32_t* tri, double minArea2)
+{
+	if (tri[0] == tri[1] || tri[1] == tri[2] || tri[0] == tri[2]) return 1;
+	const float *a = v + 3 * tri[0], *b = v + 3 * tri[1], *c = v + 3 * tri[2];
+	const double e1[3] = { (double)b[0] - a[0], (double)b[1] - a[1], (double)b[2] - a[2] };
+	const double e2[3] = { (double)c[0] - a[0], (double)c[1] - a[1], (double)c[2] - a[2] };
+	const double n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+	return !(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > minArea2 * minArea2);
+}
+
+size_t pbd_Surface_Bytes(int32_t vertexCount, int32_t triangleCount)
+{
+	const size_t check = pbd_Surface_CheckBytes(vertexCount, triangleCount), tree = pbd_Winding_Bytes(triangleCount);
+	return pbd_BodyInts(3u * (size_t)triangleCount) + (check > tree ? check : tree);
+}
+
+int pbd_Surface_Prepare(pbdSurface* s, const float* v, int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes,
+						pbdBodyError* err)
+{
+	memset(s, 0, sizeof *s);
+	if (mem == NULL || memBytes < pbd_Surface_Bytes(nv, nt)) {
+		return pbd_BodyFail(err, PBD_ERR_OUT_OF_MEMORY, "%lu bytes to check a surface of %d triangles",
+							(unsigned long)pbd_Surface_Bytes(nv, nt), nt);
+	}
+	float lo[3], hi[3];
+	for (int a = 0; a < 3; ++a) lo[a] = hi[a] = v[a];
+	for (int32_t i = 1; i < nv; ++i) {
+		for (int a = 0; a < 3; ++a) {
+			lo[a] = v[3 * i + a] < lo[a] ? v[3 * i + a] : lo[a];
+			hi[a] = v[3 * i + a] > hi[a] ? v[3 * i + a] : hi[a];
+		}
+	}
+	double size = 0.0;
+	for (int a = 0; a < 3; ++a) size = (double)hi[a] - lo[a] > size ? (double)hi[a] - lo[a] : size;
+	const double minArea2 = 1e-12 * size * size;
+	uint32_t* kept = mem;
+	int32_t n = 0;
+	for (int32_t t = 0; t < nt; ++t) {
+		if (Degenerate(v, idx + 3 * t, minArea2)) continue;
+		memcpy(kept + 3 * n, idx + 3 * t, 3 * sizeof(uint32_t));
+		n += 1;
+	}
+	s->v = v;
+	s->idx = kept;
+	s->triangleCount = n;
+	s->skipped = nt - n;
+	if (n == 0) return pbd_BodyFail(err, PBD_ERR_INVALID_ARGUMENT, "every triangle of the surface is degenerate (no area): nothing is left");
+	void* rest = (uint8_t*)mem + pbd_BodyInts(3u * (size_t)nt);
+	const size_t restBytes = memBytes - pbd_BodyInts(3u * (size_t)nt);
+	pbdBodyError topology;
+	if (CheckTopology(nv, kept, n, rest, restBytes, &topology) == PBD_OK) {
+		/* closed and consistently oriented: exact ray parity, after its volume's sign */
+		s->closed = 1;
+		return CheckVolume(v, kept, n, err);
+	}
+	/* open, non-manifold or inconsistently wound: the winding number, its tree in the same memory */
+	s->closed = 0;
+	pbd_Winding_Build(&s->tree, rest, v, kept, n);
+	return PBD_OK;
+}
+
+/* The winding number at every cell centre; kept where w >= 0.5 (Jacobson et al. 2013 sec. 3). */
+static void FillWinding(pbdLattice* lat, const pbdWindingTree* tree)
+{
+	memset(lat->cell, 0, sizeof lat->cell);
+	for (int32_t k = 0; k < lat->n[2]; ++k) {
+		for (int32_t j = 0; j < lat->n[1]; ++j) {
+			uint64_t row = 0;
+			for (int32_t i = 0; i < lat->n[0]; ++i) {
+				const double q[3] = { (double)lat->origin[0] + (i + 0.5) * lat->spacing[0], (double)lat->origin[1] + (j + 0.5) * lat->spacing[1],
+									  (double)lat->origin[2] + (k + 0.5) * lat->spacing[2] };
+				if (pbd_Winding_Inside(tree, q)) row |= 1ull << i;
+			}
+			lat->cell[j + PBD_LATTICE_MAX * k] = row;
+		}
+	}
+}
+
+void pbd_Surface_Fill(const pbdSurface* s, pbdLattice* lat)
+{
+	if (s->closed) pbd_Surface_FillLattice(lat, s->v, s->idx, s->triangleCount);
+	else FillWinding(lat, &s->tree);
 }
