@@ -147,7 +147,7 @@ static int EdgeHolds(const float* v, uint32_t ia, uint32_t ib)
 }
 
 /* Where the ray (y, z) = p along x crosses triangle t, or 0 when it misses. */
-static int Crossing(const float* v, const uint32_t* tri, const double p[2], double* x)
+static int Crossing(const float* v, const uint32_t* tri, const double p[2], double* x, int* sign)
 {
 	double e[3];
 	int pos = 1, neg = 1;
@@ -163,6 +163,7 @@ static int Crossing(const float* v, const uint32_t* tri, const double p[2], doub
 	const double s = e[0] + e[1] + e[2];
 	if (s == 0.0) return 0;
 	*x = (e[1] * v[3 * tri[0]] + e[2] * v[3 * tri[1]] + e[0] * v[3 * tri[2]]) / s;
+	*sign = s > 0.0 ? -1 : 1; /* the triangle's facing along x: +1 where the ray enters an outward-wound surface */
 	return 1;
 }
 
@@ -205,7 +206,8 @@ void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* id
 			for (int32_t j = j0; j <= j1; ++j) {
 				const double p[2] = { oy + j * sy, oz + k * sz };
 				double x;
-				if (!Crossing(v, tri, p, &x)) continue;
+				int sign;
+				if (!Crossing(v, tri, p, &x, &sign)) continue;
 				/* the first cell whose centre lies right of x: i > (x - ox) / sx - 0.5 */
 				double f = (x - lat->origin[0]) / lat->spacing[0] - 0.5;
 				if (f >= lat->n[0]) continue;
@@ -239,10 +241,16 @@ static int Degenerate(const float* v, const uint32_t* tri, double minArea2)
 	return !(n[0] * n[0] + n[1] * n[1] + n[2] * n[2] > minArea2 * minArea2);
 }
 
+/* Bytes of the crossing counts pbd_Surface_Fill keeps for a closed surface: a 16-bit delta per cell
+   (and one past each row's end) of the largest lattice. */
+static size_t CountBytes(void) { return ((size_t)(PBD_LATTICE_MAX + 1) * PBD_LATTICE_CELL_ROWS * sizeof(int16_t) + 7u) & ~(size_t)7u; }
+
 size_t pbd_Surface_Bytes(int32_t vertexCount, int32_t triangleCount)
 {
 	const size_t check = pbd_Surface_CheckBytes(vertexCount, triangleCount), tree = pbd_Winding_Bytes(triangleCount);
-	return pbd_BodyInts(3u * (size_t)triangleCount) + (check > tree ? check : tree);
+	size_t rest = check > tree ? check : tree;
+	rest = rest > CountBytes() ? rest : CountBytes();
+	return pbd_BodyInts(3u * (size_t)triangleCount) + rest;
 }
 
 int pbd_Surface_Prepare(pbdSurface* s, const float* v, int32_t nv, const uint32_t* idx, int32_t nt, void* mem, size_t memBytes,
@@ -280,8 +288,10 @@ int pbd_Surface_Prepare(pbdSurface* s, const float* v, int32_t nv, const uint32_
 	const size_t restBytes = memBytes - pbd_BodyInts(3u * (size_t)nt);
 	pbdBodyError topology;
 	if (CheckTopology(nv, kept, n, rest, restBytes, &topology) == PBD_OK) {
-		/* closed and consistently oriented: exact ray parity, after its volume's sign */
+		/* closed and consistently oriented: exact ray crossings, after its volume's sign; the
+		   counts in the memory the adjacency had */
 		s->closed = 1;
+		s->counts = rest;
 		return CheckVolume(v, kept, n, err);
 	}
 	/* open, non-manifold or inconsistently wound: the winding number, its tree in the same memory */
@@ -307,8 +317,63 @@ static void FillWinding(pbdLattice* lat, const pbdWindingTree* tree)
 	}
 }
 
+
+
+/* The same rays, tie rules and crossings as pbd_Surface_FillLattice, each crossing counted +1 where
+   the ray enters (the triangle faces -x) and -1 where it leaves: a prefix sum along the row is then
+   the winding number of the nudged ray's cell centre, exactly. A closed, oriented surface that does
+   not cross itself gives 0 or 1, the parity (the same cells as FillLattice); two closed parts
+   through each other give 2 where they overlap, which parity would have left out. Kept: >= 1. */
+static void FillCount(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt, int16_t* delta)
+{
+	const int32_t stride = PBD_LATTICE_MAX + 1;
+	memset(delta, 0, CountBytes());
+	const double oy = (double)lat->origin[1] + 0.5 * lat->spacing[1], oz = (double)lat->origin[2] + 0.5 * lat->spacing[2];
+	const double sy = lat->spacing[1], sz = lat->spacing[2];
+	for (int32_t t = 0; t < nt; ++t) {
+		const uint32_t* tri = idx + 3 * t;
+		double y0 = v[3 * tri[0] + 1], y1 = y0, z0 = v[3 * tri[0] + 2], z1 = z0;
+		for (int k = 1; k < 3; ++k) {
+			const double y = v[3 * tri[k] + 1], z = v[3 * tri[k] + 2];
+			y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
+			z0 = z < z0 ? z : z0, z1 = z > z1 ? z : z1;
+		}
+		const double jl = (y0 - oy) / sy, jh = (y1 - oy) / sy, kl = (z0 - oz) / sz, kh = (z1 - oz) / sz;
+		if (jh < 0.0 || kh < 0.0 || jl > lat->n[1] || kl > lat->n[2]) continue;
+		const int32_t j0 = jl < 0.0 ? 0 : (int32_t)jl, k0 = kl < 0.0 ? 0 : (int32_t)kl;
+		const int32_t j1 = jh >= lat->n[1] ? lat->n[1] - 1 : (int32_t)jh, k1 = kh >= lat->n[2] ? lat->n[2] - 1 : (int32_t)kh;
+		for (int32_t k = k0; k <= k1; ++k) {
+			for (int32_t j = j0; j <= j1; ++j) {
+				const double p[2] = { oy + j * sy, oz + k * sz };
+				double x;
+				int sign;
+				if (!Crossing(v, tri, p, &x, &sign)) continue;
+				double f = (x - lat->origin[0]) / lat->spacing[0] - 0.5;
+				if (f >= lat->n[0]) continue;
+				const int32_t i = f < 0.0 ? 0 : (int32_t)f + 1;
+				int16_t* d = &delta[(size_t)(j + PBD_LATTICE_MAX * k) * stride + i];
+				/* a cell's count stays within the surface's layers; saturate rather than wrap on absurd input */
+				const int32_t next = *d + sign;
+				*d = (int16_t)(next > 32767 ? 32767 : next < -32767 ? -32767 : next);
+			}
+		}
+	}
+	for (int32_t k = 0; k < lat->n[2]; ++k) {
+		for (int32_t j = 0; j < lat->n[1]; ++j) {
+			const int16_t* d = &delta[(size_t)(j + PBD_LATTICE_MAX * k) * stride];
+			int32_t w = 0;
+			uint64_t row = 0;
+			for (int32_t i = 0; i < lat->n[0]; ++i) {
+				w += d[i];
+				if (w >= 1) row |= 1ull << i;
+			}
+			lat->cell[j + PBD_LATTICE_MAX * k] = row;
+		}
+	}
+}
+
 void pbd_Surface_Fill(const pbdSurface* s, pbdLattice* lat)
 {
-	if (s->closed) pbd_Surface_FillLattice(lat, s->v, s->idx, s->triangleCount);
+	if (s->closed) FillCount(lat, s->v, s->idx, s->triangleCount, s->counts);
 	else FillWinding(lat, &s->tree);
 }

@@ -6,8 +6,10 @@
    range. Then (pbd_Surface_Prepare) degenerate triangles (a repeated vertex, no area) are left
    out, and the inside is decided one of two ways:
      - a closed, consistently oriented surface (every edge run once each way, checked on a
-       vertex -> triangles adjacency) keeps the exact ray parity; it is refused when it is inside
-       out or encloses nothing;
+       vertex -> triangles adjacency) keeps the exact rays of the parity test, each crossing
+       counted +-1 by its facing, so the count is the exact (integer) winding number: the same
+       cells as parity where the surface does not cross itself, and the overlap of two closed
+       parts through each other kept; it is refused when it is inside out or encloses nothing;
      - any other (open, an edge of more than two triangles, inconsistently wound,
        self-intersecting: what scans and exported models often are) is filled where its
        generalized winding number is at least 0.5 (builders/winding.h).
@@ -45,7 +47,8 @@ typedef struct pbdSurface {
 	const uint32_t* idx;   ///< the triangles kept (in the caller's memory)
 	int32_t triangleCount; ///< how many
 	int32_t skipped;       ///< degenerate triangles left out
-	int closed;            ///< 1: closed and consistently oriented, ray parity; 0: the winding number
+	int closed;            ///< 1: closed and consistently oriented, ray crossings; 0: the winding number
+	int16_t* counts;       ///< when closed: the crossing counts' memory (the caller's)
 	pbdWindingTree tree;   ///< when not closed
 } pbdSurface;
 
