@@ -1,0 +1,130 @@
+// The corpus of models people have (tests/models/, its README): each becomes a soft and a rigid body in under 2 s
+// (wasm, in Node), is dropped onto the ground, settles for 2.5 s of simulated time, and behaves: every position
+// finite, no inverted tet, and the soft body's volume within 2% of its rest volume. Models far outside the world's
+// scale are fitted (objects/body-common.js MESH_FIT); the scene's `size` sets the longest side. Set
+// MINIPBD_MODELS=/a/folder to run the same checks on more OBJ files (e.g. the rest of common-3d-test-models
+// decimated by tools/decimate-model.mjs); their results are printed.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadMiniPBD, validateScene, SceneError } from '../../web/js/minipbd.js';
+import { MESH_FIT } from '../../web/js/objects/body-common.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const DIR = path.join(root, 'tests', 'models');
+const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
+
+const models = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.obj')).sort().map((f) => path.join(dir, f));
+const CORPUS = models(DIR);
+const EXTRA = process.env.MINIPBD_MODELS ? models(process.env.MINIPBD_MODELS) : [];
+
+const SIZE = 0.4, RESOLUTION = 10, STEPS = 150; // 2.5 s at the default 1/60 s
+
+/** The scene of one body from `file`, `size` m long, resting 5 cm above the ground, centred over the origin. */
+function sceneOf(file, type, size = SIZE) {
+  const obj = fs.readFileSync(file, 'utf8');
+  const base = { type, shape: 'mesh', resolution: RESOLUTION, mass: 1, obj, ...(size === undefined ? {} : { size }) };
+  const probe = validateScene({ format: 'minipbd-scene', version: 2, objects: [base] }).objects[0];
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of probe.mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
+  const position = [-(lo[0] + hi[0]) / 2, 0.05 - lo[1], -(lo[2] + hi[2]) / 2];
+  return { format: 'minipbd-scene', version: 2, objects: [{ ...base, position }] };
+}
+
+/** Builds and drops one model; what it measured. */
+function drop(file, type, size) {
+  const t0 = performance.now();
+  const world = pbd.createWorld(sceneOf(file, type, size));
+  const buildMs = performance.now() - t0;
+  world.step(STEPS);
+  const x = world.positions;
+  let finite = true;
+  for (let i = 0; i < world.particleCount; i++) for (let k = 0; k < 3; k++) finite &&= Number.isFinite(x[4 * i + k]);
+  const r = { particles: world.particleCount, buildMs, finite };
+  if (type === 'soft') {
+    const v = world.getObjectVolume(0);
+    Object.assign(r, { volume: v.volume / v.rest, inverted: v.inverted });
+  }
+  world.destroy();
+  return r;
+}
+
+const fmt = (name, type, r) => `${name} ${type}: ${r.particles} particles, built in ${r.buildMs.toFixed(0)} ms`
+  + (r.volume === undefined ? '' : `, volume ${(100 * r.volume).toFixed(2)}% of rest, ${r.inverted} inverted tets`);
+
+test(`the ${CORPUS.length} models of tests/models/ build as soft and rigid bodies in under 2 s and settle on the ground`, () => {
+  assert.ok(CORPUS.length >= 9);
+  for (const file of CORPUS) {
+    const name = path.basename(file, '.obj');
+    for (const type of ['soft', 'rigid']) {
+      const r = drop(file, type);
+      console.log(fmt(name, type, r));
+      assert.ok(r.particles > 8, `${name} ${type}: a body`);
+      assert.ok(r.buildMs < 2000, `${name} ${type}: built in ${r.buildMs} ms`);
+      assert.ok(r.finite, `${name} ${type}: finite positions`);
+      if (type === 'soft') {
+        assert.equal(r.inverted, 0, `${name}: no inverted tet`);
+        assert.ok(Math.abs(r.volume - 1) < 0.02, `${name}: volume ${r.volume} of rest`);
+      }
+    }
+  }
+});
+
+test('a model far outside the world\'s scale is fitted to 0.5 m; the scene\'s size sets it; reading again changes nothing', () => {
+  const longest = (o) => {
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const v of o.mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
+    return Math.max(...hi.map((h, k) => h - lo[k]));
+  };
+  const read = (file, extra = {}) => validateScene({ format: 'minipbd-scene', version: 2,
+    objects: [{ type: 'soft', shape: 'mesh', obj: fs.readFileSync(path.join(DIR, file), 'utf8'), ...extra }] });
+  for (const file of ['bunny-mm.obj', 'micro-box.obj']) {
+    const s = read(file);
+    assert.equal(s.objects[0].size, MESH_FIT.size, `${file}: fitted`);
+    assert.ok(Math.abs(longest(s.objects[0]) - MESH_FIT.size) < 1e-12, `${file}: ${longest(s.objects[0])} m`);
+    assert.deepEqual(validateScene(s), s, `${file}: a normalised scene reads as itself`);
+  }
+  // In metres already: left exactly as it is, no size added.
+  const plain = read('open-box.obj');
+  assert.equal(plain.objects[0].size, undefined);
+  assert.equal(longest(plain.objects[0]), Math.fround(0.2) - Math.fround(-0.2));
+  const sized = read('open-box.obj', { size: 0.1 });
+  assert.equal(sized.objects[0].size, 0.1);
+  assert.ok(Math.abs(longest(sized.objects[0]) - 0.1) < 1e-12);
+  assert.deepEqual(validateScene(sized), sized);
+  // Fitted, the millimetre bunny builds as a body; unfitted (size 480 m) its cells would be 48 m across.
+  const mm = pbd.createWorld(sceneOf(path.join(DIR, 'bunny-mm.obj'), 'soft', undefined));
+  assert.ok(mm.particleCount > 100);
+  mm.destroy();
+  for (const bad of [0, -1, 'big', 1e9]) {
+    assert.throws(() => read('open-box.obj', { size: bad }), (e) => e instanceof SceneError && e.path === 'objects[0].size', String(bad));
+  }
+  assert.throws(() => validateScene({ format: 'minipbd-scene', version: 2, objects: [{ type: 'soft', shape: 'box', position: [0, 1, 0], size: 1 }] }),
+    (e) => e instanceof SceneError && /size is not a key of a box body/.test(e.message));
+});
+
+test('the same model builds to the same hash every time (the winding number is deterministic)', () => {
+  for (const name of ['bunny-holes', 'two-boxes-edge', 'overlapping-boxes', 'degenerate']) {
+    const hashes = [0, 1].map(() => {
+      const w = pbd.createWorld(sceneOf(path.join(DIR, `${name}.obj`), 'soft'));
+      w.step(10);
+      const h = w.hash();
+      w.destroy();
+      return h;
+    });
+    assert.equal(hashes[0], hashes[1], name);
+  }
+});
+
+if (EXTRA.length > 0) {
+  test(`${EXTRA.length} more models from MINIPBD_MODELS`, () => {
+    for (const file of EXTRA) {
+      const name = path.basename(file, '.obj');
+      for (const type of ['soft', 'rigid']) {
+        try { console.log(fmt(name, type, drop(file, type))); } catch (e) { console.log(`${name} ${type}: refused: ${e.message}`); }
+      }
+    }
+  });
+}
