@@ -7,7 +7,9 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, validateScene, SceneError } from '../../web/js/minipbd.js';
 import { MESH_FIT } from '../../web/js/objects/body-common.js';
@@ -116,6 +118,59 @@ test('the same model builds to the same hash every time (the winding number is d
     });
     assert.equal(hashes[0], hashes[1], name);
   }
+});
+
+// As tests/node/crossbuild.test.mjs: every call that changes a world is logged with the body's arrays, and
+// build/replay_calls (the core compiled natively with gcc) makes the same calls; the winding number's lattice
+// and the run must reach the same hash natively (alone and on 2 threads) as in wasm.
+const MUTATORS = new Set(['pbdjs_CreateWorld', 'pbd_DestroyWorld', 'pbdjs_AddBody', 'pbdjs_StepN', 'pbd_World_Step', 'pbd_World_Hash']);
+const BODY_ARRAYS = [['F', 20, 21, 3], ['U', 22, 23, 1]];
+function record(engine, log) {
+  const raw = engine.exports;
+  const wrapped = {};
+  for (const key of Object.keys(raw)) {
+    const value = raw[key];
+    wrapped[key] = typeof value !== 'function' || !MUTATORS.has(key) ? value : (...args) => {
+      const words = [key, ...args.map((a, i) => (key === 'pbdjs_AddBody' && (i === 20 || i === 22) ? 0 : String(a)))];
+      if (key === 'pbdjs_AddBody') {
+        for (const [tag, ptr, count, per] of BODY_ARRAYS) {
+          const n = args[count] * per;
+          const bits = n > 0 ? new Uint32Array(raw.memory.buffer, args[ptr], n) : [];
+          words.push(tag, String(n), ...Array.from(bits, (b) => b.toString(16)));
+        }
+      }
+      log.push(words.join(' '));
+      return value(...args);
+    };
+  }
+  engine.exports = wrapped;
+}
+
+test('every model reaches the same hash natively (alone and on 2 threads) as in wasm', { timeout: 300_000 }, async () => {
+  const REPLAY = path.join(root, 'build', 'replay_calls');
+  assert.ok(fs.existsSync(REPLAY), `${REPLAY} is missing: make build/replay_calls`);
+  const engine = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
+  const log = [];
+  record(engine, log);
+  const wasm = [];
+  for (const file of CORPUS) {
+    for (const type of ['soft', 'rigid']) {
+      const world = engine.createWorld(sceneOf(file, type));
+      world.step(30);
+      wasm.push(`${path.basename(file, '.obj')} ${type} ${world.hash().toString(16).padStart(8, '0')}`);
+      world.destroy();
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-models-'));
+  const calls = path.join(dir, 'calls.log');
+  fs.writeFileSync(calls, `${log.join('\n')}\n`);
+  for (const threads of [0, 2]) {
+    const run = spawnSync(REPLAY, threads ? ['--threads', String(threads), calls] : [calls], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    assert.equal(run.status, 0, run.stderr);
+    const native = run.stdout.trim().split('\n').map((line, k) => `${wasm[k].split(' ').slice(0, 2).join(' ')} ${line.replace('hash ', '')}`);
+    assert.deepEqual(native, wasm, `native with ${threads || 'no'} threads`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 if (EXTRA.length > 0) {
