@@ -183,3 +183,22 @@ if (EXTRA.length > 0) {
     }
   });
 }
+
+test('the CLI fits a millimetre model and places it over the ground; --size sets its size', () => {
+  const run = (...args) => {
+    const r = spawnSync(process.execPath, [path.join(root, 'tools', 'minipbd-run.mjs'), ...args, '--steps', '1', '--positions', '--quiet'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const x = JSON.parse(r.stdout).positions;
+    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    for (const p of x) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], p[k]); hi[k] = Math.max(hi[k], p[k]); }
+    return { lo, longest: Math.max(...hi.map((h, k) => h - lo[k])) };
+  };
+  const mm = run('--obj', path.join(DIR, 'bunny-mm.obj'));
+  assert.ok(mm.longest > 0.3 && mm.longest <= 0.5 + 1e-3, `fitted: ${mm.longest} m`);
+  assert.ok(mm.lo[1] > 0.4 && mm.lo[1] < 0.6, `0.5 m above the ground: ${mm.lo[1]}`);
+  const sized = run('--obj', path.join(DIR, 'open-box.obj'), '--size', '0.2', '--rigid');
+  assert.ok(Math.abs(sized.longest - 0.2) < 1e-3, `sized: ${sized.longest} m`);
+  const r = spawnSync(process.execPath, [path.join(root, 'tools', 'minipbd-run.mjs'), '--obj', path.join(DIR, 'open-box.obj'), '--size', '-1'], { encoding: 'utf8' });
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /--size needs a length in metres/);
+});

@@ -15,7 +15,7 @@ export const DEFAULT_DIGITS = 6;
 export const PROGRESS_SECONDS = 2;
 
 export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
-       minipbd-run --obj FILE [--rigid] [--resolution N] [options]
+       minipbd-run --obj FILE [--rigid] [--resolution N] [--size M] [options]
   --steps N        steps to run (default 60, or the steps a link's recording covers; at most 1000000)
   --every K        also record statistics every K steps ("series"; in csv, one row each)
   --format F       json (default) or csv: a header row, then step 0 and one row per sample (the summary on stderr)
@@ -26,9 +26,11 @@ export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [opt
   --progress       progress on stderr ("step 1200 / 6000 (20%)") even when stderr is not a terminal
   --progress-every S  seconds of wall time between progress lines (default ${PROGRESS_SECONDS}; 0: every 10 steps)
   --quiet          no progress (default: progress every ~${PROGRESS_SECONDS} s when stderr is a terminal)
-  --obj FILE       add an OBJ model (a closed triangle surface) to the scene as a soft body
+  --obj FILE       add an OBJ model (a triangle surface, closed or not) to the scene as a soft body
   --rigid          ... as a rigid body instead
   --resolution N   lattice cells along the model's longest side (${SCENE_LIMITS.bodyResolution.min}..${SCENE_LIMITS.bodyResolution.max}, default 8)
+  --size M         scale the model so its longest side is M metres (default: as it is, or 0.5 m when it is
+                   far outside the world's scale: millimetres, microscopic)
   --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default dist/minipbd_threads.wasm)
   --wasm PATH      wasm to load (default dist/minipbd.wasm, or the threaded build with --threads)
 built-in scenes: ${BUILTIN_SCENE_IDS.join(', ')}`;
@@ -58,7 +60,7 @@ function setting(arg) {
 }
 
 export function parseArgs(argv) {
-  const opts = { steps: null, every: 0, sets: [], positions: false, wasm: null, scene: null, obj: null, rigid: false,
+  const opts = { steps: null, every: 0, sets: [], positions: false, wasm: null, scene: null, obj: null, rigid: false, size: null,
     resolution: null, threads: null, format: 'json', track: [], digits: DEFAULT_DIGITS, progress: null,
     progressSeconds: PROGRESS_SECONDS };
   const wholeNumber = (flag, v, max) => {
@@ -97,6 +99,14 @@ export function parseArgs(argv) {
       opts.obj = argv[++i];
       if (opts.obj === undefined) throw new UsageError('--obj needs a file');
     } else if (a === '--rigid') opts.rigid = true;
+    else if (a === '--size') {
+      const v = argv[++i];
+      const n = Number(v);
+      if (!/^[0-9.eE+-]+$/.test(v ?? '') || !(n > 0) || n > SCENE_LIMITS.maxSize) {
+        throw new UsageError(`--size needs a length in metres above 0 and at most ${SCENE_LIMITS.maxSize}, got ${JSON.stringify(v ?? '')}`);
+      }
+      opts.size = n;
+    }
     else if (a === '--resolution') {
       const { min, max } = SCENE_LIMITS.bodyResolution;
       opts.resolution = wholeNumber(a, argv[++i], max);
@@ -110,7 +120,7 @@ export function parseArgs(argv) {
     else throw new UsageError(`more than one scene given: ${a}`);
   }
   if (opts.scene === null && opts.obj === null) throw new UsageError('no scene given');
-  if (opts.obj === null && (opts.rigid || opts.resolution !== null)) throw new UsageError('--rigid and --resolution go with --obj');
+  if (opts.obj === null && (opts.rigid || opts.resolution !== null || opts.size !== null)) throw new UsageError('--rigid, --resolution and --size go with --obj');
   if (opts.positions && opts.format === 'csv') throw new UsageError('--positions goes with --format json (csv: --track the particles you want)');
   opts.wasm ??= path.join(here, '..', '..', 'dist', opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
   // Progress by default only where a person watches (a terminal); a pipe or a file gets none unless asked.
