@@ -3,7 +3,8 @@
 // finite, no inverted tet, and the soft body's volume within 2% of its rest volume. Models far outside the world's
 // scale are fitted (objects/body-common.js MESH_FIT); the scene's `size` sets the longest side. Set
 // MINIPBD_MODELS=/a/folder to run the same checks on more OBJ files (e.g. the rest of common-3d-test-models
-// decimated by tools/decimate-model.mjs); their results are printed.
+// decimated by tools/decimate-model.mjs); their results are printed. The same hashes natively (alone and on
+// threads) and on the threaded wasm as on the single-threaded one.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -171,6 +172,24 @@ test('every model reaches the same hash natively (alone and on 2 threads) as in 
     assert.deepEqual(native, wasm, `native with ${threads || 'no'} threads`);
   }
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('every model reaches the same hash on the threaded wasm (a team of 2) as on the single-threaded one', { timeout: 300_000 }, async () => {
+  const threaded = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd_threads.wasm')), { threads: 2 });
+  try {
+    for (const file of CORPUS) {
+      const hashes = [pbd, threaded].map((engine) => {
+        const world = engine.createWorld(sceneOf(file, 'soft'));
+        world.step(30);
+        const h = world.hash();
+        world.destroy();
+        return h;
+      });
+      assert.equal(hashes[1], hashes[0], path.basename(file));
+    }
+  } finally {
+    threaded.close();
+  }
 });
 
 if (EXTRA.length > 0) {
