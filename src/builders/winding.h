@@ -50,11 +50,13 @@ size_t pbd_Winding_Bytes(int32_t triangleCount);
 void pbd_Winding_Build(pbdWindingTree* tree, void* mem, const float* v, const uint32_t* idx, int32_t triangleCount);
 /// w(q) by the tree: exact near q, dipoles far from it.
 double pbd_Winding_At(const pbdWindingTree* tree, const double q[3]);
-/// Where the tree's w is within this of 0.5, pbd_Winding_Inside sums exactly: the tree errs by
-/// less than 0.006 at points in and around the surface (BETA 3, winding.c), so the decision is
-/// then the exact sum's.
+/// Where the tree's w is within this of 0.5, pbd_Winding_Inside looks again with a wider margin
+/// (FINE_BETA, winding.c), and within PBD_WINDING_FINE_MARGIN of 0.5 sums exactly: the tree errs
+/// by less than 0.006 at points in and around a surface (BETA 3) and the second look by less
+/// than 1e-4 (measured on an open torus), so the decision is the exact sum's.
 #define PBD_WINDING_MARGIN 0.05
-/// Inside (w >= 0.5, Jacobson et al. 2013 sec. 3): the tree, or the exact sum when near 0.5.
+#define PBD_WINDING_FINE_MARGIN 0.002
+/// Inside (w >= 0.5, Jacobson et al. 2013 sec. 3): the tree, or closer looks when near 0.5.
 int pbd_Winding_Inside(const pbdWindingTree* tree, const double q[3]);
 /// w(q) summed exactly over every triangle (a reference, and for tests).
 double pbd_Winding_Exact(const float* v, const uint32_t* idx, int32_t triangleCount, const double q[3]);
