@@ -1,5 +1,5 @@
-/* builders/surface.c -- checks of a closed triangle surface and the inside test that fills a
-   lattice with it (surface.h). */
+/* builders/surface.c -- checks of a triangle surface and the inside tests that fill a lattice
+   with it: ray crossings for a closed one, the generalized winding number otherwise (surface.h). */
 #include "builders/surface.h"
 #include "world/core.h"
 

@@ -1,9 +1,10 @@
-/* Surface tests (a closed triangle surface, an OBJ model's path into a body): the ray-parity
-   inside test against an independent winding number, for a cube turned every which way, an
-   octahedron whose vertices lie on the rays' rows and a torus with its hole; good surfaces load
-   with their closed-form particle counts; every kind of broken surface is refused, naming what
-   is wrong. */
-#include "builders/lattice.h"
+/* Surface tests (a triangle surface, an OBJ model's path into a body): the ray-parity inside
+   test against an independent winding number, for a cube turned every which way, an octahedron
+   whose vertices lie on the rays' rows and a torus with its hole; good surfaces load with their
+   closed-form particle counts; open, flipped, non-manifold, self-intersecting and degenerate
+   surfaces become the bodies a person expects; what no reading makes a body of is refused,
+   naming what is wrong. The generalized winding number (builders/winding.h) against closed
+   forms, its tree against the exact sum, the deterministic arctangent against libm's. */
 #include "base/detmath.h"
 #include "builders/surface.h"
 #include "builders/winding.h"
