@@ -191,6 +191,7 @@ function body(t) {
     colour: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
     mesh: shape === 'tets' ? tetMesh() : surfaceMesh(),
     obj: { type: 'string', maxLength: L.maxObjBytes, description: 'the text of an OBJ file (v and f lines)' },
+    size: { ...size(), description: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)' },
   });
   const onlySome = [...new Set(Object.values(SHAPE_KEYS).flat())];
   return {

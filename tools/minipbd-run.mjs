@@ -90,7 +90,7 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	const read = opts.scene === null ? { scene: null, replay: null } : await readScene(opts.scene);
 	const { replay } = read;
-	const scene = opts.obj === null ? read.scene : withBody(read.scene, objBody(opts.obj, opts.rigid, opts.resolution));
+	const scene = opts.obj === null ? read.scene : withBody(read.scene, objBody(opts.obj, opts.rigid, opts.resolution, opts.size));
 	if (opts.obj !== null && replay) throw new UsageError('--obj changes the scene, so the link\'s recording cannot be replayed on it');
 	// The page's checks and messages before the wasm is loaded (createWorld checks again), and the one rule of
 	// --set that needs the scene: the fluid's smoothing radius 1 to 4 times its spacing (World.setParam's words).

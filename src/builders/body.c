@@ -8,7 +8,8 @@
    stages of a plan (body.h) that pbd_BodyCounts shares, so both give the same counts and the
    same messages:
      PlanDef     the def's numbers and counts; box and ball lattices (no memory)
-     PlanMesh    a given surface (closed, oriented, which cells are inside) or tet mesh
+     PlanMesh    a given surface (which cells are inside: ray parity when it is closed and
+                 oriented, else the generalized winding number) or tet mesh
                  (orientation, edges, boundary): memory from the world's scratch, or a
                  temporary block for pbd_BodyCounts
      PlanCounts  counts, the particle radius and mass, every particle within the world bound
@@ -160,7 +161,7 @@ static int PlanDef(const pbdBodyDef* def, pbdBodyPlan* plan, pbdLattice* lat, pb
 		}
 		plan->primitives = def->indexCount / 3;
 		if ((err = pbd_Surface_CheckInput(def->vertices, def->vertexCount, def->indices, plan->primitives, e)) != PBD_OK) return err;
-		*memBytes = pbd_Surface_CheckBytes(def->vertexCount, plan->primitives);
+		*memBytes = pbd_Surface_Bytes(def->vertexCount, plan->primitives);
 		return PBD_OK;
 	default: /* tets */
 		if (def->indexCount % 4 != 0) {
@@ -178,7 +179,8 @@ static int PlanDef(const pbdBodyDef* def, pbdBodyPlan* plan, pbdLattice* lat, pb
 static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyError* e)
 {
 	const pbdBodyDef* def = plan->def;
-	int err = pbd_Surface_CheckClosed(def->vertices, def->vertexCount, def->indices, plan->primitives, mem, memBytes, e);
+	pbdSurface surface;
+	int err = pbd_Surface_Prepare(&surface, def->vertices, def->vertexCount, def->indices, plan->primitives, mem, memBytes, e);
 	if (err != PBD_OK) return err;
 	float lo[3], hi[3];
 	for (int a = 0; a < 3; ++a) lo[a] = hi[a] = def->vertices[a];
@@ -201,11 +203,17 @@ static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyErr
 		origin[a] = 0.5f * (lo[a] + hi[a]) - 0.5f * (float)cells[a] * s;
 	}
 	pbd_Lattice_Init(plan->lattice, cells, origin, spacing);
-	pbd_Surface_FillLattice(plan->lattice, def->vertices, def->indices, plan->primitives);
+	pbd_Surface_Fill(&surface, plan->lattice);
 	pbd_Lattice_Finish(plan->lattice);
-	if (plan->lattice->cellCount == 0) {
+	if (plan->lattice->cellCount == 0 && surface.closed) {
 		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
 							"no lattice cell has its centre inside the surface at resolution %d: raise the resolution", def->resolution);
+	}
+	if (plan->lattice->cellCount == 0) {
+		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+							"no lattice cell has its centre inside the surface (winding number >= 0.5) at resolution %d: raise the "
+							"resolution, or wind the triangles counter-clockwise seen from outside",
+							def->resolution);
 	}
 	return PBD_OK;
 }

@@ -62,7 +62,7 @@ static int32_t Min32(int64_t a, int64_t b) { return (int32_t)(a < b ? a : b); }
    and its tets are bounded by maxTets (soft) or, for a rigid body, by 6 per particle. */
 static size_t Skin_ScratchBytes(const pbdCapacity* cap)
 {
-	const size_t surface = pbd_Surface_CheckBytes(Min32(cap->maxSkinVertices, PBD_BODY_MAX_VERTICES),
+	const size_t surface = pbd_Surface_Bytes(Min32(cap->maxSkinVertices, PBD_BODY_MAX_VERTICES),
 												  Min32(cap->maxSkinTriangles, PBD_BODY_MAX_TRIANGLES));
 	const int32_t vertices = Min32(cap->maxParticles, PBD_BODY_MAX_VERTICES);
 	const int64_t tets = cap->maxTets > 6 * (int64_t)vertices ? cap->maxTets : 6 * (int64_t)vertices;

@@ -14,10 +14,10 @@ before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
 // A closed cube of side `s`, every triangle counter-clockwise seen from outside (outward normals).
-function cubeObj(s = 0.3, { drop = 0 } = {}) {
+function cubeObj(s = 0.3, { drop = 0, flip = false } = {}) {
   const v = [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0], [0, 0, 1], [1, 0, 1], [1, 1, 1], [0, 1, 1]];
   const f = [[1, 3, 2], [1, 4, 3], [5, 6, 7], [5, 7, 8], [1, 2, 6], [1, 6, 5], [4, 8, 7], [4, 7, 3], [1, 5, 8], [1, 8, 4], [2, 3, 7], [2, 7, 6]];
-  return ['o cube', ...v.map((p) => `v ${p.map((c) => c * s).join(' ')}`), ...f.slice(drop).map((t) => `f ${t.join(' ')}`)].join('\n') + '\n';
+  return ['o cube', ...v.map((p) => `v ${p.map((c) => c * s).join(' ')}`), ...f.slice(drop).map((t) => `f ${(flip ? [t[0], t[2], t[1]] : t).join(' ')}`)].join('\n') + '\n';
 }
 
 /** Drops a File (text `body`, or `bytes` zero bytes) named `name` on the canvas, at its centre unless `at`. */
@@ -129,7 +129,8 @@ test('a bad OBJ is refused with its reason as text, and the running world is unt
       ['nan.obj', { body: 'v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' }, /line 1/],
       ['huge.obj', { body: 'v 1e300 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n' }, /line 1/],
       ['range.obj', { body: 'v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n' }, /line 4/],
-      ['open.obj', { body: cubeObj(0.3, { drop: 1 }) }, /closed|open|edge/i],
+      // (an open surface is a body since the generalized winding number; an inside-out one is refused)
+      ['inside-out.obj', { body: cubeObj(0.3, { flip: true }) }, /inside out/i],
       ['garbage.obj', { body: '\u0000\u0001\u0002binary' }, /binary|text/i],
       ['big.obj', { bytes: 100 * 1024 * 1024 }, /bytes/],
       ['<b>bold</b>.obj', { body: 'v 0 0 0\n' }, /face|triangle|surface/i],

@@ -250,8 +250,12 @@ void Test_BodyRefusedWorldUnchanged(void)
 	d = TestSurfaceDef(&cube, PBD_OBJECT_SOFT, 2);
 	d.indexCount = 35;
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "3 per triangle"));
-	d.indexCount = 33; /* one triangle short: open */
-	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "the surface is open"));
+	d.indexCount = 36;
+	for (int t = 0; t < 12; ++t) { /* every triangle flipped: inside out (an open surface is a body now) */
+		const uint32_t k = cube.t[3 * t + 1];
+		cube.t[3 * t + 1] = cube.t[3 * t + 2], cube.t[3 * t + 2] = k;
+	}
+	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "the surface is inside out"));
 	d = TetsDef(PBD_OBJECT_SOFT, s_cubeVertices, 8, s_cubeTets, 5);
 	d.vertices = NULL;
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "NULL"));

@@ -1,10 +1,13 @@
-/* Surface tests (a closed triangle surface, an OBJ model's path into a body): the ray-parity
-   inside test against an independent winding number, for a cube turned every which way, an
-   octahedron whose vertices lie on the rays' rows and a torus with its hole; good surfaces load
-   with their closed-form particle counts; every kind of broken surface is refused, naming what
-   is wrong. */
-#include "builders/lattice.h"
+/* Surface tests (a triangle surface, an OBJ model's path into a body): the ray-parity inside
+   test against an independent winding number, for a cube turned every which way, an octahedron
+   whose vertices lie on the rays' rows and a torus with its hole; good surfaces load with their
+   closed-form particle counts; open, flipped, non-manifold, self-intersecting and degenerate
+   surfaces become the bodies a person expects; what no reading makes a body of is refused,
+   naming what is wrong. The generalized winding number (builders/winding.h) against closed
+   forms, its tree against the exact sum, the deterministic arctangent against libm's. */
+#include "base/detmath.h"
 #include "builders/surface.h"
+#include "builders/winding.h"
 #include "test.h"
 #include "test_body_helpers.h"
 
@@ -137,6 +140,94 @@ void Test_SurfaceGoodLoads(void)
 	TestMeshFree(&cube), TestMeshFree(&oct), TestMeshFree(&torus);
 }
 
+/* Particles of a surface body through pbd_BodyCounts, -1 when refused. */
+static int32_t Particles(const TestMesh* m, int resolution)
+{
+	pbdBodyDef def = TestSurfaceDef(m, PBD_OBJECT_SOFT, resolution);
+	pbdBodyCounts c;
+	return pbd_BodyCounts(&def, &c) == PBD_OK ? c.particles : -1;
+}
+
+/* What used to be refused (or cut) and is now a body the way a person expects (the winding
+   number for what is not closed, degenerate triangles left out, crossings counted for closed
+   parts through each other): a cube with a triangle missing, with a flipped triangle, with a
+   triangle repeating a vertex or without area, two cubes through each other, two cubes sharing
+   an edge (four triangles on it). The cube at resolution 4 is 4^3 cells, 125 particles. */
+void Test_SurfaceForgives(void)
+{
+	TestMesh m = TestCube(0.5f);
+	ENSURE(Particles(&m, 4) == 125);
+	m.triangleCount -= 1; /* open: one triangle removed */
+	ENSURE(Particles(&m, 4) == 125);
+	m.triangleCount -= 1; /* the whole +z face missing: from the centres of the cells next to it the
+							 hole subtends at most 4 asin(0.25 / 0.265625) = 0.39 of 4 pi, w >= 0.61 */
+	ENSURE(Particles(&m, 4) == 125);
+	m.triangleCount += 2;
+	uint32_t t = m.t[3 * 5 + 1];
+	m.t[3 * 5 + 1] = m.t[3 * 5 + 2], m.t[3 * 5 + 2] = t; /* triangle 5 (half the -y face) flipped */
+	/* it counts against: w = 1 - 2 omega / 4 pi, below 0.5 for cells next to it that see more than
+	   a quarter of their sky in it; the layers behind stay */
+	const int32_t flipped = Particles(&m, 4);
+	printf("  cube with a flipped triangle: %d particles\n", flipped);
+	ENSURE(flipped >= 100 && flipped < 125);
+	TestMeshFree(&m);
+
+	/* degenerate triangles added to a closed cube are left out: it stays closed (ray parity) */
+	m = TestCube(0.5f);
+	TestMesh d = TestMeshAlloc(9, 14);
+	memcpy(d.v, m.v, 24 * sizeof(float));
+	d.v[24] = 0.5f, d.v[25] = 0.5f, d.v[26] = 0.0f; /* the middle of edge 3-7: a sliver 3, 9, 7 */
+	memcpy(d.t, m.t, 36 * sizeof(uint32_t));
+	const uint32_t extra[6] = { 1, 1, 2, 3, 8, 7 };
+	memcpy(d.t + 36, extra, sizeof extra);
+	ENSURE(Particles(&d, 4) == 125);
+	static pbdLattice plain, withExtra;
+	pbdSurface s;
+	uint8_t* mem = malloc(pbd_Surface_Bytes(9, 14));
+	pbdBodyError e;
+	FitLattice(&plain, &m, 5);
+	ENSURE(pbd_Surface_Prepare(&s, d.v, 9, d.t, 14, mem, pbd_Surface_Bytes(9, 14), &e) == PBD_OK && s.closed == 1 && s.skipped == 2 &&
+		   s.triangleCount == 12);
+	withExtra = plain;
+	pbd_Surface_Fill(&s, &withExtra);
+	ENSURE(memcmp(plain.cell, withExtra.cell, sizeof plain.cell) == 0);
+	free(mem);
+	TestMeshFree(&d), TestMeshFree(&m);
+
+	/* two closed cubes through each other (self-intersecting, yet every edge run once each way): the
+	   crossing count is 2 in the overlap, which is kept (parity would have cut it out). Together a
+	   1.5 x 1 x 1 box: at resolution 6, 6 x 4 x 4 cells, 7 x 5 x 5 particles */
+	TestMesh over = TestMeshAlloc(16, 24);
+	m = TestCube(0.5f);
+	for (int i = 0; i < 8; ++i) {
+		memcpy(over.v + 3 * i, m.v + 3 * i, 3 * sizeof(float));
+		memcpy(over.v + 3 * (8 + i), m.v + 3 * i, 3 * sizeof(float));
+		over.v[3 * (8 + i)] += 0.5f;
+	}
+	for (int i = 0; i < 36; ++i) over.t[i] = m.t[i], over.t[36 + i] = m.t[i] + 8;
+	ENSURE(Particles(&over, 6) == 175);
+	TestMeshFree(&over), TestMeshFree(&m);
+
+	/* two cubes sharing an edge: each cube's cells */
+	TestMesh two = TestMeshAlloc(14, 24);
+	TestMesh a = TestCube(0.5f);
+	memcpy(two.v, a.v, 24 * sizeof(float));
+	memcpy(two.t, a.t, 36 * sizeof(uint32_t));
+	uint32_t map[8];
+	for (int i = 0, next = 8; i < 8; ++i) {
+		if (i == 0 || i == 4) map[i] = i == 0 ? 3u : 7u;
+		else {
+			map[i] = (uint32_t)next;
+			two.v[3 * next] = a.v[3 * i] + 1.0f, two.v[3 * next + 1] = a.v[3 * i + 1] + 1.0f, two.v[3 * next + 2] = a.v[3 * i + 2];
+			next += 1;
+		}
+	}
+	for (int i = 0; i < 36; ++i) two.t[36 + i] = map[a.t[i]];
+	/* a 2 x 2 x 1 box of unit cells at resolution 2: cells (0, 0) and (1, 1) kept, 2 x 8 corners less the 2 shared */
+	ENSURE(Particles(&two, 2) == 14);
+	TestMeshFree(&two), TestMeshFree(&a);
+}
+
 /* The refusal of a broken surface: through pbd_BodyCounts and through a world, with the same words. */
 static int Refuses(const TestMesh* m, int resolution, int code, const char* words)
 {
@@ -170,47 +261,22 @@ void Test_SurfaceRefusals(void)
 	m = TestCube(0.5f);
 	m.t[7] = 8;
 	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "triangle 2 has vertex index 8, out of range"));
-	m.t[7] = m.t[6];
-	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "triangle 2 is degenerate: it repeats a vertex"));
 	TestMeshFree(&m);
 
+	/* inside out (closed, consistently wound the wrong way): still refused */
 	m = TestCube(0.5f);
-	m.v[3 * 7] = m.v[3 * 5], m.v[3 * 7 + 1] = m.v[3 * 5 + 1] + 1e-13f, m.v[3 * 7 + 2] = m.v[3 * 5 + 2]; /* 7 onto 5 */
-	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "is degenerate: it has no area"));
-	TestMeshFree(&m);
-
-	m = TestCube(0.5f);
-	m.triangleCount -= 1; /* one triangle removed */
-	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "the surface is open"));
-	m.triangleCount += 1;
-	uint32_t t = m.t[3 * 5 + 1];
-	m.t[3 * 5 + 1] = m.t[3 * 5 + 2], m.t[3 * 5 + 2] = t; /* triangle 5 flipped */
-	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "inconsistent orientation"));
 	for (int i = 0; i < m.triangleCount; ++i) {
-		if (i == 5) continue;
-		t = m.t[3 * i + 1], m.t[3 * i + 1] = m.t[3 * i + 2], m.t[3 * i + 2] = t; /* now all flipped */
+		const uint32_t t = m.t[3 * i + 1];
+		m.t[3 * i + 1] = m.t[3 * i + 2], m.t[3 * i + 2] = t;
 	}
 	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "the surface is inside out"));
 	TestMeshFree(&m);
 
-	/* two cubes sharing an edge: that edge runs through four triangles */
-	TestMesh two = TestMeshAlloc(14, 24);
-	TestMesh a = TestCube(0.5f);
-	memcpy(two.v, a.v, 24 * sizeof(float));
-	memcpy(two.t, a.t, 36 * sizeof(uint32_t));
-	/* the second cube, at (+1, +1, 0): its vertices 0 and 4 are the first's 3 and 7 */
-	uint32_t map[8];
-	for (int i = 0, next = 8; i < 8; ++i) {
-		if (i == 0 || i == 4) map[i] = i == 0 ? 3u : 7u;
-		else {
-			map[i] = (uint32_t)next;
-			two.v[3 * next] = a.v[3 * i] + 1.0f, two.v[3 * next + 1] = a.v[3 * i + 1] + 1.0f, two.v[3 * next + 2] = a.v[3 * i + 2];
-			next += 1;
-		}
-	}
-	for (int i = 0; i < 36; ++i) two.t[36 + i] = map[a.t[i]];
-	ENSURE(Refuses(&two, 4, PBD_ERR_INVALID_ARGUMENT, "shared by more than two triangles"));
-	TestMeshFree(&two), TestMeshFree(&a);
+	/* every triangle without area: nothing is left */
+	m = TestCube(0.5f);
+	for (int i = 0; i < m.triangleCount; ++i) m.t[3 * i + 2] = m.t[3 * i + 1];
+	ENSURE(Refuses(&m, 4, PBD_ERR_INVALID_ARGUMENT, "every triangle of the surface is degenerate"));
+	TestMeshFree(&m);
 
 	/* counts: refused before anything is read */
 	m = TestCube(0.5f);
@@ -226,4 +292,121 @@ void Test_SurfaceRefusals(void)
 	m = TestTorus(1.0f, 0.3f, 16, 8);
 	ENSURE(Refuses(&m, 1, PBD_ERR_INVALID_ARGUMENT, "no lattice cell has its centre inside"));
 	TestMeshFree(&m);
+}
+
+/* ---------------------------------------------------------------- the winding number */
+
+/* w by the tree over a mesh (its memory from malloc). */
+static double TreeWinding(const TestMesh* m, const double q[3])
+{
+	void* mem = malloc(pbd_Winding_Bytes(m->triangleCount));
+	pbdWindingTree tree;
+	pbd_Winding_Build(&tree, mem, m->v, m->t, m->triangleCount);
+	const double w = pbd_Winding_At(&tree, q);
+	free(mem);
+	return w;
+}
+
+/* Closed forms: a closed cube is 1 inside and 0 outside; the open cube without one face, seen
+   from its centre, 5/6 (each face subtends a sixth of the sphere); the triangle (1,0,0),
+   (0,1,0), (0,0,1) from the origin, one octant, pi/2, and seen from the other side -pi/2; a
+   square of side 2a at height h on its axis, 4 asin(a^2 / (a^2 + h^2)), 2 pi / 3 for a = h. */
+void Test_WindingClosedForms(void)
+{
+	TestMesh cube = TestCube(0.5f);
+	const double centre[3] = { 0, 0, 0 }, off[3] = { 0.3, -0.2, 0.45 }, out[3] = { 0.7, 0.1, -0.2 }, far[3] = { 40, -30, 7 };
+	ENSURE(fabs(pbd_Winding_Exact(cube.v, cube.t, 12, centre) - 1.0) < 1e-12);
+	ENSURE(fabs(pbd_Winding_Exact(cube.v, cube.t, 12, off) - 1.0) < 1e-12);
+	ENSURE(fabs(pbd_Winding_Exact(cube.v, cube.t, 12, out)) < 1e-12);
+	ENSURE(fabs(pbd_Winding_Exact(cube.v, cube.t, 12, far)) < 1e-12);
+	ENSURE(fabs(TreeWinding(&cube, off) - 1.0) < 1e-12 && fabs(TreeWinding(&cube, out)) < 1e-12);
+	cube.triangleCount = 10; /* the +z face (the last two triangles) removed */
+	const double w = pbd_Winding_Exact(cube.v, cube.t, 10, centre);
+	printf("  open cube from its centre: %.15f (5/6 = %.15f)\n", w, 5.0 / 6.0);
+	ENSURE(fabs(w - 5.0 / 6.0) < 1e-5 && fabs(TreeWinding(&cube, centre) - 5.0 / 6.0) < 1e-5);
+	TestMeshFree(&cube);
+
+	const float a[3] = { 1, 0, 0 }, b[3] = { 0, 1, 0 }, c[3] = { 0, 0, 1 };
+	ENSURE(fabs(pbd_Winding_SolidAngle(a, b, c, centre) - 0.5 * PBD_PI) < 1e-14);
+	const double beyond[3] = { 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0 }; /* the mirror of the origin in the triangle's plane */
+	ENSURE(fabs(pbd_Winding_SolidAngle(a, b, c, beyond) + 0.5 * PBD_PI) < 1e-14);
+	const float s0[3] = { -1, -1, 0 }, s1[3] = { 1, -1, 0 }, s2[3] = { 1, 1, 0 }, s3[3] = { -1, 1, 0 };
+	const double below[3] = { 0, 0, -1 };
+	const double sq = pbd_Winding_SolidAngle(s0, s1, s2, below) + pbd_Winding_SolidAngle(s0, s2, s3, below);
+	ENSURE(fabs(sq - 4.0 * asin(0.5)) < 1e-14 && fabs(sq - 2.0 * PBD_PI / 3.0) < 1e-14);
+	/* on a vertex or on the triangle: 0, no NaN */
+	const double at[3] = { 1, 0, 0 }, inPlane[3] = { 0.25, 0.25, 0.5 };
+	ENSURE(pbd_Winding_SolidAngle(a, b, c, at) == 0.0);
+	ENSURE(pbd_Winding_SolidAngle(a, b, c, inPlane) == 0.0); /* on the triangle: the mean of +-2 pi */
+}
+
+/* The tree against the exact sum: a torus of 4096 triangles with a band of them cut away (open),
+   at points in and around it; and the inside decision (the tree, the exact sum where the tree
+   comes near 0.5) equal to the exact sum's at every lattice cell, at several resolutions (the
+   cut's plane has w ~ 0.5: at resolution 18 two cells there are 0.5014 exactly, 0.4987 by the
+   tree alone). */
+void Test_WindingTreeMatchesExact(void)
+{
+	TestMesh torus = TestTorus(1.0f, 0.35f, 64, 32);
+	/* cut away the triangles of the first 3 columns: an open tube */
+	int32_t kept = 0;
+	for (int32_t t = 0; t < torus.triangleCount; ++t) {
+		if (t < 2 * 3 * 32) continue;
+		memmove(torus.t + 3 * kept, torus.t + 3 * t, 3 * sizeof(uint32_t));
+		kept += 1;
+	}
+	torus.triangleCount = kept;
+	void* mem = malloc(pbd_Winding_Bytes(kept));
+	pbdWindingTree tree;
+	pbd_Winding_Build(&tree, mem, torus.v, torus.t, kept);
+	ENSURE(tree.nodeCount > 1 && tree.nodeCount <= kept / 4 + 1);
+	uint32_t rng = 7;
+	double worst = 0.0;
+	for (int i = 0; i < 2000; ++i) {
+		double q[3];
+		for (int k = 0; k < 3; ++k) q[k] = 3.0 * ((double)(TestXorshift32(&rng) >> 8) / 16777216.0 - 0.5);
+		q[1] *= 0.5;
+		const double d = fabs(pbd_Winding_At(&tree, q) - pbd_Winding_Exact(torus.v, torus.t, kept, q));
+		worst = d > worst ? d : worst;
+	}
+	printf("  tree vs exact over 2000 points: largest difference %.3g\n", worst);
+	ENSURE(worst < 1e-2); /* at beta = 3: 0.0058, points within a leaf's size of the surface */
+	static pbdLattice lat;
+	for (int res = 6; res <= 24; res += 6) {
+		FitLattice(&lat, &torus, res);
+		int bad = 0, inside = 0, near = 0;
+		for (int k = 0; k < lat.n[2]; ++k) {
+			for (int j = 0; j < lat.n[1]; ++j) {
+				for (int i = 0; i < lat.n[0]; ++i) {
+					const double q[3] = { lat.origin[0] + (i + 0.5) * lat.spacing[0], lat.origin[1] + (j + 0.5) * lat.spacing[1],
+										  lat.origin[2] + (k + 0.5) * lat.spacing[2] };
+					const int exact = pbd_Winding_Exact(torus.v, torus.t, kept, q) >= 0.5, fast = pbd_Winding_Inside(&tree, q);
+					near += fabs(pbd_Winding_At(&tree, q) - 0.5) < PBD_WINDING_MARGIN;
+					bad += exact != fast;
+					inside += fast;
+				}
+			}
+		}
+		printf("  resolution %d: %d cells inside, %d summed exactly (w within %.2f of 0.5)\n", res, inside, near, PBD_WINDING_MARGIN);
+		ENSURE(bad == 0 && inside > 0);
+	}
+	free(mem);
+	TestMeshFree(&torus);
+}
+
+/* The deterministic arctangent against libm's, over every quadrant and the axes. */
+void Test_WindingAtan2(void)
+{
+	uint32_t rng = 3;
+	double worst = 0.0;
+	for (int i = 0; i < 100000; ++i) {
+		const double y = ((double)(TestXorshift32(&rng) >> 8) / 8388608.0 - 1.0) * pow(10.0, (int)(TestXorshift32(&rng) % 13) - 6);
+		const double x = ((double)(TestXorshift32(&rng) >> 8) / 8388608.0 - 1.0) * pow(10.0, (int)(TestXorshift32(&rng) % 13) - 6);
+		const double d = fabs(pbd_Atan2(y, x) - atan2(y, x));
+		worst = d > worst ? d : worst;
+	}
+	ENSURE(worst < 4e-15);
+	ENSURE(pbd_Atan2(0.0, 0.0) == 0.0 && pbd_Atan2(0.0, 1.0) == 0.0 && fabs(pbd_Atan2(0.0, -1.0) - PBD_PI) < 1e-15);
+	ENSURE(fabs(pbd_Atan2(1.0, 0.0) - 0.5 * PBD_PI) < 1e-15 && fabs(pbd_Atan2(-1.0, 0.0) + 0.5 * PBD_PI) < 1e-15);
+	ENSURE(fabs(pbd_Atan2(1.0, 1.0) - 0.25 * PBD_PI) < 1e-15 && fabs(pbd_Atan2(-1.0, -1.0) + 0.75 * PBD_PI) < 1e-15);
 }

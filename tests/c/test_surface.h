@@ -2,4 +2,8 @@
 #define TEST_LIST_SURFACE(X)         \
 	X(SurfaceInsideMatchesWinding)   \
 	X(SurfaceGoodLoads)              \
-	X(SurfaceRefusals)
+	X(SurfaceRefusals)               \
+	X(SurfaceForgives)               \
+	X(WindingClosedForms)            \
+	X(WindingTreeMatchesExact)       \
+	X(WindingAtan2)

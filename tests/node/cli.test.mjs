@@ -178,7 +178,7 @@ test('options (util.parseArgs, strict): unknown ones and missing values refused 
     [['builtin:chain', '--quiet=yes'], '--quiet takes no value'],
     [['builtin:chain', 'builtin:cloth'], 'more than one scene given: builtin:cloth'],
     [[], 'no scene given'],
-    [['builtin:chain', '--rigid'], '--rigid and --resolution go with --obj'],
+    [['builtin:chain', '--rigid'], '--rigid, --resolution and --size go with --obj'],
     [['builtin:chain', '--digits', '18'], '--digits needs a whole number from 1 to 17, or 0 or full (the raw double), got "18"'],
   ];
   for (const [args, message] of cases) {

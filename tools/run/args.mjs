@@ -13,7 +13,7 @@ export const PROGRESS_SECONDS = 2;
 const MAX_STEPS = 1000000;
 
 export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [options]
-       minipbd-run --obj FILE [--rigid] [--resolution N] [options]
+       minipbd-run --obj FILE [--rigid] [--resolution N] [--size M] [options]
   --steps N        steps to run (default 60, or the steps a link's recording covers; at most ${MAX_STEPS})
   --every K        also record statistics every K steps ("series"; in csv, one row each)
   --format F       json (default) or csv: a header row, then step 0 and one row per sample (the summary on stderr)
@@ -24,9 +24,11 @@ export const USAGE = `usage: minipbd-run <scene.json | link | builtin:NAME> [opt
   --progress       progress on stderr ("step 1200 / 6000 (20%)") even when stderr is not a terminal
   --progress-every S  seconds of wall time between progress lines (default ${PROGRESS_SECONDS}; 0: every 10 steps)
   --quiet          no progress (default: progress every ~${PROGRESS_SECONDS} s when stderr is a terminal)
-  --obj FILE       add an OBJ model (a closed triangle surface) to the scene as a soft body
+  --obj FILE       add an OBJ model (a triangle surface, closed or not) to the scene as a soft body
   --rigid          ... as a rigid body instead
   --resolution N   lattice cells along the model's longest side (${SCENE_LIMITS.bodyResolution.min}..${SCENE_LIMITS.bodyResolution.max}, default 8)
+  --size M         scale the model so its longest side is M metres (default: as it is, or 0.5 m when it is
+                   far outside the world's scale: millimetres, microscopic)
   --threads N      run on N threads (1..${MAX_THREADS}) with the threaded build (default minipbd_threads.wasm)
   --wasm PATH      wasm to load (default minipbd.wasm, or the threaded build with --threads)
   -h, --help       this text
@@ -49,6 +51,7 @@ const OPTIONS = {
   obj: { type: 'string', needs: 'a file' },
   rigid: { type: 'boolean' },
   resolution: { type: 'string', needs: `a whole number from ${SCENE_LIMITS.bodyResolution.min} to ${SCENE_LIMITS.bodyResolution.max}` },
+  size: { type: 'string', needs: `a length in metres above 0 and at most ${SCENE_LIMITS.maxSize}` },
   threads: { type: 'string', needs: `a whole number from 1 to ${MAX_THREADS}` },
   wasm: { type: 'string', needs: 'a file' },
   help: { type: 'boolean', short: 'h' },
@@ -111,7 +114,7 @@ export function parseArgs(argv) {
     process.exit(0);
   }
   const opts = { steps: null, every: 0, sets: [], positions: v.positions === true, wasm: v.wasm ?? null, scene: null, obj: null,
-    rigid: v.rigid === true, resolution: null, threads: null, format: 'json', track: [], digits: DEFAULT_DIGITS, progress: null,
+    rigid: v.rigid === true, resolution: null, size: null, threads: null, format: 'json', track: [], digits: DEFAULT_DIGITS, progress: null,
     progressSeconds: PROGRESS_SECONDS };
   if (v.steps !== undefined) opts.steps = wholeNumber('--steps', v.steps, MAX_STEPS);
   if (v.every !== undefined) opts.every = wholeNumber('--every', v.every, MAX_STEPS);
@@ -143,6 +146,13 @@ export function parseArgs(argv) {
     opts.threads = Number(v.threads);
   }
   if (v.obj !== undefined) opts.obj = v.obj;
+  if (v.size !== undefined) {
+    const n = Number(v.size);
+    if (!/^[0-9.eE+-]+$/.test(v.size) || !(n > 0) || n > SCENE_LIMITS.maxSize) {
+      throw new UsageError(`--size needs a length in metres above 0 and at most ${SCENE_LIMITS.maxSize}, got ${JSON.stringify(v.size)}`);
+    }
+    opts.size = n;
+  }
   if (v.resolution !== undefined) {
     const { min, max } = SCENE_LIMITS.bodyResolution;
     opts.resolution = wholeNumber('--resolution', v.resolution, max);
@@ -151,7 +161,9 @@ export function parseArgs(argv) {
   if (positionals.length > 1) throw new UsageError(`more than one scene given: ${positionals[1]}`);
   opts.scene = positionals[0] ?? null;
   if (opts.scene === null && opts.obj === null) throw new UsageError('no scene given');
-  if (opts.obj === null && (opts.rigid || opts.resolution !== null)) throw new UsageError('--rigid and --resolution go with --obj');
+  if (opts.obj === null && (opts.rigid || opts.resolution !== null || opts.size !== null)) {
+    throw new UsageError('--rigid, --resolution and --size go with --obj');
+  }
   if (opts.positions && opts.format === 'csv') throw new UsageError('--positions goes with --format json (csv: --track the particles you want)');
   opts.wasm ??= path.join(WASM_DIR, opts.threads !== null ? 'minipbd_threads.wasm' : 'minipbd.wasm');
   // Progress by default only where a person watches (a terminal); a pipe or a file gets none unless asked.

@@ -5,9 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene, decodeRun, parseObj, ObjError, OBJ_LIMITS, SCENE_VERSION, SCENE_LIMITS, parseSceneFile,
-	checkSceneFileSize } from './web.mjs';
+	checkSceneFileSize, MESH_FIT } from './web.mjs';
 import { UsageError } from './args.mjs';
-
 
 /** The scene to run and the recording to replay on it (null unless a link carries one). */
 export async function readScene(arg) {
@@ -28,8 +27,10 @@ export async function readScene(arg) {
 	return { scene: parseSceneFile(fs.readFileSync(arg), arg), replay: null };
 }
 
-/** The OBJ file as a body: centred over the origin in x and z, its lowest point 0.5 m above y = 0. */
-export function objBody(file, rigid, resolution) {
+/** The OBJ file as a body: centred over the origin in x and z, its lowest point 0.5 m above y = 0; scaled to
+ *  `size` m (its longest side), or fitted to MESH_FIT.size when it is far outside the world's scale (in
+ *  millimetres, microscopic) as the scene reader does, before it is placed. */
+export function objBody(file, rigid, resolution, size = null) {
 	const stat = fs.statSync(file, { throwIfNoEntry: false });
 	if (!stat) throw new UsageError(`no such OBJ file: ${file}`);
 	// Refused by its size before a byte of it is read.
@@ -46,13 +47,18 @@ export function objBody(file, rigid, resolution) {
 		lo[i % 3] = Math.min(lo[i % 3], vertices[i]);
 		hi[i % 3] = Math.max(hi[i % 3], vertices[i]);
 	}
+	const longest = Math.max(...hi.map((h, k) => h - lo[k]));
+	const target = size ?? (longest > 0 && (longest < MESH_FIT.min || longest > MESH_FIT.max) ? MESH_FIT.size : null);
+	const factor = target !== null && longest > 0 ? target / longest : 1;
+	for (let k = 0; k < 3; k++) lo[k] *= factor, hi[k] *= factor;
 	const v = [];
-	for (let i = 0; i < vertices.length; i += 3) v.push([vertices[i], vertices[i + 1], vertices[i + 2]]);
+	for (let i = 0; i < vertices.length; i += 3) v.push([vertices[i] * factor, vertices[i + 1] * factor, vertices[i + 2] * factor]);
 	const t = [];
 	for (let i = 0; i < triangles.length; i += 3) t.push([triangles[i], triangles[i + 1], triangles[i + 2]]);
 	return {
 		type: rigid ? 'rigid' : 'soft', name: (name || path.basename(file)).slice(0, SCENE_LIMITS.maxNameLength), shape: 'mesh',
 		position: [-(lo[0] + hi[0]) / 2, 0.5 - lo[1], -(lo[2] + hi[2]) / 2], resolution: resolution ?? 8,
+		...(target !== null ? { size: target } : {}),
 		mesh: { vertices: v, triangles: t },
 	};
 }

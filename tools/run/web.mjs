@@ -9,6 +9,7 @@ export * from '../../web/js/minipbd.js';
 export { MAX_THREADS } from '../../web/js/engine/threads.js';
 export { paramInfo, paramAccepts, paramRule, fluidRatioProblem } from '../../web/js/engine/params.js';
 export { DEFAULT_DIGITS, roundNumber, roundDeep, csvField } from '../../web/js/format/csv.js';
+export { MESH_FIT } from '../../web/js/objects/body-common.js';
 
 /** The folder of minipbd.wasm and minipbd_threads.wasm. */
 export const WASM_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));

@@ -8,11 +8,12 @@
 //   { "type": "rigid", "shape": "ball", "position": [0, 2, 0], "radius": 0.2, "resolution": 4, "stiffness": 1 }
 //   { "type": "soft", "shape": "mesh", "mesh": { "vertices": [[x, y, z], ...], "triangles": [[a, b, c], ...] } }
 //   { "type": "soft", "shape": "mesh", "obj": "v 0 0 0\n..." }            (read by format/obj.js into "mesh")
+//   { "type": "soft", "shape": "mesh", "size": 0.4, "obj": "..." }     (scaled so its longest side is 0.4 m)
 //   { "type": "soft", "shape": "tets", "mesh": { "vertices": [[x, y, z], ...], "tets": [[a, b, c, d], ...] } }
 //
 // A body is made of a lattice of cubic cells (box: all cells; ball: cells whose centre is inside; mesh: cells
-// whose centre is inside the surface, by the engine's ray-parity test), `resolution` cells along its longest
-// side, or of the given tets. Its `mass` is the whole body's, spread evenly over its particles. `pins` are local
+// whose centre is inside the surface, by the engine's ray parity for a closed surface and its generalized winding
+// number for an open or non-manifold one, src/builders/surface.h), `resolution` cells along its longest side, or of the given tets. Its `mass` is the whole body's, spread evenly over its particles. `pins` are local
 // particle indices; `pinBoxes` pin every particle whose rest position lies in a box of the body's own frame
 // (before `rotation` and `position`), so a scene can pin a face without knowing the lattice's numbering.
 
@@ -25,11 +26,19 @@ import { BUFFER } from '../engine/memory.js';
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
 export const SHAPES = ['box', 'ball', 'mesh', 'tets'];
 /** The keys only some shapes have. */
-export const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution'], tets: ['mesh'] };
+export const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution', 'size'], tets: ['mesh'] };
 const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
 
 export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velocity', 'halfExtents', 'radius', 'resolution',
-  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'colour', 'mesh', 'obj'];
+  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'colour', 'size', 'mesh', 'obj'];
+
+/**
+ * A mesh model far outside the world's scale (a model in millimetres is hundreds of units long; a microscopic
+ * one a hundredth of a unit) is fitted: its vertices scaled about their origin so the bounding box's longest side
+ * is `size` metres (default 0.5, about the size of the bunny scene's bunny). Between `min` and `max` a model is
+ * taken as it is, in metres, unless the scene gives `size`.
+ */
+export const MESH_FIT = Object.freeze({ min: 0.02, max: 20, size: 0.5 });
 
 export const BODY_DEFAULTS = Object.freeze({
   halfExtents: [0.25, 0.25, 0.25], radius: 0.25, resolution: 4, mass: 1, particleRadius: 0,
@@ -81,7 +90,12 @@ export function readBody(get, path, index, type, stiffness) {
   o.particleRadius = optional(get('particleRadius'), BODY_DEFAULTS.particleRadius, (v) => number(v, at('particleRadius'), 0, L.maxBodyRadius));
   o.stiffness = optional(get('stiffness'), stiffness(undefined, at('stiffness')), (v) => stiffness(v, at('stiffness')));
   o.plasticity = plasticity(get('plasticity'), at('plasticity'));
-  if (shape === 'mesh') o.mesh = surface(get('mesh'), get('obj'), path);
+  if (shape === 'mesh') {
+    o.mesh = surface(get('mesh'), get('obj'), path);
+    const given = optional(get('size'), undefined, (v) => number(v, at('size'), 0, L.maxSize, { minExcl: true }));
+    const size = fitMesh(o.mesh, given);
+    if (size !== undefined) o.size = size;
+  }
   if (shape === 'tets') o.mesh = tetMesh(required(get, 'mesh', path), at('mesh'));
   const count = bodyParticleCount(o);
   o.pins = optional(get('pins'), [], (v) => array(v, at('pins'), 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
@@ -121,6 +135,24 @@ function tuples(value, path, n, min, max, what, read) {
   });
 }
 const coordinate = (x, p) => number(x, p, -L.maxMeshCoord, L.maxMeshCoord);
+
+/**
+ * Scales `mesh`'s vertices in place so its bounding box's longest side is `size` m (given, or MESH_FIT.size when
+ * the model is outside [MESH_FIT.min, MESH_FIT.max]); returns the size used, undefined when left as it is. A mesh
+ * already of that size is left exactly as it is, so reading a normalised scene again changes nothing.
+ */
+function fitMesh(mesh, size) {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
+  const longest = Math.max(...hi.map((h, k) => h - lo[k]));
+  if (size === undefined) {
+    if (!(longest > 0) || (longest >= MESH_FIT.min && longest <= MESH_FIT.max)) return undefined;
+    size = MESH_FIT.size;
+  }
+  const factor = size / longest;
+  if (longest > 0 && Math.abs(factor - 1) > 1e-9) mesh.vertices = mesh.vertices.map((v) => v.map((x) => x * factor));
+  return size;
+}
 
 /** A "mesh" body's closed surface: `mesh` {vertices, triangles} or `obj` (OBJ text), exactly one. */
 function surface(mesh, obj, path) {
