@@ -25,7 +25,7 @@ import { canvasSize } from './canvas-size.js';
 import { editHandlers } from './edits.js';
 import { dotsByDefault } from '../objects/index.js';
 
-const READOUT_INTERVAL_MS = 250;
+const READOUT_INTERVAL_MS = 200;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
 // (pause, view switches, language, copy link, step) touch only the page and answer at once.
 const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
@@ -446,7 +446,7 @@ async function main() {
   // readout and the described view do not (peekStats never waits on the world).
   setInterval(() => {
     try { updateReadout(performance.now()); } catch (err) { console.error(err); }
-  }, READOUT_INTERVAL_MS);
+  }, READOUT_INTERVAL_MS / 4);
 }
 
 main().catch((err) => {

@@ -94,6 +94,7 @@ export class MiniPBDSceneElement extends HTMLElement {
       loop: this._loop,
       oneAtATime: (world) => Boolean(this._input?.collidersMoving) || Object.hasOwn(world, 'step'),
       beforeStep: () => this._input?.moveHeldColliders(this._loop.dt),
+      active: () => this._active(),
       onSlow: (ms) => {
         this.pause();
         this._showStatus(say(this._lang, 'embed.slow', { s: (ms / 1000).toFixed(1) }));

@@ -10,6 +10,8 @@
 // A step that runs longer than SLOW_STEP_MS (or that the slices stepper estimates longer) is reported once per
 // world (onSlow), so the page can pause and say so.
 
+import { MAX_STEPS_PER_FRAME } from './loop.js';
+
 /** Time this thread gives to slices per frame (the single-thread build); the threaded runner needs none. */
 export const SLICE_BUDGET_MS = 10;
 /** Steps in flight expected to end within this are finished at once for a world call instead of queueing it. */
@@ -19,8 +21,9 @@ export const SLOW_STEP_MS = 1500;
 /** Steps started together cost about this at most (at least one step): what a cancel (a new scene, Reset, pause,
  *  another element's turn) may have to wait for on the threaded runner, whose call cannot be interrupted. */
 export const CHUNK_MS = 100;
-/** A driver that asked for a turn and has not asked again for this long (its element stopped drawing) is passed. */
-const TURN_STALE_MS = 500;
+/** A driver that asked for a turn and has not asked again for this long is passed (a safety net: a driver whose
+ *  element is not active, hidden or removed, is passed at once). Frames may be slow (a software GPU). */
+const TURN_STALE_MS = 30_000;
 /** Between frames (pump) slices run at most half the time: after a slice of w ms the next waits max(w, this). */
 const PUMP_MIN_MS = 4;
 
@@ -36,16 +39,19 @@ export class StepDriver {
    *                                           a recorder or replayer wrapping step): steps are then started singly
    * @param {() => void} [o.beforeStep]        called before each single step (the held colliders move)
    * @param {(ms: number) => void} [o.onSlow]  a step of this world is far beyond the machine (ms: its cost so far)
+   * @param {() => boolean} [o.active]         false while its element draws no frames (hidden): no turn is kept for it
    */
-  constructor({ world, loop, oneAtATime = () => false, beforeStep = () => {}, onSlow = () => {} }) {
+  constructor({ world, loop, oneAtATime = () => false, beforeStep = () => {}, onSlow = () => {}, active = () => true }) {
     this.getWorld = world;
+    this.active = active;
     this.loop = loop;
     this.oneAtATime = oneAtATime;
     this.beforeStep = beforeStep;
     this.onSlow = onSlow;
-    this.queue = [];
+    this.queue = []; // { fn, after }: after the first `after` steps asked for (this.started counts them) have run
     this.draining = false;
     this.pending = 0; // steps asked for (Step button, stepN) and not started yet
+    this.started = 0; // steps asked for (not a job's) that were started, or cancelled, since the driver was made
     this.slowWorld = null; // the world onSlow was called for
     this.idleWaiters = [];
     this.drainBound = () => this.drain();
@@ -86,7 +92,9 @@ export class StepDriver {
 
   /** Runs `fn` now if nothing is in flight or queued, else after the steps in flight, in order. */
   defer(fn) {
-    if (this.mustWait) this.queue.push(fn);
+    // It runs after the steps asked for before it (in flight, or not started yet: a chunk at a time), as it
+    // would have synchronously; a job's chunks are not waited for (calls fall between them).
+    if (this.mustWait) this.queue.push({ fn, after: this.started + this.pending });
     else fn();
   }
 
@@ -120,6 +128,11 @@ export class StepDriver {
       stepping.settle();
       if (stepping === w && w.lastStepMs > 0) this.loop.stepped(w.lastStepMs);
     }
+    // A queued call waits for steps asked before it and not started yet (chunks): they run now, then it does.
+    while (this.queue.length > 0 && w && !w.destroyed && !w.busy && this.started < this.queue[0].after && this.pending > 0) {
+      if (!this.start(w, { turns: false })) break;
+      w.settle();
+    }
     this.drain();
   }
 
@@ -127,8 +140,8 @@ export class StepDriver {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.queue.length > 0 && !this.busy) {
-        const fn = this.queue.shift();
+      while (this.queue.length > 0 && !this.busy && this.started >= this.queue[0].after) {
+        const { fn } = this.queue.shift();
         try {
           fn();
         } catch (err) {
@@ -157,10 +170,8 @@ export class StepDriver {
     const other = world.engine.stepping;
     if (other && other !== world) {
       // This one would step: it asks for the next turn (myTurn), so the one stepping now does not take it again.
-      if (running || this.due > 0) {
-        this.waiting = true;
-        this.wantAt = now();
-      }
+      this.waiting = running || this.due > 0;
+      if (this.waiting) this.wantAt = now();
       // Another world of the engine steps (another element's, which may have stopped drawing: off screen): its
       // steps are polled here, or nobody would.
       if (!this.pollWorld(other, SLICE_BUDGET_MS)) {
@@ -182,7 +193,10 @@ export class StepDriver {
     }
     this.drain();
     if (this.busy) return fresh ? 'upload' : 'redraw'; // a queued call started steps (stepN)
-    this.loop.frame(t, running); // its step function is this.request (timed: false)
+    // Its step function is this.request (timed: false). Steps still due from before (waiting for a turn at the
+    // engine) are a backlog the loop does not add to: slow motion, as when steps are slow.
+    if (this.pending < 2 * MAX_STEPS_PER_FRAME) this.loop.frame(t, running);
+    else this.loop.lastTime = t;
     this.stepped = fresh;
     if (fresh) {
       // New state to show first (the threaded runner steps while the page draws it); the next steps start after.
@@ -221,20 +235,28 @@ export class StepDriver {
    * while it is unknown), or one (with its beforeStep) when each needs a call before it. Drivers of one engine
    * (the elements of a page) take turns: the one that stepped least recently goes first.
    */
-  start(world) {
-    if (this.due === 0 || this.busy || !this.myTurn(world)) {
+  start(world, { turns = true } = {}) {
+    if (this.due === 0 || this.busy || (turns && !this.myTurn(world))) {
       this.settled();
       return false;
     }
     const single = this.oneAtATime(world);
     const job = this.job?.left > 0 ? this.job : null;
-    const n = Math.min(job ? job.left : this.pending, single ? 1 : this.chunk(world));
+    // Not past a queued call's place among the steps asked for: it runs between them (drain).
+    const limit = !job && this.queue.length > 0 ? this.queue[0].after - this.started : Infinity;
+    if (limit <= 0) {
+      this.drain();
+      if (this.busy || this.queue.length > 0) return false;
+      return this.start(world, { turns });
+    }
+    const n = Math.min(job ? job.left : this.pending, single ? 1 : this.chunk(world), limit);
     if (single) this.beforeStep(world);
     if (job) {
       job.left -= n;
       job.inFlight += n;
     } else {
       this.pending -= n;
+      this.started += n;
     }
     this.inFlight += n;
     this.turn = world.engine.turns = (world.engine.turns ?? 0) + 1;
@@ -305,7 +327,7 @@ export class StepDriver {
         peers.delete(d);
         continue;
       }
-      if (d.waiting && t - d.wantAt < TURN_STALE_MS && d.turn < this.turn) {
+      if (d.waiting && d.turn < this.turn && t - d.wantAt < TURN_STALE_MS && d.active()) {
         this.waiting = true;
         this.wantAt = t;
         return false;
@@ -365,6 +387,7 @@ export class StepDriver {
    * scene, Reset, a refused step, pause.
    */
   cancel({ job = true } = {}) {
+    this.started += this.pending; // the calls queued after them need not wait for them
     this.pending = 0;
     this.loop.accumulator = 0;
     if (job) this.cancelJob();
