@@ -80,11 +80,13 @@ for (const { build } of builds) {
           await page.waitForFunction((k) => window.minipbd.app.state.sceneKey === k, key, { timeout: READY_TIMEOUT });
         }
         await page.waitForFunction(() => window.minipbd.app.state.world.peekStats().steps >= 1, null, { timeout: READY_TIMEOUT, polling: 50 });
+        // A step far beyond this machine (a busy one) pauses the page once, saying so: run it again.
+        await page.evaluate(() => window.minipbd.app.setPaused(false));
         // The time between a click's event and the Pause button saying so: the page's thread was free for it.
-        // Three presses (Pause, Resume, Pause, …); their median is the answer time, all are reported.
+        // Four presses (Pause, Resume, …); their median is the answer time, all are reported.
         const latencies = [];
         for (let k = 0; k < 4; k++) {
-          const want = String(k % 2 === 0);
+          const want = String(!(await page.evaluate(() => window.minipbd.app.state.paused)));
           await page.evaluate((want) => {
             const b = document.getElementById('pause');
             window.pauseLatency = new Promise((resolve) => {
@@ -101,7 +103,7 @@ for (const { build } of builds) {
         const median = [...latencies].sort((x, y) => x - y)[latencies.length >> 1];
         console.log(`# ${build} ${key}: Pause/Resume answered ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms after the click event`);
         assert.ok(median < 200, `${key}: Pause/Resume answered in ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
-        await page.waitForFunction(() => !window.minipbd.app.state.paused, null, { timeout: READY_TIMEOUT });
+        await page.evaluate(() => window.minipbd.app.setPaused(false));
       }
       // Another scene from a heavy one with steps due: the new world is there within 1 s, and runs.
       await sleep(500);
@@ -148,6 +150,11 @@ for (const { build } of builds) {
       const t0 = Date.now();
       let s = s0;
       while (Date.now() - t0 < 60_000) {
+        // A step far beyond this machine (a busy one) pauses its element once, saying so: play it again.
+        await page.evaluate((ids) => ids.forEach((id) => {
+          const el = document.querySelector(`#card-${id} minipbd-scene`);
+          if (el.paused) el.play();
+        }), ids);
         s = await steps();
         if (s.every((v, i) => v >= s0[i] + 2)) break;
         await sleep(200);
