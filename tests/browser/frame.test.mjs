@@ -110,7 +110,7 @@ test('a parent on another origin drives the embed: every command round-trips', {
     const s0 = await steps();
     await sleep(500);
     assert.equal(await steps(), s0, 'paused: no steps');
-    assert.deepEqual(await call('step', 5), { ok: true, result: { steps: s0 + 5 } });
+    assert.deepEqual(await call('step', 5), { ok: true, result: { steps: s0 + 5, ran: 5, cancelled: false } });
     assert.equal(await steps(), s0 + 5);
     assert.equal(await inFrame(() => document.querySelector('minipbd-scene').world.stats().steps), s0 + 5);
 
@@ -193,6 +193,68 @@ test('a parent on another origin drives the embed: every command round-trips', {
     await page.waitForFunction(() => window.statsEvents.length >= 2, null, { timeout: 5000 });
     assert.deepEqual(await page.evaluate(() => window.statsEvents.map((s) => s.steps)), [base + 5, base + 10]);
     await call('unsubscribe');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a long step on a heavy scene: progress events, stats and pause answered within 200 ms, pause stops it', { timeout: TEST_TIMEOUT }, async () => {
+  const B = new URL(serverB.url).origin;
+  const context = await env.browser.newContext({ viewport: { width: 900, height: 600 } });
+  try {
+    // The dam break (8,192 fluid particles, ~80 ms a step on a quiet machine) on the single-thread build: its
+    // steps run in slices on the frame's own thread.
+    const { page, problems } = await host(serverA, '/long.html', `<!doctype html><html><body>
+      <iframe id="f" width="480" height="300" title="MiniPBD" style="border: 0"></iframe>
+      <script type="module">
+        import { MiniPBDFrame } from '/js/embed/frame-client.js';
+        const iframe = document.getElementById('f');
+        iframe.src = '${B}/embed.html#scene=dam-break&autoplay=false';
+        window.frame = new MiniPBDFrame(iframe, { timeout: 60000 });
+        window.progress = [];
+        window.readyInfo = null;
+        frame.ready.then((r) => { window.readyInfo = r; });
+      </script></body></html>`, context);
+    await page.waitForFunction(() => window.readyInfo !== null, null, { timeout: READY_TIMEOUT });
+    const timed = (name, ...args) => page.evaluate(async ([name, args]) => {
+      const t0 = performance.now();
+      const result = await window.frame[name](...args);
+      return { ms: performance.now() - t0, result };
+    }, [name, args]);
+    const s0 = (await timed('stats')).result.steps;
+    await page.evaluate(() => {
+      window.longStep = null;
+      window.frame.step(10000, { onProgress: (p) => window.progress.push(p) }).then((r) => { window.longStep = r; });
+    });
+    await page.waitForFunction((s0) => window.progress.length >= 1 && window.progress.at(-1).steps >= s0 + 2, s0, { timeout: READY_TIMEOUT, polling: 100 });
+    const p = await page.evaluate(() => window.progress.at(-1));
+    assert.equal(p.n, 10000);
+    assert.ok(p.done >= 2 && p.done < 10000);
+    const stats = await timed('stats');
+    assert.ok(stats.ms < 200, `stats answered in ${stats.ms.toFixed(0)} ms during the long step`);
+    assert.ok(stats.result.steps >= s0 + 2 && stats.result.steps < s0 + 10000);
+    assert.equal(await page.evaluate(() => window.longStep), null, 'still running');
+    const pause = await timed('pause');
+    assert.ok(pause.ms < 200, `pause answered in ${pause.ms.toFixed(0)} ms during the long step`);
+    assert.deepEqual(pause.result, { paused: true });
+    await page.waitForFunction(() => window.longStep !== null, null, { timeout: READY_TIMEOUT });
+    const r = await page.evaluate(() => window.longStep);
+    assert.equal(r.cancelled, true);
+    assert.ok(r.ran >= 2 && r.ran < 10000, `ran ${r.ran}`);
+    assert.equal(r.steps, s0 + r.ran);
+    await sleep(500);
+    assert.equal((await timed('stats')).result.steps, s0 + r.ran, 'no step after the pause');
+    // A load while a long step runs: answered within a second, the step's reply says it was stopped.
+    await page.evaluate(() => {
+      window.longStep = null;
+      window.frame.step(10000).then((r) => { window.longStep = r; });
+    });
+    await page.waitForFunction(async (s) => (await window.frame.stats()).steps >= s + 1, s0 + r.ran, { timeout: READY_TIMEOUT, polling: 100 });
+    const load = await timed('load', 'chain');
+    assert.ok(load.ms < 1000, `load answered in ${load.ms.toFixed(0)} ms during the long step`);
+    await page.waitForFunction(() => window.longStep !== null, null, { timeout: READY_TIMEOUT });
+    assert.equal(await page.evaluate(() => window.longStep.cancelled), true);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -11,6 +11,8 @@ import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { encodeLink } from '../../web/js/format/link.js';
 import { validateScene } from '../../web/js/format/scene.js';
 import { installControl, MAX_CONTROL_STEPS, MAX_LOAD_LINK_LENGTH } from '../../web/js/embed/element-control.js';
+import { StepDriver } from '../../web/js/sim/driver.js';
+import { FixedStepLoop } from '../../web/js/sim/loop.js';
 import {
   FrameApi, accepts, allowedOrigins, checkCommand, installFrameApi, parseParentOrigins,
   FRAME_COMMANDS, MAX_ARG_DEPTH, MAX_ARG_VALUES, MAX_PARENT_ORIGINS, MAX_SUBSCRIBE_HZ,
@@ -25,15 +27,16 @@ class StandIn {
   constructor(scene) {
     this._engine = pbd;
     this._playing = false;
-    this._loop = { dt: 1 / 60, reset(dt) { this.dt = dt; } };
+    // The element's own loop and driver (sim/): a step(n) job runs in chunks from the driver's pump (timers).
+    this._loop = new FixedStepLoop((n) => this._driver.request(n), { timed: false });
     this._view = {};
-    this._driver = { flush: () => this._world?.engine.stepping?.settle(), whenIdle: async () => this._driver.flush(), run: async (fn) => fn() };
+    this._driver = new StepDriver({ world: () => this._world, loop: this._loop });
     this._adopt(pbd.createWorld(scene));
   }
-  get world() { this._driver.flush(); return this._world; }
+  get world() { if (this._driver.queue.length > 0) this._driver.flush(); return this._world; }
   play() { this._playing = true; }
-  pause() { this._playing = false; }
-  reset() { const old = this._world; this._adopt(pbd.createWorld(this._scene)); old.destroy(); }
+  pause() { this._playing = false; this._driver.cancel(); }
+  reset() { this._driver.drop(); this._driver.flush(); const old = this._world; this._adopt(pbd.createWorld(this._scene)); old.destroy(); }
   _adopt(w) { this._world = w; this._scene = w.describe(); this._loop.reset(w.getParam('dt')); }
   _active() { return true; }
   _kick() {}
@@ -55,10 +58,12 @@ const A = 'https://teacher.example';
 function setup(scene = builtinScenes.chain) {
   const el = new StandIn(scene);
   const events = [];
+  const progress = []; // a step job's minipbd:progress events
   const timers = fakeTimers();
-  const api = new FrameApi({ element: () => el, post: (msg, origin) => events.push({ msg, origin }), timers });
+  const post = (msg, origin) => (msg.type === 'minipbd:progress' ? progress : events).push({ msg, origin });
+  const api = new FrameApi({ element: () => el, post, timers });
   const send = (command, args, id = 7) => api.handle({ type: 'minipbd:command', id, command, args }, A);
-  return { el, api, events, timers, send };
+  return { el, api, events, progress, timers, send };
 }
 
 test('origins: parent= (fragment, then query), else the ancestor, else the referrer; bad lists allow nobody', () => {
@@ -120,7 +125,7 @@ test('play, pause, step, set, stats, reset: replies and the world', async () => 
   assert.deepEqual((await send('pause', {})).result, { paused: true });
   assert.equal(el.paused, true);
   const before = el.stats().steps;
-  assert.deepEqual((await send('step', { n: 5 })).result, { steps: before + 5 });
+  assert.deepEqual((await send('step', { n: 5 })).result, { steps: before + 5, ran: 5, cancelled: false });
   assert.equal(el.world.stats().steps, before + 5);
   assert.deepEqual((await send('step', { n: 1 }, 'abc')).id, 'abc');
   assert.equal(el.world.stats().steps, before + 6);
@@ -399,4 +404,63 @@ test('the client\'s load(x): { builtin }, { link } and { scene } as the command 
     frame.destroy();
     if (hadWindow) globalThis.window = saved; else delete globalThis.window;
   }
+});
+
+test('a huge argument is refused after reading at most the bound, not after a walk over all of it', () => {
+  // An array is refused by its length before any element is read.
+  let reads = 0;
+  const huge = new Proxy(new Array(3_000_000), { get(t, k) { if (/^\d+$/.test(String(k))) reads++; return t[k]; } });
+  assert.throws(() => checkCommand({ type: 'minipbd:command', id: 1, command: 'load', args: { scene: { objects: huge } } }),
+    (err) => err.code === 'too-large');
+  assert.equal(reads, 0);
+  // An object's values are read one key at a time, up to the first bound its keys pass (here the characters:
+  // 300,000 keys of 8 characters are 2.4 M, the bound 1 MiB).
+  const obj = {};
+  const get = () => { reads++; return 0; };
+  for (let i = 0; i < 300_000; i++) Object.defineProperty(obj, `k${String(i).padStart(7, '0')}`, { get, enumerable: true });
+  reads = 0;
+  const t0 = performance.now();
+  assert.throws(() => checkCommand({ type: 'minipbd:command', id: 1, command: 'load', args: { scene: obj } }),
+    (err) => err.code === 'too-large' && /characters/.test(err.message));
+  assert.ok(reads <= Math.ceil((1 << 20) / 8) + 1, `${reads} values read`);
+  // And the values bound: many short arrays, refused once their lengths pass it, without reading the rest.
+  const parts = Array.from({ length: 40 }, () => new Array(100_000).fill(0));
+  assert.throws(() => checkCommand({ type: 'minipbd:command', id: 1, command: 'load', args: { scene: { parts } } }),
+    (err) => err.code === 'too-large' && /values/.test(err.message));
+  assert.ok(performance.now() - t0 < 5000);
+});
+
+test('step {n} is a job: progress events, stats answered at once while it runs, pause stops it and the reply says how many ran', async () => {
+  const { el, send, progress } = setup(builtinScenes['dam-break']); // ~80 ms a step on a quiet machine
+  await send('pause');
+  const before = el.stats().steps;
+  const reply = send('step', { n: 10_000 }, 'long');
+  let replied = null;
+  reply.then((r) => { replied = r; });
+  // Chunks run from the driver's timers; wait for a few steps.
+  const t0 = performance.now();
+  while (el.stats().steps < before + 2 && performance.now() - t0 < 60_000) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(el.stats().steps >= before + 2, 'the job runs');
+  assert.equal(replied, null, 'not finished');
+  assert.ok(progress.length >= 1, 'a progress event after a chunk');
+  assert.equal(progress[0].msg.id, 'long');
+  assert.equal(progress[0].msg.n, 10_000);
+  assert.ok(progress[0].msg.done >= 1);
+  // stats: answered without waiting on the steps in flight.
+  const ts = performance.now();
+  const stats = (await send('stats')).result;
+  const statsMs = performance.now() - ts;
+  assert.ok(statsMs < 200, `stats answered in ${statsMs.toFixed(1)} ms`);
+  assert.ok(stats.steps >= before + 2 && stats.steps < before + 10_000);
+  // pause: the job stops after the step in flight; the step's reply says how many ran.
+  const tp = performance.now();
+  assert.deepEqual((await send('pause')).result, { paused: true });
+  const pauseMs = performance.now() - tp;
+  assert.ok(pauseMs < 200, `pause answered in ${pauseMs.toFixed(1)} ms`);
+  const r = await reply;
+  assert.equal(r.ok, true);
+  assert.equal(r.result.cancelled, true);
+  assert.ok(r.result.ran >= 2 && r.result.ran < 10_000, `ran ${r.result.ran}`);
+  assert.equal(r.result.steps, before + r.result.ran);
+  assert.equal(el.world.stats().steps, before + r.result.ran, 'the world took exactly the steps the reply counts');
 });

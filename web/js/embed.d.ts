@@ -115,17 +115,22 @@ export class MiniPBDSceneElement extends HTMLElement {
   // The control methods (embed/element-control.js; the iframe API drives them).
   /** True unless the simulation is set to run. */
   readonly paused: boolean;
-  /** Exactly n steps (an integer in 1..10000), also while paused; resolves with stats().steps. */
+  /** Exactly n steps (an integer in 1..10000), also while paused; resolves with stats().steps. pause(), reset(),
+   *  load() or another step stop it early (stepJob says how many ran). */
   step(n: number): Promise<number>;
+  /** step(n) as a job: in chunks of about 100 ms, onProgress({ done, n }) after each; resolves with the world's
+   *  step count, the steps this call ran and whether it was stopped early. */
+  stepJob(n: number, options?: { onProgress?: (p: { done: number; n: number }) => void }): Promise<{ steps: number; ran: number; cancelled: boolean }>;
   /** A scene object, a link ('s=1.…' or a URL with one) or a built-in scene's name; rejects with the validator's
    *  message and keeps the running world when refused. */
   load(input: Scene | object | string): Promise<{ particles: number }>;
   /** World.setParam (its checks and messages). */
   setParam(name: ParamName | string, value: number): void;
-  /** world.stats() plus time (steps × dt, s) and fluid when the scene has water. */
-  stats(): Stats & { time: number; fluid?: FluidStats };
-  /** stats() once the steps in flight are done, without making the page wait on them. */
-  nextStats(): Promise<Stats & { time: number; fluid?: FluidStats }>;
+  /** world.stats() plus time (steps × dt, s) and fluid when the scene has water; never waits on the steps in
+   *  flight: then busy is true, steps counts those ended and the rest is as read at step measuredAt. */
+  stats(): Stats & { time: number; fluid?: FluidStats; busy?: boolean; measuredAt?: number; progress?: number };
+  /** stats() as a Promise (it never waits on the steps in flight either). */
+  nextStats(): Promise<Stats & { time: number; fluid?: FluidStats; busy?: boolean; measuredAt?: number; progress?: number }>;
   getAttribute(name: keyof MiniPBDSceneAttributes): string | null;
   setAttribute(name: keyof MiniPBDSceneAttributes, value: string): void;
   addEventListener<K extends keyof MiniPBDSceneEventMap>(type: K, listener: (this: MiniPBDSceneElement, ev: MiniPBDSceneEventMap[K]) => unknown,

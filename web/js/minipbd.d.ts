@@ -188,6 +188,15 @@ export class World {
   stats(): Stats;
   /** the constraints each family holds now, by family name; stats().constraints is their sum */
   constraintCounts(): Record<string, number>;
+  /** stats() without ever waiting: stats() when the world is free, else the last read with the steps ended since
+   *  (counted one by one on the single-thread stepper), the last step's time (or the estimate of the one in
+   *  flight) and its progress; busy says steps are in flight, measuredAt the step of the errors and energies. */
+  peekStats(): Stats & { busy: boolean; measuredAt?: number; progress: number };
+  /** fluidStats() without waiting: the last read while steps are in flight (null before any). */
+  peekFluidStats(): FluidStats | null;
+  /** Stops the steps in flight after the one running (the single-thread stepper; the threaded runner's call
+   *  runs to its end). */
+  cancelSteps(): void;
   hash(): number;
   /** The threads this world's steps share out over (1 without a team). */
   readonly threads: number;

@@ -27,11 +27,11 @@ import { dotsByDefault } from '../objects/index.js';
 import { embedCode } from '../panel/embed-code.js';
 import { builtinTitle, posterName } from '../embed/poster.js';
 
-const READOUT_INTERVAL_MS = 250;
+const READOUT_INTERVAL_MS = 200;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
 // (pause, view switches, language, copy link, step) touch only the page and answer at once.
 const DEFERRED_HANDLERS = ['onParam', 'onEmitter', 'onMass', 'onColliderMaterial', 'onObjectStiffness',
-  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onReset', 'onPlots', 'onThreads'];
+  'onObjectMaterial', 'onDownloadScene', 'onOpenFiles', 'onPlots', 'onThreads'];
 
 const exposed = { scene: null, app: null, ready: false, build: null };
 let currentWorld = () => null; // main() sets it: a tool reading window.minipbd.world sees the page's calls done
@@ -131,6 +131,7 @@ async function main() {
         if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
         return;
       }
+      driver.drop(); // the old world's steps due, and on the slices stepper the one in flight, are not waited for
       driver.defer(() => {
         tryLoad(scene, key);
         // The page now shows a built-in scene; drop the old link (and ?scene=) so a reload does not bring it back.
@@ -162,6 +163,7 @@ async function main() {
     onTogglePause() {
       state.paused = !state.paused;
       state.loop.accumulator = 0;
+      if (state.paused) driver.cancel({ job: false }); // the steps due are not due any more
       if (input) input.paused = state.paused;
       ui.setPaused(state.paused);
       updateReadout(performance.now(), true);
@@ -179,7 +181,9 @@ async function main() {
       } catch (err) { ui.showError(errorText(err)); }
     },
     onReset() {
-      if (state.scene) tryLoad(state.scene, state.sceneKey, { keepCamera: true });
+      if (!state.scene) return;
+      driver.drop(); // the steps due and in flight of the world Reset replaces are not waited for
+      driver.defer(() => tryLoad(state.scene, state.sceneKey, { keepCamera: true }));
     },
     onCopyLink: copyLink,
     onCopyEmbed: copyEmbed,
@@ -234,13 +238,15 @@ async function main() {
   app.setPaused = (paused) => {
     state.paused = Boolean(paused);
     state.loop.accumulator = 0;
+    if (state.paused) driver.cancel({ job: false });
     if (input) input.paused = state.paused;
     ui.setPaused(state.paused);
   };
 
   /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
   function loadScene(scene, key = null, { keepCamera = false } = {}) {
-    state.world?.engine.stepping?.settle(); // a caller that did not wait (tools, tests): the old steps end first
+    driver.drop(); // nothing more of the old world's steps (slices: not even the one in flight)
+    state.world?.engine.stepping?.settle(); // the threaded runner's call in flight ends first
     const world = state.pbd.createWorld(scene);
     const old = state.world;
     input?.reset();
@@ -290,6 +296,7 @@ async function main() {
     try {
       const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
+      driver.drop();
       await driver.run(() => {
         loadScene(scene, builtinKeyFor(scene));
         if (replay) recorder?.play(replay); // the link carries a recording: replay it on the fresh world
@@ -364,12 +371,14 @@ async function main() {
     return made;
   }
 
-  // Step times are the loop's (sim/loop.js) rather than world.stats()': stats() also measures errors and energies
-  // over the whole world, which is fine a few times a second for the readout but not worth paying every frame.
+  // Every READOUT_INTERVAL_MS whatever a step costs, never waiting on the world: World.peekStats() reads stats()
+  // when the world is free (≤ 3 ms on the largest scenes: errors and energies over the whole world, so a few times
+  // a second, not every frame), else what the stepper knows (steps ended one by one, the last step's time or the
+  // estimate of the one in flight) with the errors and energies read last.
   function updateReadout(now, force = false) {
-    if (!state.world || driver.mustWait || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
+    if (!state.world || state.world.destroyed || (!force && now - state.lastReadout < READOUT_INTERVAL_MS)) return;
     state.lastReadout = now;
-    const s = state.world.stats();
+    const s = state.world.peekStats();
     const stepMs = Number.isFinite(s.stepMs) && s.stepMs > 0 ? s.stepMs : state.loop.stepMs;
     ui.setReadout({ particles: s.particles, constraints: s.constraints, stepMs, steps: s.steps });
     ui.setDescription({
@@ -379,14 +388,15 @@ async function main() {
       heldParticles: input?.heldParticles.length ?? 0,
       heldColliders: (input?.heldColliders ?? []).map((i) => state.scene?.colliders[i]?.name ?? `#${i + 1}`),
     });
-    state.plots?.update(state.world, s);
+    state.plots?.update(state.world, s, state.loop.dt);
     ui.setFluidStats(fluidStats(state.world));
   }
 
-  /** The fluid's statistics, or null when the scene has no fluid (or the engine cannot measure it yet). */
+  /** The fluid's statistics (the last read while steps are in flight), or null when the scene has no fluid (or the
+   *  engine cannot measure it yet). */
   function fluidStats(world) {
     if (!world.scene.objects.some((o) => o.type === 'fluid')) return null;
-    try { return world.fluidStats(); } catch { return null; }
+    try { return world.peekFluidStats(); } catch { return null; }
   }
 
   const size = canvasSize(canvas);
@@ -410,10 +420,8 @@ async function main() {
         exposed.ready = true;
         document.documentElement.dataset.ready = 'true';
       }
-      if (what === 'upload') {
-        updateReadout(now);
-        driver.afterDraw(); // the steps due start now: the threaded runner takes them while the page waits a frame
-      }
+      updateReadout(now); // busy or not
+      if (what === 'upload') driver.afterDraw(); // the steps due start now: the threaded runner takes them while the page waits a frame
     } catch (err) {
       state.paused = true;
       if (input) input.paused = true;
@@ -469,6 +477,11 @@ async function main() {
     openLink(location.hash, { fallback: false });
   });
   requestAnimationFrame(frame);
+  // The readout also from a timer: frames may come slower than 4 a second (a software GPU, a busy machine), the
+  // readout and the described view do not (peekStats never waits on the world).
+  setInterval(() => {
+    try { updateReadout(performance.now()); } catch (err) { console.error(err); }
+  }, READOUT_INTERVAL_MS / 4);
 }
 
 main().catch((err) => {

@@ -71,30 +71,30 @@ const control = {
 
   /**
    * Takes exactly n steps after those in flight, also while paused (through World.stepAsync, so a replay or a
-   * held collider sees each of them); resolves with world.stats().steps when they are done.
+   * held collider sees each of them); resolves with world.stats().steps when they are done. pause(), reset(),
+   * load() or another step(n) stop it early (stepJob says how many ran).
    */
   async step(n) {
-    checkStepCount(n);
-    const world = loadedWorld(this, 'step');
-    if (this._input?.collidersMoving) this._input.step(world, n, this._loop.dt); // a collider moves before each step
-    else world.stepAsync(n);
-    this._dirty = true;
-    this._kick();
-    // The frames poll the steps and draw them; no frame runs while the element is hidden (scrolled away, a
-    // hidden tab), so then they are finished here, also if it is hidden while they run.
-    await new Promise((resolve) => {
-      let done = false;
-      this._driver.whenIdle().then(() => { done = true; resolve(); });
-      const check = () => {
-        if (done) return;
-        if (this._active()) { setTimeout(check, 100); return; }
-        this._driver.flush();
-        resolve();
-      };
-      check();
-    });
-    return this.world.stats().steps;
+    return (await this.stepJob(n)).steps;
   },
+
+  /**
+   * step(n) as a job that says how far it is and can be stopped: the steps run in chunks (sim/driver.js stepJob:
+   * about 100 ms each), the page drawing and answering between them; onProgress({ done, n }) after each chunk.
+   * pause(), reset(), load() or another step stop it after the step in flight. Resolves with { steps (the
+   * world's count), ran (steps this call took), cancelled }.
+   */
+  async stepJob(n, { onProgress = null } = {}) {
+    checkStepCount(n);
+    loadedWorld(this, 'step');
+    const job = this._driver.stepJob(n, { onProgress });
+    this._dirty = true;
+    this._kick(); // frames draw the chunks; the driver's pump steps them with no frame too (a hidden element)
+    const { ran, cancelled } = await job;
+    const world = this._world;
+    return { steps: world && !world.destroyed ? world.peekStats().steps : 0, ran, cancelled };
+  },
+
 
   /**
    * Replaces the scene: `input` is a scene object, a link (fragment or whole URL) or a built-in scene's name,
@@ -104,7 +104,8 @@ const control = {
   async load(input) {
     const { scene, replay } = await resolveLoadInput(input);
     loadedWorld(this, 'load');
-    this._driver.flush();
+    this._driver.drop(); // the old world's steps due (a job too) and, on the slices stepper, the one in flight
+    this._driver.flush(); // the threaded runner's chunk in flight, and the calls waiting
     const world = this._engine.createWorld(scene); // throws before anything changed
     this._dropPointers();
     const old = this._world;
@@ -127,20 +128,30 @@ const control = {
     this._kick();
   },
 
-  /** world.stats() plus `time` (steps × dt, s) and `fluid` (World.fluidStats()) when the scene has water. */
+  /**
+   * world.stats() plus `time` (steps × dt, s) and `fluid` (World.fluidStats()) when the scene has water; never
+   * waits on the steps in flight (World.peekStats: then `busy` is true, steps counts those ended, and the errors,
+   * energies and fluid are those read last, at step `measuredAt`).
+   */
   stats() {
-    const world = loadedWorld(this, 'stats');
-    const out = world.stats();
-    out.time = out.steps * world.getParam('dt');
-    if (world.scene.objects.some((o) => o.type === 'fluid')) out.fluid = world.fluidStats();
+    const world = this._world;
+    if (!world || !this._engine || world.destroyed) throw new Error('stats: the scene has not loaded yet (it loads once it is in view)');
+    const out = world.peekStats();
+    out.time = out.steps * this._loop.dt;
+    if (world.scene.objects.some((o) => o.type === 'fluid')) {
+      const fluid = world.peekFluidStats();
+      if (fluid) out.fluid = fluid;
+    }
     return out;
   },
 
-  /** stats() as soon as the world is free, without making the page wait for the steps in flight (a Promise;
-   *  the stats subscription's reads, many a second, so that they never turn sliced steps into blocking ones). */
+  /** stats() as a Promise (the stats subscription's reads: they never wait on the steps in flight either). */
   nextStats() {
-    if (!this._world || !this._engine) return Promise.reject(new Error('stats: the scene has not loaded yet'));
-    return this._driver.run(() => this.stats());
+    try {
+      return Promise.resolve(this.stats());
+    } catch (err) {
+      return Promise.reject(err);
+    }
   },
 };
 

@@ -106,6 +106,7 @@ export class MiniPBDSceneElement extends HTMLElement {
       loop: this._loop,
       oneAtATime: (world) => Boolean(this._input?.collidersMoving) || Object.hasOwn(world, 'step'),
       beforeStep: () => this._input?.moveHeldColliders(this._loop.dt),
+      active: () => this._active(),
       onSlow: (ms) => {
         this.pause();
         this._showStatus(say(this._lang, 'embed.slow', { s: (ms / 1000).toFixed(1) }));
@@ -198,6 +199,7 @@ export class MiniPBDSceneElement extends HTMLElement {
 
   pause() {
     this._playing = false;
+    this._driver.cancel(); // the steps due and a step(n) job stop (after the step in flight)
     this._loop.accumulator = 0;
     if (this._input) this._input.paused = true;
     this._updateButton();
@@ -206,7 +208,8 @@ export class MiniPBDSceneElement extends HTMLElement {
   /** Rebuilds the world from the scene it was loaded from (element.world is then a new World). */
   reset() {
     if (!this._world || !this._engine) return;
-    this._driver.flush(); // steps in flight and the calls waiting for them first (element.world is new afterwards)
+    this._driver.drop(); // the old world's steps due (a job too) and, on the slices stepper, the one in flight
+    this._driver.flush(); // the threaded runner's chunk in flight and the calls waiting (element.world is new afterwards)
     this._dropPointers();
     const world = this._engine.createWorld(this._scene);
     const old = this._world;
@@ -334,6 +337,7 @@ export class MiniPBDSceneElement extends HTMLElement {
     this._failed = false;
     this._releaseContext();
     if (this._world) {
+      this._driver.drop(); // a step(n) job ends (cancelled); slices: the step in flight is dropped
       this._world.destroy();
       this._world = null;
     }

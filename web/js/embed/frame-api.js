@@ -4,7 +4,13 @@
 //
 //   parent -> frame  { type: 'minipbd:command', id, command, args }
 //   frame -> parent  { type: 'minipbd:reply', id, ok: true, result } | { type: 'minipbd:reply', id, ok: false,
-//                      error: { code, message } };  events { type: 'minipbd:ready' | 'minipbd:error' | 'minipbd:stats' }
+//                      error: { code, message } };  events { type: 'minipbd:ready' | 'minipbd:error' | 'minipbd:stats'
+//                      | 'minipbd:progress' }
+//
+// `step {n}` is a job: the steps run in chunks (about 100 ms each) while every other command is answered; after
+// each chunk the frame sends { type: 'minipbd:progress', id (the step command's), done, n, steps }; `pause`, `reset`,
+// `load` or another `step` stop it after the step in flight, and its reply { steps, ran, cancelled } says how many
+// ran.
 //
 // Trust: a message is read only when it comes from the frame's own parent window (event.source) and from an
 // allowed origin (the `parent=` list of the address, else the parent's own origin); anything else gets no answer
@@ -94,26 +100,37 @@ export function accepts(event, parentWindow, origins) {
 
 // ---------------------------------------------------------------- checks
 
-/** Bounded walk over args (depth, values, characters) before any other check reads them; cycles end at depth. */
+/**
+ * Bounded walk over args (depth, values, characters) before any other check reads them; cycles end at depth.
+ * Every value is counted when it is found (an array by its length before any element is read, an object key by
+ * key), so a huge argument is refused after at most MAX_ARG_VALUES + 1 values or MAX_ARG_CHARS + 1 characters
+ * were read, never after a walk over all of it (what stays is Object.keys' own list of an object's keys).
+ */
 function checkSize(args) {
-  let values = 0, chars = 0;
+  let values = 1, chars = 0;
+  const tooMany = () => new FrameError('too-large', `the arguments hold more than ${MAX_ARG_VALUES} values`);
+  const tooLong = () => new FrameError('too-large', `the arguments' strings hold more than ${MAX_ARG_CHARS} characters`);
   const stack = [[args, 1]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop();
-    if (++values > MAX_ARG_VALUES) throw new FrameError('too-large', `the arguments hold more than ${MAX_ARG_VALUES} values`);
     if (typeof v === 'string') {
       chars += v.length;
-      if (chars > MAX_ARG_CHARS) throw new FrameError('too-large', `the arguments' strings hold more than ${MAX_ARG_CHARS} characters`);
+      if (chars > MAX_ARG_CHARS) throw tooLong();
     } else if (v !== null && typeof v === 'object') {
       if (depth > MAX_ARG_DEPTH) throw new FrameError('too-deep', `the arguments nest deeper than ${MAX_ARG_DEPTH} levels`);
       if (ArrayBuffer.isView(v)) {
         values += v.length ?? v.byteLength;
+        if (values > MAX_ARG_VALUES) throw tooMany();
       } else if (Array.isArray(v)) {
-        if (values + v.length > MAX_ARG_VALUES) throw new FrameError('too-large', `the arguments hold more than ${MAX_ARG_VALUES} values`);
-        for (let i = 0; i < v.length; i++) stack.push([v[i], depth + 1]);
+        const n = v.length;
+        if (values + n > MAX_ARG_VALUES) throw tooMany();
+        values += n;
+        for (let i = 0; i < n; i++) stack.push([v[i], depth + 1]);
       } else {
         for (const k of Object.keys(v)) {
+          if (++values > MAX_ARG_VALUES) throw tooMany();
           chars += k.length;
+          if (chars > MAX_ARG_CHARS) throw tooLong();
           stack.push([v[k], depth + 1]);
         }
       }
@@ -244,7 +261,7 @@ export class FrameApi {
     try {
       const cmd = checkCommand(data);
       id = cmd.id;
-      const result = await this.run(cmd.command, cmd.args, origin);
+      const result = await this.run(cmd.command, cmd.args, origin, id);
       return { type: 'minipbd:reply', id, ok: true, result };
     } catch (err) {
       const code = err instanceof FrameError ? err.code : 'failed';
@@ -252,7 +269,7 @@ export class FrameApi {
     }
   }
 
-  async run(command, args, origin) {
+  async run(command, args, origin, id = null) {
     if (command === 'subscribe') return this.subscribe(args, origin);
     if (command === 'unsubscribe') return { subscribed: this.unsubscribe() };
     const el = this.element();
@@ -262,7 +279,15 @@ export class FrameApi {
       case 'play': el.play(); return { paused: el.paused };
       case 'pause': el.pause(); return { paused: el.paused };
       case 'reset': el.reset(); return { particles: el.world.particleCount, steps: el.stats().steps };
-      case 'step': return { steps: await el.step(args.n) };
+      case 'step': {
+        if (!el.stepJob) return { steps: await el.step(args.n), ran: args.n, cancelled: false };
+        const progress = ({ done, n }) => {
+          let steps = null;
+          try { steps = el.stats().steps; } catch { /* a world being replaced */ }
+          this.post({ type: 'minipbd:progress', id, done, n, steps }, origin);
+        };
+        return el.stepJob(args.n, { onProgress: progress });
+      }
       case 'stats': return el.stats();
       case 'set':
         try { el.setParam(args.name, args.value); } catch (err) { throw refused(err); }

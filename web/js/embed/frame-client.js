@@ -5,13 +5,15 @@
 //   const frame = new MiniPBDFrame(document.querySelector('iframe'));  // origin: new URL(iframe.src).origin
 //   await frame.ready;                                     // its minipbd:ready (create the client before it loads)
 //   await frame.pause(); await frame.step(5);
+//   const { ran, cancelled } = await frame.step(10000, { onProgress: ({ done, n }) => bar(done / n) }); // frame.pause() stops it
 //   await frame.set('iterations', 20);
 //   const { kineticEnergy, time } = await frame.stats();
 //   await frame.subscribe({ hz: 10 }, (stats) => plot(stats.time, stats.kineticEnergy));
 //
 // Only messages from that iframe's window (event.source) and origin are read. A refused command rejects with a
 // FrameCommandError (.code, .message as the frame sent them); a command the frame never answers (its origin
-// check did not let this page in, or it has not booted) rejects after `timeout` ms.
+// check did not let this page in, or it has not booted) rejects after `timeout` ms; a long step's timeout starts
+// again at each of its progress events (a frame still stepping is not silent).
 
 /** A command the frame refused: `code` as in the frame's reply ('bad-args', 'refused', 'not-ready', …). */
 export class FrameCommandError extends Error {
@@ -67,6 +69,14 @@ export class MiniPBDFrame extends EventTarget {
       clearTimeout(p.timer);
       if (m.ok) p.resolve(m.result);
       else p.reject(new FrameCommandError(String(m.error?.code), String(m.error?.message)));
+    } else if (m.type === 'minipbd:progress') {
+      const detail = { id: m.id, done: m.done, n: m.n, steps: m.steps };
+      const p = this.pending.get(m.id);
+      if (p) {
+        p.arm(); // still working: the reply's timeout starts again
+        try { p.onProgress?.(detail); } catch (err) { console.error(err); }
+      }
+      this.dispatchEvent(new CustomEvent('progress', { detail }));
     } else if (m.type === 'minipbd:ready') {
       this.readyInfo = { particles: m.particles };
       this.resolveReady(this.readyInfo);
@@ -80,16 +90,21 @@ export class MiniPBDFrame extends EventTarget {
   }
 
   /** Sends `command` with `args`; resolves with the frame's result. */
-  command(command, args = {}) {
+  command(command, args = {}, { onProgress = null } = {}) {
     const win = this.iframe.contentWindow;
     if (!win) return Promise.reject(new FrameCommandError('no-frame', 'the iframe has no window (not in the document?)'));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new FrameCommandError('timeout', `${command}: no reply from ${this.origin} within ${this.timeout} ms (is this page allowed by the frame's parent= list?)`));
-      }, this.timeout);
-      this.pending.set(id, { resolve, reject, timer });
+      const entry = { resolve, reject, timer: 0, onProgress };
+      entry.arm = () => {
+        clearTimeout(entry.timer);
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new FrameCommandError('timeout', `${command}: no reply from ${this.origin} within ${this.timeout} ms (is this page allowed by the frame's parent= list?)`));
+        }, this.timeout);
+      };
+      entry.arm();
+      this.pending.set(id, entry);
       win.postMessage({ type: 'minipbd:command', id, command, args }, this.origin);
     });
   }
@@ -97,8 +112,10 @@ export class MiniPBDFrame extends EventTarget {
   play() { return this.command('play'); }
   pause() { return this.command('pause'); }
   reset() { return this.command('reset'); }
-  /** Exactly n steps (also while paused); resolves with { steps }. */
-  step(n = 1) { return this.command('step', { n }); }
+  /** Exactly n steps (also while paused), as a job: onProgress({ id, done, n, steps }) after each chunk (about
+   *  100 ms of steps); pause(), reset(), load() or another step() stop it after the step in flight. Resolves with
+   *  { steps (the world's count), ran (steps this call took), cancelled }. */
+  step(n = 1, { onProgress = null } = {}) { return this.command('step', { n }, { onProgress }); }
   /** A solver or environment parameter (World.setParam's names and ranges). */
   set(name, value) { return this.command('set', { name, value }); }
   /** { builtin }, { link } or { scene } as the frame's load command takes them, or a shorthand: a scene object, a

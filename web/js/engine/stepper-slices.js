@@ -36,6 +36,7 @@ export class SliceStepper {
     this.unitsLeft = 0;
     this.workMs = 0; // time spent inside the engine for the steps in flight
     this.stepsStarted = 0;
+    this.stepsDone = 0; // steps of those started that have finished (the readout counts them as they end)
   }
 
   get busy() { return this.stepsLeft > 0; }
@@ -47,6 +48,7 @@ export class SliceStepper {
     this.worldId = worldId;
     this.stepsLeft = n;
     this.stepsStarted = n;
+    this.stepsDone = 0;
     this.error = 0;
     this.workMs = 0;
     this.unitsLeft = 0;
@@ -80,11 +82,30 @@ export class SliceStepper {
       }
       this.workMs += t1 - t;
       t = t1;
-      if (left === 0) this.stepsLeft--;
+      if (left === 0) {
+        this.stepsLeft--;
+        this.stepsDone++;
+      }
       if (t >= deadline) break;
     }
-    if (!this.busy && !this.error) this.lastStepMs = this.workMs; // all the steps started, as the threaded stepper's
+    // The steps run (all those started unless cancelled: stepsDone of them), together, as the threaded stepper's.
+    if (!this.busy && !this.error && this.stepsDone > 0) this.lastStepMs = this.workMs;
     return !this.busy;
+  }
+
+  /** Takes no step after the one in flight (one begun finishes: its slices cannot be undone); poll() then ends
+   *  with it. stepsDone says how many ran. */
+  cancel() {
+    if (!this.busy) return;
+    this.stepsLeft = this.unitsLeft > 0 ? 1 : 0;
+  }
+
+  /** Stops at once, even between the slices of a step: only for a world about to be destroyed (pbd_DestroyWorld
+   *  releases a world mid-step; any other call would find its step half done). */
+  abandon() {
+    this.stepsLeft = 0;
+    this.unitsLeft = 0;
+    this.unitsTotal = 0;
   }
 
   /** Finishes the steps in flight now (blocking): for a caller that needs the world at once. */

@@ -4,7 +4,7 @@
 // time (engine.stepping); any other call on that world finishes its steps first (World.alive).
 // Mixed into World.prototype (world.js), like world-fluid.js.
 
-import { argCount, MAX_STEPS_PER_CALL } from './args.js';
+import { argCount, MAX_STEPS_PER_CALL, MiniPBDError } from './args.js';
 import { SliceStepper } from './stepper-slices.js';
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
@@ -37,6 +37,7 @@ export const asyncMethods = {
   startSteps(n) {
     this.startAsync = false;
     if (n === 0) return;
+    if (!this.lastStats) this.stats(); // what peekStats() shows while these run (the world is free still)
     this.stepper.start(this.id, n);
     this.engine.stepping = this;
     this.asyncSteps = { n, at: now() }; // what is in flight since when (the page's slow-step check)
@@ -78,11 +79,47 @@ export const asyncMethods = {
   finishAsync() {
     const stepper = this.stepper;
     this.engine.stepping = null;
+    // The slices stepper may have been cancelled after some of them; the threaded ones run all n.
+    const done = stepper.sliced ? stepper.stepsDone : (this.asyncSteps?.n ?? 1);
     if (stepper.error) {
       const error = stepper.error;
       stepper.error = 0;
+      this.countSteps(done);
+      this.onStepsDone?.(done);
       this.engine.check(error, 'engine', this.id);
     }
-    this.lastStepMs = stepper.lastStepMs / (this.asyncSteps?.n ?? 1); // the steppers time all n together
+    if (done > 0) this.lastStepMs = stepper.lastStepMs / done; // the steppers time all of them together
+    this.countSteps(done);
+    this.onStepsDone?.(done);
+  },
+
+  /** n steps ended: the step count peekStats() shows follows without asking the engine. */
+  countSteps(n) {
+    if (this.lastStats && n > 0) this.lastStats.steps += n;
+  },
+
+  /**
+   * Stops the steps in flight after the one running now (the slices stepper; the threaded runner's call runs to
+   * its end: its callers start few steps at a time). Nothing waits: poll() ends with that step.
+   */
+  cancelSteps() {
+    if (this.engine.stepping === this) this.stepper.cancel?.();
+  },
+
+  /**
+   * The statistics without waiting, ever: world.stats() when the world is free (≤ 3 ms on the largest scenes),
+   * else the last ones read with what the stepper knows now: the steps ended (counted as they end, one by one on
+   * the slices stepper), the last step's time (or the estimate of the one in flight), its progress. The errors and
+   * energies are then those of step `measuredAt`; `busy` says steps are in flight.
+   */
+  peekStats() {
+    if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
+    if (this.engine.stepping !== this) return { ...this.stats(), busy: false, progress: 0 };
+    const stepper = this.stepper;
+    const last = this.lastStats;
+    const done = stepper.sliced ? stepper.stepsDone : 0;
+    const stepMs = this.lastStepMs > 0 ? this.lastStepMs : (stepper.estimateMs ?? 0);
+    return { ...last, steps: last.steps + done, stepMs, measuredAt: last.measuredAt, busy: true,
+      progress: stepper.sliced ? stepper.progress : 0 };
   },
 };

@@ -32,7 +32,14 @@ export const fluidMethods = {
     FLUID_STATS_INTS.forEach((name, k) => { out[name] = ints[k]; });
     FLUID_STATS_FLOATS.forEach((name, k) => { out[name] = floats[FLUID_STATS_INTS.length + k]; });
     out.full = out.full !== 0;
+    this.lastFluidStats = { ...out }; // peekFluidStats() shows these while steps run
     return out;
+  },
+
+  /** fluidStats() without waiting: the last ones read while steps are in flight (null before any). */
+  peekFluidStats() {
+    if (this.engine.stepping === this) return this.lastFluidStats ? { ...this.lastFluidStats } : null;
+    return this.fluidStats();
   },
 
   /** rho / rho0 of every live fluid particle into world.densities (0 for other particles). */

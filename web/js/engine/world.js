@@ -176,6 +176,7 @@ export class World {
     const t0 = now();
     this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
+    this.countSteps(n);
   }
 
   updateNormals() {
@@ -468,7 +469,9 @@ export class World {
   /** Errors, energies and counts of the current state (memory.js readStats), plus the last step's time. */
   stats() {
     this.alive();
-    return { ...readStats(this.engine.heap, this.id), stepMs: this.lastStepMs, constraintsByFamily: this.constraintCounts() };
+    const out = { ...readStats(this.engine.heap, this.id), stepMs: this.lastStepMs, constraintsByFamily: this.constraintCounts() };
+    this.lastStats = { ...out, measuredAt: out.steps }; // peekStats() shows these while steps run (world-async.js)
+    return out;
   }
 
   /** Each family's constraints now, by name (memory.js readConstraintCounts); stats().constraints is their sum. */
@@ -479,7 +482,15 @@ export class World {
 
   destroy() {
     if (this.destroyed) return;
-    if (this.engine.stepping === this) try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
+    if (this.engine.stepping === this) {
+      if (this.stepper.abandon) {
+        // Slices: the step in flight is dropped between two slices; pbd_DestroyWorld releases a world mid-step.
+        this.stepper.abandon();
+        this.engine.stepping = null;
+      } else {
+        try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
+      }
+    }
     this.engine.exports.pbd_DestroyWorld(this.id);
     this.engine.worlds.delete(this);
     this.destroyed = true;

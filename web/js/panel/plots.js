@@ -185,9 +185,14 @@ export class Plots {
 
   reset() { this.kinetic.length = 0; this.potential.length = 0; this.times.length = 0; }
 
-  /** Called at each readout with the world and its stats(). */
-  update(world, stats) {
-    const time = stats.steps * world.getParam('dt');
+  /** Called at each readout with the world, its stats() (or peekStats()) and its dt (read from it if not given). */
+  update(world, stats, dt = undefined) {
+    // While steps are in flight (stats from World.peekStats: busy) the world is not asked anything: the energies
+    // are those of step measuredAt, the curve the last step's read before.
+    const busy = stats.busy === true;
+    if (dt > 0) this.dt = dt;
+    else if (!busy || !(this.dt > 0)) this.dt = world.getParam('dt');
+    const time = (busy ? stats.measuredAt : stats.steps) * this.dt;
     const last = this.times.length ? this.times[this.times.length - 1] : -Infinity;
     if (time < last) this.reset(); // reset: time starts again
     if (time === last) { this.kinetic.pop(); this.potential.pop(); this.times.pop(); } // paused: one point per time
@@ -195,8 +200,10 @@ export class Plots {
     this.kinetic.push(stats.kineticEnergy);
     this.potential.push(stats.potentialEnergy);
     if (this.kinetic.length > HISTORY) { this.kinetic.shift(); this.potential.shift(); this.times.shift(); }
-    this.curve = Array.from(world.convergence);
-    this.passes = world.getParam('iterations');
+    if (!busy) {
+      this.curve = Array.from(world.convergence);
+      this.passes = world.getParam('iterations');
+    }
     this.sceneName = world.scene?.name ?? '';
     this.redraw();
   }

@@ -10,12 +10,22 @@
 // A step that runs longer than SLOW_STEP_MS (or that the slices stepper estimates longer) is reported once per
 // world (onSlow), so the page can pause and say so.
 
+import { MAX_STEPS_PER_FRAME } from './loop.js';
+
 /** Time this thread gives to slices per frame (the single-thread build); the threaded runner needs none. */
 export const SLICE_BUDGET_MS = 10;
 /** Steps in flight expected to end within this are finished at once for a world call instead of queueing it. */
 export const SETTLE_MS = 8;
 /** A step longer than this is "far beyond this machine": the page pauses and says so. */
 export const SLOW_STEP_MS = 1500;
+/** Steps started together cost about this at most (at least one step): what a cancel (a new scene, Reset, pause,
+ *  another element's turn) may have to wait for on the threaded runner, whose call cannot be interrupted. */
+export const CHUNK_MS = 100;
+/** A driver that asked for a turn and has not asked again for this long is passed (a safety net: a driver whose
+ *  element is not active, hidden or removed, is passed at once). Frames may be slow (a software GPU). */
+const TURN_STALE_MS = 30_000;
+/** Between frames (pump) slices run at most half the time: after a slice of w ms the next waits max(w, this). */
+const PUMP_MIN_MS = 4;
 
 const now = () => performance.now();
 
@@ -29,19 +39,32 @@ export class StepDriver {
    *                                           a recorder or replayer wrapping step): steps are then started singly
    * @param {() => void} [o.beforeStep]        called before each single step (the held colliders move)
    * @param {(ms: number) => void} [o.onSlow]  a step of this world is far beyond the machine (ms: its cost so far)
+   * @param {() => boolean} [o.active]         false while its element draws no frames (hidden): no turn is kept for it
    */
-  constructor({ world, loop, oneAtATime = () => false, beforeStep = () => {}, onSlow = () => {} }) {
+  constructor({ world, loop, oneAtATime = () => false, beforeStep = () => {}, onSlow = () => {}, active = () => true }) {
     this.getWorld = world;
+    this.active = active;
     this.loop = loop;
     this.oneAtATime = oneAtATime;
     this.beforeStep = beforeStep;
     this.onSlow = onSlow;
-    this.queue = [];
+    this.queue = []; // { fn, after }: after the first `after` steps asked for (this.started counts them) have run
     this.draining = false;
     this.pending = 0; // steps asked for (Step button, stepN) and not started yet
+    this.started = 0; // steps asked for (not a job's) that were started, or cancelled, since the driver was made
     this.slowWorld = null; // the world onSlow was called for
     this.idleWaiters = [];
     this.drainBound = () => this.drain();
+    this.stepsDoneBound = (n) => this.stepsDone(n);
+    this.job = null; // a long stepping (stepJob): { n, left, done, inFlight, onProgress, resolve }
+    this.inFlight = 0; // steps this driver started that have not ended
+    this.turn = 0; // when this driver last started steps (the engine's turn count): least recent goes first
+    this.waiting = false; // steps due, not started because another driver's turn came first
+    this.wantAt = 0;
+    this.frameT = null;
+    this.pumpTimer = 0;
+    this.pumpDelay = PUMP_MIN_MS;
+    this.unshown = false; // steps ended between frames (pump): the next frame shows them
   }
 
   /** True while the world has steps in flight (or another world of its engine has: one steps at a time). */
@@ -69,7 +92,9 @@ export class StepDriver {
 
   /** Runs `fn` now if nothing is in flight or queued, else after the steps in flight, in order. */
   defer(fn) {
-    if (this.mustWait) this.queue.push(fn);
+    // It runs after the steps asked for before it (in flight, or not started yet: a chunk at a time), as it
+    // would have synchronously; a job's chunks are not waited for (calls fall between them).
+    if (this.mustWait) this.queue.push({ fn, after: this.started + this.pending });
     else fn();
   }
 
@@ -90,17 +115,23 @@ export class StepDriver {
 
   /** Resolves once no step is in flight, asked for or queued call is waiting (tools and tests). */
   whenIdle() {
-    if (!this.busy && this.pending === 0 && this.queue.length === 0) return Promise.resolve();
+    if (!this.busy && this.pending === 0 && this.queue.length === 0 && !this.job) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   /** Finishes the steps in flight now, blocking, and runs the queued calls (for callers that need the world). */
   flush() {
     const w = this.getWorld();
+    if (w && !w.destroyed) w.onStepsDone = this.stepsDoneBound;
     const stepping = w?.engine.stepping;
     if (stepping) {
       stepping.settle();
       if (stepping === w && w.lastStepMs > 0) this.loop.stepped(w.lastStepMs);
+    }
+    // A queued call waits for steps asked before it and not started yet (chunks): they run now, then it does.
+    while (this.queue.length > 0 && w && !w.destroyed && !w.busy && this.started < this.queue[0].after && this.pending > 0) {
+      if (!this.start(w, { turns: false })) break;
+      w.settle();
     }
     this.drain();
   }
@@ -109,8 +140,8 @@ export class StepDriver {
     if (this.draining) return;
     this.draining = true;
     try {
-      while (this.queue.length > 0 && !this.busy) {
-        const fn = this.queue.shift();
+      while (this.queue.length > 0 && !this.busy && this.started >= this.queue[0].after) {
+        const { fn } = this.queue.shift();
         try {
           fn();
         } catch (err) {
@@ -133,12 +164,17 @@ export class StepDriver {
     if (!world || world.destroyed) return 'none';
     // Anyone settling the world's steps (a tool's call: World.alive) runs what waited for them first, in order.
     world.afterSettle = this.drainBound;
+    world.onStepsDone = this.stepsDoneBound; // steps ended (here or by any caller settling them): jobs count them
+    this.frameT = t;
     let fresh = false;
     const other = world.engine.stepping;
     if (other && other !== world) {
+      // This one would step: it asks for the next turn (myTurn), so the one stepping now does not take it again.
+      this.waiting = running || this.due > 0;
+      if (this.waiting) this.wantAt = now();
       // Another world of the engine steps (another element's, which may have stopped drawing: off screen): its
       // steps are polled here, or nobody would.
-      if (!other.poll(SLICE_BUDGET_MS)) {
+      if (!this.pollWorld(other, SLICE_BUDGET_MS)) {
         this.loop.lastTime = t;
         return 'redraw';
       }
@@ -151,9 +187,16 @@ export class StepDriver {
       }
       fresh = true;
     }
+    if (this.unshown) { // steps the pump saw end since the last frame
+      this.unshown = false;
+      fresh = true;
+    }
     this.drain();
     if (this.busy) return fresh ? 'upload' : 'redraw'; // a queued call started steps (stepN)
-    this.loop.frame(t, running); // its step function is this.request (timed: false)
+    // Its step function is this.request (timed: false). Steps still due from before (waiting for a turn at the
+    // engine) are a backlog the loop does not add to: slow motion, as when steps are slow.
+    if (this.pending < 2 * MAX_STEPS_PER_FRAME) this.loop.frame(t, running);
+    else this.loop.lastTime = t;
     this.stepped = fresh;
     if (fresh) {
       // New state to show first (the threaded runner steps while the page draws it); the next steps start after.
@@ -168,7 +211,7 @@ export class StepDriver {
         this.stepped = false;
         return 'redraw';
       }
-      if (this.pending === 0 || now() - t0 >= SLICE_BUDGET_MS) break;
+      if (!this.due || now() - t0 >= SLICE_BUDGET_MS) break;
       this.drain();
       if (!this.start(world)) break;
     }
@@ -184,29 +227,227 @@ export class StepDriver {
     this.start(world);
   }
 
-  /** Starts the steps asked for: all at once, or one (with its beforeStep) when each needs a call before it. */
-  start(world) {
-    if (this.pending === 0 || this.busy) {
+  /** Steps asked for and not started: a job's, then the frames' and the Step button's. */
+  get due() { return (this.job?.left ?? 0) + this.pending; }
+
+  /**
+   * Starts steps asked for: a job's first, then the others; at most CHUNK_MS of them (by the measured cost; one
+   * while it is unknown), or one (with its beforeStep) when each needs a call before it. Drivers of one engine
+   * (the elements of a page) take turns: the one that stepped least recently goes first.
+   */
+  start(world, { turns = true } = {}) {
+    if (this.due === 0 || this.busy || (turns && !this.myTurn(world))) {
       this.settled();
       return false;
     }
     const single = this.oneAtATime(world);
-    const n = single ? 1 : this.pending;
+    const job = this.job?.left > 0 ? this.job : null;
+    // Not past a queued call's place among the steps asked for: it runs between them (drain).
+    const limit = !job && this.queue.length > 0 ? this.queue[0].after - this.started : Infinity;
+    if (limit <= 0) {
+      this.drain();
+      if (this.busy || this.queue.length > 0) return false;
+      return this.start(world, { turns });
+    }
+    const n = Math.min(job ? job.left : this.pending, single ? 1 : this.chunk(world), limit);
     if (single) this.beforeStep(world);
-    this.pending -= n;
-    world.stepAsync(n);
+    if (job) {
+      job.left -= n;
+      job.inFlight += n;
+    } else {
+      this.pending -= n;
+      this.started += n;
+    }
+    this.inFlight += n;
+    this.turn = world.engine.turns = (world.engine.turns ?? 0) + 1;
+    this.waiting = false;
+    world.onStepsDone = this.stepsDoneBound;
+    try {
+      world.stepAsync(n);
+    } catch (err) {
+      this.inFlight -= n;
+      this.cancel(); // a refused step: nothing more of what was asked
+      throw err;
+    }
+    this.schedulePump();
     return true;
   }
 
-  poll(world, budgetMs) {
-    if (!world.poll(budgetMs)) return false;
+  /**
+   * Between frames the steps in flight go on too: slices from a timer, at most half of this thread's time
+   * (PUMP_MIN_MS), so slow frames (a software GPU, a busy machine) do not slow the simulation to their rate and
+   * input is answered between any two slices; the next steps due (a job's chunk first) start as soon as these
+   * end (both builds).
+   */
+  schedulePump() {
+    if (this.pumpTimer || typeof setTimeout !== 'function') return;
+    this.pumpTimer = setTimeout(() => {
+      this.pumpTimer = 0;
+      try {
+        this.pump();
+      } catch (err) {
+        console.error(err); // a failed step: the frame that polls next throws it to the page too
+      }
+    }, this.pumpDelay);
+  }
+
+  pump() {
+    const world = this.getWorld();
+    if (!world || world.destroyed) return;
+    world.onStepsDone = this.stepsDoneBound;
+    world.afterSettle = this.drainBound;
+    if (world.busy) {
+      const t0 = now();
+      const done = this.poll(world, SLICE_BUDGET_MS, { frame: false }); // its own budget, not the frame's
+      this.pumpDelay = Math.max(PUMP_MIN_MS, now() - t0);
+      if (done) {
+        this.unshown = true;
+        this.drain();
+      }
+    }
+    if (!this.busy && this.due > 0 && this.queue.length === 0) this.start(world);
+    if (world.busy || this.job) this.schedulePump();
+  }
+
+  /** Steps to start together: about CHUNK_MS of them by the measured cost, at least 1 (1 while unmeasured). */
+  chunk(world) {
+    const per = this.loop.stepMsAvg > 0 ? this.loop.stepMsAvg : world.lastStepMs;
+    return per > 0 ? Math.max(1, Math.floor(CHUNK_MS / per)) : 1;
+  }
+
+  /** Whether this driver may start steps now: no other driver of the engine has waited longer for its turn. */
+  myTurn(world) {
+    const peers = (world.engine.stepDrivers ??= new Set());
+    peers.add(this);
+    const t = now();
+    for (const d of peers) {
+      if (d === this) continue;
+      const w = d.getWorld();
+      if (!w || w.destroyed || w.engine !== world.engine) {
+        peers.delete(d);
+        continue;
+      }
+      if (d.waiting && d.turn < this.turn && t - d.wantAt < TURN_STALE_MS && d.active()) {
+        this.waiting = true;
+        this.wantAt = t;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Steps of this driver's world ended (World.finishAsync): a job counts them and says how far it is. */
+  stepsDone(n) {
+    this.inFlight = 0;
+    const job = this.job;
+    if (!job || job.inFlight === 0) return;
+    job.done += Math.min(n, job.inFlight);
+    job.inFlight = 0;
+    if (job.left === 0) this.endJob();
+    else job.onProgress?.({ done: job.done, n: job.n });
+  }
+
+  /**
+   * Takes n steps as a job: in chunks (a cancel waits for one at most), the world's own calls between them, while
+   * paused too. onProgress({ done, n }) after each chunk. Resolves with { ran, cancelled } when all have run or
+   * cancelJob() stopped it (ran: how many did). One job at a time: a new one cancels the one running.
+   */
+  stepJob(n, { onProgress = null } = {}) {
+    this.cancelJob();
+    return new Promise((resolve) => {
+      this.job = { n, left: n, done: 0, inFlight: 0, onProgress, resolve, cancelled: false };
+      if (n === 0) this.endJob();
+      else this.schedulePump(); // it starts as soon as the world is free, frames or not (a hidden element)
+    });
+  }
+
+  endJob() {
+    const job = this.job;
+    if (!job) return;
+    this.job = null;
+    job.onProgress?.({ done: job.done, n: job.n });
+    job.resolve({ ran: job.done, cancelled: job.cancelled });
+    this.settled();
+  }
+
+  /** Stops the job: no chunk more; the one in flight ends (the slices stepper stops after its step in flight). */
+  cancelJob() {
+    const job = this.job;
+    if (!job) return;
+    if (job.left > 0) job.cancelled = true;
+    job.left = 0;
+    const w = this.getWorld();
+    if (job.inFlight > 0 && w && !w.destroyed && w.busy) w.cancelSteps();
+    else this.endJob();
+  }
+
+  /**
+   * Nothing more of what was asked: the steps due (the loop's backlog, the Step button's) and the job; the steps
+   * in flight stop after the one running (slices) or at the end of their chunk (the threaded runner). For a new
+   * scene, Reset, a refused step, pause.
+   */
+  cancel({ job = true } = {}) {
+    this.started += this.pending; // the calls queued after them need not wait for them
+    this.pending = 0;
+    this.loop.accumulator = 0;
+    if (job) this.cancelJob();
+    const w = this.getWorld();
+    if (this.inFlight > 0 && w && !w.destroyed && w.busy) w.cancelSteps(); // only steps this driver started
+    this.settled();
+  }
+
+  /**
+   * The world is about to be replaced (a new scene, Reset): cancel(), and on the slices stepper the step in flight
+   * is dropped at once between two of its slices (the world is destroyed next: pbd_DestroyWorld takes a world
+   * mid-step); the threaded runner's chunk still ends first (flush). Then the calls waiting run.
+   */
+  drop() {
+    this.cancel();
+    const w = this.getWorld();
+    if (w && !w.destroyed && w.busy && w.stepper.abandon) {
+      w.stepper.abandon();
+      w.engine.stepping = null;
+      this.inFlight = 0;
+    }
+    this.endJob();
+    this.drain();
+  }
+
+  /** Polls `world`'s steps within this frame's share of the slice budget (one budget per frame for every driver
+   *  of the engine: four elements do not take four budgets). */
+  pollWorld(world, budgetMs) {
+    if (!world.stepper.sliced) return world.poll(budgetMs);
+    const fb = (world.engine.frameBudget ??= { t: null, used: 0 });
+    if (fb.t !== this.frameT || this.frameT === null) {
+      fb.t = this.frameT;
+      fb.used = 0;
+    }
+    const budget = Math.min(budgetMs, SLICE_BUDGET_MS - fb.used);
+    if (budget <= 0) return false;
+    const t0 = now();
+    try {
+      return world.poll(budget);
+    } finally {
+      fb.used += now() - t0;
+    }
+  }
+
+  poll(world, budgetMs, { frame = true } = {}) {
+    let done;
+    try {
+      done = frame ? this.pollWorld(world, budgetMs) : world.poll(budgetMs);
+    } catch (err) {
+      this.cancel(); // a failed step: nothing more of what was asked
+      throw err;
+    }
+    if (!done) return false;
     if (world.lastStepMs > 0) this.loop.stepped(world.lastStepMs);
     return true;
   }
 
   /** Nothing in flight: anyone waiting for that hears it. */
   settled() {
-    if (this.busy || this.pending > 0 || this.queue.length > 0 || this.idleWaiters.length === 0) return;
+    if (this.busy || this.pending > 0 || this.job || this.queue.length > 0 || this.idleWaiters.length === 0) return;
     const waiters = this.idleWaiters.splice(0);
     for (const w of waiters) w();
   }
