@@ -5,24 +5,9 @@
 //   <minipbd-scene scene="flag" style="width: 480px; height: 300px"></minipbd-scene>
 //   <minipbd-scene src="#s=1.…"></minipbd-scene>          (a link fragment, or a whole URL with one)
 //
-// Attributes: `src` (link fragment 's=1.…' or a URL carrying one; a link carrying a recording, 's=2.…', is
-// replayed from its start, again after reset(), and element.replayResult is set when the replay ends), `scene`
-// (a built-in name: cloth, chain, flag, …; used when there is no src; default cloth), `wasm` (URL of
-// minipbd.wasm; default ../minipbd.wasm next to this module), `autoplay` ("false"/"off"/"0" to start paused;
-// on by default, but never when the user prefers reduced motion: the element then waits for its play button),
-// `water` ("on" by default: fluids drawn as water where float render targets work; "off"/"false"/"0" draws them
-// as particles, the page's View > Water switch; changing it redraws, the world stays), `width` and `height` (a
-// number of CSS pixels or a CSS length: the size under a strict style-src, where style="…" is dropped; style.js).
-// The model-viewer-like ones (element-attrs.js, parsed in attrs.js): `alt` (the accessible name of the canvas and
-// the poster; default "MiniPBD scene: NAME"), `poster` (an image URL shown instead of the drawn poster), `loading`
-// (auto/lazy: start when scrolled into view; eager: build the world at once), `controls` ("none": no play button,
-// no grabbing or orbiting: a picture the host drives), `camera-orbit`, `camera-target`, `field-of-view`.
-// A finger's vertical swipe over the canvas scrolls the page; a hold grabs, a sideways drag orbits (pointer.js).
-// Events: 'load' (CustomEvent, detail {world}) once the scene runs; 'error' (detail {code, message}: failure.js)
-// when the link is refused, the engine/graphics cannot start, a file cannot be fetched (CORS), or the page's WebGL
-// context budget is spent; element.failure is the same { code, message }, or null. Methods: play(), pause(),
-// reset() (rebuilds the world from the scene, so element.world is a new World afterwards; 'load' does not fire
-// again). element.world is the World (minipbd.js), null until the element has first been scrolled into view.
+// Its attributes, properties, events and methods are typed and described in js/embed.d.ts (the reference), and
+// for readers in docs/embedding.md; the model-viewer-like ones (alt, poster, loading, controls, the camera) are
+// element-attrs.js's, the remote control (step(n), load, setParam, stats) element-control.js's.
 //
 // Life cycle: nothing is fetched or built until the element is first visible (IntersectionObserver); then the
 // engine (one per page and wasm URL, shared by all elements), the shaders (fetched once, relative to this

@@ -136,6 +136,15 @@ export class Heap {
   }
 }
 
+/** Object `index` of world `world` as { type, name, ...its pbdObjectInfo ranges } (OBJECT_FIELDS but the type). */
+export function readObjectInfo(heap, world, index, { type, name }) {
+  heap.out('pbdjs_GetObjectInfo', [world, index]);
+  const fields = heap.int32s(OBJECT_FIELDS.length);
+  const info = { type, name };
+  OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = fields[k]; });
+  return info;
+}
+
 /** World `world`'s pbdjs_GetStats record as { steps, particles, constraints, ... } (STATS_FIELDS order). */
 export function readStats(heap, world) {
   heap.out('pbdjs_GetStats', [world]);

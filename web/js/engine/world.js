@@ -7,7 +7,7 @@ import {
   MiniPBDError, showArg, argIndex, argHandle, argNumber, argCount, argVec3, argQuat, argRecord,
   PARTICLE_MASS, ATTACHMENT_STIFFNESS, MAX_STEPS_PER_CALL,
 } from './args.js';
-import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts } from './memory.js';
+import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
   PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
 } from './params.js';
@@ -79,14 +79,7 @@ export class World {
     this.alive();
     const version = this.topologyVersion;
     if (this.objectsVersion !== version) {
-      const heap = this.engine.heap;
-      this.objectsCache = this.scene.objects.map((o, index) => {
-        heap.out('pbdjs_GetObjectInfo', [this.id, index]);
-        const fields = heap.int32s(OBJECT_FIELDS.length);
-        const info = { type: o.type, name: o.name };
-        OBJECT_FIELDS.forEach((f, k) => { if (f !== 'type') info[f] = fields[k]; });
-        return info;
-      });
+      this.objectsCache = this.scene.objects.map((o, index) => readObjectInfo(this.engine.heap, this.id, index, o));
       this.objectsVersion = version;
       this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
     } else if (this.fluidIndices.length > 0) {
