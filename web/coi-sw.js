@@ -1,5 +1,5 @@
 // coi-sw.js — a service worker that makes the demo cross-origin isolated on a static host that cannot send
-// headers (README "Hosting"): it answers every request of its scope from the network and adds the headers the
+// headers (docs/embedding.md "Hosting"): it answers every request of its scope from the network and adds the headers the
 // host would have sent, COOP same-origin and COEP require-corp (so crossOriginIsolated is true and the threaded
 // build runs), and CORP same-origin on same-origin answers (so they may be loaded under COEP).
 //

@@ -1,4 +1,4 @@
-// Types of the embedding module (embed.js, README "Embedding"): the <minipbd-scene> element and its attributes.
+// Types of the embedding module (embed.js, docs/embedding.md "Embedding"): the <minipbd-scene> element and its attributes.
 
 import type { Engine, World, Scene, ParamName, Stats, FluidStats } from './minipbd.js';
 

@@ -1,4 +1,4 @@
-// embed.js — the embedding entry point (README "Embedding"): one ES module that defines <minipbd-scene>
+// embed.js — the embedding entry point (docs/embedding.md "Embedding"): one ES module that defines <minipbd-scene>
 // (embed/element.js) and, on embed.html, boots the iframe page (embed/page.js). Its URL is the one pages load:
 //
 //   <script type="module" src="https://example.org/minipbd/js/embed.js"></script>

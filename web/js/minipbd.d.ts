@@ -1,4 +1,4 @@
-// Types for editors: web/js/minipbd.js (the engine, the scene format, links, recordings). See README "JS API".
+// Types for editors: web/js/minipbd.js (the engine, the scene format, links, recordings). See docs/api.md "JS API".
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
@@ -41,7 +41,7 @@ export type { FluidObject, EmitterDescription, DrainDescription, FluidStats };
 export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject;
 export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffnessKind | RigidStiffnessKind;
 
-/** Scene description, format "minipbd-scene" version 2 (README "Scene format"). */
+/** Scene description, format "minipbd-scene" version 2 (docs/scene-format.md). */
 export interface Scene {
   /** The address of scene.schema.json, for editors' completion; read, bounded and left out of the normalised scene. */
   $schema?: string;

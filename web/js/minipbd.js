@@ -1,4 +1,4 @@
-/* minipbd.js -- the MiniPBD JS API in one import, for pages, tools and Node (README "JS API"; the types are
+/* minipbd.js -- the MiniPBD JS API in one import, for pages, tools and Node (docs/api.md "JS API"; the types are
    minipbd.d.ts). Runs unchanged in browsers and in Node 20.
 
      import { loadMiniPBD, builtinScenes } from './minipbd.js';

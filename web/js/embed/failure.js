@@ -1,4 +1,4 @@
-// failure.js — why a <minipbd-scene> cannot run, as { code, message } (README "Embedding": element.failure and the
+// failure.js — why a <minipbd-scene> cannot run, as { code, message } (docs/embedding.md "Embedding": element.failure and the
 // 'error' event's detail), in the words of the element's language (i18n/embed-strings.js).
 //
 // Codes: 'webgl' (no WebGL2 context: missing, turned off, blocked for the GPU), 'wasm' (no WebAssembly, or the

@@ -1,5 +1,5 @@
-// frame-api.js — the iframe side of the two-way postMessage API of embed.html (README "Embedding", arch13.md
-// "iframe API"): which origins may command the frame, the checks every command passes, and the dispatch to the
+// frame-api.js — the iframe side of the two-way postMessage API of embed.html (docs/embedding.md
+// "Embedding"): which origins may command the frame, the checks every command passes, and the dispatch to the
 // page's <minipbd-scene> (its control methods: embed/element-control.js).
 //
 //   parent -> frame  { type: 'minipbd:command', id, command, args }

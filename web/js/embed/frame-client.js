@@ -1,4 +1,4 @@
-// frame-client.js — the parent side of the iframe API (README "Embedding"; the frame side is frame-api.js):
+// frame-client.js — the parent side of the iframe API (docs/embedding.md "Embedding"; the frame side is frame-api.js):
 // commands to an embed.html iframe as promises, and its events.
 //
 //   import { MiniPBDFrame } from 'minipbd/frame';          // or …/js/embed/frame-client.js

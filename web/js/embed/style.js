@@ -1,6 +1,6 @@
 // style.js — the element's styles, as constructed sheets (no inline <style>, so pages with a strict policy work).
 //
-// A host page whose CSP says style-src 'self' drops every style="…" attribute of its own markup (the README's first
+// A host page whose CSP says style-src 'self' drops every style="…" attribute of its own markup (docs/embedding.md's first
 // snippet then gets the default size: the full width, 16:10). The element's `width` and `height` attributes are
 // the strict-CSP way to size it: they become a rule of the element's own constructed sheet (`:host { width: … }`),
 // which CSP never blocks, and which the host's stylesheet still overrides (outer rules win over :host rules).

@@ -1,5 +1,5 @@
-// args.js — the checks every World entry point applies to its arguments before anything reaches the engine
-// (issue 9, "inputs and recovery"). wasm takes any JS value and converts it: NaN becomes particle 0, 45.9
+// args.js — the checks every World entry point applies to its arguments before anything reaches the engine.
+// wasm takes any JS value and converts it: NaN becomes particle 0, 45.9
 // becomes 45, "45" becomes 45, 2^32 + 45 becomes 45, true becomes 1. So in JS an index must be a number that is
 // an integer in range, and a quantity a finite number of type number (no strings, booleans, BigInts, objects).
 // A refusal is a MiniPBDError (code 'argument') whose message names the call, the argument and what was wrong,

@@ -20,7 +20,7 @@ const isBytes = (v) => v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 
 async function fetchBytes(source) {
   if (isBytes(source)) return source;
-  // This module is js/engine/loader.js; the wasm is beside js/ (dist/ and the package's folder, README "Install").
+  // This module is js/engine/loader.js; the wasm is beside js/ (dist/ and the package's folder, docs/api.md "Install").
   // The URL is written inline: bundlers follow and copy new URL('literal', import.meta.url), not a variable.
   if (source === undefined) source = new URL('../../minipbd.wasm', import.meta.url);
   const url = source instanceof URL ? source : new URL(String(source), typeof location !== 'undefined' ? location.href : undefined);

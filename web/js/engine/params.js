@@ -1,7 +1,7 @@
 // params.js — everything the page knows about the engine's parameters, built from the one table
 // (param-table.js, generated from src/minipbd.h PBD_PARAMS): lookup by name, the check World.setParam and the
 // replay format apply, and the places parameters have in a scene description. No limit or default is written
-// here or anywhere else in web/js (issue 9, "one parameter table"): the scene format's solver, ground and wind
+// here or anywhere else in web/js (one parameter table): the scene format's solver, ground and wind
 // sections (format/scene.js), the link codec's defaults (it asks the validator), the replay's parameter events
 // (format/replay.js), the panel's sliders (panel/controls.js) and the object types' stiffness (objects/) all
 // read them from here.
@@ -129,7 +129,7 @@ export function writeSceneParam(scene, p, value) {
 //
 // The smoothing radius h of Position Based Fluids (seed 002) is a multiple of the particle spacing d: below d a
 // particle has no neighbour at rest (the density constraint sees only itself), past 4d each particle has
-// hundreds and the step slows to a crawl. The engine clamps h into [d, 4d] (arch11 "Kernels"); the scene format,
+// hundreds and the step slows to a crawl. The engine clamps h into [d, 4d] (docs/physics.md "Fluids"); the scene format,
 // World.setParam and the replay refuse a pair outside it, so a description always says what the engine uses.
 
 /** The range of fluid.smoothingRadius / fluid.spacing a scene may hold. */

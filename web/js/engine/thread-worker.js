@@ -4,9 +4,9 @@
 // call: every instance starts with the same __stack_pointer, the first thread's), then plays its role:
 //
 //   'helper' — participant `index` of the team: pbd_Team_Work(team, index) parks between steps, shares out the
-//              step's loops and returns at pbd_Team_Stop (arch12: the team is fork-join over fixed blocks).
+//              step's loops and returns at pbd_Team_Stop (the team is fork-join over fixed blocks).
 //   'runner' — participant 0 for the page: runs the calls the page posts ({ call, args }), most often
-//              pbdjs_StepN, so the page's main thread never waits on a step (issue 12 item 4). Completion is the
+//              pbdjs_StepN, so the page's main thread never waits on a step. Completion is the
 //              state word in shared memory (the page may poll or spin on it) and a message.
 
 const nodePort = typeof process !== 'undefined' && process.versions?.node

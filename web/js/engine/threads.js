@@ -1,4 +1,4 @@
-// threads.js — the threaded engine (build/minipbd_threads.wasm, issue 12): one shared WebAssembly.Memory, the
+// threads.js — the threaded engine (build/minipbd_threads.wasm, the threaded build): one shared WebAssembly.Memory, the
 // module instantiated on the calling thread and again in each worker over that memory, and a team of threads
 // the core's steps share out (src/base/tasks.c: fork-join over fixed blocks, so every thread count gives the
 // same bits). loader.js hands the module here when it imports its memory (the single-thread build exports its
@@ -114,7 +114,7 @@ async function spawn(onMessage, onError) {
  */
 export async function attachThreaded(engine, module, options = {}) {
   if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
-    // A page without COOP same-origin + COEP require-corp has no shared memory to give the workers (README).
+    // A page without COOP same-origin + COEP require-corp has no shared memory to give the workers (docs/embedding.md "Hosting").
     throw new MiniPBDError('load', 'the threaded build needs shared memory: this page is not cross-origin isolated '
       + '(COOP same-origin, COEP require-corp); load minipbd.wasm instead');
   }

@@ -1,4 +1,4 @@
-// world-fluid.js — the World's fluid calls (issue 11): the fluid's statistics, its densities, and switching a hose.
+// world-fluid.js — the World's fluid calls: the fluid's statistics, its densities, and switching a hose.
 // Installed on World.prototype by world.js (kept apart so world.js stays one job: the world's common calls).
 // Emitters are numbered in scene order over the fluid objects (the order objects/fluid.js adds them), as
 // pbd_World_AddEmitter numbers them.

@@ -239,7 +239,7 @@ const BUILTIN_SOURCES = {
     ],
   },
 
-  // Fluids (issue 11). A column of 16 x 32 x 16 = 8,192 particles in a corner of a glass tank: released, it
+  // Fluids. A column of 16 x 32 x 16 = 8,192 particles in a corner of a glass tank: released, it
   // breaks along the floor, climbs the far wall, sloshes back and settles flat.
   'dam-break': {
     format: FORMAT, version: SCENE_VERSION,

@@ -28,7 +28,7 @@ export const SCENE_LIMITS = freeze({
   // A collider's material (pbd_World_SetColliderMaterial's ranges; colliders are not parameters).
   colliderFriction: { min: 0, max: 10 },
   colliderRestitution: { min: 0, max: 1 },
-  // Solids (issue 10, arch10.md "Meshes"): soft and rigid bodies, their lattices and the meshes they are made of.
+  // Solids (docs/api.md, pbd_World_AddBody): soft and rigid bodies, their lattices and the meshes they are made of.
   bodyResolution: { min: 1, max: 48 },   // lattice cells along a body's longest side
   maxBodyRadius: 1,                      // m: a body's contact radius (pbd_World_SetObjectRadius), 0 = the default
   maxSurfaceVertices: 100000,            // a "mesh" body's surface (and an OBJ file)
@@ -42,7 +42,7 @@ export const SCENE_LIMITS = freeze({
   maxPinBoxes: 16,                       // entries per body
   // Plasticity (pbd_World_SetObjectPlasticity's ranges; per object, not parameters).
   plasticity: { yield: { min: 0, max: 10 }, creep: { min: 0, max: 1000 }, max: { min: 0, max: 10 } },
-  // Fluids (issue 11; objects/fluid.js): capacities, hoses and drains. 200k fluid particles is past what one core
+  // Fluids (objects/fluid.js): capacities, hoses and drains. 200k fluid particles is past what one core
   // steps at frame rate (the benchmark's 100k curve) but still a world's memory in tens of MB. Objects, emitters
   // and drains: the engine's PBD_MAX_FLUID_OBJECTS, PBD_MAX_EMITTERS, PBD_MAX_DRAINS (src/minipbd.h).
   maxFluidParticles: 200000,             // over all fluid objects of a scene (their capacities)

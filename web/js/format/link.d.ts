@@ -1,4 +1,4 @@
-// Types of format/link.js (the package's "minipbd/link" entry point; README "Link format"): a scene, and
+// Types of format/link.js (the package's "minipbd/link" entry point; docs/scene-format.md "Link format"): a scene, and
 // optionally a recording, in a URL fragment "s=<version>.<base64url(deflate-raw(JSON))>".
 
 import type { NormalisedScene } from './scene.js';

@@ -1,4 +1,4 @@
-// obj.js — the Wavefront OBJ reader for closed triangle surfaces (issue 10, "OBJ import"): a model dropped on the
+// obj.js — the Wavefront OBJ reader for closed triangle surfaces ("OBJ import"): a model dropped on the
 // page, given to minipbd-run --obj or to the JS API becomes the `mesh` of a soft or rigid body (objects/).
 //
 //   import { parseObj, readObjFile, ObjError } from './format/obj.js';
@@ -18,7 +18,7 @@
 import { SCENE_LIMITS } from './limits.js';
 
 const L = SCENE_LIMITS;
-/** The reader's bounds (SCENE_LIMITS: a surface body's limits in the engine, arch10.md). */
+/** The reader's bounds (SCENE_LIMITS: a surface body's limits in the engine, docs/api.md). */
 export const OBJ_LIMITS = Object.freeze({
   maxBytes: L.maxObjBytes,
   maxVertices: L.maxSurfaceVertices,

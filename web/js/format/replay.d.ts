@@ -1,4 +1,4 @@
-// Types of format/replay.js: a recorded run as a link (version 2) carries it (README "Link format").
+// Types of format/replay.js: a recorded run as a link (version 2) carries it (docs/scene-format.md "Link format").
 
 import type { Scene } from '../minipbd.js';
 import type { ParamInfo, ParamName } from '../minipbd.js';

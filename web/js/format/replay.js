@@ -46,7 +46,7 @@ export const REPLAY_LIMITS = deepFreeze({
 export const REPLAY_PARAMS = deepFreeze(Object.fromEntries(SCENE_PARAMS.map((p) => [p.name, p])));
 
 /** REPLAY_PARAMS' names for a message: each plain name, and each dotted family once ("fluid.* (10)", its members
- *  are in engine.paramNames and the README), so the message stays short as the table grows (a person reads it). */
+ *  are in engine.paramNames and docs/api.md), so the message stays short as the table grows (a person reads it). */
 const REPLAY_PARAM_LIST = (() => {
   const groups = new Map();
   for (const name of Object.keys(REPLAY_PARAMS)) {

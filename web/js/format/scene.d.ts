@@ -1,4 +1,4 @@
-// Types of format/scene.js (the package's "minipbd/scene" entry point; README "Scene format"). The scene's own
+// Types of format/scene.js (the package's "minipbd/scene" entry point; docs/scene-format.md). The scene's own
 // shape (Scene, its sections and object types) is declared in minipbd.d.ts and objects/*.d.ts.
 
 import type { Scene, SceneObject } from '../minipbd.js';

@@ -1,5 +1,5 @@
 // scene.js — the MiniPBD scene description, format "minipbd-scene" version 2 (version 1 still read): strict
-// validation and normalisation (README "Scene format").
+// validation and normalisation (docs/scene-format.md).
 //
 // Versions. Version 2 added solver.collisions (particles of different objects collide; the engine's default, on).
 // In version 1 objects collided with each other exactly when self-collision was on, so a version 1 scene that

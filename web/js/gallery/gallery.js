@@ -1,4 +1,4 @@
-// gallery.js — the gallery page (gallery.html, issue 13): every built-in scene (BUILTIN_SCENE_IDS, in the demo's
+// gallery.js — the gallery page (gallery.html): every built-in scene (BUILTIN_SCENE_IDS, in the demo's
 // order) as a card with its name, a one-line description in the page's language (i18n/gallery-strings.js), a live
 // <minipbd-scene> and a link to the demo with that scene (index.html?scene=ID, app/main.js). The language follows
 // ?lang= and then the browser's languages, as the demo's does. The embeds are mounted only near the screen and at

@@ -1,4 +1,4 @@
-// body-common.js — what soft and rigid bodies share (objects/soft.js, objects/rigid.js; issue 10): their scene keys
+// body-common.js — what soft and rigid bodies share (objects/soft.js, objects/rigid.js): their scene keys
 // and how they are read, their particle counts, the engine's counts and building (pbdjs_BodyCounts and
 // pbdjs_AddBody, src/wasm/api_bodies.c), pins, the mass rule, sizes and sprites, and the per-object material
 // (plasticity, contact radius) the panel shows.

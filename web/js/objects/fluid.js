@@ -1,4 +1,4 @@
-// fluid.js — the fluid object type (issue 11): Position Based Fluids (Macklin & Müller 2013, seed 002) in the same
+// fluid.js — the fluid object type: Position Based Fluids (Macklin & Müller 2013, seed 002) in the same
 // world as cloth and bodies. A fluid object is one range of particles reserved up front (its capacity): a block
 // of water on the lattice of the scene's fluid.spacing is live from the start, the rest is parked until a hose
 // (an emitter) fills it; a drain removes what enters its box. The fluid's parameters (rest density, spacing,

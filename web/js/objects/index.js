@@ -1,4 +1,4 @@
-// index.js — the object types, registered in one list (issue 9, "object types as a registry"). The scene format,
+// index.js — the object types, registered in one list (a registry). The scene format,
 // the World (counts, building, masses, stiffness), the panel, the strings, the renderer and the recorder ask this
 // registry; nothing outside web/js/objects/ branches on an object's type. A new type is one module here with the
 // members below, added to OBJECT_TYPES.
@@ -46,7 +46,7 @@ export function findObjectType(name) {
 
 /**
  * Whether a scene's particles are drawn as dots by default: only where they are the drawing (a chain's beads, the
- * objects drawn as lines); a cloth's hide in its weave and a body's in its skin (issue 13). The page's View switch
+ * objects drawn as lines); a cloth's hide in its weave and a body's in its skin. The page's View switch
  * and the embed follow it.
  */
 export function dotsByDefault(scene) {

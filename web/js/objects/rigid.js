@@ -1,4 +1,4 @@
-// rigid.js — the rigid body object type (issue 10): particles held in their rest shape by shape matching (Müller
+// rigid.js — the rigid body object type: particles held in their rest shape by shape matching (Müller
 // et al. 2005; the rotation of A_pq by Müller et al. 2016's iterative method, shapes family), made from a box, a
 // ball, a surface (a mesh or an OBJ file, closed or not) or given tets' vertices (pbdjs_AddBody), drawn as its surface
 // moved by the body's rotation and translation. Everything the page knows about rigid bodies is here and in

@@ -1,4 +1,4 @@
-// soft.js — the soft body object type (issue 10): a tetrahedral mesh whose tets keep their edges' lengths
+// soft.js — the soft body object type: a tetrahedral mesh whose tets keep their edges' lengths
 // (distance family, kind edge) and their signed volume C = V - V0 (volume family, seed 001), made from a box, a
 // ball, a surface (a mesh or an OBJ file, closed or not) or given tets (pbdjs_AddBody, src/builders/body.c), drawn as its
 // skin: a smooth surface embedded in the tets. Everything the page knows about soft bodies is here and in

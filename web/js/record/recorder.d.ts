@@ -1,4 +1,4 @@
-// Types of record/recorder.js (the package's "minipbd/recorder" entry point; README "Link format"): records what
+// Types of record/recorder.js (the package's "minipbd/recorder" entry point; docs/scene-format.md "Link format"): records what
 // is done to a freshly built world as a replay a version 2 link carries.
 
 import type { Scene, World } from '../minipbd.js';

@@ -1,4 +1,4 @@
-// fluid.js — water drawn as water (issue 11 item 5): screen-space fluid rendering after van der Laan, Green &
+// fluid.js — water drawn as water: screen-space fluid rendering after van der Laan, Green &
 // Sainz 2009 ("Screen Space Fluid Rendering with Curvature Flow") and Green's GDC 2010 talk "Screen Space Fluid
 // Rendering for Games". While it is on, the renderer draws the opaque scene into a texture (begin), then:
 //   1. depth: every live fluid particle (each fluid object's [firstParticle, firstParticle + activeParticles),
@@ -38,7 +38,7 @@ const FILTER_ITERATIONS = 2;
 const EDGE_RADII = 3;
 const REFRACTION = 0.35; // uv offset per unit normal and metre of water
 
-/** The fluid particle radius now: fluid.spacing / 2 (arch11), from the world's parameters. */
+/** The fluid particle radius now: fluid.spacing / 2, from the world's parameters. */
 export function fluidRadius(world) {
   const d = world.getParam('fluid.spacing');
   return Number.isFinite(d) && d > 0 ? d / 2 : 0.01;

@@ -1,6 +1,6 @@
 // palette.js — the page's colours and lights, in one place: the sky and floor are written as given (sRGB), lit
 // surfaces are converted to linear first; the key light (which also casts the shadows) and the fill light.
-// Two themes (issue 13): the light one, and a dark one that follows prefers-color-scheme: dark (the page's
+// Two themes: the light one, and a dark one that follows prefers-color-scheme: dark (the page's
 // css/app.css does the same for the panel). Only the background (sky, floor) and the thin unlit marks on it (rope,
 // particles) change: the objects keep their colours and their lighting, so a scene looks the same in both.
 

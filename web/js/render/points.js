@@ -2,7 +2,7 @@
 // render.sprite, render.pointColor); pins always show (w = 0 in the position's fourth float), held particles are
 // lit up. With the heat map on, a body (render.primitive 'skin') is drawn as its particles at its contact radius,
 // coloured by their constraint error like the cloth (skin.js says why), whether or not particles are shown.
-// Each object draws only its live particles, [firstParticle, firstParticle + activeParticles) (arch11: a fluid's
+// Each object draws only its live particles, [firstParticle, firstParticle + activeParticles) (a fluid's
 // parked slots, w = 0, are never drawn). A fluid is drawn here, at radius fluid.spacing / 2 and whether or not
 // particles are shown (they are its only drawing then), unless the water pass draws it (fluid.js); under the heat
 // map it is drawn here coloured by its density error, max(rho / rho0 - 1, 0) (world.errors).

@@ -1,7 +1,7 @@
 // driver.js — one animation frame of a page that steps its world without waiting (World.stepAsync), shared by the
 // demo page (app/main.js) and the <minipbd-scene> element (embed/element.js).
 //
-// The rule (issue 12, item 4): the page's drawing and input never wait on the simulation. While the world is busy
+// The rule: the page's drawing and input never wait on the simulation. While the world is busy
 // (steps in flight on the threaded engine's runner, or in slices on this thread: engine/stepper-slices.js) the frame
 // does not call the world at all: it redraws the buffers uploaded last (Renderer.draw with upload off), skips the
 // readout, and the page's own world calls (panel, pointer, recorder, files, scene loads) wait in `queue`; they run
