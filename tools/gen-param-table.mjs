@@ -5,7 +5,7 @@
      node tools/gen-param-table.mjs --check [wasm] [module]   (exit 1 if the module differs)
 
    src/minipbd.h's PBD_PARAMS is the only place a parameter's name, default, range, flags,
-   unit, owner and scene place are written (issue 9, "one parameter table"). The wasm
+   unit, owner and scene place are written (one parameter table). The wasm
    exports it (pbd_ParamCount, pbd_ParamName, pbdjs_ParamInfo, pbdjs_ParamString); this tool
    reads it through those exports, so the JS module is what the built engine really holds,
    and `make` runs it whenever the wasm changes. tests/node/params.test.mjs fails if the

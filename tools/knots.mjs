@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* knots -- measures issue 9 item 10d: does the built-in hanging cloth come back after fast drags?
+/* knots -- measures whether the built-in hanging cloth comes back after fast drags (docs/physics.md).
 
      node tools/knots.mjs [wasm] [--k K] [--self THICKNESS] [--seconds S,S,...] [--random N]
 

@@ -29,9 +29,9 @@
 
    --threads N loads the threaded build (dist/minipbd_threads.wasm, or --wasm PATH) with a team of N
    (Node's thread and N - 1 worker_threads) and prints "threads": N; without it the single-thread build runs
-   and "threads" is 1. The hash is the same either way (issue 12: same bits for any thread count).
+   and "threads" is 1. The hash is the same either way (the threaded build: same bits for any thread count).
 
-   Data out (issue 13): --format csv prints a spreadsheet of the samples (tools/run/output.mjs), --track the
+   Data out (docs/cli.md "Data for a spreadsheet"): --format csv prints a spreadsheet of the samples (tools/run/output.mjs), --track the
    chosen particles' positions and velocities (tools/run/track.mjs), --digits the significant digits of every
    float. Each sample has its time (s = step x dt); stepMs times world.step alone, never the snapshots. Options:
    tools/run/args.mjs. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/mutate.sh -- the mutation check of the family tests (issue 9, item 11).
+# tools/mutate.sh -- the mutation check of the family tests (docs/tests.md).
 #
 # Each mutation below is one small slip in one line of the core (a pin moved by a collider,
 # tetherSlack dropped, the sign of wind lift flipped, the tear threshold off by the rest

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // package.mjs — writes dist/minipbd@VERSION/ from the assembled dist/ (the Makefile's dist rule runs it last):
 // ONE folder that is both the npm package (`npm pack dist/minipbd@VERSION`) and the CDN folder, whose layout is what
-// a CDN serving the npm package shows at …/minipbd@VERSION/… (issue 13 items 1 and 2, arch13 "Package and CDN
-// folder"). The root package.json is the development workspace (private, devDependencies); the package's own
+// a CDN serving the npm package shows at …/minipbd@VERSION/… (docs/api.md
+// "Install"). The root package.json is the development workspace (private, devDependencies); the package's own
 // package.json is generated here from its name, version, description and license.
 //
 // Usage: node tools/package.mjs [dist]      (prints the folder it wrote)

@@ -9,14 +9,14 @@
 // It binds 127.0.0.1 only (a demo server has no business listening on other interfaces), serves GET/HEAD,
 // and never answers with a file outside the root folder (path traversal, encoded or via symlinks).
 //
-// Cross-origin isolation (README "Hosting"): by default every answer carries COOP same-origin and COEP
+// Cross-origin isolation (docs/embedding.md "Hosting"): by default every answer carries COOP same-origin and COEP
 // require-corp, so the page is crossOriginIsolated and gets SharedArrayBuffer, which the threaded build needs
 // (minipbd_threads.wasm: one shared memory for the page and its workers); and CORP same-origin, so the page's own
 // files may be loaded under COEP (same-origin loads do not need it, workers and wasm fetched by an embed do).
 // --no-isolation (isolation: false) leaves all three out: the page then runs the single-thread build, as on a host
 // that sends no such headers (the fallback's browser test).
 //
-// --cors (cors: true) answers as a CDN does for files other sites load (README "Hosting"): every answer carries
+// --cors (cors: true) answers as a CDN does for files other sites load (docs/embedding.md "Hosting"): every answer carries
 // Access-Control-Allow-Origin: * (module scripts, fetch() of the wasm and the shaders are CORS requests when they
 // cross origins) and Cross-Origin-Resource-Policy: cross-origin (what an isolated host page's COEP require-corp
 // asks of every file it loads from elsewhere), and a preflight (OPTIONS with Access-Control-Request-Method)
@@ -58,7 +58,7 @@ export function mimeType(file) {
   return MIME[path.extname(lower)] ?? 'application/octet-stream';
 }
 
-/** The cross-origin isolation headers (README "Hosting"). */
+/** The cross-origin isolation headers (docs/embedding.md "Hosting"). */
 export const ISOLATION_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',

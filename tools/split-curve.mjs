@@ -4,7 +4,7 @@
    pinned at two corners (it swings down and hangs: the dynamic case is where stretch
    shows) for 300 steps on the wasm build, and prints the mean and worst of the per-step
    max stretch, the median ms per step, and stretch x ms (lower is better: the least
-   stretch per millisecond). The README's "Substeps or passes" table comes from here.
+   stretch per millisecond). The "Substeps or passes" table of docs/physics.md comes from here.
 
      node tools/split-curve.mjs [--budget 10] [--res 100] [--tethers 1] */
 import fs from 'node:fs';
