@@ -1,4 +1,4 @@
-// arrows.test.mjs — velocity arrows (issue 4 item 2, seed 001's debug views): with view.velocityArrows on, one
+// arrows.test.mjs — velocity arrows (seed 001's debug views): with view.velocityArrows on, one
 // arrow per particle from its position along its velocity, coloured by speed, drawn by one instanced draw from
 // the position and velocity buffers (world.velocities uploaded only while the arrows are on).
 //

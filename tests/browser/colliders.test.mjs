@@ -104,7 +104,7 @@ test('dragging the ball moves the collider toward the pointer and the cloth goes
     assert.ok(Math.abs(held.y - start.y) < 15, `and stayed at its height on screen (${(held.y - start.y).toFixed(1)} px)`);
     const moved = sub(held.position, start.position);
     // In the horizontal plane through the hit point: the ball keeps its height exactly (a drag through water
-    // keeps its depth; until issue 11's swirl scene a collider moved in the plane facing the camera).
+    // keeps its depth; until the fluids' swirl scene a collider moved in the plane facing the camera).
     assert.ok(len(moved) > 0.3, `the ball moved ${len(moved).toFixed(2)} m`);
     assert.equal(held.position[1], start.position[1], 'the ball kept its height');
     const cloth1 = await clothMean(page);

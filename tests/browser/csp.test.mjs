@@ -1,7 +1,7 @@
-// csp.test.mjs — <minipbd-scene> under a host page's strict Content Security Policy (README "Hosting"): with
-// script-src 'self' 'wasm-unsafe-eval' and style-src 'self' the README's strict snippet runs (its size from the
+// csp.test.mjs — <minipbd-scene> under a host page's strict Content Security Policy (docs/embedding.md "Hosting"): with
+// script-src 'self' 'wasm-unsafe-eval' and style-src 'self' that section's strict snippet runs (its size from the
 // width/height attributes, through the element's constructed sheets, which CSP does not govern), while an inline
-// style="…" is dropped as the README says; without 'wasm-unsafe-eval' the element shows its poster with the wasm
+// style="…" is dropped as docs/embedding.md says; without 'wasm-unsafe-eval' the element shows its poster with the wasm
 // reason. The policy comes in a <meta http-equiv> of a host page on the test server's origin.
 
 import { test, before, after } from 'node:test';
@@ -13,7 +13,7 @@ let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
-// The README's strict snippet (the element sized by its attributes, a fallback text until it upgrades).
+// The strict snippet of docs/embedding.md "Hosting" (the element sized by its attributes, a fallback text until it upgrades).
 const SNIPPET = `<script type="module" src="/js/embed.js"></script>
 <minipbd-scene id="a" scene="chain" width="480" height="300">MiniPBD: a hanging chain</minipbd-scene>`;
 

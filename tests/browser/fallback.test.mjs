@@ -1,7 +1,7 @@
 // fallback.test.mjs — a host without the isolation headers (tools/serve.mjs --no-isolation): the page runs the
 // single-thread build, says so and why in the panel (English and Chinese), never asks for the threaded build, and
 // steps (in slices: engine/stepper-slices.js); with ?coi=1 it registers coi-sw.js, reloads once and comes back
-// cross-origin isolated (the service-worker route for static hosts, README "Hosting").
+// cross-origin isolated (the service-worker route for static hosts, docs/embedding.md "Hosting").
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';

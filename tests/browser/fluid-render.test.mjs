@@ -1,4 +1,4 @@
-// fluid-render.test.mjs — water drawn as water (issue 11 item 5, render/fluid.js): in the real page, a block of
+// fluid-render.test.mjs — water drawn as water (render/fluid.js): in the real page, a block of
 // fluid draws as a blue water surface where the fluid is, which differs from the same fluid drawn as particles;
 // the View folder's Water switch goes to particles and back, also after a forced WebGL context loss and restore;
 // under the heat map the fluid is drawn as particles; and with float render targets hidden

@@ -1,4 +1,4 @@
-// fluids.test.mjs — the fluid scenes in the page (issue 11): every fluid built-in opens from the picker and runs
+// fluids.test.mjs — the fluid scenes in the page: every fluid built-in opens from the picker and runs
 // (steps advance, the live water stays finite); a fluid scene's link reopens in a new page to the bits Node
 // computes for it, and a recording with a hose switched replays bit for bit; a hose filling a small capacity
 // makes the Fluid folder say so, as text; hostile fluid links are refused with their message while the running

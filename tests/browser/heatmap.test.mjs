@@ -22,7 +22,7 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     assert.ok(rest.backFraction > plain.backFraction + 0.03, `a resting cloth turns blue (${plain.backFraction.toFixed(3)} -> ${rest.backFraction.toFixed(3)})`);
     assert.ok(rest.clothFraction < plain.clothFraction * 0.5, 'and loses its warm colour');
     const maxError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
-    // The default cloth drapes (issue 13): its folds bend it, so the soft bending constraints (k = 0.1) there stay
+    // The default cloth drapes: its folds bend it, so the soft bending constraints (k = 0.1) there stay
     // ~15% short at rest (measured 0.15-0.17 at 60-900 steps; stretch stays under 5%); hung taut like a board it
     // was under 10%. A few red pixels along the folds, far less than the warm cloth (the check above).
     assert.ok(maxError < 0.2, `errors at rest are small (${maxError.toFixed(3)})`);

@@ -1,4 +1,4 @@
-// origin.test.mjs — the embed served from a second origin (README "Hosting"): a host page on origin A (a server of
+// origin.test.mjs — the embed served from a second origin (docs/embedding.md "Hosting"): a host page on origin A (a server of
 // its own, cross-origin isolated) loads js/embed.js, the wasm and the shaders from origin B (dist/ on another port).
 // With B sending CORS (tools/serve.mjs --cors) the element loads and steps, on the single-thread build (no worker
 // starts from another origin's script: build.reason 'crossOrigin'). With B sending no CORS: the wasm from B is

@@ -1,4 +1,4 @@
-// responsive.test.mjs — the page never waits on the simulation (issue 12, item 4): a link whose step is far beyond
+// responsive.test.mjs — the page never waits on the simulation: a link whose step is far beyond
 // the machine (the 316 x 316 cloth at 64 substeps x 200 passes: over a minute per step, which froze the page
 // before) opens, says as text that it is paused because a step takes that long, and the page answers a click
 // within 100 ms the whole time, measured in the page (the click's handler time against the input event's own

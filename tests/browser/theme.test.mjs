@@ -1,4 +1,4 @@
-// theme.test.mjs — the dark theme (issue 13): the demo, its view and the gallery follow prefers-color-scheme (here
+// theme.test.mjs — the dark theme: the demo, its view and the gallery follow prefers-color-scheme (here
 // emulated: playwright's colorScheme, then emulateMedia to switch a running page). Backgrounds differ between the
 // themes, and text keeps WCAG AA contrast (>= 4.5:1, the ratio computed from the rendered colours) in both.
 

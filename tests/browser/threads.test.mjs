@@ -1,4 +1,4 @@
-// threads.test.mjs — the page on the threaded build (issue 12): served cross-origin isolated (tools/serve.mjs'
+// threads.test.mjs — the page on the threaded build: served cross-origin isolated (tools/serve.mjs'
 // default headers) it loads dist/minipbd_threads.wasm and runs `?threads=N` threads, says so in the panel, and a
 // scene stepped 200 steps through the page's own stepping (app.stepN: World.stepAsync on the runner worker) ends
 // on the same hash at 1, 2 and 3 threads and on the single-thread build of a page served without isolation.

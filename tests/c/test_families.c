@@ -1,5 +1,5 @@
-/* Family tests: each constraint family proves its own arithmetic in closed form (issue 9,
-   item 11), each against slips that no earlier test caught, found by mutating the family's
+/* Family tests: each constraint family proves its own arithmetic in closed form,
+   each against slips that no earlier test caught, found by mutating the family's
    code (tools/mutate.sh keeps the list and checks that every one is caught): a collider
    moving a pin (w = 0), tetherSlack ignored, the sign of wind lift flipped, the tearing
    threshold off by the rest length. Only the public API (minipbd.h) is used, so the tests

@@ -1,5 +1,5 @@
 /* Tests in test_families.c: X(Name) for each void Test_Name(void). Each family proves its own
-   arithmetic in closed form (issue 9, item 11); tools/mutate.sh checks that they fail when the
+   arithmetic in closed form; tools/mutate.sh checks that they fail when the
    family's code is slipped. */
 #define TEST_LIST_FAMILIES(X)              \
 	X(FamilyColliderPinInsideStaysStill)   \

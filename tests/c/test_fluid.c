@@ -1,4 +1,4 @@
-/* test_fluid.c -- issue 11 items 1, 2 and 7: Position Based Fluids (Macklin & Mueller 2013, seed 002)
+/* test_fluid.c -- Position Based Fluids (Macklin & Mueller 2013, seed 002)
    in tanks of box colliders on the ground (d = 0.02 m, h = 2 d, rho0 = 1000). Each test checks a
    number the physics fixes: the rest density away from every boundary, the height a settled dam
    break must reach (its volume over the tank's base), the momentum of a closed system, the sort's

@@ -1,4 +1,4 @@
-/* test_fluid_coupling.c -- issue 11 item 3: the fluid coupled both ways with solids in one solve
+/* test_fluid_coupling.c -- the fluid coupled both ways with solids in one solve
    (Macklin et al. 2014, "Unified Particle Physics", 7.1) and with colliders. d = 0.02 m, h = 2 d,
    rho0 = 1000: a fluid particle weighs m = rho0 d^3 = 8 g and a solid particle of radius d / 2 counts
    in the density as fluid of its volume d^3, so a rigid box of 5^3 particles displaces 1 kg. */

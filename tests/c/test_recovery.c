@@ -1,4 +1,4 @@
-/* Recovery tests (issue 9, item 10): the speed bound also bounds displacement, and a
+/* Recovery tests: the speed bound also bounds displacement, and a
    cloth let go after a violent drag comes back to the stretch of an undisturbed one. */
 #include "test.h"
 

@@ -2,7 +2,7 @@
    rest shape (what shape matching's A_pq is for a rigidly moved body), for 1,000 rotations
    from a fixed-seed generator, 200 of them within 0.1 degree of a half turn and 50 exactly a
    half turn about a random axis, started from the identity: R(q) must equal R_true to 1e-5 in
-   every entry (issue 10, item 8). The rest shape is deliberately lopsided (unequal masses on
+   every entry. The rest shape is deliberately lopsided (unequal masses on
    an offset 3 x 2 x 2 lattice), so A_qq is far from isotropic. */
 #include "test.h"
 #include "families/rotation.h"

@@ -128,7 +128,7 @@ void Test_ShapesGoalsClosedForm(void)
 }
 
 /* A free body spun at 2 rev/s with gravity off, for 2 s at the scene's 10 substeps x 1 pass
-   and at 1 x 10: its angular momentum stays within 1% (issue 10, item 8), about a principal axis
+   and at 1 x 10: its angular momentum stays within 1%, about a principal axis
    and about the tilted axis (1, 2, 3) where it precesses; its shape within 1e-4 of its size; its
    kinetic energy within 1%; its linear momentum within 1e-3. That last is float rounding, not
    the family: the step's p = x + h v and v = (p - x) / h in float round each particle's

@@ -1,5 +1,5 @@
-/* Shape-matched bodies in scenes: a box landing on the ground, the ten-box stack of issue 10
-   (item 8: each box within 1 cm over 60 s, square and set aside), the surface normals the
+/* Shape-matched bodies in scenes: a box landing on the ground, the ten-box stack
+   (each box within 1 cm over 60 s, square and set aside), the surface normals the
    contacts take from bodies, a box tipping off an edge, boxes pushed together, plasticity, and
    the determinism hash of a scene of
    stacked and spinning bodies (the same bits on every build). At the scene format's 10
@@ -103,7 +103,7 @@ static void StackDrift(int moved, float offset, int diagonal, double* across, do
 	pbd_DestroyWorld(w);
 }
 
-/* The ten-box stack of issue 10 (item 8: each box within 1 cm over 60 s of simulated time),
+/* The ten-box stack (each box within 1 cm over 60 s of simulated time),
    square, and with one box set aside by 1 um, 1 mm and 5 mm, along x and diagonally. Faces of
    particles are bumpy: with contacts pushing along the line between particle centres a box set
    aside by as little as 1 um slid into the hollows of the one below (half a spacing, 2.5 cm;
@@ -238,7 +238,7 @@ void Test_ShapesTiltedBoxFallsOffCorner(void)
 /* Two boxes standing on the ground 2 cm apart (faces of particles at 2r + 2 cm), the second
    set aside along z by r / 2 so that their lattices do not line up, are driven into each other
    at 0.5 m/s each for 2 s (their velocities set toward each other before every step: a push
-   without bound). Their particles never come closer than D - 0.1 r, D = 2r (issue 10, item 8:
+   without bound). Their particles never come closer than D - 0.1 r, D = 2r (the solids' target:
    interpenetration within 10% of the particle radius), and the push sets neither one climbing
    the other (centres within 1 cm of the ground's resting height 0.1). */
 void Test_ShapesBoxesPushedTogether(void)
@@ -288,7 +288,7 @@ static float MeanOffset(pbdWorldId w, const float* rest, int first, int count)
    other end pulled 5 cm sideways by four attachments for 2 s and then let go, for 3 s more
    (gravity off, damping 2/s). With plasticity (yield 0.01, creep 5/s, max 2) the rest shape
    creeps toward the bent one and the bar keeps more than half of its bend; without, it returns
-   to within 1% of it (seed 001 section 5.3; issue 10, item 8). With max 0.05 the plastic
+   to within 1% of it (seed 001 section 5.3). With max 0.05 the plastic
    deformation P stops at |P - I| = 0.05: a shear of 0.05 sqrt 2 (the strain is symmetric),
    which leaves the tip 0.25 m from the pin 1.8 cm aside. */
 void Test_ShapesPlasticBarKeepsBend(void)

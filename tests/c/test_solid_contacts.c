@@ -1,4 +1,4 @@
-/* test_solid_contacts.c -- issue 10 item 5: every object collides with every other through the one
+/* test_solid_contacts.c -- every object collides with every other through the one
    neighbour search, and all of them with the colliders and the ground, each with its particles'
    own radius. One world holds a soft box, a rigid box, a soft ball resting on the rigid box, and a
    rope laid across the soft box; a second drops a soft and a rigid body onto a sphere and a box

@@ -1,4 +1,4 @@
-/* Same bits for any thread count and any slicing (issue 12 items 3 and 6, design contract:
+/* Same bits for any thread count and any slicing (the threaded build's design contract:
    blocks never depend on the thread count, reductions summed in block order). Every scene of
    test_threads_scenes.c and test_threads_contacts.c, and the collider scene below, is hashed
    after its steps alone (the reference, and where a test pins a hash, that hash), on a team of 8

@@ -1,4 +1,4 @@
-/* test_threads.h -- the same bits for any thread count and any slicing (issue 12 items 3 and 6):
+/* test_threads.h -- the same bits for any thread count and any slicing:
    every family's scene hashed after its steps with 1, 2, 3, 4 and 8 threads (host/threads.h, not
    in the wasm test build) and taken in slices of 1, 2 and 7 units; a stress test of a team shared
    by two worlds while objects and attachments come and go. The scenes are in

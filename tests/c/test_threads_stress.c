@@ -1,4 +1,4 @@
-/* The threads stress test (issue 12 item 6): one team shared by two worlds stepped alternately,
+/* The threads stress test: one team shared by two worlds stepped alternately,
    whole or in slices interleaved between them (so the team changes hands inside a step), each
    with a thread count changed between steps; cloths, chains and a fluid block added, and
    attachments added, moved and removed between steps; a world destroyed while the helpers are

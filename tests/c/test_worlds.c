@@ -1,4 +1,4 @@
-/* Worlds are independent: no state of the core is shared between them (issue 9, item 6). */
+/* Worlds are independent: no state of the core is shared between them. */
 #include "test.h"
 
 #include <string.h>

@@ -19,7 +19,7 @@
    here stops the replay with a message (exit 2) instead of printing a hash of nothing.
 
    `replay_calls --threads N [log]` steps every world it creates on a team of N threads
-   (host/threads.h): the hashes must not move (issue 12: the same bits for any thread count). */
+   (host/threads.h): the hashes must not move (the threaded build: the same bits for any thread count). */
 #include "minipbd.h"
 #include "host/threads.h"
 

@@ -1,4 +1,4 @@
-/* fuzz_api.c -- libFuzzer harness over the public C API (src/minipbd.h), issue 9 item 8.
+/* fuzz_api.c -- libFuzzer harness over the public C API (src/minipbd.h).
 
    The fuzzer's bytes are decoded (fuzz_input.h) into a sequence of calls on up to three
    worlds: create (any capacities), destroy and re-create, add chains, cloths, bodies (box, ball,

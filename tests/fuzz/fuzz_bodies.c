@@ -1,4 +1,4 @@
-/* fuzz_bodies.c -- the API fuzzer's calls for bodies (issue 10): pbd_World_AddBody with box,
+/* fuzz_bodies.c -- the API fuzzer's calls for bodies: pbd_World_AddBody with box,
    ball, tets and surface defs, valid or broken (a coordinate set to any float, an index moved
    out of range or onto its neighbour, a triangle or tet dropped or turned over, counts that lie),
    and pbd_World_UpdateSkin. Meshes are small and local; a lying count either fits the local

@@ -64,7 +64,7 @@ static void OpSetMassOrInverse(Fuzz* f, int inverse)
 	int rc = inverse ? pbd_World_SetInvMass(world, i, m) : pbd_World_SetMass(world, i, m);
 	Trace("%s(w%d, %d, %g) -> %d", what, world, i, (double)m, rc);
 	if (Result(f, rc, world, 0, what) < 0) return;
-	/* README: masses in [1e-6, 1e6] kg; inverse masses in [0, 1e6] */
+	/* docs/api.md: masses in [1e-6, 1e6] kg; inverse masses in [0, 1e6] */
 	if (inverse) FUZZ_CHECK(m >= 0.0f && m <= 1e6f, "SetInvMass accepted %g", (double)m);
 	else FUZZ_CHECK(m >= 1e-6f && m <= 1e6f, "SetMass accepted %g", (double)m);
 	const FuzzSnapshot* b = &SlotOf(f, world)->before;
@@ -113,7 +113,7 @@ void OpSetParam(Fuzz* f)
 		if (p < 0 || p >= pbdParam_count) FUZZ_CHECK(rc == PBD_ERR_UNKNOWN_PARAM || rc == PBD_ERR_INVALID_WORLD, "SetParam(%d): %d", p, rc);
 	}
 	if (SlotOf(f, world) == NULL) return;
-	/* One parameter table (issue 9 item 4): the call accepts exactly what pbd_GetParamInfo describes. */
+	/* One parameter table: the call accepts exactly what pbd_GetParamInfo describes. */
 	pbdParamInfo info;
 	int known = pbd_GetParamInfo(p, &info) == PBD_OK;
 	int whole = known && (info.flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN));
@@ -174,7 +174,7 @@ void OpStep(Fuzz* f)
 /* ---------------------------------------------------------------- threads */
 
 /* The harness's one team of 4 (host/threads.h), started at its first use and kept for the process,
-   so the fuzzer steps worlds with 1 to 4 threads (issue 12) without a thread start per input. */
+   so the fuzzer steps worlds with 1 to 4 threads (the threaded build) without a thread start per input. */
 #define FUZZ_TEAM_THREADS 4
 static pbdThreads* s_team;
 

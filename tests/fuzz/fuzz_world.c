@@ -1,6 +1,6 @@
 /* fuzz_world.c -- the checks the API fuzzer makes after every call (fuzz_world.h): a refused
-   call leaves the world exactly as it was (README "C API": validate first, mutate last), and no
-   step lets a NaN, an infinity or a particle past the world bound out (README "Robustness"). */
+   call leaves the world exactly as it was (docs/api.md "C API": validate first, mutate last), and no
+   step lets a NaN, an infinity or a particle past the world bound out (docs/physics.md "Robustness"). */
 #include "fuzz_world.h"
 
 #include <math.h>
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WORLD_BOUND 1e5f /* README "Robustness": the world bound */
+#define WORLD_BOUND 1e5f /* docs/physics.md "Robustness": the world bound */
 
 const char* FuzzLastError(pbdWorldId world)
 {
-	/* issue 9 item 6: a world's own message; the shared one for calls that have no world */
+	/* A world's own message; the shared one for calls that have no world */
 	return pbd_World_IsValid(world) ? pbd_World_GetLastErrorMessage(world) : pbd_GetLastErrorMessage();
 }
 
@@ -105,7 +105,7 @@ void FuzzSnapshotSame(const FuzzSnapshot* s, pbdWorldId world, int addressed, co
 		uint32_t hash = pbd_World_Hash(world);
 		FUZZ_CHECK(hash == s->hash, "%s: hash 0x%08x became 0x%08x", what, s->hash, hash);
 	} else {
-		/* issue 9 item 6: a call on another world (or on none) leaves this world's message alone */
+		/* A call on another world (or on none) leaves this world's message alone */
 		const char* error = pbd_World_GetLastErrorMessage(world);
 		FUZZ_CHECK(error != NULL && strncmp(error, s->error, sizeof s->error - 1) == 0,
 				   "%s: the last error of world %d, which it did not address, changed from \"%s\" to \"%s\"", what, world, s->error,

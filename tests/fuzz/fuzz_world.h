@@ -124,7 +124,7 @@ int InBound(const float* x);
 
 void FuzzFail(const char* file, int line, const char* fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 
-/// The engine's last error message. One place, so a per-world error call (issue 9, item 6)
+/// The engine's last error message. One place, so a per-world error call
 /// changes one line.
 const char* FuzzLastError(pbdWorldId world);
 

@@ -330,7 +330,7 @@ int main(int argc, char** argv)
 	ParamF(pbdParam_fluidViscosity, 1), Steps(4);
 	Write(dir, n++, "fluid-hose-drain");
 
-	/* Threads (issue 12): a 64 x 64 cloth (4096 particles: loops of several blocks) on the
+	/* Threads: a 64 x 64 cloth (4096 particles: loops of several blocks) on the
 	   harness's team with 4, 2 and 3 threads, whole steps and slices, an attachment dragged; counts
 	   refused (0 and 5 on the team, 2 on none); back to one thread alone. */
 	CreateWorld(0, 4200, 30000), Hanging(64), ParamF(pbdParam_substeps, 1), ParamF(pbdParam_iterations, 2);

@@ -1,8 +1,8 @@
-// A fuzz of the JS surface (issue 9, items 8 and 10a): seeded, reproducible sequences of random calls
+// A fuzz of the JS surface: seeded, reproducible sequences of random calls
 // on a World from web/js/minipbd.js, with arguments of every type: valid ones, integers in and out of
 // range, 45.9, NaN, Infinity, -0, 2**32 + 45, "45", "0.5", true, null, undefined, {}, [], 10n, ...
 //
-// The intended behaviour (issue 9 item 10a: "every JS and C entry point checks that indices are
+// The intended behaviour ("every JS and C entry point checks that indices are
 // integers in range and numbers are finite numbers of the right type, and refuses anything else with
 // a message, the world unchanged"), checked after every call:
 //   - it returned, or threw a MiniPBDError with a non-empty message (nothing else: no TypeError,
@@ -280,7 +280,7 @@ function run(seed) {
         if (bad.length) violate('accepted an invalid argument', call, k, bad.map((x) => describeValue(x.value)).join(', '));
         if (call.name === 'setParam') state.params[call.args[0].value] = world.getParam(call.args[0].value);
       }
-      // issue 9 item 10b: whatever the API accepted, the scene format accepts
+      // Whatever the API accepted, the scene format accepts
       if (!threw && /^set|Attachment$/.test(call.name)) {
         try {
           validateScene(world.describe());

@@ -1,4 +1,4 @@
-// Every World entry point checks its arguments (issue 9, "inputs and recovery"): an index is a number that is an
+// Every World entry point checks its arguments: an index is a number that is an
 // integer in range, a quantity a finite number of type number. Each kind of bad argument is refused with a
 // MiniPBDError naming the call and the argument, and the world (hash, description, attachments) is unchanged.
 import test from 'node:test';

@@ -198,7 +198,7 @@ function checkSolid(rec, where) {
     assert.equal(rec.tets, 2 * cube.tets, `${where}: 6 tets per cell`);
     for (const f of ['volume_error_mean', 'volume_error_max', 'max_edge_stretch', 'max_edge_compression']) finite(f);
     assert.ok(rec.volume_error_mean <= rec.volume_error_max, `${where}: mean <= max`);
-    // Cubes dropped a few cm keep their volume (issue 10: within 1% at rest) and no tet turns over.
+    // Cubes dropped a few cm keep their volume (within 1% at rest) and no tet turns over.
     assert.ok(rec.volume_error_max < 0.01, `${where}: volume error ${rec.volume_error_max}`);
     assert.equal(rec.inverted_tets, 0, `${where}: inverted tets`);
     if (rec.impl !== 'js') {

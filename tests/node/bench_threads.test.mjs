@@ -1,4 +1,4 @@
-// The threads bench (bench/threads-bench.mjs, part of `make bench`; issue 12 item 7) in its --quick mode: the cloth,
+// The threads bench (bench/threads-bench.mjs, part of `make bench`) in its --quick mode: the cloth,
 // the dam break and the solid piles at small sizes, at 1 and 2 threads natively (bench_native --threads N) and in
 // the threaded wasm (worker_threads), beside the single-thread wasm, then stage by stage. Checks the records'
 // structure, that every thread count and build ends on the same state hash (the bench's own check, and again here

@@ -1,4 +1,4 @@
-// cli.test.mjs — minipbd-run's data out (issue 13): CSV that a strict parser reads, its columns for a cloth and for a
+// cli.test.mjs — minipbd-run's data out (docs/cli.md): CSV that a strict parser reads, its columns for a cloth and for a
 // fluid, one row per sample, time = step x dt, --track equal to the same run in process, --digits rounding, --set
 // and scene files checked with the validator's words, progress on stderr only. (engine.test.mjs and the
 // fluid/replay/solids/threads tests cover the JSON summary, links, replays, OBJ models and threads.)

@@ -1,5 +1,5 @@
-// Native and wasm reach the same bits on every built-in scene (issue 10: "native and wasm reach the same hash on
-// every solid scene"). The JS engine builds each scene exactly as the page does, on dist/minipbd.wasm; every call
+// Native and wasm reach the same bits on every built-in scene, the solids' and the fluids' too. The JS
+// engine builds each scene exactly as the page does, on dist/minipbd.wasm; every call
 // that changes a world is logged (name, arguments, and the mesh arrays a body is given), and
 // tests/crossbuild/replay_calls.c (build/replay_calls: the core and the wasm surface compiled natively with gcc)
 // makes the same calls and prints the hashes the log asked for. So there is no second scene loader to keep in step:
@@ -25,7 +25,7 @@ const MUTATORS = new Set([
   'pbd_World_SetObjectPlasticity', 'pbd_World_SetInvMass', 'pbd_World_SetMass', 'pbd_World_SetPosition',
   'pbd_World_SetVelocity', 'pbd_World_AddAttachment', 'pbd_World_MoveAttachment', 'pbd_World_RemoveAttachment',
   'pbd_World_SetColliderTransform', 'pbd_World_SetColliderMaterial', 'pbd_World_FindPairs', 'pbd_World_Hash',
-  // fluids (issue 11): the block and its capacity, the hoses and drains, a hose switched
+  // fluids: the block and its capacity, the hoses and drains, a hose switched
   'pbdjs_AddFluid', 'pbdjs_AddEmitter', 'pbdjs_SetEmitter', 'pbdjs_AddDrain', 'pbd_World_UpdateDensities',
 ]);
 // pbdjs_AddBody's array arguments: (pointer index, count index, words per count).
@@ -94,7 +94,7 @@ test('every built-in scene, run and dragged, reaches the same hash natively as i
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-calls-')), 'calls.log');
   fs.writeFileSync(file, log.join('\n') + '\n');
   // Natively alone (one thread: a world with one thread never wakes a team), then on a team of 2, 3, 4 and 8
-  // threads (issue 12: the same bits for any thread count). On this 2-core machine 8 threads take ~2.5 times as
+  // threads (the same bits for any thread count). On this 2-core machine 8 threads take ~2.5 times as
   // long as one: more threads than cores wait for each other at every loop's join.
   for (const threads of [0, 2, 3, 4, 8]) {
     const started = Date.now();

@@ -1,4 +1,4 @@
-// The default hanging cloth drapes like cloth (issue 13 item 8): its top corners are pinned closer together than
+// The default hanging cloth drapes like cloth: its top corners are pinned closer together than
 // the cloth is wide, so its top edge has slack and sags between them, and it falls in folds out of its plane. A
 // cloth pinned at its own width (the old scene) hangs flat and taut like a board and fails every check here.
 // Also the pin's [i, j, x, y, z] form of the scene format (objects/cloth.js): read, refused, built.

@@ -392,7 +392,7 @@ test('setObjectMass: free particles get w = 1/m, pins and mass ranges keep their
 	for (let i = 0; i < 15; i++) assert.equal(again.positions[4 * i + 3], w(i), `rebuilt particle ${i}`);
 });
 
-// Error messages live in each world (issue 9: no mutable statics in the core): a refusal in one world is
+// Error messages live in each world (no mutable statics in the core): a refusal in one world is
 // reported with that world's message, and another world's refusal afterwards does not overwrite it.
 test('each world keeps its own last error message; calls without a world have theirs', () => {
 	const a = pbd.createWorld(builtinScenes.cloth);

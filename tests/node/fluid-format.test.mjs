@@ -1,5 +1,5 @@
-// The fluid in the scene format and in links (issue 11): exact parser results, the describe() round trip, and
-// hostile fluid settings refused with a message naming what is wrong (README "Scene format", "Fluids").
+// The fluid in the scene format and in links: exact parser results, the describe() round trip, and
+// hostile fluid settings refused with a message naming what is wrong (docs/scene-format.md).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The page's modules in folders by role (issue 9, "layout that shows it", "object types as a registry"): every
+// The page's modules in folders by role (docs/architecture.md "Layout"; the object types as a registry): every
 // relative import resolves, in web/js and in the dist/ that `make` copies; no module is over ~500 lines; no module
 // outside web/js/objects/ (and the built-in scene data) names an object type; every registered type has what
 // the rest of the page asks of it, and its counts are the engine's.

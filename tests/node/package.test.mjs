@@ -1,4 +1,4 @@
-// The npm package (issue 13 item 1): `npm pack` of dist/minipbd@VERSION (make dist writes it, tools/package.mjs),
+// The npm package: `npm pack` of dist/minipbd@VERSION (make dist writes it, tools/package.mjs),
 // installed offline into a fresh project with npm's default package.json (CommonJS), runs docs/api.md's Node example
 // there as it is written (an ES module and the CommonJS form), and its types are real: a typed example over every
 // entry point passes `tsc --strict` (module nodenext), a file with deliberate type errors fails it with those errors.

@@ -1,4 +1,4 @@
-// One parameter table (issue 9): web/js/engine/param-table.js is the wasm's table (src/minipbd.h PBD_PARAMS), and
+// One parameter table: web/js/engine/param-table.js is the wasm's table (src/minipbd.h PBD_PARAMS), and
 // every place in web/js that takes or shows a parameter — the scene validator, the replay format, World.setParam,
 // the panel, the types — agrees with it, value by value at the edges of each range.
 import test from 'node:test';

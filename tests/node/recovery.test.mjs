@@ -15,7 +15,7 @@ const NU = 40; // the built-in cloth: 40 x 40, 2 m x 2 m, pinned at its top corn
 const CORNER = 39 * NU; // its bottom-left corner, (0, 39)
 
 // The built-in cloth as it was when the tether fix was measured: pinned where its grid puts its top corners, at
-// its own width. Since issue 13 the built-in holds them 1.6 m apart so that it drapes (tests/node/drape.test.mjs);
+// its own width. Now the built-in holds them 1.6 m apart so that it drapes (tests/node/drape.test.mjs);
 // that cloth still sways after the 7 s `undisturbed` waits (damping 0.05/s) and its folds and pulled-in corners hold
 // ~4% of stretch at rest, a different question from this one: whether a drag leaves the seam between two pin
 // islands stretched for good.

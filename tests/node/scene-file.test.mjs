@@ -66,7 +66,7 @@ test('the size is refused before a byte is read, in the same words everywhere', 
   await assert.rejects(readSceneFile(big), { name: 'SceneFileError', message: 'big.json is 32.0 MB; a scene file may be at most 32.0 MB' });
 });
 
-test('a file with "$schema" (as the README advises, for editors) opens in the API, the page\'s reader and the CLI as the same scene', async () => {
+test('a file with "$schema" (as docs/scene-format.md advises, for editors) opens in the API, the page\'s reader and the CLI as the same scene', async () => {
   const scene = await loadBuiltinScene('chain');
   const plain = JSON.stringify(scene, null, 2);
   const withSchema = JSON.stringify({ $schema: 'https://example.org/minipbd/scene.schema.json', ...scene }, null, 2);

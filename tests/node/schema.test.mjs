@@ -1,4 +1,4 @@
-// The scene format's JSON Schema (web/scene.schema.json, issue 13 item 6): it is what tools/gen-scene-schema.mjs
+// The scene format's JSON Schema (web/scene.schema.json): it is what tools/gen-scene-schema.mjs
 // writes from the validator's tables now, every built-in scene passes it and the validator, and on a hostile corpus
 // (hand-made cases and seeded mutations of the built-ins, as tests/node/link-fuzz.test.mjs makes them) schema and
 // validator agree: where they differ it is one of the rules across values a schema cannot say (CROSS_FIELD below,

@@ -1,4 +1,4 @@
-// Soft and rigid bodies in the JS engine and the scene format (issue 10), on the shipped dist/minipbd.wasm: the new
+// Soft and rigid bodies in the JS engine and the scene format (the solids), on the shipped dist/minipbd.wasm: the new
 // keys' exact normalisation and refusals, the built-in solid scenes built with the engine's own counts, masses,
 // pins and material, a failed build that leaves the engine usable, links that replay a solid scene bit for bit
 // and refuse one too large, and the CLI's --obj.

@@ -1,4 +1,4 @@
-// threads.test.mjs — the threaded wasm (dist/minipbd_threads.wasm, issue 12) under Node with worker_threads:
+// threads.test.mjs — the threaded wasm (dist/minipbd_threads.wasm, the threaded build) under Node with worker_threads:
 //   - every built-in scene gives the same state hash on 1, 2, 3, 4 and 8 threads, and the single-thread build's;
 //   - a link's recording replays to the same state in both builds;
 //   - thread counts outside the team are refused, naming the range, and change nothing;
