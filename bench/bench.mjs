@@ -16,7 +16,7 @@
             --cases a,b (run only the cases whose name starts with one of these),
             --only-wasm / --only-native (= --impls wasm / the native builds)
 
-   threads (issue 12): bench/threads-bench.mjs after everything else (its own tables: 1 and 2 threads natively and
+   threads: bench/threads-bench.mjs after everything else (its own tables: 1 and 2 threads natively and
    in the threaded wasm, the single-thread wasm beside them, the scaling per stage and the estimate for 4 and 8
    threads; its records, marked threads_bench: true, are appended to dist/bench.json; a hash that differs between
    thread counts makes the exit status 1). --impls threads runs it alone; --cases filters its cases too.
@@ -45,7 +45,7 @@
    cloth-RxR/findpairs (pbd_World_FindPairs alone: spatial hash rebuild + pair search from
    the warmed-up positions, timed per call) and cloth-RxR/rebuild (the hash rebuild alone,
    native only: the engine's internal pbd_HashGrid_Build, which wasm does not export).
-   Solids (issue 10, bench/solid-cases.mjs): soft-20k, 16 soft cubes of 6 x 6 x 6 cells (20,736
+   Solids (bench/solid-cases.mjs): soft-20k, 16 soft cubes of 6 x 6 x 6 cells (20,736
    tets) dropped onto the ground and each other, on our builds and the js soft-body peer;
    rigid-256, 256 shape-matched boxes of 64 particles piling up in a pen of box colliders, on our
    builds; both at the scene defaults, 10 substeps x 1 pass, with their quality figures
@@ -76,7 +76,7 @@
    solid (soft or rigid), bodies, tets, constraints = the tets' edges, proj_per_s over edges and
    tets (null for rigid), the quality fields of report-solids.mjs QUALITY_FIELDS, and on native
    records quality_from (copied from the wasm record whose final hash they share).
-   Fluids (issue 11, bench/fluid-cases.mjs, fluid-run.mjs, report-fluids.mjs): dam breaks of Position Based Fluids
+   Fluids (bench/fluid-cases.mjs, fluid-run.mjs, report-fluids.mjs): dam breaks of Position Based Fluids
    in a tank at 2 substeps x 2 iterations: fluid-dam-8k and fluid-dam-25k on our builds and the plain-JS PBF peer
    (bench/peer-pbf.mjs), each part of the 25k substep alone (fluid-dam-25k/part-NAME: pbd_World_RunFluidPart, mode
    part, native and wasm) and fluid-scale-2k, -50k, -100k for ms per step against the count (--quick: 216
@@ -198,8 +198,8 @@ function makeCases(quick) {
 		{ name: `${name(big)}/findpairs`, res: big, ...w, mode: 'findpairs', params: { thickness: t }, impls: ['native', 'wasm'] },
 		{ name: `${name(big)}/rebuild`, res: big, ...w, mode: 'rebuild', params: { thickness: t }, impls: ['native'] },
 	);
-	// The solids (issue 10): soft-20k on our builds and the plain-JS soft-body peer, rigid-256 on our builds.
-	// The fluids (issue 11): dam breaks, the parts of a substep, and the particle count series.
+	// The solids: soft-20k on our builds and the plain-JS soft-body peer, rigid-256 on our builds.
+	// The fluids: dam breaks, the parts of a substep, and the particle count series.
 	return [...list.map((c) => ({ mode: 'step', params: {}, ...c })), ...solidCases(quick, { ours: SCENE_IMPLS }),
 		...fluidCases(quick, { ours: SCENE_IMPLS })];
 }
@@ -413,7 +413,7 @@ async function main() {
 	}
 	console.log(`bench took ${seconds.toFixed(0)} s`);
 
-	// The threads (issue 12 item 7): after the rest, so its tables are not interleaved with theirs.
+	// The threads: after the rest, so its tables are not interleaved with theirs.
 	let threadsOk = true;
 	if (threadsWanted) {
 		const t = await runThreadsBench({ quick: opts.quick, runs: opts.runs ?? undefined, cases: opts.cases ?? undefined,

@@ -44,9 +44,9 @@
                            the cloth as web/js/minipbd.js World.build() makes it: axisU = (W, 0, 0),
                            axisV = (0, -H, 0) for xy or (0, 0, H) for xz; pinned at the two top
                            corners or along the whole top row (j = 0)
-     A solid case (issue 10, bench/solid-cases.mjs): world=PATH, a plan file of the world's operations
-       (bench_native_world.c) instead of res=N; its record also has "bodies" and "tets". A fluid case (issue
-       11, bench/fluid-cases.mjs) is a plan too; its record has the fluid's live particles as "particles" and
+     A solid case (bench/solid-cases.mjs): world=PATH, a plan file of the world's operations
+       (bench_native_world.c) instead of res=N; its record also has "bodies" and "tets". A fluid case
+       (bench/fluid-cases.mjs) is a plan too; its record has the fluid's live particles as "particles" and
        pbdFluidStats after the warm-up and at the end ("density_error_warmup", "density_error", ...).
      e.g. bench_native --impl native res=316,warmup=30,runs=7,steps=20,iterations=1
    Exit status 2 on bad arguments, 1 if the engine refuses something. */

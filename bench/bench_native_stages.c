@@ -1,4 +1,4 @@
-/* bench_native_stages.c -- bench_native's threads (issue 12 item 7): one team started once for the whole
+/* bench_native_stages.c -- bench_native's threads: one team started once for the whole
    process (--threads N: pbd_Threads_Start), and the step timed stage by stage (mode=stages).
 
    Stage by stage: the step advanced one unit a call (pbd_World_StepSlice(w, 1)), the unit's stage read before

@@ -1,5 +1,5 @@
-/* bench_native_world.c -- bench_native's planned worlds: the solids (issue 10: soft-20k, rigid-256) and the
-   fluids (issue 11: the dam breaks). bench.mjs writes a case's plan (bench/solid-cases.mjs planOps,
+/* bench_native_world.c -- bench_native's planned worlds: the solids (soft-20k, rigid-256) and the
+   fluids (the dam breaks). bench.mjs writes a case's plan (bench/solid-cases.mjs planOps,
    bench/fluid-cases.mjs fluidPlanOps: the operations it also runs through the wasm exports) to a file, one
    operation per line, and this file makes the same C calls in the same order:
 

@@ -1,4 +1,4 @@
-/* fluid-cases.mjs -- the fluids' bench cases (issue 11 item 8) for bench.mjs: dam breaks of Position Based
+/* fluid-cases.mjs -- the fluids' bench cases for bench.mjs: dam breaks of Position Based
    Fluids (Macklin & Mueller 2013, seed 002) in a glass tank, timed per step, per part of the substep
    (pbd_World_RunFluidPart) and against the particle count, on our builds and the plain-JS peer (peer-pbf.mjs).
 
@@ -216,7 +216,7 @@ export function nearestPlane(planes, x, y, z, far) {
 	return which;
 }
 
-/** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (arch11). */
+/** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (docs/physics.md "Fluids"). */
 export const usedRadius = (smoothingRadius, d) => Math.min(Math.max(smoothingRadius, d), 4 * d);
 
 /**

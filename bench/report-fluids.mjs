@@ -1,5 +1,5 @@
 /* report-fluids.mjs -- what bench.mjs makes of the fluid cases' records (fluid-cases.mjs, fluid-run.mjs): the
-   parts' share of a step, the tables (steps, parts, particle count) and the issue's targets (issue 11 item 8),
+   parts' share of a step, the tables (steps, parts, particle count) and the targets (docs/benchmarks.md "Fluids"),
    each time with the density error of the state it was taken on. Pure functions of the records, like report.mjs. */
 import { OURS, fmt } from './report.mjs';
 import { FLUID_PARTS } from './fluid-cases.mjs';

@@ -1,5 +1,5 @@
 /* report-solids.mjs -- what bench.mjs makes of the solid cases' records (solid-cases.mjs, solid-run.mjs): the
-   quality of the native records, projections per second, the tables and the issue's targets (issue 10 item 9).
+   quality of the native records, projections per second, the tables and the targets (docs/benchmarks.md "Solids").
    Pure functions of the records, like report.mjs. */
 import { OURS, fmt } from './report.mjs';
 

@@ -1,4 +1,4 @@
-/* report-threads.mjs -- what threads-bench.mjs makes of its records (issue 12 item 7): the hash check across thread
+/* report-threads.mjs -- what threads-bench.mjs makes of its records: the hash check across thread
    counts and builds, the speed-ups and ratios of the same run, the scaling per stage with its Amdahl estimate for
    more cores, the targets, and the markdown tables. Pure functions of the records: no timing here. */
 import { fmt } from './report.mjs';
@@ -13,7 +13,7 @@ const find = (records, c, impl, threads, mode = 'step') =>
 	records.find((r) => r.case === c && r.impl === impl && r.mode === mode && (threads === null || r.threads === threads));
 
 /**
- * Same bits for any thread count (issue 12 must-have 3): within a case every record (any build, any thread count)
+ * Same bits for any thread count (a must-have of the threaded build): within a case every record (any build, any thread count)
  * ends the warm-up on one hash, and every record of the same mode (the same number of timed steps) on one final
  * hash. Returns { ok, lines } with one line per case naming the hashes.
  */

@@ -1,4 +1,4 @@
-/* solid-cases.mjs -- the solids' bench cases (issue 10 item 9) for bench.mjs: soft-20k (soft lattice cubes,
+/* solid-cases.mjs -- the solids' bench cases for bench.mjs: soft-20k (soft lattice cubes,
    tet edges + signed tet volumes) and rigid-256 (shape-matched lattice boxes piling up between walls).
 
    A case is a plan: one list of operations (create the world with these capacities, set a parameter, add a

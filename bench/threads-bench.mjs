@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* threads-bench.mjs -- the threads part of `make bench` (issue 12 item 7): the 100k bench cloth (316 x 316, 1 substep
+/* threads-bench.mjs -- the threads part of `make bench`: the 100k bench cloth (316 x 316, 1 substep
    x 10 passes: the cloth table's headline), the dam break of 25k particles (and of 50k: --cases fluid-scale-50k)
    and the solid piles (rigid-256, soft-20k) at 1 and 2 threads, natively (build/bench_native --threads N: one team of N started once for the
    process) and in the threaded wasm in this Node (build/minipbd_threads.wasm, helpers in worker_threads, stepping

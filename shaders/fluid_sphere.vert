@@ -2,7 +2,7 @@
 // Screen-space fluid rendering (van der Laan, Green & Sainz 2009), splat step: every live fluid particle as a
 // point sprite that the fragment shader turns into a sphere impostor of radius u_radius (fluid.spacing / 2).
 // Shared by the depth pass (fluid_depth.frag) and the thickness pass (fluid_thickness.frag). A parked slot of a
-// fluid's capacity has w = 0 (arch11: PBD_PHASE_INACTIVE): it is never drawn, even if a stale range held it.
+// fluid's capacity has w = 0 (PBD_PHASE_INACTIVE): it is never drawn, even if a stale range held it.
 layout(location = 0) in vec4 a_position;
 uniform mat4 u_view;
 uniform mat4 u_proj;
