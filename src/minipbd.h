@@ -98,7 +98,7 @@ typedef int32_t pbdAttachmentId;
 ///   (PBD_PARAM_INTEGER / PBD_PARAM_BOOLEAN), unit, owner (the module that reads it), scene
 ///   (its place in the scene format: "solver.dt", "solver.gravity.1"; "cloth.stiffness.stretch"
 ///   for every object of that type; "" = not in the scene format).
-/// Defaults are the scene format's: 10 substeps x 1 pass (README "Substeps or passes").
+/// Defaults are the scene format's: 10 substeps x 1 pass (docs/physics.md "Substeps or passes").
 #define PBD_PARAMS(X)                                                                                                    \
 	X(pbdParam_dt, "dt", 1.0f / 60.0f, 1e-4f, 0.1f, 0, "s", "step", "solver.dt")                                         \
 	X(pbdParam_substeps, "substeps", 10.0f, 1.0f, 64.0f, PBD_PARAM_INTEGER, "1", "step", "solver.substeps")              \
@@ -237,7 +237,7 @@ typedef struct pbdChainDef {
 /// A rectangular cloth: particle (i, j) sits at origin + axisU * i/(nu-1) + axisV * j/(nv-1).
 /// Stretch constraints join grid neighbours, shear joins diagonals, bending joins
 /// particles two apart along the grid (distance bending: cheap and order-independent,
-/// see README "Cloth model").
+/// see docs/physics.md "Cloth model").
 typedef struct pbdClothDef {
 	float origin[3];
 	float axisU[3];      ///< whole width edge vector
@@ -379,7 +379,7 @@ PBD_API int pbd_World_GetTopologyVersion(pbdWorldId world);
 PBD_API int pbd_World_GetObjectCount(pbdWorldId world);
 PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo* info);
 
-/// Material of one object beyond its stiffness (issue 10).
+/// Material of one object beyond its stiffness.
 /// Contact radius: its particles are spheres of this radius against other particles, colliders
 /// and the ground; 0 (the default for chains and cloth) follows the world's thickness / 2.
 /// Plasticity (seed 001 section 5.3; the yield / creep / max set of FleX and Rapier): once the
@@ -392,7 +392,7 @@ PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yi
 /// out[0..2] = yield, creep, max.
 PBD_API int pbd_World_GetObjectPlasticity(pbdWorldId world, int object, float* out);
 
-/* ---- bodies (issue 10): builders/body.c -------------------------------------------- */
+/* ---- bodies: builders/body.c ------------------------------------------------------- */
 /* volume family (families/volume.c) */
 /// The object's tets measured now: out[0] the sum of their signed volumes (m^3), out[1] the sum
 /// of their rest volumes, out[2] how many have a volume <= 0 (inverted or flat). An object
@@ -450,7 +450,7 @@ PBD_API int pbd_BodyCounts(const pbdBodyDef* def, pbdBodyCounts* counts);
 /// Adds the body as one object; returns its first particle, or a negative pbdError (world unchanged).
 PBD_API int pbd_World_AddBody(pbdWorldId world, const pbdBodyDef* def);
 
-/* ---- shape matching (issue 10): families/shapes.c ----------------------------------- */
+/* ---- shape matching: families/shapes.c ---------------------------------------------- */
 
 /// A shape-matched body's transform from its last solve: out[0..2] = c, its centre of mass,
 /// out[3..6] = q (x, y, z, w), its rotation, so that a rest point x0 is now at
@@ -458,7 +458,7 @@ PBD_API int pbd_World_AddBody(pbdWorldId world, const pbdBodyDef* def);
 /// now). PBD_ERR_INVALID_ARGUMENT for an object that is not a shape-matched body.
 PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out);
 
-/* ---- skin (issue 10): builders/skin.c ----------------------------------------------- */
+/* ---- skin: builders/skin.c ---------------------------------------------------------- */
 
 /// Moves every body's skin with its particles into pbdBuffer_skinPositions and writes
 /// area-weighted normals into pbdBuffer_skinNormals (call once per drawn frame, like
@@ -466,7 +466,7 @@ PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out)
 /// of its tet; a rigid body's is its rest position moved by the body's rotation and translation.
 PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
 
-/* ---- fluids (issue 11): builders/fluid.c, families/fluid*.c ------------------------- */
+/* ---- fluids: builders/fluid.c, families/fluid*.c ------------------------------------ */
 
 /// Position Based Fluids (Macklin & Mueller 2013, seed 002) in the same step: a fluid object is a
 /// range of particles with PBD_PHASE_FLUID whose density is held at fluid.restDensity. Each fluid

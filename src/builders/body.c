@@ -1,4 +1,4 @@
-/* builders/body.c -- soft and rigid bodies (issue 10, arch10 "Meshes"): pbd_DefaultBodyDef,
+/* builders/body.c -- soft and rigid bodies (docs/api.md): pbd_DefaultBodyDef,
    pbd_BodyCounts and pbd_World_AddBody.
 
    A soft body is its particles, its tets' edges (distance family, kind pbdKind_edge, one group
@@ -351,7 +351,7 @@ static void Build(pbdWorld* w, pbdBodyPlan* plan)
 	PBD_ASSERT(w->particleCount == first + n);
 	for (int32_t i = first; i < first + n; ++i) {
 		memcpy(w->v + 4 * i, def->velocity, 3 * sizeof(float));
-		w->phase[i] &= ~PBD_PHASE_SELF; /* arch10: no self-collision inside a body */
+		w->phase[i] &= ~PBD_PHASE_SELF; /* no self-collision inside a body */
 	}
 	w->objectRadius[object] = plan->radius;
 	pbd_BodySkin_Build(w, plan, first); /* before the edges' colouring: a tet mesh's adjacency lives in the scratch */

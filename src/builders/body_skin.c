@@ -1,4 +1,4 @@
-/* builders/body_skin.c -- where each body's skin comes from (arch10 "Rendering"):
+/* builders/body_skin.c -- where each body's skin comes from (docs/architecture.md "Rendering"):
      box      the box at halfExtents + particle radius, flat faces (their own vertices), each
               face cut into the lattice's cells for a soft body, whole for a rigid one;
      ball     a UV sphere of 24 segments x 16 rings at radius + particle radius;

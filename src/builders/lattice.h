@@ -25,7 +25,7 @@
 
 #include <stdint.h>
 
-/// Cells along an axis at most (arch10: resolution in [1, 48]).
+/// Cells along an axis at most (a body's resolution is in [1, 48]).
 #define PBD_LATTICE_MAX 48
 /// Rows of cells (j + PBD_LATTICE_MAX k) and of corners (j + (PBD_LATTICE_MAX + 1) k).
 #define PBD_LATTICE_CELL_ROWS (PBD_LATTICE_MAX * PBD_LATTICE_MAX)

@@ -1,4 +1,4 @@
-/* builders/skin.h -- the bodies' render surfaces (arch10 "Rendering"). The skin is a pool state
+/* builders/skin.h -- the bodies' render surfaces (docs/architecture.md "Rendering"). The skin is a pool state
    registered as the last entry of PBD_FAMILIES (bytes, scratchBytes and create only, no step
    hook), so the world sizes and carves it like any family's. A skin vertex is either embedded in
    a soft body's tet (4 particles, barycentric weights) or a rest position of a rigid body

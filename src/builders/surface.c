@@ -174,7 +174,7 @@ static uint64_t PrefixXor(uint64_t x)
 	return x;
 }
 
-/* Ray parity (arch10 "Meshes"): one ray along x per row (j, k) of cells, through the row's cell
+/* Ray parity: one ray along x per row (j, k) of cells, through the row's cell
    centres; a cell is inside when an odd number of crossings lie left of its centre. A ray that
    meets an edge or a vertex exactly is resolved by the tie rule of EdgeFn and EdgeHolds, which
    is the same as nudging the ray by a fixed, infinitely small offset (-e^2, e) in (y, z)

@@ -1,4 +1,4 @@
-/* builders/surface.h -- a triangle surface given by the caller (an OBJ model, arch10 "Meshes"):
+/* builders/surface.h -- a triangle surface given by the caller (an OBJ model, docs/api.md):
    its checks, its enclosed volume, and which lattice cells lie inside it.
 
    The input checks refuse with a message naming what is wrong: counts (4..PBD_BODY_MAX_VERTICES

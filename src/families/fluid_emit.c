@@ -1,5 +1,5 @@
 /* families/fluid_emit.c -- emitters (hoses) and drains: a fluid object's live range grows into its
-   parked slots and closes up again (issue 11 "Emitters and drains").
+   parked slots and closes up again.
 
    A fluid object owns the particles [first, first + capacity) from its creation (builders/fluid.c):
    the first `active` are live, the rest parked (w = 0, PBD_PHASE_INACTIVE | NO_COLLIDE). Emitting

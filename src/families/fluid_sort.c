@@ -1,4 +1,4 @@
-/* families/fluid_sort.c -- the fluid particles into cell order (issue 11 item 2; SPlisHSPlasH /
+/* families/fluid_sort.c -- the fluid particles into cell order (SPlisHSPlasH /
    CompactNSearch's z-sort, here the neighbour grid's own order).
 
    Why: the density and correction loops gather every neighbour's position and props by index. In

@@ -1,5 +1,5 @@
 /* families/shapes.c -- shape-matched bodies (Mueller, Heidelberger, Teschner and Gross 2005,
-   "Meshless deformations based on shape matching"): the rigid bodies of issue 10, and softer
+   "Meshless deformations based on shape matching"): the rigid bodies, and softer
    ones at stiffness below 1.
 
    A body is a range of one object's particles with rest positions x0_i (where they were when

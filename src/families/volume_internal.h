@@ -8,7 +8,7 @@
 #include "families/family.h"
 
 /// Colours per group. 24 tets meet at an interior vertex of a Kuhn-split lattice, so 16 colours
-/// leave a third of the tets in the overflow set and 32 leave 0-4% (README, graph colouring).
+/// leave a third of the tets in the overflow set and 32 leave 0-4% (docs/architecture.md, graph colouring).
 #define PBD_VOLUME_COLOURS 32
 
 /// A tet is skipped in a pass when the w-weighted mean of its |G_i|^2 (G_i = 6 grad_i V) is below

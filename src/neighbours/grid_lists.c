@@ -1,6 +1,6 @@
 /* neighbours/grid_lists.c -- the fluid's neighbour lists (grid.h pbd_Grid_FindFluidLists): the
    same lists as pbd_Grid_FindLists with filter.fluid = 1 (the same neighbour set, the same padded
-   layout), for the fluid family's per-substep search (issue 11 item 2). One build of a settling dam
+   layout), for the fluid family's per-substep search. One build of a settling dam
    break (same run, same machine): 8,000 particles 1.16 ms natively (gcc -O2), 1.42 ms in wasm;
    25,000 particles 2.8 ms natively, 3.4 ms in wasm (generic search: 3.9 ms at 8k natively).
 

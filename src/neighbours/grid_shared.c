@@ -1,5 +1,5 @@
 /* neighbours/grid_shared.c -- the fluid lists' half search shared out over the step's threads
-   (grid_lists.c pbd_Grid_FindFluidLists, issue 12): the same pairs in the same order as the
+   (grid_lists.c pbd_Grid_FindFluidLists, the threaded build): the same pairs in the same order as the
    serial HalfSearch, so the same lists, whatever the thread count.
 
    The serial search appends each slot's pairs to one array, so slot s's pairs start where slot
