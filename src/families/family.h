@@ -101,6 +101,9 @@ typedef struct pbdFamily {
 	/// at most this many constraints of one colour; rounded down to a multiple of blockSize);
 	/// 0: PBD_SLICE_ITEMS; -1: a colour is one unit (its solve keeps state across its range).
 	int32_t sliceSize;
+	/// When set, the slice size of now instead of sliceSize (at least 1, not rounded): a family
+	/// whose cost per constraint varies (the fluid's with its neighbours) keeps its units even.
+	int32_t (*sliceItems)(const pbdWorld* world, const void* state);
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);

@@ -138,8 +138,13 @@ static void SolveColour(void* data, int32_t begin, int32_t end)
 
 /* Constraints per slice unit of a family (family.h sliceSize): a multiple of its block, so a
    unit's blocks are those a thread would have taken. */
-static int32_t SliceSize(const pbdFamily* family)
+static int32_t SliceSize(const pbdWorld* w, int32_t f)
 {
+	const pbdFamily* family = pbd_families[f];
+	if (family->sliceItems != NULL) {
+		const int32_t items = family->sliceItems(w, w->families[f]);
+		return items > 0 ? items : 1;
+	}
 	if (family->sliceSize < 0) return 0x7fffffff;
 	const int32_t block = family->blockSize > 0 ? family->blockSize : PBD_DEFAULT_BLOCK;
 	const int32_t items = family->sliceSize > 0 ? family->sliceSize : PBD_SLICE_ITEMS;
@@ -170,7 +175,7 @@ static int32_t PassUnitsFrom(const pbdWorld* w, int32_t family, int32_t colour, 
 {
 	int32_t units = 0, size, serial;
 	while (NextRange(w, &family, &colour, &begin, &size, &serial)) {
-		const int32_t slice = SliceSize(pbd_families[family]);
+		const int32_t slice = SliceSize(w, family);
 		units += (size - begin - 1) / slice + 1;
 		begin = size;
 	}
@@ -192,7 +197,7 @@ static int SolvePassUnit(pbdWorld* w, pbdStepContext* ctx, int whole)
 		const pbdFamily* family = pbd_families[w->sliceFamily];
 		void* state = w->families[w->sliceFamily];
 		const int32_t c = w->sliceColour, begin = w->sliceBegin;
-		const int32_t slice = SliceSize(family);
+		const int32_t slice = SliceSize(w, w->sliceFamily);
 		const int32_t end = whole || size - begin <= slice ? size : begin + slice;
 		if (serial || !w->teamActive) family->solve(w, state, ctx, c, begin, end);
 		else {
