@@ -176,12 +176,15 @@ test-c: build/test_native build/test_scalar build/test_san build/test_tsan build
 # alone (build/fuzz-corpus-short, emptied first), so the test does the same work every time. The
 # committed corpus is only read; a crash leaves its reproducer in build/fuzz-artifacts/ (replay:
 # build/fuzz_api FILE, FUZZ_TRACE=1 to print every call). `make fuzz-corpus` rewrites the seeds.
+# `make fuzz` then runs FUZZ_LONG_SECONDS more over the same corpus with -len_control=0: long
+# inputs (long call sequences) from the start. fuzz-short keeps libFuzzer's defaults, as before.
 FUZZ_SRC := $(filter-out tests/fuzz/make_corpus.c,$(wildcard tests/fuzz/*.c))
 FUZZ_HDRS := $(wildcard tests/fuzz/*.h)
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
 	$(FP_FLAGS) $(WARN) -Isrc
 FUZZ_SECONDS ?= 600
 FUZZ_SHORT_SECONDS ?= 60
+FUZZ_LONG_SECONDS ?= 600
 FUZZ_RUN = bash tests/fuzz/run.sh build/fuzz_api
 FUZZ_SHORT = FRESH=1 $(FUZZ_RUN) $(FUZZ_SHORT_SECONDS) build/fuzz-corpus-short
 .PHONY: fuzz fuzz-short fuzz-corpus
@@ -198,6 +201,7 @@ fuzz-corpus: build/make_corpus
 	build/make_corpus tests/fuzz/corpus
 fuzz: build/fuzz_api
 	$(FUZZ_RUN) $(FUZZ_SECONDS) build/fuzz-corpus
+	FUZZ_ARGS=-len_control=0 $(FUZZ_RUN) $(FUZZ_LONG_SECONDS) build/fuzz-corpus
 fuzz-short: build/fuzz_api
 	$(FUZZ_SHORT)
 

@@ -312,10 +312,13 @@ PBD_API void pbd_ClothCounts(int32_t nu, int32_t nv, int32_t* particles, int32_t
 /// A step begun by pbd_World_StepSlice is finished instead (that is this step).
 PBD_API int pbd_World_Step(pbdWorldId world);
 /// Advances the step in progress (or begins one) by at most `units` units: the step's start,
-/// then per substep its prediction and contacts, each Gauss-Seidel pass, and its update,
-/// velocities and commit. Returns the units left in that step (0: it finished and counts as
-/// a step), or a negative pbdError. Slicing changes no bit of the result: a page that must
-/// answer its input between slices (web/js/engine/stepper-slices.js) steps this way.
+/// then per substep its prediction and contacts, each Gauss-Seidel pass cut into units of at
+/// most a few thousand constraints of one colour (PBD_SLICE_ITEMS; the fluid's passes in blocks
+/// of particles), and its update, velocities and commit. Returns the units left in that step
+/// (0: it finished and counts as a step), or a negative pbdError; the count is taken with the
+/// contacts known now, so a later substep's contacts may change it, but it is at least 1 until
+/// the step is done. Slicing changes no bit of the result: a page that must answer its input
+/// between slices (web/js/engine/stepper-slices.js) steps this way.
 PBD_API int32_t pbd_World_StepSlice(pbdWorldId world, int32_t units);
 /// The stage of the unit pbd_World_StepSlice runs next, named by pbd_StageName: 0 predict,
 /// 1 contacts, 2 solve (one pass), 3 update, 4 velocities, 5 commit, 6 start (prepareStep: the

@@ -25,6 +25,9 @@ struct pbdWorld;
 #define PBD_PARTICLE_BLOCK 1024
 /// Constraints per block of a colour whose family names no block size.
 #define PBD_DEFAULT_BLOCK 512
+/// Constraints (or particles) per unit of a step taken in slices (world/step.c), unless the
+/// family names its own: a unit of the heaviest scenes stays within a few ms in wasm.
+#define PBD_SLICE_ITEMS 4096
 
 /// The body of a parallel loop: items [begin, end) of the loop's range.
 typedef void pbdBlockFn(void* data, int32_t begin, int32_t end);

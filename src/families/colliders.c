@@ -517,6 +517,7 @@ const pbdFamily pbd_family_colliders = {
 	.colourCount = Colliders_ColourCount,
 	.colourSize = Colliders_ColourSize,
 	.solve = Colliders_Solve,
+	.sliceSize = -1, /* each call resets the cached object boxes (pBoxValid): a colour is one call */
 	.velocities = Colliders_Velocities,
 	.endStep = Colliders_EndStep,
 };

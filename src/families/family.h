@@ -97,9 +97,19 @@ typedef struct pbdFamily {
 	/// Constraints per block when the step's threads share out a colour that is not serial
 	/// (base/tasks.h; a multiple of 4 for the 4-wide families); 0: PBD_DEFAULT_BLOCK.
 	int32_t blockSize;
+	/// Constraints per slice unit (world/step.c: a step taken in slices runs a pass in units of
+	/// at most this many constraints of one colour; rounded down to a multiple of blockSize);
+	/// 0: PBD_SLICE_ITEMS; -1: a colour is one unit (its solve keeps state across its range).
+	int32_t sliceSize;
+	/// When set, the slice size of now instead of sliceSize (at least 1, not rounded): a family
+	/// whose cost per constraint varies (the fluid's with its neighbours) keeps its units even.
+	int32_t (*sliceItems)(const pbdWorld* world, const void* state);
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// The velocities hook in slice units (optional, with velocities set as well): one bounded
+	/// unit of it (with `whole`, all that is left); 1 when done. The same bits as velocities.
+	int (*velocitiesUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
 	void (*endStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// Relative error of each constraint measured on `positions` (float4 per particle):
 	/// perParticle[i] = max(perParticle[i], error of each constraint on i) when perParticle is

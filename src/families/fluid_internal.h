@@ -117,6 +117,10 @@ typedef struct pbdFluid {
 	/* Statistics of the last substep's lists. */
 	int32_t droppedNeighbours;
 	float meanNeighbours;
+	/* pbd_Fluid_VelocitiesUnit's cursor within the velocities stage of a step taken in slices:
+	   the part (0: not begun, 1: the first pass, 2: confinement, 3: the write-back), the fluid
+	   object and its first particle of the next unit. */
+	int32_t velPart, velObject, velBegin;
 } pbdFluid;
 
 static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid*)world->families[pbdFamily_fluid]; }
@@ -173,6 +177,9 @@ void pbd_Fluid_Park(pbdWorld* world, int32_t particle, uint32_t object, const fl
 /* fluid_velocity.c */
 /// Vorticity confinement, then XSPH viscosity, on w->v of the live fluid particles (velocities hook).
 void pbd_Fluid_Velocities(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx);
+/// One slice unit of pbd_Fluid_Velocities (at most `items` particles of one of its parts; with
+/// `whole`, all that is left); 1 when the velocities are done. The same bits as in one call.
+int pbd_Fluid_VelocitiesUnit(pbdWorld* world, pbdFluid* fluid, int32_t items, int whole);
 void pbd_Fluid_Vorticity(pbdWorld* world, pbdFluid* fluid, float h);
 void pbd_Fluid_Viscosity(pbdWorld* world, pbdFluid* fluid);
 

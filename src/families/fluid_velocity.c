@@ -239,3 +239,42 @@ void pbd_Fluid_Velocities(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
 	const int curl = f->k.vorticity > 0.0f, xsph = f->k.viscosity > 0.0f;
 	if (curl || xsph) Run(w, f, curl, xsph);
 }
+
+/* The velocities in slice units (world/step.c): the parts of Run one after the other, each in
+   ranges of at most `items` particles of one object. Each part writes only its particles' own
+   omega, scratchV or v and reads the others' from the part before (see above), so cutting a
+   part into ranges changes no bit, as its threads' blocks do not. */
+int pbd_Fluid_VelocitiesUnit(pbdWorld* w, pbdFluid* f, int32_t items, int whole)
+{
+	const int curl = f->k.vorticity > 0.0f, xsph = f->k.viscosity > 0.0f;
+	if (f->velPart == 0) {
+		if (!(curl || xsph) || !Ready(w, f)) return 1;
+		f->velPart = 1, f->velObject = 0, f->velBegin = 0;
+	}
+	do {
+		if (f->velPart == 2 && !curl) f->velPart = 3;
+		if (f->velObject >= f->objectCount) {
+			f->velObject = 0, f->velBegin = 0;
+			if (++f->velPart > 3) break;
+			continue;
+		}
+		const pbdFluidObject* ob = &f->objects[f->velObject];
+		const int32_t left = ob->active - f->velBegin;
+		/* the write-back is a copy: one unit for each object */
+		const int32_t n = whole || f->velPart == 3 || left <= items ? left : items;
+		if (n > 0) {
+			VelocityBlock b = { w, f, ob->first + f->velBegin, curl, xsph };
+			pbd_Parallel_For(w, n, PBD_FLUID_VELOCITY_BLOCK, f->velPart == 1 ? Pass1Block : f->velPart == 2 ? ConfineBlock : WriteBackBlock, &b);
+		}
+		f->velBegin += n > 0 ? n : 0;
+		if (f->velBegin >= ob->active) f->velObject += 1, f->velBegin = 0;
+		if (n > 0 && !whole) break;
+	} while (f->velPart <= 3);
+	/* done when the write-back has no object left */
+	while (f->velPart == 3 && f->velObject < f->objectCount && f->objects[f->velObject].active <= 0) f->velObject += 1;
+	if (f->velPart > 3 || (f->velPart == 3 && f->velObject >= f->objectCount)) {
+		f->velPart = 0, f->velObject = 0, f->velBegin = 0;
+		return 1;
+	}
+	return 0;
+}

@@ -133,6 +133,9 @@ typedef struct pbdWorld {
 	   and the step's context, fixed when it began. */
 	int32_t stepUnit;
 	pbdStepContext stepContext;
+	/* Within a stage unit cut finer (world/step.c, slices): the family, colour and first
+	   constraint of the next slice unit of a Gauss-Seidel pass. 0, 0, 0 between stage units. */
+	int32_t sliceFamily, sliceColour, sliceBegin;
 } pbdWorld;
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);

@@ -75,12 +75,35 @@ static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 
 /* ---------------------------------------------------------------- contacts */
 
-static void Stage_Contacts(pbdWorld* w, pbdStepContext* ctx)
+/* The families whose hook runs in the contacts stage (prepareSubstep) and in the velocities stage,
+   from registry position `from` on: each is a slice unit of its own, so the self-contacts' search
+   and the fluid's neighbour lists are two units, not one. */
+static int HasContactsHook(int32_t f) { return pbd_families[f]->prepareSubstep != NULL; }
+static int HasVelocitiesHook(int32_t f) { return pbd_families[f]->velocities != NULL; }
+static int32_t NextHook(int (*has)(int32_t), int32_t f)
 {
-	FOR_EACH_FAMILY(f)
-	{
-		if (pbd_families[f]->prepareSubstep) pbd_families[f]->prepareSubstep(w, w->families[f], ctx);
-	}
+	while (f < pbdFamily_count && !has(f)) ++f;
+	return f;
+}
+static int32_t HooksFrom(int (*has)(int32_t), int32_t f)
+{
+	int32_t n = 0;
+	for (; f < pbdFamily_count; ++f) n += has(f);
+	return n;
+}
+
+/* One unit of the contacts stage: the next family's prepareSubstep (with `whole`, every one left).
+   Returns 1 when the stage is done; the cursor is w->sliceFamily. */
+static int Stage_Contacts(pbdWorld* w, pbdStepContext* ctx, int whole)
+{
+	int32_t f = NextHook(HasContactsHook, w->sliceFamily);
+	do {
+		if (f >= pbdFamily_count) break;
+		pbd_families[f]->prepareSubstep(w, w->families[f], ctx);
+		f = NextHook(HasContactsHook, f + 1);
+	} while (whole);
+	w->sliceFamily = f < pbdFamily_count ? f : 0;
+	return f >= pbdFamily_count;
 }
 
 /* ---------------------------------------------------------------- solve */
@@ -97,51 +120,99 @@ static float MeanError(const pbdWorld* w)
 	return count > 0 ? (float)(sum / count) : 0.0f;
 }
 
-/* A colour that is not serial, shared out in blocks: its constraints share no particle, so
-   the blocks may run in any order on any thread (families/family.h, Colours). */
+/* A colour's range [begin, end) that is not serial, shared out in blocks: its constraints share
+   no particle, so the blocks may run in any order on any thread (families/family.h, Colours). */
 typedef struct ColourBlock {
 	pbdWorld* w;
 	const pbdFamily* family;
 	void* state;
 	const pbdStepContext* ctx;
-	int32_t colour;
+	int32_t colour, begin;
 } ColourBlock;
 
 static void SolveColour(void* data, int32_t begin, int32_t end)
 {
 	const ColourBlock* b = data;
-	b->family->solve(b->w, b->state, b->ctx, b->colour, begin, end);
+	b->family->solve(b->w, b->state, b->ctx, b->colour, b->begin + begin, b->begin + end);
 }
 
-/* One Gauss-Seidel pass (ctx->pass). Each family solves its colours one after the other;
-   a colour is one call (the kernels loop inside the family), or with threads its blocks, so
-   the dispatch costs a few indirect calls per family and colour, never per constraint. The
-   registry's order is the physics' order: the ground comes last in every pass, so no
-   particle ends the solve below it. */
-static void SolvePass(pbdWorld* w, pbdStepContext* ctx)
+/* Constraints per slice unit of a family (family.h sliceSize): a multiple of its block, so a
+   unit's blocks are those a thread would have taken. */
+static int32_t SliceSize(const pbdWorld* w, int32_t f)
 {
-	FOR_EACH_FAMILY(f)
-	{
-		const pbdFamily* family = pbd_families[f];
-		if (family->solve == NULL) continue;
-		void* state = w->families[f];
-		const int32_t colours = family->colourCount(w, state);
-		for (int32_t c = 0; c < colours; ++c) {
-			int32_t serial = 0;
-			const int32_t size = family->colourSize(w, state, c, &serial);
-			if (size <= 0) continue;
-			if (serial || !w->teamActive) {
-				family->solve(w, state, ctx, c, 0, size);
-				continue;
-			}
-			ColourBlock b = { w, family, state, ctx, c };
-			pbd_Parallel_For(w, size, family->blockSize > 0 ? family->blockSize : PBD_DEFAULT_BLOCK, SolveColour, &b);
+	const pbdFamily* family = pbd_families[f];
+	if (family->sliceItems != NULL) {
+		const int32_t items = family->sliceItems(w, w->families[f]);
+		return items > 0 ? items : 1;
+	}
+	if (family->sliceSize < 0) return 0x7fffffff;
+	const int32_t block = family->blockSize > 0 ? family->blockSize : PBD_DEFAULT_BLOCK;
+	const int32_t items = family->sliceSize > 0 ? family->sliceSize : PBD_SLICE_ITEMS;
+	return items <= block ? block : items / block * block;
+}
+
+/* Moves the pass's cursor (family, colour, first constraint) to the next range that has work,
+   starting at the cursor itself; returns 0 when the pass has none left. The colours' sizes do
+   not change within a pass (the contacts stage fixed them). */
+static int NextRange(const pbdWorld* w, int32_t* family, int32_t* colour, int32_t* begin, int32_t* size, int32_t* serial)
+{
+	for (; *family < pbdFamily_count; ++*family, *colour = 0, *begin = 0) {
+		const pbdFamily* fam = pbd_families[*family];
+		if (fam->solve == NULL) continue;
+		const void* state = w->families[*family];
+		const int32_t colours = fam->colourCount(w, state);
+		for (; *colour < colours; ++*colour, *begin = 0) {
+			*size = fam->colourSize(w, state, *colour, serial);
+			if (*begin < *size) return 1;
 		}
 	}
+	return 0;
+}
+
+/* Slice units from the cursor to the end of the pass (at least 1: a pass with nothing to solve
+   is still the unit that records its convergence). */
+static int32_t PassUnitsFrom(const pbdWorld* w, int32_t family, int32_t colour, int32_t begin)
+{
+	int32_t units = 0, size, serial;
+	while (NextRange(w, &family, &colour, &begin, &size, &serial)) {
+		const int32_t slice = SliceSize(w, family);
+		units += (size - begin - 1) / slice + 1;
+		begin = size;
+	}
+	return units > 0 ? units : 1;
+}
+
+/* One unit of a Gauss-Seidel pass (ctx->pass): from the cursor, a range of at most the family's
+   slice size of one colour, or with `whole` the rest of that colour. Each family solves its
+   colours one after the other; a colour is one call (the kernels loop inside the family), or
+   with threads its blocks, so the dispatch costs a few indirect calls per family and colour,
+   never per constraint. Cutting a colour into ranges changes no bit: a colour that is not
+   serial may be solved in any ranges (family.h), a serial one is solved in order, range after
+   range, as in one call. The registry's order is the physics' order: the ground comes last in
+   every pass, so no particle ends the solve below it. Returns 1 when the pass is done. */
+static int SolvePassUnit(pbdWorld* w, pbdStepContext* ctx, int whole)
+{
+	int32_t size = 0, serial = 0;
+	if (NextRange(w, &w->sliceFamily, &w->sliceColour, &w->sliceBegin, &size, &serial)) {
+		const pbdFamily* family = pbd_families[w->sliceFamily];
+		void* state = w->families[w->sliceFamily];
+		const int32_t c = w->sliceColour, begin = w->sliceBegin;
+		const int32_t slice = SliceSize(w, w->sliceFamily);
+		const int32_t end = whole || size - begin <= slice ? size : begin + slice;
+		if (serial || !w->teamActive) family->solve(w, state, ctx, c, begin, end);
+		else {
+			ColourBlock b = { w, family, state, ctx, c, begin };
+			pbd_Parallel_For(w, end - begin, family->blockSize > 0 ? family->blockSize : PBD_DEFAULT_BLOCK, SolveColour, &b);
+		}
+		w->sliceBegin = end;
+		if (NextRange(w, &w->sliceFamily, &w->sliceColour, &w->sliceBegin, &size, &serial)) return 0;
+	}
+	w->sliceFamily = w->sliceColour = w->sliceBegin = 0;
 	/* The convergence curve (seed 001 section 4.4): mean error after every pass. */
 	if (ctx->recordConvergence && w->convergenceCount < PBD_MAX_CONVERGENCE) {
 		w->convergence[w->convergenceCount++] = MeanError(w);
 	}
+	return 1;
 }
 
 /* ---------------------------------------------------------------- update */
@@ -176,14 +247,47 @@ static void UpdateVelocities(void* data, int32_t begin, int32_t end)
 /* v = (p - x) / h, then the families' velocity passes in reverse registry order: the ground,
    projected last in every pass, sets its bounce first and the colliders theirs after it, so
    a particle that bounced off both in one substep keeps the collider's, as before the
-   registry (the recorded hashes happen not to depend on it; other scenes could). */
-static void Stage_Velocities(pbdWorld* w, pbdStepContext* ctx)
+   registry (the recorded hashes happen not to depend on it; other scenes could). One slice unit
+   for v and one per family hook (with `whole`, all): the cursor w->sliceFamily counts the
+   units done, 0 the sweep, k the k-th hook from the registry's end. Returns 1 when done. */
+static int Stage_Velocities(pbdWorld* w, pbdStepContext* ctx, int whole)
 {
-	ParticleBlock b = { w, ctx };
-	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, UpdateVelocities, &b);
-	for (int f = pbdFamily_count - 1; f >= 0; --f) {
-		if (pbd_families[f]->velocities) pbd_families[f]->velocities(w, w->families[f], ctx);
-	}
+	int32_t k = w->sliceFamily;
+	do {
+		if (k == 0) {
+			ParticleBlock b = { w, ctx };
+			pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, UpdateVelocities, &b);
+			k = 1;
+		} else {
+			/* the next family with a hook, from the registry's end */
+			int32_t f = pbdFamily_count - k;
+			while (f >= 0 && !HasVelocitiesHook(f)) --f;
+			if (f < 0) break;
+			const pbdFamily* family = pbd_families[f];
+			if (family->velocitiesUnit != NULL && !family->velocitiesUnit(w, w->families[f], ctx, whole)) break; /* more of it */
+			if (family->velocitiesUnit == NULL) family->velocities(w, w->families[f], ctx);
+			k = pbdFamily_count - f + 1;
+		}
+	} while (whole);
+	/* done when no hook is left below the cursor */
+	int32_t f = pbdFamily_count - k;
+	while (f >= 0 && !HasVelocitiesHook(f)) --f;
+	w->sliceFamily = f >= 0 ? k : 0;
+	return f < 0;
+}
+
+/* Slice units of the contacts or velocities stage from its cursor (at least 1). */
+static int32_t ContactsUnitsFrom(int32_t cursor)
+{
+	const int32_t n = HooksFrom(HasContactsHook, cursor);
+	return n > 0 ? n : 1;
+}
+static int32_t VelocitiesUnitsFrom(int32_t cursor)
+{
+	if (cursor == 0) return 1 + HooksFrom(HasVelocitiesHook, 0);
+	int32_t n = 0;
+	for (int32_t f = pbdFamily_count - cursor; f >= 0; --f) n += HasVelocitiesHook(f);
+	return n;
 }
 
 /* ---------------------------------------------------------------- commit */
@@ -269,7 +373,7 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 
 /* ---------------------------------------------------------------- step */
 
-/* A step is a sequence of units, so that it can be taken in slices (pbd_World_StepSlice)
+/* A step is a sequence of stage units, so that it can be taken in slices (pbd_World_StepSlice)
    with the same bits as in one go, and timed stage by stage (pbd_World_StepStage: the
    benchmark's scaling per stage):
      unit 0                    the step's start: prepareStep hooks (pbdStage_count stands for it)
@@ -280,7 +384,10 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
        +ns + 2                 update
        +ns + 3                 velocities
        +ns + 4                 commit (and after the last substep, endStep)
-   The stages are the named ones of core.h's pbdStage, in that order. */
+   The stages are the named ones of core.h's pbdStage, in that order. A slice cuts a pass
+   finer, into slice units of at most a family's slice size of one colour (SolvePassUnit), so
+   that no unit is a whole pass over a large cloth or fluid: the page that steps in slices
+   answers its input between units. A whole step (pbd_Solver_Step) runs each colour in one go. */
 #define UNITS_PER_SUBSTEP(ctx) ((ctx)->passes + 5)
 static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * UNITS_PER_SUBSTEP(ctx); }
 
@@ -299,6 +406,30 @@ static int32_t UnitStage(const pbdStepContext* ctx, int32_t unit, int32_t* subst
 	return pbdStage_update + (k - ctx->passes - 2);
 }
 
+/* Slice units left in the step in progress, counted with the colours' sizes of now: the passes
+   of later substeps are counted with this substep's contacts, so the count may change when a
+   contacts stage finds more or fewer pairs. At least 1 while the step is in progress. */
+static int32_t SliceUnitsLeft(const pbdWorld* w)
+{
+	const pbdStepContext* ctx = &w->stepContext;
+	const int32_t total = UnitCount(ctx);
+	int32_t s, pass;
+	if (w->stepUnit >= total) return 0;
+	int64_t units = 0;
+	int32_t passUnits = -1; /* a whole pass's, counted once */
+	for (int32_t unit = w->stepUnit; unit < total; ++unit) {
+		const int32_t stage = UnitStage(ctx, unit, &s, &pass);
+		const int32_t cursor = unit == w->stepUnit ? w->sliceFamily : 0;
+		if (stage == pbdStage_solve) {
+			if (unit == w->stepUnit) units += PassUnitsFrom(w, w->sliceFamily, w->sliceColour, w->sliceBegin);
+			else units += passUnits >= 0 ? passUnits : (passUnits = PassUnitsFrom(w, 0, 0, 0));
+		} else if (stage == pbdStage_contacts) units += ContactsUnitsFrom(cursor);
+		else if (stage == pbdStage_velocities) units += VelocitiesUnitsFrom(cursor);
+		else units += 1;
+	}
+	return units < 0x7fffffff ? (int32_t)units : 0x7fffffff;
+}
+
 static void BeginStep(pbdWorld* w)
 {
 	pbdStepContext* ctx = &w->stepContext;
@@ -312,9 +443,12 @@ static void BeginStep(pbdWorld* w)
 	ctx->recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
 	w->convergenceCount = 0;
 	w->stepUnit = 0;
+	w->sliceFamily = w->sliceColour = w->sliceBegin = 0;
 }
 
-static void RunUnit(pbdWorld* w, int32_t unit)
+/* Runs one slice unit of stage unit `unit` (with `whole`, all that is left of it); returns 1
+   when the stage unit is done. */
+static int RunUnit(pbdWorld* w, int32_t unit, int whole)
 {
 	pbdStepContext* ctx = &w->stepContext;
 	int32_t s, pass;
@@ -332,10 +466,10 @@ static void RunUnit(pbdWorld* w, int32_t unit)
 		}
 		break;
 	case pbdStage_predict: Stage_Predict(w, ctx); break;
-	case pbdStage_contacts: Stage_Contacts(w, ctx); break;
-	case pbdStage_solve: SolvePass(w, ctx); break;
+	case pbdStage_contacts: return Stage_Contacts(w, ctx, whole);
+	case pbdStage_solve: return SolvePassUnit(w, ctx, whole);
 	case pbdStage_update: Stage_Update(w, ctx); break;
-	case pbdStage_velocities: Stage_Velocities(w, ctx); break;
+	case pbdStage_velocities: return Stage_Velocities(w, ctx, whole);
 	default:
 		Stage_Commit(w, ctx);
 		if (s == ctx->substeps - 1) {
@@ -346,24 +480,27 @@ static void RunUnit(pbdWorld* w, int32_t unit)
 		}
 		break;
 	}
+	return 1;
 }
 
-/* Runs at most `units` units of the step in progress (beginning one if none is); returns the
-   units left, 0 when the step is done. */
-static int32_t Advance(pbdWorld* w, int32_t units)
+/* Runs at most `units` slice units of the step in progress (beginning one if none is), or with
+   `whole` the rest of the step; returns the units left, 0 when the step is done. */
+static int32_t Advance(pbdWorld* w, int32_t units, int whole)
 {
-	if (w->stepUnit == 0) BeginStep(w);
+	if (w->stepUnit == 0) BeginStep(w); /* unit 0, the step's start, is never cut */
 	const int32_t total = UnitCount(&w->stepContext);
 	const int threaded = pbd_Team_Begin(w);
-	while (units-- > 0 && w->stepUnit < total) RunUnit(w, w->stepUnit++);
+	while ((whole || units-- > 0) && w->stepUnit < total) {
+		if (RunUnit(w, w->stepUnit, whole)) w->stepUnit++;
+	}
 	if (threaded) pbd_Team_End(w);
-	if (w->stepUnit < total) return total - w->stepUnit;
+	if (w->stepUnit < total) return SliceUnitsLeft(w);
 	w->stepUnit = 0;
 	w->steps += 1;
 	return 0;
 }
 
-void pbd_Solver_Step(pbdWorld* w) { Advance(w, 0x7fffffff); }
+void pbd_Solver_Step(pbdWorld* w) { Advance(w, 0, 1); }
 
 int pbd_World_Step(pbdWorldId id)
 {
@@ -376,7 +513,7 @@ int32_t pbd_World_StepSlice(pbdWorldId id, int32_t units)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (units < 1) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "units %d: at least 1", (int)units);
-	return Advance(w, units);
+	return Advance(w, units, 0);
 }
 
 int32_t pbd_World_StepStage(pbdWorldId id)

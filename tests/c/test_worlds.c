@@ -1,5 +1,6 @@
 /* Worlds are independent: no state of the core is shared between them. */
 #include "test.h"
+#include "base/tasks.h"
 
 #include <string.h>
 
@@ -107,6 +108,54 @@ void Test_MassBetweenSlicesRefused(void)
 		while (pbd_World_StepSlice(sliced, 3) > 0) ENSURE(pbd_World_SetInvMass(sliced, pin, 1.0f) == PBD_ERR_STEP_IN_PROGRESS);
 		x = pbd_World_GetBuffer(sliced, pbdBuffer_positions, &n);
 		ENSURE(x[4 * pin] == at[0] && x[4 * pin + 1] == at[1] && x[4 * pin + 2] == at[2] && x[4 * pin + 3] == 0.0f);
+	}
+	pbd_DestroyWorld(whole);
+	pbd_DestroyWorld(sliced);
+}
+
+/* A step taken in slices cuts each Gauss-Seidel pass into units of at most PBD_SLICE_ITEMS constraints of one colour
+   (world/step.c), so no unit is a whole pass over a large cloth: a 200 x 200 cloth (about 240k distance constraints)
+   takes at least constraints / PBD_SLICE_ITEMS units a pass. Within a pass the units left fall by one a unit (the
+   colours' sizes are fixed there), the count is at least 1 until the step is done, and the step ends with the bits
+   of the whole step. */
+void Test_SliceUnitsBounded(void)
+{
+	pbdWorldId world[2];
+	for (int k = 0; k < 2; ++k) {
+		pbdWorldDef def = pbd_DefaultWorldDef();
+		def.maxParticles = 200 * 200;
+		world[k] = TestCreateWorld(&def);
+		pbdClothDef cloth = pbd_DefaultClothDef();
+		cloth.resolutionU = 200;
+		cloth.resolutionV = 200;
+		cloth.origin[1] = 1.5f;
+		const int first = pbd_World_AddCloth(world[k], &cloth);
+		ENSURE(first >= 0);
+		pbd_World_SetInvMass(world[k], first, 0.0f);
+		pbd_World_SetInvMass(world[k], first + 199, 0.0f);
+	}
+	const pbdWorldId whole = world[0], sliced = world[1];
+	const int32_t constraints = pbd_World_GetConstraintCount(sliced);
+	const int32_t substeps = (int32_t)pbd_World_GetParam(sliced, pbdParam_substeps);
+	const int32_t passes = (int32_t)pbd_World_GetParam(sliced, pbdParam_iterations);
+	ENSURE(constraints > 50 * PBD_SLICE_ITEMS);
+	for (int step = 0; step < 2; ++step) {
+		ENSURE(pbd_World_Step(whole) == PBD_OK);
+		int32_t left = -1, solveUnits = 0, lastStage = -1, exact = 1;
+		do {
+			const int32_t stage = pbd_World_StepStage(sliced);
+			const int32_t next = pbd_World_StepSlice(sliced, 1);
+			ENSURE(next >= 0);
+			if (stage == 2) { /* pbdStage_solve */
+				solveUnits += 1;
+				if (lastStage == 2 && next > 0 && pbd_World_StepStage(sliced) == 2) exact &= next == left - 1;
+			}
+			lastStage = stage;
+			left = next;
+		} while (left > 0);
+		ENSURE(exact);
+		ENSURE(solveUnits >= substeps * passes * (constraints / PBD_SLICE_ITEMS));
+		ENSURE(pbd_World_Hash(sliced) == pbd_World_Hash(whole));
 	}
 	pbd_DestroyWorld(whole);
 	pbd_DestroyWorld(sliced);

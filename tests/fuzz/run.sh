@@ -4,7 +4,10 @@
 # new inputs go there; FRESH=1 empties it first), with a per-input timeout and a memory cap. libFuzzer's own output goes to build/fuzz-api.log; the closing
 # line is the test runners' summary, `fuzz (api): N passed, 0 failed`, N being the inputs run.
 # On a crash, a failed check, a timeout or a leak it prints the end of the log (the harness
-# prints the calls that led there), names the reproducer and exits 1.
+# prints the calls that led there), names the reproducer and exits 1. FUZZ_ARGS adds libFuzzer flags
+# (make fuzz's second run: -len_control=0, so inputs grow to -max_len at once instead of creeping
+# up from short ones; with the default length control they stayed under 811 of 4,096 bytes in 10
+# minutes, so the long call sequences were never tried).
 set -u
 bin=$1
 seconds=$2
@@ -13,8 +16,8 @@ case "$seconds" in '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, 
 [ "${FRESH:-0}" = 1 ] && rm -rf "$corpus"
 mkdir -p "$corpus" build/fuzz-artifacts
 log=build/fuzz-api.log
-echo "fuzz (api): $seconds s over tests/fuzz/corpus ($(ls tests/fuzz/corpus | wc -l) seeds) and $corpus ($(ls "$corpus" | wc -l) inputs); log in $log"
-"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 \
+echo "fuzz (api): $seconds s${FUZZ_ARGS:+ ($FUZZ_ARGS)} over tests/fuzz/corpus ($(ls tests/fuzz/corpus | wc -l) seeds) and $corpus ($(ls "$corpus" | wc -l) inputs); log in $log"
+"$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=4096 -print_final_stats=1 ${FUZZ_ARGS:-} \
 	-artifact_prefix=build/fuzz-artifacts/ "$corpus" tests/fuzz/corpus >"$log" 2>&1
 status=$?
 runs=$(sed -n 's/^stat::number_of_executed_units: *\([0-9]*\).*/\1/p' "$log" | tail -n 1)

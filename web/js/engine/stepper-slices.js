@@ -5,10 +5,11 @@
 // Why slices and not a worker: without cross-origin isolation there is no SharedArrayBuffer, so a worker could
 // not step the heap the page draws from; it would need a heap of its own and the positions posted to the page
 // every frame (a copy per frame, and every world call turned into a message). pbd_World_StepSlice runs the step
-// unit by unit (src/world/step.c: the step's start, each substep's prediction, each Gauss-Seidel pass, each
-// substep's commit) with the same bits as in one go, so slicing keeps zero copies, the same World API, and
-// bit-identical results. What it cannot do is run a single unit faster: a unit longer than a frame (one pass over
-// a very large cloth) still takes that long, once per unit.
+// unit by unit (src/world/step.c: the step's start, each substep's prediction, a Gauss-Seidel pass in ranges of at
+// most a few thousand constraints of one colour, each substep's commit) with the same bits as in one go, so slicing
+// keeps zero copies, the same World API, and bit-identical results. What it cannot do is run a single unit faster:
+// a unit longer than a frame still takes that long, once per unit. The units left it returns are counted with the
+// contacts known at the time, so a later substep's contacts may change the count: progress is kept within [0, 1).
 //
 // The interface is the threaded one's (engine/threads.js: engine.stepper), so World.stepAsync (world.js) and the
 // page run on either: start(worldId, n), busy, poll(budgetMs) -> true when done, settle(), lastStepMs; plus what
@@ -114,7 +115,7 @@ export class SliceStepper {
   }
 
   /** How far the step in flight is, in [0, 1) (0 before its first slice). */
-  get progress() { return this.unitsTotal > 0 ? 1 - this.unitsLeft / this.unitsTotal : 0; }
+  get progress() { return this.unitsTotal > 0 ? Math.min(Math.max(1 - this.unitsLeft / this.unitsTotal, 0), 0.999) : 0; }
 
   /** A step's estimated cost (ms) from its units and a unit's measured cost; 0 until measured. */
   get estimateMs() { return this.unitsTotal > 0 ? this.unitsTotal * this.unitMs : 0; }
