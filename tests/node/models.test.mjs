@@ -58,7 +58,7 @@ const fmt = (name, type, r) => `${name} ${type}: ${r.particles} particles, built
   + (r.volume === undefined ? '' : `, volume ${(100 * r.volume).toFixed(2)}% of rest, ${r.inverted} inverted tets`);
 
 test(`the ${CORPUS.length} models of tests/models/ build as soft and rigid bodies in under 2 s and settle on the ground`, () => {
-  assert.ok(CORPUS.length >= 9);
+  assert.ok(CORPUS.length >= 11);
   for (const file of CORPUS) {
     const name = path.basename(file, '.obj');
     for (const type of ['soft', 'rigid']) {
@@ -109,7 +109,7 @@ test('a model far outside the world\'s scale is fitted to 0.5 m; the scene\'s si
 });
 
 test('the same model builds to the same hash every time (the winding number is deterministic)', () => {
-  for (const name of ['bunny-holes', 'two-boxes-edge', 'overlapping-boxes', 'degenerate']) {
+  for (const name of ['bunny-holes', 'two-boxes-edge', 'overlapping-boxes', 'degenerate', 'utah-teapot', 'stanford-bunny']) {
     const hashes = [0, 1].map(() => {
       const w = pbd.createWorld(sceneOf(path.join(DIR, `${name}.obj`), 'soft'));
       w.step(10);
