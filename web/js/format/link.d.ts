@@ -39,9 +39,12 @@ export function base64urlDecode(text: string): Uint8Array | null;
 
 /** Encodes a scene (and a replay) as a fragment "s=1.…" / "s=2.…" (no '#'), validated first.
  *  @throws {LinkError} 'invalid-scene' | 'invalid-replay' | 'too-large' | 'too-long' | 'mesh-too-large' */
-export function encodeLink(scene: Scene, options?: { replay?: Replay | null }): Promise<string>;
-/** The normalised scene without the fields validateScene would fill in with the same value. */
-export function withoutDefaults(normalised: NormalisedScene): Scene;
+export function encodeLink(scene: Scene, options?: { replay?: Replay | null; validate?: (scene: unknown) => NormalisedScene }): Promise<string>;
+/** The normalised scene without the fields validateScene would fill in with the same value (a few probe
+ *  validations; `validate` is for tests, to count them). */
+export function withoutDefaults(normalised: NormalisedScene, validate?: (scene: unknown) => NormalisedScene): Scene;
+/** The same by validating the scene once per key tried: the reference, and withoutDefaults' fallback. */
+export function withoutDefaultsPerKey(normalised: NormalisedScene, validate?: (scene: unknown) => NormalisedScene): Scene;
 /** Decodes a fragment into a validated scene. @throws {LinkError} with .reason */
 export function decodeLink(fragment: string): Promise<NormalisedScene>;
 /** Decodes a fragment into its version, validated scene and replay (null when it has none). @throws {LinkError} */
