@@ -4,11 +4,11 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateRawSync } from 'node:zlib';
 import {
-  encodeLink, withoutDefaults, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
+  encodeLink, withoutDefaults, withoutDefaultsPerKey, decodeLink, decodeRun, parseFragment, LinkError, LINK_WARN_LENGTH, LINK_MAX_PAYLOAD, LINK_MAX_FRAGMENT,
   LINK_VERSION, LINK_MIN_VERSION, base64urlEncode, base64urlDecode,
 } from '../../web/js/format/link.js';
 import { validateScene } from '../../web/js/format/scene.js';
-import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
+import { builtinScenes, loadBuiltinScene } from '../../web/js/format/builtin-scenes.js';
 
 const unhandled = [];
 process.on('unhandledRejection', (e) => unhandled.push(e));
@@ -355,4 +355,67 @@ test('solver.maxSpeed, tetherSlack and selfFriction: exact round trip in both ve
   assert.equal(opened.solver.collisions, true, 'a version 1 link that self-collides: its objects collided then too');
   const skip = { maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined, collisions: undefined };
   assert.deepEqual({ ...opened.solver, ...skip }, { ...before.solver, ...skip }, 'the rest as it was');
+});
+
+// withoutDefaults reads the defaults from a few probe validations (bounded work on the page's thread); its output
+// must be exactly that of the reference per-key method, which validates the scene once per key it tries.
+function xorshift(seed) {
+  let s = seed >>> 0 || 1;
+  return () => { s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0; return s / 4294967296; };
+}
+
+/** Random valid scenes: built-in scenes with leaves deleted, set to another scene's value at the same path (often a
+ *  default), or to an odd value (the link-fuzz mutator's idea); only those validateScene accepts are kept. */
+function randomScenes(count, seed) {
+  const r = xorshift(seed);
+  const base = Object.values(builtinScenes);
+  const odd = [0, 1, 0.5, 2, -1, true, false, [], [0, 0, 0], 'x', null, 10, 0.01];
+  const out = [];
+  for (let tries = 0; out.length < count && tries < count * 40; tries++) {
+    const scene = structuredClone(base[Math.floor(r() * base.length)]);
+    const other = base[Math.floor(r() * base.length)];
+    for (let m = 1 + Math.floor(r() * 4); m > 0; m--) {
+      let node = scene, twin = other;
+      for (let depth = 0; depth < 4; depth++) {
+        const keys = Array.isArray(node) ? [...node.keys()] : Object.keys(node).filter((k) => k !== 'format' && k !== 'version');
+        if (!keys.length) break;
+        const k = keys[Math.floor(r() * keys.length)];
+        const child = node[k];
+        if (child && typeof child === 'object' && r() < 0.6) { node = child; twin = twin?.[k]; continue; }
+        const p = r();
+        if (p < 0.3 && !Array.isArray(node)) delete node[k];
+        else if (p < 0.7 && twin && twin[k] !== undefined) node[k] = structuredClone(twin[k]);
+        else node[k] = structuredClone(odd[Math.floor(r() * odd.length)]);
+        break;
+      }
+    }
+    try { out.push(validateScene(scene)); } catch { /* not a scene: skip */ }
+  }
+  return out;
+}
+
+test('withoutDefaults gives exactly the per-key output for every built-in scene and random scenes', async () => {
+  const scenes = [...Object.entries(builtinScenes), ['bunny', await loadBuiltinScene('bunny')],
+    ...randomScenes(300, 20261202).map((s, i) => [`random ${i}`, s])];
+  assert.ok(scenes.length > 250, `${scenes.length} scenes`);
+  for (const [id, n] of scenes) {
+    let calls = 0;
+    const fast = withoutDefaults(n, (s) => { calls++; return validateScene(s); });
+    assert.equal(JSON.stringify(fast), JSON.stringify(withoutDefaultsPerKey(n)), id);
+    assert.ok(calls <= 24, `${id}: ${calls} validations (the fast path, not the per-key fallback)`);
+  }
+});
+
+test('encoding a link validates the scene a bounded number of times, not once per key', async () => {
+  for (const [id, n] of Object.entries(builtinScenes)) {
+    await encodeLink(n); // the kinds of holder are learned once per page; the next encode is the steady state
+    let calls = 0;
+    const validate = (s) => { calls++; return validateScene(s); };
+    const link = await encodeLink(n, { validate });
+    assert.equal(link, await encodeLink(n), id);
+    assert.ok(calls <= 12, `${id}: ${calls} validations`);
+    let reference = 0;
+    withoutDefaultsPerKey(n, (s) => { reference++; return validateScene(s); });
+    assert.ok(reference > calls, `${id}: per key ${reference}, now ${calls}`);
+  }
 });
