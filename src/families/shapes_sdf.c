@@ -47,6 +47,7 @@ typedef struct Hash {
 	uint32_t mask;       ///< table size - 1 (a power of two >= 2 count)
 	int32_t* start;      ///< mask + 2 entries: bucket b's particles are order[start[b] .. start[b + 1])
 	int32_t* order;      ///< count particle indices
+	int32_t* cells;      ///< 3 count: particle i's cell at cells[3 (i - first)], set by Build
 } Hash;
 
 static uint32_t TableSize(int32_t count)
@@ -59,7 +60,7 @@ static uint32_t TableSize(int32_t count)
 size_t pbd_Shapes_SdfScratchBytes(int32_t maxParticles)
 {
 	const size_t t = TableSize(maxParticles > 1 ? maxParticles : 1);
-	return (t + 2) * sizeof(int32_t) + 3 * (size_t)maxParticles * sizeof(int32_t);
+	return (t + 2) * sizeof(int32_t) + 6 * (size_t)maxParticles * sizeof(int32_t);
 }
 
 static void CellOf(const Hash* h, const float* p, int32_t c[3])
@@ -72,24 +73,23 @@ static uint32_t Key(const Hash* h, const int32_t c[3])
 	return (((uint32_t)c[0] * 73856093u) ^ ((uint32_t)c[1] * 19349663u) ^ ((uint32_t)c[2] * 83492791u)) & h->mask;
 }
 
-/* Buckets by counting sort; order within a bucket is by particle index (deterministic). */
+/* Buckets by counting sort; order within a bucket is by particle index (deterministic). Each
+   particle's cell is computed here once, into h->cells, and read by every visit (FOR_NEIGHBOURS'
+   collision check ran CellOf on each candidate, a division and a floorf per visit: most of the
+   time of building a world of large rigid bodies). The same cells as CellOf's, so the same bits. */
 static void Build(Hash* h, float cell)
 {
 	h->cell = cell;
 	const uint32_t T = h->mask + 1;
 	memset(h->start, 0, (T + 1) * sizeof(int32_t));
 	for (int32_t i = h->first; i < h->first + h->count; ++i) {
-		int32_t c[3];
+		int32_t* c = h->cells + 3 * (i - h->first);
 		CellOf(h, h->x + 4 * i, c);
 		h->start[Key(h, c) + 1] += 1;
 	}
 	for (uint32_t b = 0; b < T; ++b) h->start[b + 1] += h->start[b];
 	int32_t* fill = h->order; /* reuse order's slots: start[b] advanced, then moved back */
-	for (int32_t i = h->first; i < h->first + h->count; ++i) {
-		int32_t c[3];
-		CellOf(h, h->x + 4 * i, c);
-		fill[h->start[Key(h, c)]++] = i;
-	}
+	for (int32_t i = h->first; i < h->first + h->count; ++i) fill[h->start[Key(h, h->cells + 3 * (i - h->first))]++] = i;
 	for (uint32_t b = T; b > 0; --b) h->start[b] = h->start[b - 1];
 	h->start[0] = 0;
 }
@@ -98,8 +98,7 @@ static void Build(Hash* h, float cell)
 #define FOR_NEIGHBOURS(h, i, radius, ...)                                                                   \
 	do {                                                                                                    \
 		const float* xi_ = (h)->x + 4 * (i);                                                               \
-		int32_t ci_[3];                                                                                     \
-		CellOf((h), xi_, ci_);                                                                              \
+		const int32_t* ci_ = (h)->cells + 3 * ((i) - (h)->first);                                          \
 		const float r2_ = (radius) * (radius);                                                              \
 		for (int32_t dz_ = -1; dz_ <= 1; ++dz_)                                                            \
 			for (int32_t dy_ = -1; dy_ <= 1; ++dy_)                                                        \
@@ -109,8 +108,7 @@ static void Build(Hash* h, float cell)
 					for (int32_t e_ = (h)->start[b_]; e_ < (h)->start[b_ + 1]; ++e_) {                     \
 						const int32_t j = (h)->order[e_];                                                  \
 						if (j == (i)) continue;                                                            \
-						int32_t cj_[3];                                                                     \
-						CellOf((h), (h)->x + 4 * j, cj_);                                                  \
+						const int32_t* cj_ = (h)->cells + 3 * (j - (h)->first);                            \
 						if (cj_[0] != cc_[0] || cj_[1] != cc_[1] || cj_[2] != cc_[2]) continue; /* collision */ \
 						const float ox = (h)->x[4 * j] - xi_[0], oy = (h)->x[4 * j + 1] - xi_[1],          \
 									oz = (h)->x[4 * j + 2] - xi_[2];                                        \
@@ -202,6 +200,7 @@ void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 	h.order = h.start + h.mask + 2;
 	int32_t* queue = h.order + b->count;
 	int32_t* level = queue + b->count; /* indexed by i - first; -1: not reached */
+	h.cells = level + b->count;
 	double volume = 1.0;
 	for (int k = 0; k < 3; ++k) {
 		float lo = h.x[4 * b->first + k], hi = lo;
