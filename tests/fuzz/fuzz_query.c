@@ -49,9 +49,20 @@ void OpGetStats(Fuzz* f)
 		  (double)s.maxStretch, s.kineticEnergy);
 	if (Result(f, rc, world, 1, "GetStats") < 0) return;
 	FUZZ_CHECK(!null, "GetStats accepted NULL");
-	FUZZ_CHECK(s.particles == pbd_World_GetParticleCount(world) && s.constraints == pbd_World_GetConstraintCount(world) &&
+	// pbdStats.constraints is every family's count summed; the distance family's own is pbd_World_GetConstraintCount.
+	int32_t counts[32];
+	const int families = pbd_World_GetConstraintCounts(world, counts, 32);
+	FUZZ_CHECK(families > 0 && families <= 32, "GetConstraintCounts returned %d families", families);
+	int64_t sum = 0;
+	for (int k = 0; k < families; ++k) {
+		FUZZ_CHECK(counts[k] >= 0, "family %d holds %d constraints", k, counts[k]);
+		sum += counts[k];
+	}
+	FUZZ_CHECK(s.particles == pbd_World_GetParticleCount(world) && s.constraints == sum &&
+				   s.constraints >= pbd_World_GetConstraintCount(world) &&
 				   s.attachments == pbd_World_GetAttachmentCount(world) && s.steps >= 0,
-			   "GetStats counts disagree with the world");
+			   "GetStats counts disagree with the world (constraints %d, the families' sum %lld, distance %d)", s.constraints,
+			   (long long)sum, pbd_World_GetConstraintCount(world));
 	FUZZ_CHECK(s.maxError >= 0.0f && s.meanError >= 0.0f && s.maxStretch >= 0.0f && s.meanError <= s.maxError * 1.0001f + 1e-30f,
 			   "GetStats errors: max %g mean %g stretch %g", (double)s.maxError, (double)s.meanError, (double)s.maxStretch);
 	FUZZ_CHECK(isfinite(s.maxError) && isfinite(s.meanError) && isfinite(s.kineticEnergy) && isfinite(s.potentialEnergy) &&
