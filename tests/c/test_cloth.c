@@ -1,7 +1,9 @@
 /* Cloth tests: tethers, wind, tearing, and a violent drag. */
 #include "families/distance_internal.h"
+#include "families/tethers.h"
 #include "test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static pbdWorldId ClothWorld(int nu, int nv, int horizontal)
@@ -263,5 +265,117 @@ void Test_ConstraintCountsEveryFamily(void)
 	pbdStats s;
 	ENSURE(pbd_World_GetStats(w, &s) == PBD_OK);
 	ENSURE(s.constraints == sum && s.constraints > counts[distance]);
+	pbd_DestroyWorld(w);
+}
+
+/* The tethers' rebuild searches a grid over the pins; it must find what checking every
+   particle against every pin finds, bit for bit: the same nearest pin (ties to the lower
+   index), the same islands' pins (ties to the lower island) and rest lengths. Cloths on a
+   regular lattice are full of exact ties; the patterns give one island (a pinned edge), a
+   few (corners), hundreds of single pins (more than the four a particle is tied to) and
+   ragged pseudo-random islands; two cloths share the world, one horizontal. */
+static int TethersMatchReference(pbdWorldId id, int particles)
+{
+	pbdWorld* w = pbd_GetWorld(id);
+	const int stride = particles;
+	int32_t* anchor[2];
+	float* rest[2];
+	int32_t* extraAnchor[2];
+	float* extraRest[2];
+	int32_t slots[2];
+	for (int r = 0; r < 2; ++r) {
+		anchor[r] = malloc(sizeof(int32_t) * (size_t)particles);
+		rest[r] = malloc(sizeof(float) * (size_t)particles);
+		extraAnchor[r] = malloc(sizeof(int32_t) * (size_t)particles * PBD_TETHER_EXTRA);
+		extraRest[r] = malloc(sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA);
+		memset(rest[r], 0, sizeof(float) * (size_t)particles);
+		memset(extraRest[r], 0, sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA);
+		slots[r] = pbd_Tethers_Find(w, r, anchor[r], rest[r], extraAnchor[r], extraRest[r], stride);
+	}
+	int same = slots[0] == slots[1] && memcmp(anchor[0], anchor[1], sizeof(int32_t) * (size_t)particles) == 0 &&
+			   memcmp(rest[0], rest[1], sizeof(float) * (size_t)particles) == 0 &&
+			   memcmp(extraAnchor[0], extraAnchor[1], sizeof(int32_t) * (size_t)particles * PBD_TETHER_EXTRA) == 0 &&
+			   memcmp(extraRest[0], extraRest[1], sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA) == 0;
+	int tethered = 0;
+	for (int i = 0; i < particles; ++i) tethered += anchor[0][i] >= 0;
+	printf("    %d tethered, %d extra slots: %s\n", tethered, slots[0], same ? "same" : "DIFFERENT");
+	for (int r = 0; r < 2; ++r) free(anchor[r]), free(rest[r]), free(extraAnchor[r]), free(extraRest[r]);
+	return same && tethered > 0;
+}
+
+void Test_TethersRebuildMatchesBruteForce(void)
+{
+	const int nu = 61, nv = 47, n = nu * nv;
+	for (int pattern = 0; pattern < 6; ++pattern) {
+		pbdWorldDef def = pbd_DefaultWorldDef();
+		def.maxParticles = 2 * n + 64;
+		def.maxConstraints = 8 * (2 * n + 64);
+		pbdWorldId w = TestCreateWorld(&def);
+		for (int c = 0; c < 2; ++c) {
+			pbdClothDef cloth = pbd_DefaultClothDef();
+			cloth.origin[0] = -1.0f + 3.0f * c, cloth.origin[1] = 2.5f, cloth.origin[2] = 0.3f;
+			cloth.axisU[0] = 2.0f, cloth.axisU[1] = 0.0f, cloth.axisU[2] = 0.0f;
+			if (c == 1) cloth.axisV[0] = 0.0f, cloth.axisV[1] = 0.0f, cloth.axisV[2] = 1.5f;
+			else cloth.axisV[0] = 0.0f, cloth.axisV[1] = -1.5f, cloth.axisV[2] = 0.0f;
+			cloth.resolutionU = nu;
+			cloth.resolutionV = nv;
+			cloth.mass = 0.01f;
+			pbd_World_AddCloth(w, &cloth);
+		}
+		uint32_t seed = 12345u + (uint32_t)pattern;
+		for (int c = 0; c < 2; ++c) {
+			for (int j = 0; j < nv; ++j) {
+				for (int i = 0; i < nu; ++i) {
+					seed = seed * 1664525u + 1013904223u;
+					int pin = 0;
+					if (pattern == 0) pin = j == 0;                                                        /* the top edge */
+					if (pattern == 1) pin = (i == 0 || i == nu - 1) && (j == 0 || j == nv - 1);            /* corners */
+					if (pattern == 2) pin = i % 6 == 0 && j % 4 == 0;                                      /* single pins */
+					if (pattern == 3) pin = (seed >> 16) % 23 == 0;                                        /* ragged islands */
+					if (pattern == 4) pin = (i % 6 == 0 && j % 4 == 0) || j == 0 || (i > 20 && i < 28 && j > 10 && j < 30);
+					if (pattern == 5) pin = i + j == nu / 2 || (i == nu - 1 && j == nv - 1) || (i == nu / 2 && j == nv / 2);
+					if (pin) pbd_World_SetInvMass(w, c * n + j * nu + i, 0.0f);
+				}
+			}
+		}
+		printf("  pattern %d:\n", pattern);
+		ENSURE(TethersMatchReference(w, 2 * n));
+		pbd_DestroyWorld(w);
+	}
+	/* In 3D (a soft box and a ball, each pin its own island: a body has no triangles or lines)
+	   and along a chain, pseudo-random pins. */
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 8000;
+	def.maxSkinVertices = 4 * 8000;
+	def.maxSkinTriangles = 8 * 8000;
+	def.maxTets = 8 * 8000;
+	def.maxConstraints = 80000;
+	pbdWorldId w = TestCreateWorld(&def);
+	pbdBodyDef box = pbd_DefaultBodyDef();
+	box.shape = pbdBodyShape_box;
+	box.halfExtents[0] = 1.0f, box.halfExtents[1] = 0.5f, box.halfExtents[2] = 0.75f;
+	box.resolution = 16;
+	ENSURE(pbd_World_AddBody(w, &box) >= 0);
+	pbdBodyDef ball = pbd_DefaultBodyDef();
+	ball.shape = pbdBodyShape_ball;
+	ball.position[0] = 3.0f, ball.position[1] = 1.0f;
+	ball.radius = 0.8f;
+	ball.resolution = 12;
+	ENSURE(pbd_World_AddBody(w, &ball) >= 0);
+	pbdChainDef chain = pbd_DefaultChainDef();
+	chain.start[0] = -2.0f, chain.start[1] = 3.0f, chain.start[2] = 0.0f;
+	chain.end[0] = 2.0f, chain.end[1] = 3.0f, chain.end[2] = 0.5f;
+	chain.segments = 300;
+	chain.mass = 0.01f;
+	if (pbd_World_AddChain(w, &chain) < 0) printf("  %s\n", pbd_World_GetLastErrorMessage(w));
+	ENSURE(pbd_World_GetObjectCount(w) == 3);
+	const int particles = pbd_World_GetParticleCount(w);
+	uint32_t seed = 777u;
+	for (int i = 0; i < particles; ++i) {
+		seed = seed * 1664525u + 1013904223u;
+		if ((seed >> 16) % 37 == 0 || i % 97 == 0) pbd_World_SetInvMass(w, i, 0.0f);
+	}
+	printf("  bodies and a chain, %d particles:\n", particles);
+	ENSURE(TethersMatchReference(w, particles));
 	pbd_DestroyWorld(w);
 }

@@ -2,6 +2,7 @@
 #define TEST_LIST_CLOTH(X)                          \
 	X(TethersBoundStretch)                          \
 	X(TethersSwingAndSettle)                        \
+	X(TethersRebuildMatchesBruteForce)              \
 	X(ConstraintCountsEveryFamily)                  \
 	X(WindDragClosedForm)                           \
 	X(WindBlowsFlag)                                \
