@@ -18,6 +18,8 @@ export function packedProject(prefix = 'minipbd-project-') {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const project = path.join(tmp, 'project');
   const env = { ...process.env, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', NODE_PATH: '' };
+  // What the reader sees in a plain project: no colours, though `node --test` in a terminal asks its children for them.
+  delete env.FORCE_COLOR;
   const npm = (args, cwd) => execFileSync('npm', args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const [packed] = JSON.parse(npm(['pack', PKG_DIR, '--json', '--pack-destination', tmp], tmp));
   fs.mkdirSync(project);

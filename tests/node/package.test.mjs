@@ -27,9 +27,12 @@ function docBlock(id) {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-pkg-'));
 const project = path.join(tmp, 'project');
 // npm's own cache in the temporary folder: nothing of the user's is read or written, and no network is asked.
-const npmEnv = { ...process.env, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', NODE_PATH: '' };
+// No FORCE_COLOR: `node --test` in a terminal sets it for its children, and a console.log of a number would then
+// print colour codes around it.
+const plainEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'FORCE_COLOR'));
+const npmEnv = { ...plainEnv, npm_config_cache: path.join(tmp, 'npm-cache'), npm_config_update_notifier: 'false', NODE_PATH: '' };
 const npm = (args, cwd) => execFileSync('npm', args, { cwd, env: npmEnv, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-const run = (file) => spawnSync(process.execPath, [file], { cwd: project, env: { ...process.env, NODE_PATH: '' }, encoding: 'utf8' });
+const run = (file) => spawnSync(process.execPath, [file], { cwd: project, env: { ...plainEnv, NODE_PATH: '' }, encoding: 'utf8' });
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 let packed; // npm pack --json's record of the tarball
