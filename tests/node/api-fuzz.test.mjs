@@ -22,6 +22,7 @@
 // reproduced alone by tests/fuzz/v8-inline-crash.mjs (the engine and the wrapper are not at fault:
 // `--no-turbo-inline-js-wasm-calls` or `--no-opt` runs it clean). So on V8 11 the fuzz runs in a
 // child Node with that flag; on any other V8 it runs here.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -3,6 +3,7 @@
 // constraint leaves a sparse lattice alone), and bench.mjs --quick --cases fluid: records of every case on our
 // builds and the peer, the same bits natively and in wasm, the bench's density measure equal to the engine's
 // pbdFluidStats, and the native plan reader's refusals. No timing assertions.
+import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

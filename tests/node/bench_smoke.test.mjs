@@ -6,6 +6,7 @@
 // the figures exist, are finite and positive, and agree where they must (same work on
 // every one of our builds; the solids' counts from the lattice's closed forms, their quality figures
 // measured by the bench equal to the engine's own).
+import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

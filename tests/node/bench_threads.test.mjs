@@ -4,6 +4,7 @@
 // structure, that every thread count and build ends on the same state hash (the bench's own check, and again here
 // from the records), and that the per-stage figures add up (the stages' ms are the step's, the Amdahl estimate is
 // the formula's). No timing assertion: only that the figures exist, are finite and relate as defined.
+import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

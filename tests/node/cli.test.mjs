@@ -3,6 +3,7 @@
 // and scene files checked with the validator's words, progress on stderr only. (engine.test.mjs and the
 // fluid/replay/solids/threads tests cover the JSON summary, links, replays, OBJ models and threads.)
 
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

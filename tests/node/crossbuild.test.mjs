@@ -6,6 +6,7 @@
 // whatever the JS side does, native does too. Each scene runs, is grabbed and dragged by its first free particle
 // (a body, a cloth, a chain: the pointer's attachment), released, and runs on. The replay runs alone and with
 // `--threads N` for 2, 3, 4 and 8: every hash the same.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

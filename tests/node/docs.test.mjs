@@ -4,6 +4,7 @@
 // process computes, and each command-line block runs there line by line. The browser blocks (the element, the
 // iframe) are run by tests/browser/docs.test.mjs. A block that looks runnable but is not marked fails here.
 
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,5 +1,6 @@
 // The JS API on the shipped wasm (dist/minipbd.wasm): views over the heap, attachments,
 // parameters, refusals that leave the world as it was, links into worlds, the CLI.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -1,6 +1,7 @@
 // The built-in fluid scenes: each builds, steps with every value finite, keeps its water where the
 // scene puts it, and a recording of it (a drag, a collider moved, a hose switched) replays bit for bit from a
 // link. Native and wasm agreeing on them is tests/node/crossbuild.test.mjs (every BUILTIN_SCENE_IDS).
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

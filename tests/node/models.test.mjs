@@ -5,6 +5,7 @@
 // MINIPBD_MODELS=/a/folder to run the same checks on more OBJ files (e.g. the rest of common-3d-test-models
 // decimated by tools/decimate-model.mjs); their results are printed. The same hashes natively (alone and on
 // threads) and on the threaded wasm as on the single-threaded one.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -2,6 +2,7 @@
 // installed offline into a fresh project with npm's default package.json (CommonJS), runs docs/api.md's Node example
 // there as it is written (an ES module and the CommonJS form), and its types are real: a typed example over every
 // entry point passes `tsc --strict` (module nodenext), a file with deliberate type errors fails it with those errors.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -6,6 +6,7 @@
 //   - what cannot be recorded ends the recording before it, limits end it, and the replay stays exact;
 //   - hostile replays are refused naming the bad value, before any world is touched;
 //   - the CLI replays a link's recording like the page.
+import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

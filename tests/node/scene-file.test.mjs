@@ -2,6 +2,7 @@
 // drop (input/drop.js readSceneFile, over the same function) and the command line refuse a bad file with the same
 // message, and accept a good one as the same scene.
 
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -2,6 +2,7 @@
 // keys' exact normalisation and refusals, the built-in solid scenes built with the engine's own counts, masses,
 // pins and material, a failed build that leaves the engine usable, links that replay a solid scene bit for bit
 // and refuse one too large, and the CLI's --obj.
+import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';

@@ -13,6 +13,7 @@
 // 11 min 47 s of wall time with the machine shared (load average 7 to 21), about 4.5 min estimated when quiet.
 // The cloth-100k, dam-break, hammock, floating and swirl cost most. MINIPBD_THREADS_FULL=1: 1,000 steps at every
 // count.
+import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
