@@ -3,7 +3,8 @@
 // Makefile's dist rule into dist/js/bundle/ after dist/js/ is assembled:
 //
 //   js/bundle/main.js           the demo (index.html)
-//   js/bundle/embed.js          <minipbd-scene> and the iframe page (embed.html, example.html)
+//   js/bundle/embed.js          <minipbd-scene> (example.html, and a page that embeds)
+//   js/bundle/embed-page.js     <minipbd-scene> and the iframe page (embed.html)
 //   js/bundle/gallery.js        the gallery (gallery.html)
 //   js/bundle/thread-worker.js  the threaded build's worker (engine/thread-worker.js, which has no imports)
 //
@@ -25,7 +26,11 @@ const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The hosted bundles: output name -> the module it starts from (under dist/js/), and the pages that load it. */
 export const BUNDLES = Object.freeze({
   'main.js': { entry: 'app/main.js', pages: ['index.html'] },
-  'embed.js': { entry: 'embed.js', pages: ['embed.html', 'example.html'] },
+  // The element alone (embed/element.js defines <minipbd-scene> when it runs) for a page that embeds scenes, and the
+  // element with the iframe page's code (embed.js: the frame API and its boot) for embed.html: a page that only
+  // embeds does not download the iframe API.
+  'embed.js': { entry: 'embed/element.js', pages: ['example.html'], loads: 'embed.js' },
+  'embed-page.js': { entry: 'embed.js', pages: ['embed.html'] },
   'gallery.js': { entry: 'gallery/gallery.js', pages: ['gallery.html'] },
 });
 export const BUNDLE_DIR = 'bundle';
@@ -96,7 +101,9 @@ export async function writeBundles(dist) {
   fs.mkdirSync(out, { recursive: true });
   const shaders = readShaders(dist);
   const written = {};
-  for (const [name, { entry, pages }] of Object.entries(BUNDLES)) {
+  // `loads`: the module the page's own tag names, when it is not the bundle's entry (the page loads embed.js, whose
+  // bundle is the element alone).
+  for (const [name, { entry, pages, loads = entry }] of Object.entries(BUNDLES)) {
     const text = await bundleText(dist, entry, { shaders });
     fs.writeFileSync(path.join(out, name), text);
     written[name] = Buffer.byteLength(text);
@@ -107,8 +114,8 @@ export async function writeBundles(dist) {
       // Only the page's own <script> tag: example.html also shows the tag as text (&lt;script …), which stays.
       // A page already pointed at its bundle (this tool run twice on one dist/) is left as it is.
       const esc = (f) => f.replace(/[.]/g, '\\.');
-      const re = new RegExp(`(<script type="module" )src="(?:\\./)?js/(?:${esc(entry)}|${BUNDLE_DIR}/${esc(name)})"`, 'g');
-      if (!re.test(html)) throw new Error(`${page} has no <script type="module" src="js/${entry}">: cannot point it at the bundle`);
+      const re = new RegExp(`(<script type="module" )src="(?:\\./)?js/(?:${esc(loads)}|${BUNDLE_DIR}/${esc(name)})"`, 'g');
+      if (!re.test(html)) throw new Error(`${page} has no <script type="module" src="js/${loads}">: cannot point it at the bundle`);
       fs.writeFileSync(file, html.replace(re, `$1src="./js/${BUNDLE_DIR}/${name}"`));
     }
   }

@@ -86,6 +86,10 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
     const q = await onScreen(i);
     await touch('touchStart', [[q.x, q.y]]);
     await sleep(HOLD_MS + 250);
+    // The finger is held until the hold has been taken: on a loaded machine the page's timer fires late, and a move
+    // before it would rightly be a swipe.
+    await page.waitForFunction(() => ![...document.getElementById('a')._input.pointers.values()].some((p) => p.mode === 'undecided'),
+      null, { timeout: 10_000 });
     for (let s = 1; s <= 8; s++) await touch('touchMove', [[q.x - 6 * s, q.y - 15 * s]]); // upwards: a swipe that would scroll the page down
     await page.waitForFunction(() => document.getElementById('a')._input.attachmentCount === 1, null, { timeout: 10_000 });
     const held = await state();
