@@ -174,19 +174,13 @@ static uint64_t PrefixXor(uint64_t x)
 	return x;
 }
 
-/* Ray parity: one ray along x per row (j, k) of cells, through the row's cell
-   centres; a cell is inside when an odd number of crossings lie left of its centre. A ray that
-   meets an edge or a vertex exactly is resolved by the tie rule of EdgeFn and EdgeHolds, which
-   is the same as nudging the ray by a fixed, infinitely small offset (-e^2, e) in (y, z)
-   ("simulation of simplicity"): a vertex or shared edge is counted by exactly the triangles the
-   nudged ray would cross, so the parity stays right without moving the ray by a finite amount
-   (which would misjudge centres that close to the surface). Instead of sorting a row's
-   crossings, each crossing flips the bit of the first cell right of it and a prefix XOR along
-   the row turns flips into parities: no memory beyond the mask, and each triangle visits only
-   the rows its (y, z) bounds cover. */
-void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt)
+/* The rows' crossings of FillLattice and FillCount: for each triangle, each row ray (j, k) its (y, z) bounds cover
+   that it crosses (Crossing: the tie rule of the nudged ray), the first cell i whose centre lies right of the
+   crossing, and the crossing's sign, given to `visit`. */
+typedef void (*pbdCrossingVisit)(void* ctx, int32_t j, int32_t k, int32_t i, int sign);
+static void RowCrossings(const pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt, pbdCrossingVisit visit,
+						 void* ctx)
 {
-	memset(lat->cell, 0, sizeof lat->cell);
 	const double oy = (double)lat->origin[1] + 0.5 * lat->spacing[1], oz = (double)lat->origin[2] + 0.5 * lat->spacing[2];
 	const double sy = lat->spacing[1], sz = lat->spacing[2];
 	for (int32_t t = 0; t < nt; ++t) {
@@ -212,10 +206,34 @@ void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* id
 				double f = (x - lat->origin[0]) / lat->spacing[0] - 0.5;
 				if (f >= lat->n[0]) continue;
 				const int32_t i = f < 0.0 ? 0 : (int32_t)f + 1; /* floor(f) + 1, at least 0 */
-				lat->cell[j + PBD_LATTICE_MAX * k] ^= 1ull << i;
+				visit(ctx, j, k, i, sign);
 			}
 		}
 	}
+}
+
+static void FlipCell(void* ctx, int32_t j, int32_t k, int32_t i, int sign)
+{
+	(void)sign;
+	pbdLattice* lat = ctx;
+	lat->cell[j + PBD_LATTICE_MAX * k] ^= 1ull << i;
+}
+
+/* Ray parity: one ray along x per row (j, k) of cells, through the row's cell
+   centres; a cell is inside when an odd number of crossings lie left of its centre. A ray that
+   meets an edge or a vertex exactly is resolved by the tie rule of EdgeFn and EdgeHolds, which
+   is the same as nudging the ray by a fixed, infinitely small offset (-e^2, e) in (y, z)
+   ("simulation of simplicity"): a vertex or shared edge is counted by exactly the triangles the
+   nudged ray would cross, so the parity stays right without moving the ray by a finite amount
+   (which would misjudge centres that close to the surface). Instead of sorting a row's
+   crossings, each crossing flips the bit of the first cell right of it and a prefix XOR along
+   the row turns flips into parities: no memory beyond the mask, and each triangle visits only
+   the rows its (y, z) bounds cover. The engine fills a closed surface with FillCount (the same crossings, counted
+   by sign); this parity form is the reference the lattice and surface tests build with. */
+void pbd_Surface_FillLattice(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt)
+{
+	memset(lat->cell, 0, sizeof lat->cell);
+	RowCrossings(lat, v, idx, nt, FlipCell, lat);
 	const uint64_t row = (1ull << lat->n[0]) - 1u;
 	for (int32_t k = 0; k < lat->n[2]; ++k) {
 		for (int32_t j = 0; j < lat->n[1]; ++j) {
@@ -319,6 +337,16 @@ static void FillWinding(pbdLattice* lat, const pbdWindingTree* tree)
 
 
 
+/* FillCount's visit: the crossing's sign into the first cell right of it, saturated (a cell's count stays within the
+   surface's layers; rather than wrap on absurd input). */
+#define COUNT_STRIDE (PBD_LATTICE_MAX + 1)
+static void AddCrossing(void* ctx, int32_t j, int32_t k, int32_t i, int sign)
+{
+	int16_t* d = (int16_t*)ctx + (size_t)(j + PBD_LATTICE_MAX * k) * COUNT_STRIDE + i;
+	const int32_t next = *d + sign;
+	*d = (int16_t)(next > 32767 ? 32767 : next < -32767 ? -32767 : next);
+}
+
 /* The same rays, tie rules and crossings as pbd_Surface_FillLattice, each crossing counted +1 where
    the ray enters (the triangle faces -x) and -1 where it leaves: a prefix sum along the row is then
    the winding number of the nudged ray's cell centre, exactly. A closed, oriented surface that does
@@ -326,38 +354,9 @@ static void FillWinding(pbdLattice* lat, const pbdWindingTree* tree)
    through each other give 2 where they overlap, which parity would have left out. Kept: >= 1. */
 static void FillCount(pbdLattice* lat, const float* v, const uint32_t* idx, int32_t nt, int16_t* delta)
 {
-	const int32_t stride = PBD_LATTICE_MAX + 1;
+	const int32_t stride = COUNT_STRIDE;
 	memset(delta, 0, CountBytes());
-	const double oy = (double)lat->origin[1] + 0.5 * lat->spacing[1], oz = (double)lat->origin[2] + 0.5 * lat->spacing[2];
-	const double sy = lat->spacing[1], sz = lat->spacing[2];
-	for (int32_t t = 0; t < nt; ++t) {
-		const uint32_t* tri = idx + 3 * t;
-		double y0 = v[3 * tri[0] + 1], y1 = y0, z0 = v[3 * tri[0] + 2], z1 = z0;
-		for (int k = 1; k < 3; ++k) {
-			const double y = v[3 * tri[k] + 1], z = v[3 * tri[k] + 2];
-			y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
-			z0 = z < z0 ? z : z0, z1 = z > z1 ? z : z1;
-		}
-		const double jl = (y0 - oy) / sy, jh = (y1 - oy) / sy, kl = (z0 - oz) / sz, kh = (z1 - oz) / sz;
-		if (jh < 0.0 || kh < 0.0 || jl > lat->n[1] || kl > lat->n[2]) continue;
-		const int32_t j0 = jl < 0.0 ? 0 : (int32_t)jl, k0 = kl < 0.0 ? 0 : (int32_t)kl;
-		const int32_t j1 = jh >= lat->n[1] ? lat->n[1] - 1 : (int32_t)jh, k1 = kh >= lat->n[2] ? lat->n[2] - 1 : (int32_t)kh;
-		for (int32_t k = k0; k <= k1; ++k) {
-			for (int32_t j = j0; j <= j1; ++j) {
-				const double p[2] = { oy + j * sy, oz + k * sz };
-				double x;
-				int sign;
-				if (!Crossing(v, tri, p, &x, &sign)) continue;
-				double f = (x - lat->origin[0]) / lat->spacing[0] - 0.5;
-				if (f >= lat->n[0]) continue;
-				const int32_t i = f < 0.0 ? 0 : (int32_t)f + 1;
-				int16_t* d = &delta[(size_t)(j + PBD_LATTICE_MAX * k) * stride + i];
-				/* a cell's count stays within the surface's layers; saturate rather than wrap on absurd input */
-				const int32_t next = *d + sign;
-				*d = (int16_t)(next > 32767 ? 32767 : next < -32767 ? -32767 : next);
-			}
-		}
-	}
+	RowCrossings(lat, v, idx, nt, AddCrossing, delta);
 	for (int32_t k = 0; k < lat->n[2]; ++k) {
 		for (int32_t j = 0; j < lat->n[1]; ++j) {
 			const int16_t* d = &delta[(size_t)(j + PBD_LATTICE_MAX * k) * stride];
