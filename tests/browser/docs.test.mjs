@@ -90,13 +90,16 @@ test('csp: the strict snippet steps under the policy its first line names', { ti
   } finally { await context.close(); }
 });
 
-/** The page's MiniPBDFrame hears minipbd:ready and answers: stats (the frame steps), pause, then exactly 5 steps. */
+/** The page's MiniPBDFrame hears minipbd:ready and answers: stats (the frame steps), pause (no step in flight after
+ *  its answer), then exactly 5 steps. */
 async function frameAnswers(page) {
   await page.waitForFunction(() => window.__frame.readyInfo !== null, null, { timeout: READY_TIMEOUT });
   await page.waitForFunction(async () => (await window.__frame.stats()).steps >= 3, null, { timeout: READY_TIMEOUT, polling: 250 });
   return page.evaluate(async () => {
     await window.__frame.pause();
-    const s0 = (await window.__frame.stats()).steps;
+    const st = await window.__frame.stats();
+    if (st.busy) throw new Error('pause answered while a step was still in flight');
+    const s0 = st.steps;
     const { steps } = await window.__frame.step(5);
     return steps - s0;
   });

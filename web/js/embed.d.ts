@@ -115,6 +115,8 @@ export class MiniPBDSceneElement extends HTMLElement {
   // The control methods (embed/element-control.js; the iframe API drives them).
   /** True unless the simulation is set to run. */
   readonly paused: boolean;
+  /** Resolves once no step is in flight or due: after pause(), the step count then holds still. */
+  idle(): Promise<void>;
   /** Exactly n steps (an integer in 1..10000), also while paused; resolves with stats().steps. pause(), reset(),
    *  load() or another step stop it early (stepJob says how many ran). */
   step(n: number): Promise<number>;

@@ -66,6 +66,9 @@ function loadedWorld(el, call) {
 }
 
 const control = {
+  /** Resolves once no step is in flight or due (after pause(), the world's step count then holds still). */
+  idle() { return this._driver.whenIdle(); },
+
   /** True unless the simulation is set to run (before load too). */
   get paused() { return this._playing !== true; },
 

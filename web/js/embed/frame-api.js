@@ -277,7 +277,10 @@ export class FrameApi {
     const refused = (err) => new FrameError('refused', `${command}: ${messageOf(err)}`);
     switch (command) {
       case 'play': el.play(); return { paused: el.paused };
-      case 'pause': el.pause(); return { paused: el.paused };
+      case 'pause': // answered once the step in flight has ended: the stats read after it hold still
+        el.pause();
+        await el.idle?.();
+        return { paused: el.paused };
       case 'reset': el.reset(); return { particles: el.world.particleCount, steps: el.stats().steps };
       case 'step': {
         if (!el.stepJob) return { steps: await el.step(args.n), ran: args.n, cancelled: false };
