@@ -102,6 +102,27 @@ PBDJS_API int pbdjs_StepN(pbdWorldId world, int n)
 	return PBD_OK;
 }
 
+/* pbdjs_StepN for a host on another thread (web/js/engine/threads.js: the page's runner worker steps while the
+   page reads `control`, 4 int32 in pbdStepControl order): request 1 stops after the step in progress, 2 at its
+   next stage unit (the world is left mid-step, to be destroyed); stepsDone counts the steps ended. Returns the
+   first refused step's code, else PBD_OK (stopped early too). */
+PBDJS_API int pbdjs_StepNControlled(pbdWorldId world, int n, pbdStepControl* control)
+{
+	pbdWorld* w = pbd_GetWorld(world);
+	if (w == NULL || control == NULL) return pbdjs_StepN(world, n); /* its message: no such world */
+	w->stepControl = control;
+	int err = PBD_OK;
+	for (int i = 0; i < n && err == PBD_OK; ++i) {
+		if (__atomic_load_n(&control->request, __ATOMIC_RELAXED) != PBD_STEP_RUN) break;
+		err = pbd_World_Step(world);
+		if (w->stepUnit != 0) break; /* stopped mid-step */
+		__atomic_store_n(&control->stepsDone, i + 1, __ATOMIC_RELAXED);
+	}
+	w->stepControl = NULL;
+	return err;
+}
+
+_Static_assert(sizeof(pbdStepControl) == 4 * sizeof(int32_t), "JS reads the step control as 4 int32");
 _Static_assert(sizeof(pbdObjectInfo) == 19 * sizeof(int32_t), "JS reads object info as 19 int32");
 _Static_assert(sizeof(pbdObjectInfo) <= PBDJS_EXCHANGE_BYTES && 9 * sizeof(double) <= PBDJS_EXCHANGE_BYTES, "records fit");
 

@@ -136,7 +136,21 @@ typedef struct pbdWorld {
 	/* Within a stage unit cut finer (world/step.c, slices): the family, colour and first
 	   constraint of the next slice unit of a Gauss-Seidel pass. 0, 0, 0 between stage units. */
 	int32_t sliceFamily, sliceColour, sliceBegin;
+	/* A host thread's hold on the steps running on another (wasm/api.c pbdjs_StepNControlled: the threaded
+	   page's runner worker): NULL but during such a call. See pbdStepControl. */
+	struct pbdStepControl* stepControl;
 } pbdWorld;
+
+/* What a host thread and the steps running on another share (wasm/api.c pbdjs_StepNControlled): the host writes
+   `request`, the steps write the rest, each word alone and atomically (__atomic builtins on plain int32_t, so the
+   layout is the one JS reads with Atomics). request: 0 run on; 1 stop after the step in progress; 2 stop at the next
+   stage unit, mid-step (only for a world about to be destroyed: pbd_DestroyWorld takes a world mid-step, and a later
+   pbd_World_Step would finish the step). stepsDone: steps ended of this call; unitDone and unitTotal: the stage
+   units of the step in progress (world/step.c UnitCount), for a progress bar within a long step. */
+typedef struct pbdStepControl {
+	int32_t request, stepsDone, unitDone, unitTotal;
+} pbdStepControl;
+enum { PBD_STEP_RUN = 0, PBD_STEP_STOP_AFTER = 1, PBD_STEP_STOP_NOW = 2 };
 
 pbdWorld* pbd_GetWorld(pbdWorldId id);
 /// Sets the message of a refused call that has no world (pbd_GetLastErrorMessage) and returns code.

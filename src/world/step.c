@@ -489,9 +489,14 @@ static int32_t Advance(pbdWorld* w, int32_t units, int whole)
 {
 	if (w->stepUnit == 0) BeginStep(w); /* unit 0, the step's start, is never cut */
 	const int32_t total = UnitCount(&w->stepContext);
+	pbdStepControl* control = w->stepControl;
+	if (control != NULL) __atomic_store_n(&control->unitTotal, total, __ATOMIC_RELAXED);
 	const int threaded = pbd_Team_Begin(w);
 	while ((whole || units-- > 0) && w->stepUnit < total) {
+		/* a host abandoning the world stops a whole step between two stage units (a pass at most) */
+		if (control != NULL && __atomic_load_n(&control->request, __ATOMIC_RELAXED) == PBD_STEP_STOP_NOW) break;
 		if (RunUnit(w, w->stepUnit, whole)) w->stepUnit++;
+		if (control != NULL) __atomic_store_n(&control->unitDone, w->stepUnit, __ATOMIC_RELAXED);
 	}
 	if (threaded) pbd_Team_End(w);
 	if (w->stepUnit < total) return SliceUnitsLeft(w);

@@ -194,8 +194,7 @@ export class World {
   peekStats(): Stats & { busy: boolean; measuredAt?: number; progress: number };
   /** fluidStats() without waiting: the last read while steps are in flight (null before any). */
   peekFluidStats(): FluidStats | null;
-  /** Stops the steps in flight after the one running (the single-thread stepper; the threaded runner's call
-   *  runs to its end). */
+  /** Stops the steps in flight after the one running (the single-thread stepper and the threaded runner). */
   cancelSteps(): void;
   hash(): number;
   /** The threads this world's steps share out over (1 without a team). */

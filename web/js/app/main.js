@@ -131,7 +131,7 @@ async function main() {
         if (state.scene) ui.showScene(state.scene, state.sceneKey); // put the picker back
         return;
       }
-      driver.drop(); // the old world's steps due, and on the slices stepper the one in flight, are not waited for
+      driver.drop(); // the old world's steps due, and the one in flight, are not waited for
       driver.defer(() => {
         tryLoad(scene, key);
         // The page now shows a built-in scene; drop the old link (and ?scene=) so a reload does not bring it back.
@@ -245,7 +245,7 @@ async function main() {
 
   /** Replace the running world with one built from `scene`. Throws (and changes nothing) if it is refused. */
   function loadScene(scene, key = null, { keepCamera = false } = {}) {
-    driver.drop(); // nothing more of the old world's steps (slices: not even the one in flight)
+    driver.drop(); // nothing more of the old world's steps, not even the one in flight
     state.world?.engine.stepping?.settle(); // the threaded runner's call in flight ends first
     const world = state.pbd.createWorld(scene);
     const old = state.world;

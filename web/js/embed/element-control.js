@@ -107,8 +107,8 @@ const control = {
   async load(input) {
     const { scene, replay } = await resolveLoadInput(input);
     loadedWorld(this, 'load');
-    this._driver.drop(); // the old world's steps due (a job too) and, on the slices stepper, the one in flight
-    this._driver.flush(); // the threaded runner's chunk in flight, and the calls waiting
+    this._driver.drop(); // the old world's steps due (a job too) and the one in flight
+    this._driver.flush(); // the calls waiting (drop() stopped the steps in flight)
     const world = this._engine.createWorld(scene); // throws before anything changed
     this._dropPointers();
     const old = this._world;

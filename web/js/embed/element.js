@@ -193,8 +193,8 @@ export class MiniPBDSceneElement extends HTMLElement {
   /** Rebuilds the world from the scene it was loaded from (element.world is then a new World). */
   reset() {
     if (!this._world || !this._engine) return;
-    this._driver.drop(); // the old world's steps due (a job too) and, on the slices stepper, the one in flight
-    this._driver.flush(); // the threaded runner's chunk in flight and the calls waiting (element.world is new afterwards)
+    this._driver.drop(); // the old world's steps due (a job too) and the one in flight
+    this._driver.flush(); // the calls waiting (drop() stopped the steps in flight; element.world is new afterwards)
     this._dropPointers();
     const world = this._engine.createWorld(this._scene);
     const old = this._world;

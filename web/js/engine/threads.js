@@ -25,11 +25,16 @@ const INITIAL_PAGES = 256;
 /** Each worker's stack: the deepest path (a contact search, the colouring) uses far less. */
 const WORKER_STACK = 256 << 10;
 
-// The runner's completion record, malloc'd by the engine: Int32 [state, result], then Float64 lastStepMs.
+// The runner's completion record, malloc'd by the engine: Int32 [state, result], then Float64 lastStepMs, then the
+// steps' control (wasm/api.c pbdjs_StepNControlled, world/core.h pbdStepControl): Int32 [request, stepsDone,
+// unitDone, unitTotal].
 const STATE_IDLE = 0;
 const STATE_RUNNING = 1;
 const STATE_DONE = 2;
-const SLOT_BYTES = 16;
+const CONTROL_OFFSET = 16;
+const SLOT_BYTES = CONTROL_OFFSET + 16;
+const REQUEST_STOP_AFTER = 1; // after the step in progress
+const REQUEST_STOP_NOW = 2; // at its next stage unit, mid-step: the world is about to be destroyed
 
 const isNode = typeof process !== 'undefined' && !!process.versions?.node;
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
@@ -243,6 +248,8 @@ class Runner {
     this.slots = slots;
     this.i32 = new Int32Array(team.memory.buffer, slots, 2);
     this.f64 = new Float64Array(team.memory.buffer, slots + 8, 1);
+    this.control = slots + CONTROL_OFFSET;
+    this.ctl = new Int32Array(team.memory.buffer, this.control, 4); // request, stepsDone, unitDone, unitTotal
     this.ondone = null;
     this.trap = null;
   }
@@ -303,8 +310,33 @@ class RunnerStepper {
   /** Starts `n` steps of world `worldId` on the runner. Refused while a step is in flight. */
   start(worldId, n) {
     if (this.world) throw new MiniPBDError('busy', 'stepper.start: a step is in flight; poll() or settle() it first');
-    this.runner.post('pbdjs_StepN', [worldId, n]);
+    this.runner.ctl.fill(0);
+    this.runner.post('pbdjs_StepNControlled', [worldId, n, this.runner.control]);
     this.world = worldId;
+  }
+
+  /** Steps of those started that have ended (read live from the runner's control words). */
+  get stepsDone() { return Atomics.load(this.runner.ctl, 1); }
+
+  /** How far the step in flight is, in [0, 1), by its stage units (a pass, a substep's contacts, ...). */
+  get progress() {
+    if (!this.world) return 0;
+    const total = Atomics.load(this.runner.ctl, 3);
+    return total > 0 ? Math.min(Math.max(Atomics.load(this.runner.ctl, 2) / total, 0), 0.999) : 0;
+  }
+
+  /** Takes no step after the one in flight; poll() then ends with it, and stepsDone says how many ran. */
+  cancel() {
+    if (this.world) Atomics.store(this.runner.ctl, 0, REQUEST_STOP_AFTER);
+  }
+
+  /** Stops at the next stage unit, mid-step, and waits for the runner to return (a pass at most): only for a world
+   *  about to be destroyed (pbd_DestroyWorld takes a world mid-step). */
+  abandon() {
+    if (!this.world) return;
+    Atomics.store(this.runner.ctl, 0, REQUEST_STOP_NOW);
+    this.world = 0;
+    this.runner.finish();
   }
 
   /** A step was started and its completion not yet taken by poll() or settle(). */

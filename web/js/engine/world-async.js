@@ -79,8 +79,8 @@ export const asyncMethods = {
   finishAsync() {
     const stepper = this.stepper;
     this.engine.stepping = null;
-    // The slices stepper may have been cancelled after some of them; the threaded ones run all n.
-    const done = stepper.sliced ? stepper.stepsDone : (this.asyncSteps?.n ?? 1);
+    // The steppers that can be cancelled (slices, the threaded runner) say how many ran; the synchronous one ran all n.
+    const done = stepper.stepsDone ?? (this.asyncSteps?.n ?? 1);
     if (stepper.error) {
       const error = stepper.error;
       stepper.error = 0;
@@ -99,8 +99,8 @@ export const asyncMethods = {
   },
 
   /**
-   * Stops the steps in flight after the one running now (the slices stepper; the threaded runner's call runs to
-   * its end: its callers start few steps at a time). Nothing waits: poll() ends with that step.
+   * Stops the steps in flight after the one running now (the slices stepper, the threaded runner). Nothing waits:
+   * poll() ends with that step.
    */
   cancelSteps() {
     if (this.engine.stepping === this) this.stepper.cancel?.();
@@ -117,9 +117,9 @@ export const asyncMethods = {
     if (this.engine.stepping !== this) return { ...this.stats(), busy: false, progress: 0 };
     const stepper = this.stepper;
     const last = this.lastStats;
-    const done = stepper.sliced ? stepper.stepsDone : 0;
+    const done = stepper.stepsDone ?? 0;
     const stepMs = this.lastStepMs > 0 ? this.lastStepMs : (stepper.estimateMs ?? 0);
     return { ...last, steps: last.steps + done, stepMs, measuredAt: last.measuredAt, busy: true,
-      progress: stepper.sliced ? stepper.progress : 0 };
+      progress: stepper.progress ?? 0 };
   },
 };

@@ -397,9 +397,10 @@ export class StepDriver {
   }
 
   /**
-   * The world is about to be replaced (a new scene, Reset): cancel(), and on the slices stepper the step in flight
-   * is dropped at once between two of its slices (the world is destroyed next: pbd_DestroyWorld takes a world
-   * mid-step); the threaded runner's chunk still ends first (flush). Then the calls waiting run.
+   * The world is about to be replaced (a new scene, Reset): cancel(), and the step in flight is dropped at once,
+   * between two of its slices (the slices stepper) or two of its stage units (the threaded runner, which this waits
+   * for: a pass at most); the world is destroyed next (pbd_DestroyWorld takes a world mid-step). Then the calls
+   * waiting run.
    */
   drop() {
     this.cancel();
