@@ -5,9 +5,12 @@
 //
 // @typedef {object} ObjectType
 // @property {string} type             its "type" in a scene
-// @property {string[]} keys           the scene keys it allows
-// @property {(get, path: string, index: number, scene) => object} read   validates and normalises (format/read.js
-//   readers); `scene` holds the sections read so far (a fluid reads its spacing)
+// @property {object[]} fields         its scene keys, one row each (format/fields.js): kind, range, default, unit. The
+//   one description of its keys: the validator reads with it, the JSON Schema is made from it
+//   (tools/gen-scene-schema.mjs) and tests/node/types.test.mjs checks its .d.ts against it
+// @property {string[]} keys           its rows' keys, the scene keys it allows
+// @property {(get, path: string, index: number, scene) => object} read   validates and normalises by its rows
+//   (format/fields.js, with the rules across values); `scene` holds the sections read so far (a fluid reads its spacing)
 // @property {(o, scene?) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
 // @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
 //   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
@@ -59,6 +62,11 @@ export function objectTypeOf(o) {
   if (!t) throw new Error(`no object type ${String(o.type).slice(0, 40)} is registered`);
   return t;
 }
+
+/** Places of the parameter table that are object types' fields (their `params` rows: "cloth.stiffness" holds
+ *  "cloth.stiffness.stretch"); the table's other places are the scene's sections (format/scene.js). */
+const OBJECT_PLACES = OBJECT_TYPES.flatMap((t) => t.fields.filter((f) => f.kind === 'params').map((f) => f.place));
+export const isObjectPlace = (place) => OBJECT_PLACES.some((q) => place === q || place.startsWith(`${q}.`));
 
 /** Every key some type allows (an object's keys are checked against these first, then against its type's). */
 export const OBJECT_KEYS = Object.freeze([...new Set(OBJECT_TYPES.flatMap((t) => t.keys))]);
