@@ -12,6 +12,7 @@ import ts from 'typescript';
 import { OBJECT_TYPES } from '../../web/js/objects/index.js';
 import { SCENE_TABLES } from '../../web/js/format/scene.js';
 import { placeFields, parsePlace } from '../../web/js/engine/params.js';
+import { WORLD_CALLS } from '../../web/js/format/replay-calls.js';
 
 const JS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'js');
 
@@ -23,7 +24,9 @@ function declarations(files) {
   for (const file of files) {
     const source = ts.createSourceFile(file, fs.readFileSync(path.join(JS, file), 'utf8'), ts.ScriptTarget.Latest, true);
     for (const node of source.statements) {
-      if (ts.isInterfaceDeclaration(node)) {
+      if (ts.isClassDeclaration(node)) {
+        out.set(node.name.text, { file, methods: node.members.filter(ts.isMethodDeclaration).map((m) => m.name.getText()) });
+      } else if (ts.isInterfaceDeclaration(node)) {
         const bases = (node.heritageClauses ?? []).flatMap((h) => h.types.map((t) => t.expression.getText()));
         out.set(node.name.text, { file, members: members(node.members), extends: bases });
       } else if (ts.isTypeAliasDeclaration(node)) {
@@ -121,7 +124,7 @@ function sectionType(fields) {
 
 // ---------------------------------------------------------------- the checks
 
-const FILES = ['minipbd.d.ts', ...fs.readdirSync(path.join(JS, 'objects')).filter((f) => f.endsWith('.d.ts')).map((f) => `objects/${f}`)];
+const FILES = ['minipbd.d.ts', 'format/replay.d.ts', 'record/recorder.d.ts', 'record/replayer.d.ts', ...fs.readdirSync(path.join(JS, 'objects')).filter((f) => f.endsWith('.d.ts')).map((f) => `objects/${f}`)];
 const decls = declarations(FILES);
 
 /** The interface of object type `t`: the one whose "type" is the literal t.type (SceneObject names it). */
@@ -166,4 +169,19 @@ test('the Scene interface has the scene\'s keys, and each parameter section\'s i
     const declared = canon(decls, m.type).split('|').filter((x) => x !== 'null').join('|').replace(/\?:/g, ':');
     assert.equal(declared, sectionType(placeFields(head)), `Scene.${head}: the table's fields of "${head}"`);
   }
+});
+
+test('the replay\'s types name the World calls of format/replay-calls.js: their events, kinds and causes', () => {
+  const carried = WORLD_CALLS.filter((c) => c.code);
+  const literals = (node) => canon(decls, node);
+  const event = decls.get('ReplayEvent').alias.elements[1];
+  assert.equal(literals(event), union(carried.map((c) => `'${c.code}'`)), 'ReplayEvent: the events\' letters');
+  const kind = decls.get('ReplayStepEvent').members.find((m) => m.key === 'kind').type;
+  assert.equal(literals(kind), union(carried.map((c) => `'${c.kind}'`)), 'ReplayStepEvent: their kinds');
+  const ends = decls.get('ReplayEnd').members.find((m) => m.key === 'cause').type;
+  assert.equal(literals(ends), union(WORLD_CALLS.filter((c) => c.ends).map((c) => `'${c.ends}'`)), 'ReplayEnd.cause');
+  const stop = decls.get('StopCause').members.find((m) => m.key === 'key').type;
+  for (const c of WORLD_CALLS.filter((x) => x.cause)) assert.ok(literals(stop).split('|').includes(`'${c.cause}'`), `StopCause ${c.cause}`);
+  const world = decls.get('World').methods;
+  for (const c of WORLD_CALLS) assert.ok(world.includes(c.call), `World.${c.call} is declared`);
 });
