@@ -81,7 +81,7 @@ export class World {
     if (this.objectsVersion !== version) {
       this.objectsCache = this.scene.objects.map((o, index) => readObjectInfo(this.engine.heap, this.id, index, o));
       this.objectsVersion = version;
-      this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
+      this.fluidIndices = this.scene.objects.flatMap((o, index) => (objectTypeOf(o).water ? [index] : []));
     } else if (this.fluidIndices.length > 0) {
       // Hoses and drains change a fluid's live count at any step without a topology change: read it again.
       for (const index of this.fluidIndices) this.objectsCache[index].activeParticles = this.liveParticles(index);

@@ -22,6 +22,8 @@
 // @property {Object<string, {kind: number, param: string, get, set}>} stiffness   its constraint kinds
 // @property {(o) => number} extent     its largest size in metres (a recording's quantum)
 // @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
+// @property {boolean} [water]        its particles are water: live counts that change at any step (hoses, drains),
+//   World.fluidStats, drawn as water, not grabbed (hasWater: a scene with some)
 // @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
 // @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
 //   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()
@@ -54,6 +56,11 @@ export function findObjectType(name) {
  */
 export function dotsByDefault(scene) {
   return scene.objects.some((o) => findObjectType(o.type)?.render.primitive === 'lines');
+}
+
+/** Whether a scene has water (an object of a type with `water`): its fluid statistics are worth asking for. */
+export function hasWater(scene) {
+  return scene.objects.some((o) => findObjectType(o.type)?.water === true);
 }
 
 /** The type of a (validated) scene object. */
