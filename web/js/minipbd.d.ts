@@ -2,7 +2,7 @@
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
-// The ranges, defaults and units of the solver, ground and wind fields and of the object stiffnesses are the
+// The ranges, defaults and units of the solver, ground, wind and fluid fields and of the object stiffnesses are the
 // engine's parameter table: web/js/engine/param-table.js (generated from src/minipbd.h PBD_PARAMS).
 export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;

@@ -1,8 +1,8 @@
 // params.js — everything the page knows about the engine's parameters, built from the one table
 // (param-table.js, generated from src/minipbd.h PBD_PARAMS): lookup by name, the check World.setParam and the
 // replay format apply, and the places parameters have in a scene description. No limit or default is written
-// here or anywhere else in web/js (one parameter table): the scene format's solver, ground and wind
-// sections (format/scene.js), the link codec's defaults (it asks the validator), the replay's parameter events
+// here or anywhere else in web/js (one parameter table): the scene format's parameter sections (format/scene.js:
+// every first part of a place no object type claims), the link codec's defaults (it asks the validator), the replay's parameter events
 // (format/replay.js), the panel's sliders (panel/controls.js) and the object types' stiffness (objects/) all
 // read them from here.
 

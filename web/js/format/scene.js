@@ -14,9 +14,9 @@
 // validateScene(input) never mutates or returns `input`: it builds a NEW object holding every field of the
 // schema (defaults filled in), so callers can rely on the full shape without `?? default` everywhere. Input is
 // untrusted (it arrives in share links): the readers (format/read.js) walk only the known schema, read only own
-// data properties, refuse forbidden keys and bound every length. The solver, ground and wind sections are the
-// engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's
-// (objects/, the registry).
+// data properties, refuse forbidden keys and bound every length. The solver, ground, wind and fluid sections are
+// the engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's rows
+// (objects/, the registry; format/fields.js reads by them).
 
 import { SCENE_PARAMS, fluidRatioProblem, parsePlace, placeFields } from '../engine/params.js';
 import { checkSceneObjects, findObjectType, isObjectPlace, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
