@@ -19,8 +19,9 @@
 //   read(value, path, ctx)    a reader of its own, where the kind's does not say all (a cloth pin, a body's mesh)
 // Kinds: const {value} (the "type"), name, number {min, max, minExcl?, maxExcl?}, integer {min, max?}, mass,
 //   coord3, quaternion, vec {n, min, max, minExcl?}, tuple {items, what}, enum {values}, colour, boolean,
-//   text {maxLength}, params (engine parameters: paramsRow), list {item, max, min?, noun}, record {fields},
-//   nullable {of} (null or `of`), anyOf {of} (read by the row's own read).
+//   params (engine parameters: paramsRow), list {item, max, min?, noun}, record {fields}, nullable {of} (null or
+//   `of`); text {maxLength} and anyOf {of} have no reader of the kind's: their row's read, or their type's (a body's
+//   OBJ text is read with its mesh), reads them.
 //
 // The reading context (ctx) holds what the object's reader was given (type, index, scene, a fluid's spacing) and
 // value(key): a key of the record being read, else of the records around it, read first if it was not yet.
@@ -52,12 +53,33 @@ const KINDS = {
   params: (f, v, p) => (!f.field ? readParams(f.fields, v, p) : v === undefined ? fieldDefault(f.field) : paramField(f.field, v, p)),
   list: (f, v, p, ctx) => {
     const min = f.min ?? 0;
-    return array(v, p, min, f.max, `an array of ${min > 0 ? `${min}..` : 'at most '}${f.max} ${f.noun}`)
-      .map((x, i) => readField(f.item, x, join(p, i), ctx));
+    const read = itemReader(f.item, ctx);
+    return array(v, p, min, f.max, `an array of ${min > 0 ? `${min}..` : 'at most '}${f.max} ${f.noun}`).map((x, i) => read(x, join(p, i)));
   },
   record: (f, v, p, ctx) => readRecord(f.fields, v, p, ctx),
   nullable: (f, v, p, ctx) => (v === null ? null : readField(f.of, v, p, ctx)),
 };
+
+/**
+ * A reader of row `f` for a list's many items (a mesh's 100,000 vertices): numbers and tuples of them ask their
+ * range once, at the first item, instead of once per number; any other row is read as readField reads it.
+ */
+function itemReader(f, ctx) {
+  if (f.read || f.check || !['number', 'integer', 'tuple'].includes(f.kind)) return (v, p) => readField(f, v, p, ctx);
+  if (f.kind === 'tuple') {
+    let items = null;
+    return (v, p) => {
+      items ??= f.items.map((g) => itemReader(g, ctx));
+      return array(v, p, items.length, items.length, f.what).map((x, i) => items[i](x, join(p, i)));
+    };
+  }
+  let r = null;
+  const read = f.kind === 'number' ? number : integer;
+  return (v, p) => {
+    r ??= f.range?.(ctx) ?? f;
+    return read(v, p, r.min, r.max, r);
+  };
+}
 
 /** One row's value (`value` undefined: left out), read, checked and normalised; undefined when it stays out. */
 export function readField(f, value, path, ctx) {

@@ -75,9 +75,6 @@ export function objectTypeOf(o) {
 const OBJECT_PLACES = OBJECT_TYPES.flatMap((t) => t.fields.filter((f) => f.kind === 'params').map((f) => f.place));
 export const isObjectPlace = (place) => OBJECT_PLACES.some((q) => place === q || place.startsWith(`${q}.`));
 
-/** Every key some type allows (an object's keys are checked against these first, then against its type's). */
-export const OBJECT_KEYS = Object.freeze([...new Set(OBJECT_TYPES.flatMap((t) => t.keys))]);
-
 /** The types' panel controls, each marked with the type it belongs to (the panel shows it when the scene has one). */
 export const OBJECT_CONTROLS = Object.freeze(OBJECT_TYPES.flatMap((t) => t.controls.map((c) => ({ ...c, objectType: t.type }))));
 
