@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // gen-scene-schema.mjs — writes web/scene.schema.json, the scene format ("minipbd-scene", docs/scene-format.md) as
-// a JSON Schema (draft 2020-12), from the validator's own tables: the scene's keys and defaults
+// a JSON Schema (draft 2020-12), from the validator's own tables: the scene's keys, sections and defaults
 // (format/scene.js SCENE_TABLES), its limits (format/limits.js SCENE_LIMITS), the engine's parameter table for the
-// solver, ground, wind and fluid sections and the stiffnesses (engine/params.js placeFields), and each object
-// type's keys (objects/: type.keys, the bodies' SHAPES and SHAPE_KEYS, the fluid's EMITTER_KEYS).
+// parameter sections and the stiffnesses (engine/params.js placeFields), and each object type's rows
+// (objects/<type>.js `fields`, format/fields.js: one schema per kind; a body's variants by its rows' `shapes`).
 //
 // Usage: node tools/gen-scene-schema.mjs [out]    (default web/scene.schema.json; tests/node/schema.test.mjs
 //        fails when the committed file is not what this writes now)
