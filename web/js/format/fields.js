@@ -35,8 +35,8 @@ import {
 const KINDS = {
   const: (f) => f.value,
   name: (f, v, p) => name(v, p),
-  number: (f, v, p, ctx) => { const r = f.range?.(ctx) ?? f; return number(v, p, r.min, r.max, r); },
-  integer: (f, v, p, ctx) => { const r = f.range?.(ctx) ?? f; return integer(v, p, r.min, r.max); },
+  number: (f, v, p, ctx) => { const r = bounds(f, ctx); return number(v, p, r.min, r.max, r); },
+  integer: (f, v, p, ctx) => { const r = bounds(f, ctx); return integer(v, p, r.min, r.max); },
   mass: (f, v, p) => mass(v, p),
   coord3: (f, v, p) => coord3(v, p),
   quaternion: (f, v, p) => quaternion(v, p),
@@ -53,32 +53,20 @@ const KINDS = {
   params: (f, v, p) => (!f.field ? readParams(f.fields, v, p) : v === undefined ? fieldDefault(f.field) : paramField(f.field, v, p)),
   list: (f, v, p, ctx) => {
     const min = f.min ?? 0;
-    const read = itemReader(f.item, ctx);
-    return array(v, p, min, f.max, `an array of ${min > 0 ? `${min}..` : 'at most '}${f.max} ${f.noun}`).map((x, i) => read(x, join(p, i)));
+    return array(v, p, min, f.max, `an array of ${min > 0 ? `${min}..` : 'at most '}${f.max} ${f.noun}`)
+      .map((x, i) => readField(f.item, x, join(p, i), ctx));
   },
   record: (f, v, p, ctx) => readRecord(f.fields, v, p, ctx),
   nullable: (f, v, p, ctx) => (v === null ? null : readField(f.of, v, p, ctx)),
 };
 
-/**
- * A reader of row `f` for a list's many items (a mesh's 100,000 vertices): numbers and tuples of them ask their
- * range once, at the first item, instead of once per number; any other row is read as readField reads it.
- */
-function itemReader(f, ctx) {
-  if (f.read || f.check || !['number', 'integer', 'tuple'].includes(f.kind)) return (v, p) => readField(f, v, p, ctx);
-  if (f.kind === 'tuple') {
-    let items = null;
-    return (v, p) => {
-      items ??= f.items.map((g) => itemReader(g, ctx));
-      return array(v, p, items.length, items.length, f.what).map((x, i) => items[i](x, join(p, i)));
-    };
-  }
-  let r = null;
-  const read = f.kind === 'number' ? number : integer;
-  return (v, p) => {
-    r ??= f.range?.(ctx) ?? f;
-    return read(v, p, r.min, r.max, r);
-  };
+/** A row's bounds: its own, or its range in this record, asked once per record (a mesh's 600,000 indices ask the
+ *  vertex count once). */
+function bounds(f, ctx) {
+  if (!f.range) return f;
+  const known = Object.hasOwn(ctx, 'ranges') ? ctx.ranges : (ctx.ranges = new Map());
+  if (!known.has(f)) known.set(f, f.range(ctx));
+  return known.get(f);
 }
 
 /** One row's value (`value` undefined: left out), read, checked and normalised; undefined when it stays out. */
@@ -101,10 +89,11 @@ export function readField(f, value, path, ctx) {
  */
 export function fieldReader(fields, get, path, parent = {}) {
   const got = new Map();
+  const rows = new Map(fields.map((f) => [f.key, f]));
   const ctx = Object.create(parent);
   ctx.get = get;
   ctx.value = (key) => {
-    const f = fields.find((r) => r.key === key);
+    const f = rows.get(key);
     if (!f) return parent.value(key);
     if (!got.has(key)) got.set(key, readField(f, get(key), join(path, key), ctx));
     return got.get(key);
