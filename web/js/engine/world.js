@@ -9,7 +9,7 @@ import {
 } from './args.js';
 import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
-  PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
+  PARAM_TABLE, SCENE_PARAMS, fluidRatioProblem, isSection, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
 } from './params.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
@@ -48,7 +48,7 @@ export class World {
     const perObject = [];
     for (const p of SCENE_PARAMS) {
       const value = sceneParamValue(s, p);
-      if (PARAM_SECTIONS.includes(parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
+      if (isSection(s, parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
       else perObject.push([p, value]);
     }
     s.objects.forEach((o, index) => objectTypeOf(o).build(this.engine, this.id, o, index));
@@ -81,7 +81,7 @@ export class World {
     if (this.objectsVersion !== version) {
       this.objectsCache = this.scene.objects.map((o, index) => readObjectInfo(this.engine.heap, this.id, index, o));
       this.objectsVersion = version;
-      this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
+      this.fluidIndices = this.scene.objects.flatMap((o, index) => (objectTypeOf(o).water ? [index] : []));
     } else if (this.fluidIndices.length > 0) {
       // Hoses and drains change a fluid's live count at any step without a topology change: read it again.
       for (const index of this.fluidIndices) this.objectsCache[index].activeParticles = this.liveParticles(index);
