@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { placeFields, fieldDefault } from '../web/js/engine/params.js';
+import { MAX_RADIUS_SPACINGS, placeFields, fieldDefault } from '../web/js/engine/params.js';
 import { SCENE_LIMITS as L } from '../web/js/format/limits.js';
 import { SCENE_TABLES as T } from '../web/js/format/scene.js';
 import { MASS_RANGE_KEYS } from '../web/js/format/read.js';
@@ -62,10 +62,18 @@ function record(keys, props, required = [], where = '') {
   };
 }
 
+/** What a parameter's range does not say (a JSON Schema holds no rule between two values; the validator checks it):
+ *  the contact radius's bound (src/minipbd.h PBD_MAX_RADIUS_SPACINGS). */
+const RELATIONS = {
+  thickness: `at most ${2 * MAX_RADIUS_SPACINGS} times the particle spacing of every chain (a segment) and cloth (its finer grid step): `
+    + `a contact radius reaches at most ${MAX_RADIUS_SPACINGS} particle spacings`,
+};
+
 /** One engine parameter's value (read.js paramValue): a boolean, an integer or a number in the table's range. */
 function param(p) {
   const base = p.boolean ? { type: 'boolean' } : p.integer ? int(p.min, p.max) : num(p.min, p.max);
-  return { ...base, description: `engine parameter ${p.name}${p.unit && p.unit !== '1' ? ` (${p.unit})` : ''}` };
+  const rule = RELATIONS[p.name] ? `; ${RELATIONS[p.name]}` : '';
+  return { ...base, description: `engine parameter ${p.name}${p.unit && p.unit !== '1' ? ` (${p.unit})` : ''}${rule}` };
 }
 
 /** A section of parameter fields (format/scene.js paramSection): dotted keys are sub-records. */
@@ -183,7 +191,9 @@ function body(t) {
     radius: { ...size(), default: d.radius },
     resolution: { ...int(L.bodyResolution.min, L.bodyResolution.max), default: d.resolution },
     mass: { ...mass(), default: d.mass },
-    particleRadius: { ...num(0, L.maxBodyRadius), default: d.particleRadius },
+    particleRadius: { ...num(0, L.maxBodyRadius), default: d.particleRadius,
+      description: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
+        + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings' },
     stiffness: typeParams(t.type),
     plasticity: record(Object.keys(L.plasticity), plasticity, [], `${t.type}.plasticity`),
     pins: list({ type: 'integer', minimum: 0 }, L.maxPins),

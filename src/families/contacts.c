@@ -413,6 +413,8 @@ int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w));
 int pbd_World_FindPairs(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_FindPairs"); /* the step's pairs and grid are in use */
+	if (busy != PBD_OK) return busy;
 	pbdContacts* c = pbd_ContactsState(w);
 	Search(w, c, 1, 1); /* every pair either kind of contact would project; not kept for reuse */
 	return c->pairCount;

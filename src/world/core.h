@@ -102,6 +102,9 @@ typedef struct pbdWorld {
 	/* Per object material (pbd_World_SetObjectRadius, pbd_World_SetObjectPlasticity): set by the
 	   builders and the API, read by the families. A change moves paramVersion. */
 	float* objectRadius;            ///< contact radius; 0: the world's thickness / 2
+	float* objectSpacing;           ///< its particles' spacing, which bounds the radius (minipbd.h PBD_MAX_RADIUS_SPACINGS):
+	                                ///< a chain's segment, a cloth's finer grid step, a body's finest lattice step or
+	                                ///< shortest tet edge; fluids read fluid.spacing instead (pbd_ObjectSpacing)
 	pbdPlasticity* plasticity;      ///< per object
 
 	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
@@ -174,6 +177,17 @@ int pbd_CheckVec(pbdWorld* world, const float v[3], const char* what);
 #define PBD_CHECK_PARTICLE(w, i)                                                                                \
 	if ((i) < 0 || (i) >= (w)->particleCount)                                                                   \
 	return pbd_SetWorldError((w), PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
+
+/// The spacing that bounds object `object`'s contact radius (minipbd.h PBD_MAX_RADIUS_SPACINGS; params.c).
+float pbd_ObjectSpacing(const pbdWorld* world, int32_t object);
+/// PBD_OK when `value` (a contact radius, or a thickness: a diameter) is at most `spacings` x `spacing`
+/// (PBD_MAX_RADIUS_SPACINGS, twice that for a thickness); else PBD_ERR_INVALID_ARGUMENT with a message naming
+/// the value (`name`), whose particles (`whose`) and the limit, and the world unchanged (params.c).
+int pbd_CheckRadiusSpacing(pbdWorld* world, const char* name, float value, float spacings, float spacing, const char* whose);
+/// PBD_OK, or PBD_ERR_STEP_IN_PROGRESS while a step taken in slices is in progress: the calls that add objects
+/// or rebuild a family's search state (and use the world's scratch, which the step's units keep their data in
+/// between slices: world/step.c) wait for its end. `what` names the call in the message (step.c).
+int pbd_CheckNoStep(pbdWorld* world, const char* what);
 
 void pbd_Solver_Step(pbdWorld* world);
 /// The world-wide parameter of each constraint kind ("stiffness.<kind>"), params.c: a new group of a

@@ -507,6 +507,12 @@ static int32_t Advance(pbdWorld* w, int32_t units, int whole)
 
 void pbd_Solver_Step(pbdWorld* w) { Advance(w, 0, 1); }
 
+int pbd_CheckNoStep(pbdWorld* w, const char* what)
+{
+	if (w->stepUnit == 0) return PBD_OK;
+	return pbd_SetWorldError(w, PBD_ERR_STEP_IN_PROGRESS, "%s waits for the step's end (pbd_World_Step or more slices)", what);
+}
+
 int pbd_World_Step(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);

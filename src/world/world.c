@@ -180,7 +180,7 @@ static size_t WorldBytes(const pbdCapacity* cap)
 	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + 2 * pbd_PoolBytes(P, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxTriangles, 3 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxLines, 2 * sizeof(uint32_t)) +
-		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
+		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + 2 * pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdPlasticity)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
 }
 
@@ -241,6 +241,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->lines = pbd_PoolAlloc(&w->pool, (size_t)cap.maxLines, 2 * sizeof(uint32_t));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdObjectInfo));
 	w->objectRadius = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
+	w->objectSpacing = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
 	w->plasticity = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdPlasticity));
 	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));
 	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);

@@ -9,7 +9,8 @@ import {
 } from './args.js';
 import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
-  PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
+  PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, radiusSpacingProblem,
+  sceneParamValue, writeSceneParam,
 } from './params.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
@@ -207,6 +208,17 @@ export class World {
         && fluidRatioProblem(p.name === 'fluid.spacing' ? value : f.spacing, p.name === 'fluid.spacing' ? f.smoothingRadius : value);
       if (problem) throw new MiniPBDError('argument', `parameter ${p.name}: ${problem}`);
     }
+    if (p.name === 'thickness' && paramAccepts(p, value)) {
+      // every chain's and cloth's particles are spheres of thickness / 2: at most MAX_RADIUS_SPACINGS of their spacings
+      this.scene.objects.forEach((o, i) => {
+        const spacing = objectTypeOf(o).thicknessSpacing?.(o);
+        const problem = spacing === undefined ? null : radiusSpacingProblem(value, spacing, true);
+        if (problem) {
+          throw new MiniPBDError('argument', `parameter thickness must be at most ${problem.spacings} times the ${problem.spacing} m between `
+            + `objects[${i}]'s particles (${problem.limit} m: ${problem.why}), got ${value}`);
+        }
+      });
+    }
     this.setParamRaw(name, value);
     writeSceneParam(this.scene, this.param(name), value);
   }
@@ -333,6 +345,11 @@ export class World {
     const call = 'setObjectRadius';
     const [k, o] = this.bodyArg(call, index);
     const r = argNumber(call, 'radius (m)', radius, 0, SCENE_LIMITS.maxBodyRadius);
+    const problem = r > 0 ? radiusSpacingProblem(r, Math.fround(2 * this.defaultRadius[k]), false) : null;
+    if (problem) {
+      throw new MiniPBDError('argument', `${call}: radius must be at most ${problem.spacings} times the body's spacing, ${problem.spacing} m `
+        + `(${problem.limit} m: ${problem.why}), got ${r}`);
+    }
     // 0 is the body's default (half its lattice spacing), not the engine's 0 (thickness / 2, for chains and cloth).
     const value = r > 0 ? r : this.defaultRadius[k];
     this.engine.check(this.engine.exports.pbd_World_SetObjectRadius(this.id, k, value), 'argument', this.id);

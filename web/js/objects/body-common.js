@@ -21,6 +21,7 @@ import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
 import { SceneError, array, colour, coord3, fail, integer, join, mass, name, number, optional, record, required, vec } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
+import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
@@ -97,6 +98,14 @@ export function readBody(get, path, index, type, stiffness) {
     if (size !== undefined) o.size = size;
   }
   if (shape === 'tets') o.mesh = tetMesh(required(get, 'mesh', path), at('mesh'));
+  // A given radius reaches at most MAX_RADIUS_SPACINGS lattice spacings (tets: shortest edges); the engine refuses more.
+  if (o.particleRadius > 0) {
+    const problem = radiusSpacingProblem(o.particleRadius, f(2 * bodyDefaultRadius(o)), false);
+    if (problem) {
+      fail(at('particleRadius'), `must be at most ${MAX_RADIUS_SPACINGS} times the body's ${o.shape === 'tets' ? 'shortest edge' : 'lattice spacing'}, `
+        + `${problem.spacing} m (${problem.limit} m: ${problem.why})`, o.particleRadius);
+    }
+  }
   const count = bodyParticleCount(o);
   o.pins = optional(get('pins'), [], (v) => array(v, at('pins'), 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
     .map((p, i) => integer(p, join(at('pins'), i), 0, count - 1)));
