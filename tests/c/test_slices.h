@@ -1,4 +1,5 @@
 /* Tests in test_slices.c: X(Name) for each void Test_Name(void). */
 #define TEST_LIST_SLICES(X) \
 	X(RadiusBoundRefused) \
-	X(BuildersBetweenSlicesRefused)
+	X(BuildersBetweenSlicesRefused) \
+	X(FluidNotTethered)
