@@ -115,7 +115,7 @@ PBDJS_API int pbdjs_StepNControlled(pbdWorldId world, int n, pbdStepControl* con
 	for (int i = 0; i < n && err == PBD_OK; ++i) {
 		if (__atomic_load_n(&control->request, __ATOMIC_RELAXED) != PBD_STEP_RUN) break;
 		err = pbd_World_Step(world);
-		if (w->stepUnit != 0) break; /* stopped mid-step */
+		if (pbd_StepInProgress(w)) break; /* stopped mid-step */
 		__atomic_store_n(&control->stepsDone, i + 1, __ATOMIC_RELAXED);
 	}
 	w->stepControl = NULL;

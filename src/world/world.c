@@ -3,6 +3,7 @@
    Every public entry of the core validates first and mutates last, so a refused call
    leaves the world exactly as it was. */
 #include "families/family.h"
+#include "base/tasks.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -253,6 +254,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	}
 	PBD_ASSERT(w->scratch != NULL && w->pool.used == w->pool.capacity);
 	w->threads = 1;
+	w->sliceBudget = PBD_SLICE_WORK;
 	w->inUse = 1;
 	return (generation << 16) | (index + 1);
 }

@@ -2,4 +2,7 @@
 #define TEST_LIST_SLICES(X) \
 	X(RadiusBoundRefused) \
 	X(BuildersBetweenSlicesRefused) \
-	X(FluidNotTethered)
+	X(FluidNotTethered) \
+	X(SlicedHeavyScenesBounded) \
+	X(SlicedFluidRealBudget) \
+	X(CallsBetweenSliceUnits)
