@@ -88,6 +88,19 @@ typedef int32_t pbdAttachmentId;
 #define PBD_MAX_ATTACHMENTS 256
 #define PBD_MAX_OBJECTS 256
 #define PBD_MAX_COLLIDERS 64
+/// A particle's contact radius is at most this many spacings of its object's particles (the cloth's
+/// finer grid step, a chain's segment, a body's finest lattice step or its tets' shortest edge, the
+/// fluid's spacing): r <= 2 s, so a cloth or chain takes thickness <= 4 s. Why: a contact radius
+/// much larger than the spacing is not a contact model (a particle's sphere overlaps dozens of its own
+/// object's neighbours, which the rest-pose filter then has to throw away), and the neighbour search's
+/// work per particle grows with (r / s)^3 in a body, (r / s)^2 in a cloth: two resolution-24 boxes at
+/// the old limit of 1 m overlapped in ~244 M pairs, 7.8 s a substep. At r <= 2 s a particle meets at
+/// most ~3,000 candidates of its own object at rest (27 cells of edge 2.4 r around it), whatever the
+/// scale. The value enters where the radius does: pbdParam_thickness (for every chain and cloth, and
+/// any object whose radius is 0), pbd_World_SetObjectRadius, pbdBodyDef.particleRadius, and the
+/// builders of chains and cloths (the world's thickness against the new object's spacing); each
+/// refuses a value past the limit with PBD_ERR_INVALID_ARGUMENT, naming the value and the limit.
+#define PBD_MAX_RADIUS_SPACINGS 2.0f
 
 /// Parameters: the one table of every world setting. This X-macro is the only place a
 /// parameter's name, default, range, unit, owner and place in the scene format are written;
@@ -301,7 +314,11 @@ PBD_API pbdWorldId pbd_CreateWorld(const pbdWorldDef* def);
 PBD_API int pbd_DestroyWorld(pbdWorldId world);
 PBD_API int pbd_World_IsValid(pbdWorldId world);
 
-/// Adds objects. Return the first particle index, or a negative pbdError (world unchanged).
+/// Adds objects. Return the first particle index, or a negative pbdError (world unchanged). A chain's or
+/// cloth's particles are spheres of radius thickness / 2: refused when the world's thickness is past
+/// 2 PBD_MAX_RADIUS_SPACINGS spacings of the new object (a segment; the finer of the cloth's two grid steps).
+/// Objects are added between steps: between the slices of one (pbd_World_StepSlice) every builder is
+/// refused, PBD_ERR_STEP_IN_PROGRESS.
 PBD_API int pbd_World_AddChain(pbdWorldId world, const pbdChainDef* def);
 PBD_API int pbd_World_AddCloth(pbdWorldId world, const pbdClothDef* def);
 /// Counts an object would use, so callers can size capacities exactly.
@@ -384,7 +401,8 @@ PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo*
 
 /// Material of one object beyond its stiffness.
 /// Contact radius: its particles are spheres of this radius against other particles, colliders
-/// and the ground; 0 (the default for chains and cloth) follows the world's thickness / 2.
+/// and the ground; 0 (the default for chains and cloth) follows the world's thickness / 2. At most
+/// PBD_MAX_RADIUS_SPACINGS spacings of the object's particles (refused past it, naming the limit).
 /// Plasticity (seed 001 section 5.3; the yield / creep / max set of FleX and Rapier): once the
 /// strain of a soft body's edge or a rigid body's shape passes `yield`, its rest state creeps
 /// toward the deformed state at `creep` per second, until the plastic strain reaches `max`.
@@ -431,7 +449,8 @@ typedef struct pbdBodyDef {
 	float radius;            ///< ball: of the lattice's sphere (the skin adds the particle radius)
 	int32_t resolution;      ///< lattice cells along the longest side (box, ball, surface), [1, 48]; default 4
 	float mass;              ///< the whole body, kg, spread evenly over its particles; default 1
-	float particleRadius;    ///< contact radius in [0, 1] m; 0: half the lattice spacing (tets: half the shortest edge)
+	float particleRadius;    ///< contact radius in [0, 1] m and at most PBD_MAX_RADIUS_SPACINGS lattice spacings (tets:
+	                         ///< shortest edges); 0: half the lattice spacing (tets: half the shortest edge)
 	const float* vertices;   ///< tets, surface: xyz per vertex, in the body's frame
 	int32_t vertexCount;
 	const uint32_t* indices; ///< tets: 4 per tet; surface: 3 per triangle, counter-clockwise seen from outside
@@ -532,7 +551,9 @@ typedef struct pbdFluidStats {
 	float maxDensity;           ///< largest rho / rho0
 	float densityError;         ///< mean max(rho / rho0 - 1, 0): the compression the solve left
 } pbdFluidStats;
-/// Measures the fluid now (a neighbour search on the committed positions; not in the step).
+/// Measures the fluid now (a neighbour search on the committed positions; not in the step). This, UpdateDensities,
+/// RunFluidPart and FindPairs rebuild the search state the step uses: between the slices of a step they are refused,
+/// PBD_ERR_STEP_IN_PROGRESS.
 PBD_API int pbd_World_GetFluidStats(pbdWorldId world, pbdFluidStats* stats);
 /// rho_i / rho0 of every live fluid particle on the committed positions into pbdBuffer_densities (0 for others).
 PBD_API int pbd_World_UpdateDensities(pbdWorldId world);

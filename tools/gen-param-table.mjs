@@ -38,7 +38,9 @@ export function float32Decimal(x) {
 	return x; // 9 significant digits always round-trip a float32; not reached
 }
 
-/** The rows of the engine's parameter table, read through the wasm's exports. */
+/** The rows of the engine's parameter table, read through the wasm's exports; `constants`, a property of the array
+ *  (not enumerable, so the rows compare as rows), holds the bounds that relate parameters to objects:
+ *  maxRadiusSpacings (minipbd.h PBD_MAX_RADIUS_SPACINGS). */
 export async function readParamTable(bytes) {
 	const module = await WebAssembly.compile(bytes);
 	const imports = {};
@@ -74,6 +76,7 @@ export async function readParamTable(bytes) {
 			scene: text(e.pbdjs_ParamString(i, 2)),
 		});
 	}
+	Object.defineProperty(rows, 'constants', { value: { maxRadiusSpacings: float32Decimal(e.pbdjs_MaxRadiusSpacings()) } });
 	return rows;
 }
 
@@ -96,6 +99,11 @@ export function renderParamTable(rows) {
 export const PARAM_TABLE = Object.freeze([
 ${lines.join('\n')}
 ].map(Object.freeze));
+
+// A particle's contact radius is at most this many spacings of its object's particles (src/minipbd.h
+// PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, and thickness / 2 for every chain and cloth. The engine refuses a
+// value past it; the scene validator checks it first (objects/chain.js, cloth.js, body-common.js).
+export const MAX_RADIUS_SPACINGS = ${rows.constants.maxRadiusSpacings};
 `;
 }
 

@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { placeFields, fieldDefault } from '../web/js/engine/params.js';
+import { MAX_RADIUS_SPACINGS, placeFields, fieldDefault } from '../web/js/engine/params.js';
 import { SCENE_LIMITS as L } from '../web/js/format/limits.js';
 import { SCENE_TABLES as T } from '../web/js/format/scene.js';
 import { variantRows } from '../web/js/format/fields.js';
@@ -60,10 +60,18 @@ function record(keys, props, required = [], where = '') {
   };
 }
 
+/** What a parameter's range does not say (a JSON Schema holds no rule between two values; the validator checks it):
+ *  the contact radius's bound (src/minipbd.h PBD_MAX_RADIUS_SPACINGS). */
+const RELATIONS = {
+  thickness: `at most ${2 * MAX_RADIUS_SPACINGS} times the particle spacing of every chain (a segment) and cloth (its finer grid step): `
+    + `a contact radius reaches at most ${MAX_RADIUS_SPACINGS} particle spacings`,
+};
+
 /** One engine parameter's value (read.js paramValue): a boolean, an integer or a number in the table's range. */
 function param(p) {
   const base = p.boolean ? { type: 'boolean' } : p.integer ? int(p.min, p.max) : num(p.min, p.max);
-  return { ...base, description: `engine parameter ${p.name}${p.unit && p.unit !== '1' ? ` (${p.unit})` : ''}` };
+  const rule = RELATIONS[p.name] ? `; ${RELATIONS[p.name]}` : '';
+  return { ...base, description: `engine parameter ${p.name}${p.unit && p.unit !== '1' ? ` (${p.unit})` : ''}${rule}` };
 }
 
 /** One parameter field (read.js paramField): a parameter, or a vector of them; its default the table's. */
@@ -159,13 +167,19 @@ const MESH_KEYS = {
   obj: 'the text of an OBJ file (v and f lines)',
 };
 
+// What a row's range does not say (the validator checks it: src/minipbd.h PBD_MAX_RADIUS_SPACINGS).
+const ROW_NOTES = {
+  particleRadius: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
+    + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings',
+};
+
 /** A row's schema: its kind's, with its default (a static one: a default that depends on the scene or the
  *  object's index is the validator's) and what it is, for editors. */
 function fieldSchema(f) {
   if (!Object.hasOwn(KIND_SCHEMA, f.kind)) throw new Error(`gen-scene-schema: ${f.key}: no schema for kind ${f.kind}`);
   const s = { ...KIND_SCHEMA[f.kind](f) };
   if (f.default !== undefined && typeof f.default !== 'function' && !f.required) s.default = f.default;
-  const description = (f.shapes && MESH_KEYS[f.key]) ?? (f.unit ? `unit: ${f.unit}` : undefined);
+  const description = (f.shapes && MESH_KEYS[f.key]) ?? ROW_NOTES[f.key] ?? (f.unit ? `unit: ${f.unit}` : undefined);
   if (description && f.key !== undefined) s.description = description;
   return s;
 }

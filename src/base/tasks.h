@@ -28,6 +28,11 @@ struct pbdWorld;
 /// Constraints (or particles) per unit of a step taken in slices (world/step.c), unless the
 /// family names its own: a unit of the heaviest scenes stays within a few ms in wasm.
 #define PBD_SLICE_ITEMS 4096
+/// Work per unit of a stage that a step taken in slices cuts by its work rather than its constraints (the
+/// contacts stage's neighbour searches, the step's start: the fluid's emit, drain and sort): pair tests of a
+/// search, entries of the fluid's lists, rows moved. A unit stops at the first item boundary (a particle's
+/// slot, a disc row) at or past it, so it does at most this plus one item's work.
+#define PBD_SLICE_WORK (1 << 18)
 
 /// The body of a parallel loop: items [begin, end) of the loop's range.
 typedef void pbdBlockFn(void* data, int32_t begin, int32_t end);

@@ -323,6 +323,16 @@ static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
 	}
 	if (soft && def->shape != pbdBodyShape_tets && (err = CheckLatticeVolumes(plan, e)) != PBD_OK) return err;
 	pbd_BodySkin_Counts(plan, &c->skinVertices, &c->skinTriangles);
+	/* a given radius reaches at most PBD_MAX_RADIUS_SPACINGS spacings (minipbd.h), the default is half of one */
+	plan->spacing = 2.0f * radius;
+	if (def->particleRadius > 0.0f && !(def->particleRadius <= PBD_MAX_RADIUS_SPACINGS * plan->spacing)) {
+		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+							"body particleRadius %g m is over %g x the %g m of its %s: at most %g m (a contact radius reaches "
+							"at most %g particle spacings)",
+							(double)def->particleRadius, (double)PBD_MAX_RADIUS_SPACINGS, (double)plan->spacing,
+							def->shape == pbdBodyShape_tets ? "shortest edge" : "lattice spacing",
+							(double)(PBD_MAX_RADIUS_SPACINGS * plan->spacing), (double)PBD_MAX_RADIUS_SPACINGS);
+	}
 	if (def->particleRadius > 0.0f) radius = def->particleRadius;
 	else if (!(radius > 0.0f) || radius > 1.0f) {
 		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
@@ -371,6 +381,7 @@ static void Build(pbdWorld* w, pbdBodyPlan* plan)
 		w->phase[i] &= ~PBD_PHASE_SELF; /* no self-collision inside a body */
 	}
 	w->objectRadius[object] = plan->radius;
+	w->objectSpacing[object] = plan->spacing;
 	pbd_BodySkin_Build(w, plan, first); /* before the edges' colouring: a tet mesh's adjacency lives in the scratch */
 	int32_t* tets = NULL;
 	if (soft) {
@@ -447,12 +458,13 @@ static int RoomBeforeMesh(pbdWorld* w, const pbdBodyPlan* plan)
 int pbd_World_AddBody(pbdWorldId id, const pbdBodyDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	int err = pbd_CheckNoStep(w, "pbd_World_AddBody");
+	if (err != PBD_OK) return err;
 	pbdLattice lattice; /* ~48 KB of bit masks: the stack, so that pbd_BodyCounts needs no world */
 	pbdBodyPlan plan;
 	pbdBodyError e;
 	size_t bytes;
 	if (PlanDef(def, &plan, &lattice, &e, &bytes) != PBD_OK) return pbd_SetWorldError(w, e.code, "%s", e.text);
-	int err;
 	if (bytes > 0) {
 		if ((err = RoomBeforeMesh(w, &plan)) != PBD_OK) return err;
 		if (bytes > w->scratchBytes) {

@@ -18,6 +18,7 @@ typedef struct pbdBodyPlan {
 	const pbdBodyDef* def;
 	float q[4];             ///< def->rotation, normalised
 	float radius;           ///< the particles' contact radius (w->objectRadius)
+	float spacing;          ///< finest lattice step or shortest tet edge (w->objectSpacing: bounds the radius)
 	float particleMass;
 	pbdLattice* lattice;    ///< box, ball, surface: in the body's frame (the caller's memory)
 	pbdTetMesh mesh;        ///< tets: its arrays in the caller's memory

@@ -3,6 +3,7 @@
 #include "builders/builder.h"
 #include "families/distance.h"
 
+#include <math.h>
 #include <string.h>
 
 pbdChainDef pbd_DefaultChainDef(void)
@@ -27,8 +28,9 @@ void pbd_ChainCounts(int32_t segments, int32_t* particles, int32_t* constraints,
 int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultChainDef()");
 	int err;
+	if ((err = pbd_CheckNoStep(w, "pbd_World_AddChain")) != PBD_OK) return err;
+	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultChainDef()");
 	if ((err = pbd_CheckVec(w, def->start, "chain start")) != PBD_OK) return err;
 	if ((err = pbd_CheckVec(w, def->end, "chain end")) != PBD_OK) return err;
 	if ((err = pbd_Builder_CheckMass(w, def->mass)) != PBD_OK) return err;
@@ -39,8 +41,14 @@ int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 	int32_t particles, constraints, lines;
 	pbd_ChainCounts(def->segments, &particles, &constraints, &lines);
 	if ((err = pbd_Builder_CheckRoom(w, particles, constraints, 0, lines)) != PBD_OK) return err;
+	/* its particles are spheres of thickness / 2, at most PBD_MAX_RADIUS_SPACINGS segments (minipbd.h) */
+	const float dx = def->end[0] - def->start[0], dy = def->end[1] - def->start[1], dz = def->end[2] - def->start[2];
+	const float spacing = sqrtf(dx * dx + dy * dy + dz * dz) / (float)def->segments;
+	err = pbd_CheckRadiusSpacing(w, "thickness", w->params[pbdParam_thickness], 2.0f * PBD_MAX_RADIUS_SPACINGS, spacing, "this chain's");
+	if (err != PBD_OK) return err;
 
 	const int first = w->particleCount;
+	w->objectSpacing[w->objectCount] = spacing;
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, 0);
 	const float invMass = 1.0f / def->mass;
 	for (int i = 0; i <= def->segments; ++i) {

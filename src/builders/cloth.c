@@ -5,6 +5,7 @@
 #include "builders/builder.h"
 #include "families/distance.h"
 
+#include <math.h>
 #include <string.h>
 
 pbdClothDef pbd_DefaultClothDef(void)
@@ -45,8 +46,9 @@ void pbd_ClothCounts(int32_t nu, int32_t nv, int32_t* particles, int32_t* constr
 int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultClothDef()");
 	int err;
+	if ((err = pbd_CheckNoStep(w, "pbd_World_AddCloth")) != PBD_OK) return err;
+	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultClothDef()");
 	if ((err = pbd_CheckVec(w, def->origin, "cloth origin")) != PBD_OK) return err;
 	if ((err = pbd_CheckVec(w, def->axisU, "cloth axisU")) != PBD_OK) return err;
 	if ((err = pbd_CheckVec(w, def->axisV, "cloth axisV")) != PBD_OK) return err;
@@ -66,10 +68,26 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 	int32_t particles, constraints, triangles;
 	pbd_ClothCounts(nu, nv, &particles, &constraints, &triangles);
 	if ((err = pbd_Builder_CheckRoom(w, particles, constraints, triangles, 0)) != PBD_OK) return err;
+	/* its particles are spheres of thickness / 2, at most PBD_MAX_RADIUS_SPACINGS spacings (minipbd.h): the finer
+	   grid step, or twice the root of the area per particle when the axes are so far from square that rows crowd
+	   together (parallel axes: 0); never the latter for square axes (2 sqrt(su sv) > min(su, sv)), so a scene's
+	   cloth, in plane xy or xz, has the grid step the JS validator computes */
+	const float* u = def->axisU;
+	const float* v = def->axisV;
+	const float su = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) / (float)(nu - 1);
+	const float sv = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / (float)(nv - 1);
+	const float c[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+	const float area = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]) / ((float)(nu - 1) * (float)(nv - 1));
+	float spacing = su < sv ? su : sv;
+	const float crowded = 2.0f * sqrtf(area);
+	spacing = crowded < spacing ? crowded : spacing;
+	err = pbd_CheckRadiusSpacing(w, "thickness", w->params[pbdParam_thickness], 2.0f * PBD_MAX_RADIUS_SPACINGS, spacing, "this cloth's");
+	if (err != PBD_OK) return err;
 
 	const int first = w->particleCount;
 	const int object = w->objectCount;
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, 1);
+	w->objectSpacing[object] = spacing;
 	const float invMass = 1.0f / def->mass;
 	for (int j = 0; j < nv; ++j) {
 		float t = (float)j / (float)(nv - 1);

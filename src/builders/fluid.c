@@ -67,6 +67,8 @@ int pbd_FluidBlockCount(const pbdFluidDef* def, float spacing)
 int pbd_World_AddFluid(pbdWorldId id, const pbdFluidDef* def)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_AddFluid");
+	if (busy != PBD_OK) return busy;
 	if (def == NULL || def->internalValue != PBD_COOKIE) return pbd_SetWorldError(w, PBD_ERR_BAD_DEF, "use pbd_DefaultFluidDef()");
 	const float d = pbd_Fluid_Spacing(w);
 	int64_t n[3];

@@ -80,6 +80,7 @@
    The family is one serial colour: pairs share particles, so they are projected in list order. */
 #include "families/contacts.h"
 #include "families/shapes.h"
+#include "base/tasks.h"
 
 #include <math.h>
 #include <string.h>
@@ -157,7 +158,7 @@ static int BuildGrid(pbdWorld* w, pbdContacts* c)
 	in.count = w->particleCount;
 	if (c->uniform) in.radius = c->distance * PBD_CONTACT_MARGIN; /* thickness x M, as before radii per object */
 	else in.objectRadius = c->search;
-	return pbd_Grid_Build(&c->grid, &in, w->scratch, w->scratchBytes);
+	return pbd_Grid_Build(&c->grid, &in, pbd_Scratch_Take(w, pbdScratch_contacts), w->scratchBytes);
 }
 
 /* Searches the pairs of the current predicted positions; the list is not kept for reuse. */
@@ -174,7 +175,8 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 	/* with the step's threads, the search is shared out (the same pairs); its chunks live in the
 	   scratch after the grid's sorted copies */
 	const size_t sorted = pbd_Grid_ScratchBytes(w->maxParticles);
-	c->pairCount = pbd_Grid_FindPairsShared(w, &c->grid, &f, c->pairs, c->maxPairs, w->scratch + sorted, w->scratchBytes - sorted);
+	uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_contacts);
+	c->pairCount = pbd_Grid_FindPairsShared(w, &c->grid, &f, c->pairs, c->maxPairs, scratch + sorted, w->scratchBytes - sorted);
 	c->dropped = c->grid.dropped;
 	c->searches += 1;
 }
@@ -263,6 +265,118 @@ static void Prepare(pbdWorld* w, pbdContacts* c)
 }
 
 static void Contacts_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx) { Prepare(w, state); }
+
+/* ---------------------------------------------------------------- the contacts stage in slice units */
+
+/* Prepare in slice units of bounded work (family.h contactsUnit), with its bits:
+     decide  Prepare's test: nothing to look for, or the kept list still holds (WithinReach: O(n)); else
+     build   the grid (Radii, the counting sort, the gather into the scratch: O(n + table)), which the family
+             then holds (pbd_Scratch_Hold) for the search's units
+     search  the grid's slots in order, about PBD_SLICE_WORK candidates a unit (pbd_Grid_FindPairsUnit), the pairs
+             appended: the serial search's pairs, order and drops, which are also the shared search's
+     finish  the list's bookkeeping and, when it may be kept, its origin (O(n)); the scratch let go
+   A whole step (whole from the start) runs Prepare itself, its search shared out over the step's threads;
+   `whole` part way finishes the parts left. */
+enum { PartNone, PartDecide, PartBuild, PartSearch, PartFinish };
+
+static int Contacts_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
+{
+	pbdContacts* c = state;
+	(void)ctx;
+	if (c->slicePart == PartNone) {
+		if (whole) {
+			Prepare(w, c);
+			c->lastUnits = 1;
+			return 1;
+		}
+		c->slicePart = PartDecide;
+		c->sliceUnits = 0;
+	}
+	const int64_t budget = whole ? INT64_MAX : w->sliceBudget;
+	do {
+		switch (c->slicePart) {
+		case PartDecide: {
+			if (!c->self && !c->others) break; /* done */
+			MassRange(w, c);
+			const int unchanged = c->paramVersion == w->paramVersion && c->massVersion == w->massVersion &&
+								  c->particleCount == w->particleCount;
+			const float reach = 0.5f * (c->distance * PBD_CONTACT_MARGIN - c->distance);
+			w->sliceWork += w->particleCount;
+			if (c->reusable && unchanged && WithinReach(w, c, reach)) break; /* the kept list holds: done */
+			c->slicePart = PartBuild;
+			c->sliceUnits += 1;
+			if (!whole) return 0; /* the build in a unit of its own */
+			continue;
+		}
+		case PartBuild:
+			/* Search's start: the list is emptied, the grid built into the scratch */
+			c->pairCount = 0;
+			c->dropped = 0;
+			c->reusable = 0;
+			c->sliceBuilt = BuildGrid(w, c);
+			w->sliceWork += w->particleCount;
+			c->slicePart = PartFinish;
+			if (c->sliceBuilt) {
+				c->sliceFilter = pbd_Grid_ContactFilter(c->self, c->others, c->uniform ? c->distance : 0.0f);
+				if (!c->uniform) c->sliceFilter.restScale = 1.0f / PBD_CONTACT_MARGIN;
+				c->grid.dropped = 0;
+				c->sliceSlot = 0;
+				c->sliceTests = 0;
+				c->slicePart = PartSearch;
+				pbd_Scratch_Hold(w, pbdScratch_contacts);
+			}
+			c->sliceUnits += 1;
+			if (!whole) return 0;
+			continue;
+		case PartSearch: {
+			int64_t tests = 0;
+			c->pairCount = pbd_Grid_FindPairsUnit(&c->grid, &c->sliceFilter, c->pairs, c->maxPairs, c->pairCount, &c->sliceSlot,
+												  budget, &tests);
+			c->sliceTests += tests;
+			w->sliceWork += tests;
+			if (c->sliceSlot >= c->grid.count) c->slicePart = PartFinish;
+			c->sliceUnits += 1;
+			if (!whole) return 0;
+			continue;
+		}
+		default: /* PartFinish: Search's end and Prepare's */
+			pbd_Scratch_Release(w, pbdScratch_contacts);
+			if (c->sliceBuilt) {
+				c->dropped = c->grid.dropped;
+				c->searches += 1;
+				c->lastTests = c->sliceTests;
+			}
+			c->paramVersion = w->paramVersion;
+			c->massVersion = w->massVersion;
+			c->particleCount = w->particleCount;
+			c->reusable = c->dropped == 0 && c->grid.count == w->particleCount;
+			if (c->reusable) memcpy(c->origin, w->p, (size_t)w->particleCount * 4 * sizeof(float));
+			w->sliceWork += w->particleCount;
+			break;
+		}
+		break; /* done */
+	} while (1);
+	c->lastUnits = c->sliceUnits + 1;
+	c->slicePart = PartNone;
+	return 1;
+}
+
+/* Units of the contacts stage: the last stage's for one to come; for the one in progress, what its part leaves,
+   the search's by the last search's candidates. */
+static int32_t Contacts_UnitsLeft(const pbdWorld* w, const void* state, int32_t stage, int begun)
+{
+	const pbdContacts* c = state;
+	if (stage != pbdStage_contacts) return 1;
+	if (!begun || c->slicePart == PartNone) return c->lastUnits > 0 ? c->lastUnits : 1;
+	const int64_t left = c->lastTests - c->sliceTests;
+	const int64_t search = left > 0 ? left / w->sliceBudget + 1 : 1;
+	switch (c->slicePart) {
+	case PartDecide: return c->lastUnits > 0 ? c->lastUnits : 1;
+	case PartBuild: return (int32_t)(2 + (c->lastTests / w->sliceBudget + 1));
+	case PartSearch: return (int32_t)(1 + search);
+	default: return 1;
+	}
+}
 
 void pbd_Contacts_Prepare(pbdWorld* w)
 {
@@ -413,6 +527,8 @@ int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w));
 int pbd_World_FindPairs(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_FindPairs"); /* the step's pairs and grid are in use */
+	if (busy != PBD_OK) return busy;
 	pbdContacts* c = pbd_ContactsState(w);
 	Search(w, c, 1, 1); /* every pair either kind of contact would project; not kept for reuse */
 	return c->pairCount;
@@ -425,6 +541,8 @@ const pbdFamily pbd_family_contacts = {
 	.create = Contacts_Create,
 	.prepareStep = Contacts_PrepareStep,
 	.prepareSubstep = Contacts_PrepareSubstep,
+	.contactsUnit = Contacts_ContactsUnit,
+	.unitsLeft = Contacts_UnitsLeft,
 	.colourCount = Contacts_ColourCount,
 	.colourSize = Contacts_ColourSize,
 	.solve = Contacts_Solve,

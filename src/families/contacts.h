@@ -57,6 +57,13 @@ typedef struct pbdContacts {
 	int32_t reusable;
 	int32_t paramVersion, massVersion, particleCount;
 	int32_t searches; ///< searches done (tests, benchmark)
+	/* The contacts stage in slice units (contacts.c Contacts_ContactsUnit): the part in progress (0: none), the
+	   search's filter and next slot, its candidates tested so far, and the last stage's units and candidates (the
+	   estimate of the next: family.h unitsLeft). */
+	int32_t slicePart, sliceSlot, sliceUnits, lastUnits;
+	int32_t sliceBuilt;
+	pbdGridFilter sliceFilter;
+	int64_t sliceTests, lastTests;
 } pbdContacts;
 
 static inline pbdContacts* pbd_ContactsState(const pbdWorld* world) { return (pbdContacts*)world->families[pbdFamily_contacts]; }

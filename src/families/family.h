@@ -9,9 +9,11 @@
    the functions the family's header declares, e.g. families/distance.h). The step (world/step.c)
    calls the hooks in the order of PBD_FAMILIES, stage by stage:
 
-     per step       prepareStep   (k' for the pass count, masses changed, collider motion)
+     per step       prepareStep   (k' for the pass count, masses changed, collider motion;
+                                  prepareStepUnit: the same in slice units of bounded work)
      per substep    forces        predict stage: external forces into world->force (wind)
-                    prepareSubstep contacts stage: find contacts, rebuild derived data
+                    prepareSubstep contacts stage: find contacts, rebuild derived data (contactsUnit:
+                                  in slice units of bounded work)
                     solve         ns Gauss-Seidel passes; in each pass every family in
                                   registry order, colour by colour
                     update        after the passes: tearing, plasticity
@@ -77,7 +79,8 @@ typedef struct pbdFamily {
 	/// Pool bytes of the family's state for these capacities (sum of pbd_PoolBytes of each part).
 	size_t (*bytes)(const pbdCapacity* cap);
 	/// Bytes of the world's shared scratch the family needs at most at once (building, a
-	/// contacts search). The scratch holds nothing from one hook to the next, so the world
+	/// contacts search). The scratch holds nothing from one hook to the next (but what a family's
+	/// slice units keep in it within one stage: world/core.h pbd_Scratch_Hold), so the world
 	/// reserves the largest need, not the sum.
 	size_t (*scratchBytes)(const pbdCapacity* cap);
 	/// Carves the state out of the pool (zeroed) and returns it; NULL only if the pool is short,
@@ -88,6 +91,17 @@ typedef struct pbdFamily {
 	void (*prepareStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	void (*forces)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	void (*prepareSubstep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// The prepareStep and prepareSubstep hooks in slice units (optional, each with its hook set as well): one
+	/// unit of bounded work (about PBD_SLICE_WORK, base/tasks.h) of it, or with `whole` all that is left; 1 when
+	/// done. The same bits as the hook. A unit that leaves data in the world's scratch for the next holds it
+	/// (pbd_Scratch_Hold) until the last. A whole step calls them with `whole` from the start: the hook's own
+	/// fast path (threads and all).
+	int (*prepareStepUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
+	int (*contactsUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
+	/// Slice units the family's work of the step's start (stage pbdStage_count) or contacts stage (pbdStage_contacts)
+	/// will take: what is left of the one in progress when `begun`, else a whole one's, estimated from the last.
+	/// At least 1. NULL: 1 a stage.
+	int32_t (*unitsLeft)(const pbdWorld* world, const void* state, int32_t stage, int begun);
 	/// Colours in a pass (0: nothing to solve now).
 	int32_t (*colourCount)(const pbdWorld* world, const void* state);
 	/// Constraints in colour `colour`; *serial = 1 when they may share particles.

@@ -271,6 +271,7 @@ typedef struct WallsBlock {
 	const pbdColliders* cs;
 	const pbdXf* xf;
 	int32_t colliders;
+	int32_t offset; /* the block's range starts here in f->order (a slice unit's part of it) */
 } WallsBlock;
 
 /* Each fluid particle's nearest wall is its own: shared out in blocks (base/tasks.h). */
@@ -282,7 +283,7 @@ static void WallsOf(void* data, int32_t begin, int32_t end)
 	const float h = f->k.h, far = 2.0f * h;
 	const int ground = w->params[pbdParam_groundEnabled] != 0.0f;
 	const float groundY = w->params[pbdParam_groundHeight];
-	for (int32_t o = begin; o < end; ++o) {
+	for (int32_t o = wb->offset + begin; o < wb->offset + end; ++o) {
 		const int32_t i = f->order[o];
 		const float* p = wb->positions + 4 * i;
 		float best = far, n[3] = { 0.0f, 0.0f, 0.0f };
@@ -306,7 +307,8 @@ static void WallsOf(void* data, int32_t begin, int32_t end)
 	}
 }
 
-static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float alpha)
+/* The walls of the fluid particles order[begin, end). */
+static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float alpha, int32_t begin, int32_t end)
 {
 	const pbdColliders* cs = pbd_CollidersState(w);
 	pbdXf xf[64]; /* the first 64 colliders count as walls (a tank needs 5) */
@@ -315,18 +317,17 @@ static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float al
 		const pbdCollider* col = &cs->colliders[c];
 		pbd_XfInterpolate(col->prevPosition, col->prevRotation, col->shape.position, col->shape.rotation, alpha, &xf[c]);
 	}
-	WallsBlock b = { w, f, positions, cs, xf, colliders };
-	pbd_Parallel_For(w, f->fluidCount, 512, WallsOf, &b);
+	WallsBlock b = { w, f, positions, cs, xf, colliders, begin };
+	pbd_Parallel_For(w, end - begin, 512, WallsOf, &b);
 }
 
 /* ---------------------------------------------------------------- lists */
 
-int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
+static void BuildOrder(pbdWorld* w, pbdFluid* f);
+
+/* The lists' search input: every particle's `positions`, in the fluid's grid of one radius h. */
+static pbdGridInput ListsInput(pbdWorld* w, const pbdFluid* f, const float* positions)
 {
-	f->listsValid = 0;
-	f->gradCached = 0; /* entryAux becomes the build's pair array */
-	f->orderCount = f->fluidCount = 0;
-	if (f->maxFluidParticles <= 0) return 0;
 	pbdGridInput in;
 	memset(&in, 0, sizeof in);
 	in.positions = positions;
@@ -334,11 +335,32 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	in.count = w->particleCount;
 	in.radius = f->k.h; /* one radius: the grid's uniform fast path */
 	in.world = w;
+	return in;
+}
+
+int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
+{
+	f->listsValid = 0;
+	f->gradCached = 0; /* entryAux becomes the build's pair array */
+	f->orderCount = f->fluidCount = 0;
+	if (f->maxFluidParticles <= 0) return 0;
+	const pbdGridInput in = ListsInput(w, f, positions);
 	/* the pairs go through entryAux (int32 here): the density pass refills it from the new lists */
-	if (!pbd_Grid_FindFluidLists(&f->grid, &in, &f->lists, w->scratch, w->scratchBytes, (int32_t*)f->entryAux,
-								 f->entryCapacity)) {
+	if (!pbd_Grid_FindFluidLists(&f->grid, &in, &f->lists, pbd_Scratch_Take(w, pbdScratch_fluid), w->scratchBytes,
+								 (int32_t*)f->entryAux, f->entryCapacity)) {
 		return 0;
 	}
+	BuildOrder(w, f);
+	pbd_Fluid_FindSheets(w, f);
+	FindWalls(w, f, positions, f->wallAlpha, 0, f->fluidCount);
+	f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
+	return 1;
+}
+
+/* After the lists: the solids' shares, the props and the solve's order (live fluid particles object by object,
+   then the solid particles with fluid neighbours); the lists are valid. */
+static void BuildOrder(pbdWorld* w, pbdFluid* f)
+{
 	/* a solid particle's share in the density: (2 r_o)^3 of fluid, in units of d^3 (Macklin 2014 7.1) */
 	for (int32_t o = 0; o < w->objectCount; ++o) {
 		const float r = pbd_ObjectContactRadius(w, o), s = (r + r) / f->k.d;
@@ -370,10 +392,6 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	}
 	f->orderCount = count;
 	f->listsValid = 1;
-	pbd_Fluid_FindSheets(w, f);
-	FindWalls(w, f, positions, f->wallAlpha);
-	f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
-	return 1;
 }
 
 /* ---------------------------------------------------------------- hooks */
@@ -396,15 +414,177 @@ static void Fluid_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ct
 	}
 }
 
+/* The statistics of the substep's lists. */
+static void ListsStats(pbdFluid* f)
+{
+	int64_t neighbours = 0;
+	for (int32_t o = 0; o < f->fluidCount; ++o) neighbours += f->lists.count[f->order[o]];
+	f->meanNeighbours = f->fluidCount > 0 ? (float)((double)neighbours / (double)f->fluidCount) : 0.0f;
+	f->droppedNeighbours = f->lists.dropped;
+}
+
+/* The step's start (Fluid_PrepareStep) in slice units of bounded work (family.h prepareStepUnit), with its bits:
+     kernel  the parameters followed (kernel constants; a new rest density or spacing: every live particle's mass,
+             O(n)), one unit
+     emit    the drains and the emitters (fluid_emit.c), about PBD_SLICE_WORK particles (or disc points) a unit
+     sort    every fluid.sortInterval steps the particles into cell order (fluid_sort.c): an object's grid (O(n)),
+             then its rows, about PBD_SLICE_WORK a unit
+   A whole step (whole from the start) runs Fluid_PrepareStep itself; `whole` part way finishes the parts left. */
+enum { StartNone, StartEmit, StartSort };
+
+static int Fluid_PrepareStepUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
+{
+	pbdFluid* f = state;
+	if (f->startPart == StartNone) {
+		if (whole) {
+			Fluid_PrepareStep(w, f, ctx);
+			f->lastStartUnits = 1;
+			return 1;
+		}
+		if (f->objectCount == 0) return 1;
+		pbd_Fluid_UpdateKernel(w, f);
+		if (f->k.rho0 != f->massRho0 || f->k.d != f->massSpacing) {
+			f->massRho0 = f->k.rho0;
+			f->massSpacing = f->k.d;
+			FollowMass(w, f);
+			w->sliceWork += f->reserved;
+		}
+		pbd_Fluid_EmitAndDrainBegin(w, f);
+		f->startPart = StartEmit;
+		f->startUnits = 1;
+		return 0;
+	}
+	const int64_t budget = whole ? INT64_MAX : w->sliceBudget;
+	for (;;) {
+		int64_t work = 0;
+		int done;
+		if (f->startPart == StartEmit) {
+			done = pbd_Fluid_EmitAndDrainUnit(w, f, ctx, budget, &work);
+			if (done) {
+				const int32_t interval = (int32_t)w->params[pbdParam_fluidSortInterval];
+				if (interval > 0 && ++f->stepsSinceSort >= interval) {
+					f->stepsSinceSort = 0;
+					pbd_Fluid_SortBegin(w, f);
+					f->startPart = StartSort;
+					done = 0;
+				}
+			}
+		} else {
+			done = pbd_Fluid_SortUnit(w, f, budget, &work);
+		}
+		w->sliceWork += work;
+		f->startUnits += 1;
+		if (done) {
+			f->startPart = StartNone;
+			f->lastStartUnits = f->startUnits;
+			return 1;
+		}
+		if (!whole) return 0;
+	}
+}
+
 static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdFluid* f = state;
 	if (f->objectCount == 0) return;
 	if (!(f->wallAlpha = ctx->alpha, pbd_Fluid_BuildLists(w, f, w->p))) return;
-	int64_t neighbours = 0;
-	for (int32_t o = 0; o < f->fluidCount; ++o) neighbours += f->lists.count[f->order[o]];
-	f->meanNeighbours = f->fluidCount > 0 ? (float)((double)neighbours / (double)f->fluidCount) : 0.0f;
-	f->droppedNeighbours = f->lists.dropped;
+	ListsStats(f);
+}
+
+/* The contacts stage (Fluid_PrepareSubstep) in slice units of bounded work (family.h contactsUnit), with its bits:
+     grid    pbd_Fluid_BuildLists's start and the grid's build into the scratch (O(n + table)), which the family
+             then holds until the lists are done
+     lists   pbd_Grid_FluidListsUnit: the half search over whole slots, about PBD_SLICE_WORK candidates a unit,
+             then its passes (counts, layout, scatter, padding) about PBD_SLICE_WORK slots or pairs a unit
+     order   the solids' shares, the props, the solve's order (O(n))
+     sheets  the cloth near the fluid (fluid_sheets.c: O(its entries))
+     walls   the nearest wall of about PBD_SLICE_WORK / (1 + colliders) fluid particles a unit, then the statistics
+   A whole step (whole from the start) runs Fluid_PrepareSubstep itself, the search shared out over the step's
+   threads (the same lists); `whole` part way finishes the parts left. */
+enum { PartNone, PartLists, PartOrder, PartSheets, PartWalls };
+
+static int Fluid_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
+{
+	pbdFluid* f = state;
+	if (f->listsPart == PartNone) {
+		if (whole) {
+			Fluid_PrepareSubstep(w, f, ctx);
+			f->lastListsUnits = 1;
+			return 1;
+		}
+		if (f->objectCount == 0) return 1;
+		f->wallAlpha = ctx->alpha;
+		f->listsValid = 0;
+		f->gradCached = 0; /* entryAux becomes the build's pair array */
+		f->orderCount = f->fluidCount = 0;
+		if (f->maxFluidParticles <= 0) return 1;
+		const pbdGridInput in = ListsInput(w, f, w->p);
+		const int built = pbd_Grid_FluidListsBegin(&f->grid, &in, &f->lists, pbd_Scratch_Take(w, pbdScratch_fluid),
+												   w->scratchBytes, &f->listsCursor);
+		w->sliceWork += f->listsCursor.work;
+		if (!built) return 1; /* refused: as pbd_Fluid_BuildLists returning 0, no statistics */
+		pbd_Scratch_Hold(w, pbdScratch_fluid);
+		f->listsPart = PartLists;
+		f->listsUnits = 1;
+		return 0;
+	}
+	const int64_t budget = whole ? INT64_MAX : w->sliceBudget;
+	for (;;) {
+		switch (f->listsPart) {
+		case PartLists: {
+			const int done = pbd_Grid_FluidListsUnit(&f->grid, &f->lists, (int32_t*)f->entryAux, f->entryCapacity, &f->listsCursor,
+													 budget);
+			w->sliceWork += f->listsCursor.work;
+			if (done) {
+				pbd_Scratch_Release(w, pbdScratch_fluid);
+				f->listsPart = PartOrder;
+			}
+			break;
+		}
+		case PartOrder:
+			BuildOrder(w, f);
+			w->sliceWork += w->particleCount;
+			f->listsPart = PartSheets;
+			break;
+		case PartSheets:
+			pbd_Fluid_FindSheets(w, f);
+			w->sliceWork += f->orderCount;
+			f->listsPart = PartWalls;
+			f->wallsNext = 0;
+			break;
+		default: { /* PartWalls */
+			const pbdColliders* cs = pbd_CollidersState(w);
+			const int64_t per = 1 + (cs->count < 64 ? cs->count : 64);
+			const int64_t most = budget / per > 0 ? budget / per : 1;
+			const int32_t left = f->fluidCount - f->wallsNext;
+			const int32_t n = left < most ? left : (int32_t)most;
+			FindWalls(w, f, w->p, f->wallAlpha, f->wallsNext, f->wallsNext + n);
+			f->wallsNext += n;
+			w->sliceWork += n * per;
+			if (f->wallsNext < f->fluidCount) break;
+			f->wallAlpha = 1.0f; /* outside the step: the colliders where they stand */
+			ListsStats(f);
+			f->listsPart = PartNone;
+			f->lastListsUnits = f->listsUnits + 1;
+			return 1;
+		}
+		}
+		f->listsUnits += 1;
+		if (!whole) return 0;
+	}
+}
+
+/* Units of the contacts stage: the last stage's for one to come, what is left of it for the one in progress. */
+static int32_t Fluid_UnitsLeft(const pbdWorld* w, const void* state, int32_t stage, int begun)
+{
+	const pbdFluid* f = state;
+	(void)w;
+	const int contacts = stage == pbdStage_contacts;
+	const int32_t last = contacts ? f->lastListsUnits : f->lastStartUnits;
+	const int32_t was = last > 0 ? last : 1;
+	if (!begun || (contacts ? f->listsPart == PartNone : f->startPart == StartNone)) return was;
+	const int32_t done = contacts ? f->listsUnits : f->startUnits;
+	return was - done > 1 ? was - done : 1;
 }
 
 /* One density constraint per live fluid particle. */
@@ -490,7 +670,10 @@ const pbdFamily pbd_family_fluid = {
 	.scratchBytes = Fluid_ScratchBytes,
 	.create = Fluid_Create,
 	.prepareStep = Fluid_PrepareStep,
+	.prepareStepUnit = Fluid_PrepareStepUnit,
 	.prepareSubstep = Fluid_PrepareSubstep,
+	.contactsUnit = Fluid_ContactsUnit,
+	.unitsLeft = Fluid_UnitsLeft,
 	.colourCount = Fluid_ColourCount,
 	.colourSize = Fluid_ColourSize,
 	.blockSize = 256, /* about 30 neighbours a particle: 256 particles cost far more than claiming them */

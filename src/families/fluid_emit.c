@@ -19,6 +19,7 @@
 #include "families/fluid.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- moving and parking particles (also used by fluid_sort.c) ---- */
@@ -144,8 +145,12 @@ static int InDisc(int32_t a, int32_t b, float radius, float d)
 	return x * x + y * y <= radius * radius * 1.000002f;
 }
 
-/* One disc at distance `along` past the nozzle; returns 0 when the object ran out of parked slots. */
-static int EmitDisc(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitterDef* e, float along, float invMass)
+/* The disc's lattice points from row *row, column *col on (DISC_START: its first), at most `budget` visited (the work
+   added to *work): 1 when the disc is laid, 0 when the object ran out of parked slots, 2 when the budget ran out
+   first (*row, *col: the point to go on from). The whole disc in one call is EmitDisc below. */
+#define DISC_START INT32_MIN
+static int EmitDiscFrom(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitterDef* e, float along, float invMass,
+						int32_t* row, int32_t* col, int64_t budget, int64_t* work)
 {
 	const float d = pbd_Fluid_Spacing(w);
 	float t1[3], t2[3];
@@ -157,10 +162,20 @@ static int EmitDisc(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitte
 	const uint32_t phase = (object & PBD_PHASE_OBJECT_MASK) | ((object << PBD_PHASE_GROUP_SHIFT) & PBD_PHASE_GROUP_MASK) |
 						   PBD_PHASE_SELF | PBD_PHASE_FLUID;
 	const int32_t n = DiscReach(e->radius, d);
-	for (int32_t b = -n; b <= n; ++b) {
-		for (int32_t a = -n; a <= n; ++a) {
+	if (*row == DISC_START) *row = -n, *col = -n;
+	int64_t visited = 0;
+	for (int32_t b = *row; b <= n; ++b) {
+		for (int32_t a = b == *row ? *col : -n; a <= n; ++a) {
+			if (visited >= budget) {
+				*row = b, *col = a, *work += visited;
+				return 2;
+			}
+			visited += 1;
 			if (!InDisc(a, b, e->radius, d)) continue;
-			if (o->active >= o->capacity) return 0;
+			if (o->active >= o->capacity) {
+				*work += visited;
+				return 0;
+			}
 			const int32_t i = o->first + o->active;
 			const float sa = (float)a * d, sb = (float)b * d;
 			const float px = c[0] + t1[0] * sa + t2[0] * sb;
@@ -176,7 +191,16 @@ static int EmitDisc(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitte
 			f->emitted += 1;
 		}
 	}
+	*work += visited;
 	return 1;
+}
+
+/* One disc at distance `along` past the nozzle; returns 0 when the object ran out of parked slots. */
+static int EmitDisc(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitterDef* e, float along, float invMass)
+{
+	int32_t row = DISC_START, col = 0;
+	int64_t work = 0;
+	return EmitDiscFrom(w, f, o, e, along, invMass, &row, &col, INT64_MAX, &work);
 }
 
 static pbdFluidObject* FluidObject(pbdFluid* f, int32_t object)
@@ -233,6 +257,149 @@ void pbd_Fluid_EmitAndDrain(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
 		w->objects[o->object].activeParticles = o->active;
 	}
 	if (changed) RangesChanged(w, f);
+}
+
+/* ---- in slice units ---- */
+
+/* pbd_Fluid_EmitAndDrain one bounded unit at a time (fluid.c Fluid_PrepareStepUnit), the same steps in the same order:
+   per fluid object, the drains' marks (newIndex in the scratch, which the family holds until the object is done),
+   the survivors' moves (one forward sweep, cut anywhere: a survivor only moves down), the freed slots parked, the
+   rest of newIndex and the attachments' remap; then per emitter, its discs point by point. The cursor lives in the
+   family (startStep: the part of the object; startItem: the object or emitter; startRow: the particle, or the disc's
+   row and startCol its column); an emitter's travel is added once (startBefore >= 0 from then). */
+enum { DrainMark, DrainMove, DrainPark, DrainEnd, Emit };
+
+void pbd_Fluid_EmitAndDrainBegin(pbdWorld* w, pbdFluid* f)
+{
+	(void)w;
+	f->full = 0;
+	f->startStep = f->drainCount > 0 ? DrainMark : Emit;
+	f->startItem = 0;
+	f->startRow = 0;
+	f->startCol = DISC_START;
+	f->startRemoved = 0;
+	f->startChanged = 0;
+	f->startBefore = -1;
+}
+
+int pbd_Fluid_EmitAndDrainUnit(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx, int64_t budget, int64_t* work)
+{
+	int64_t done = 0;
+	while (f->startStep != Emit) {
+		if (f->startItem >= f->objectCount) {
+			f->drained += f->startRemoved;
+			if (f->startRemoved > 0) RangesChanged(w, f);
+			f->startStep = Emit, f->startItem = 0, f->startRow = DISC_START;
+			break;
+		}
+		pbdFluidObject* o = &f->objects[f->startItem];
+		int32_t* newIndex = (int32_t*)pbd_Scratch_Take(w, pbdScratch_fluid);
+		if (newIndex == NULL || w->scratchBytes < (size_t)o->capacity * sizeof(int32_t)) {
+			f->startItem += 1, f->startStep = DrainMark, f->startRow = 0; /* DrainObject's refusal: nothing drained */
+			continue;
+		}
+		if (done >= budget) break;
+		const int32_t from = f->startRow;
+		const int64_t most = budget - done;
+		switch (f->startStep) {
+		case DrainMark: {
+			if (from == 0) f->startKept = 0, f->startCount = 0, pbd_Scratch_Hold(w, pbdScratch_fluid);
+			const int32_t to = (int64_t)o->active - from < most ? o->active : from + (int32_t)most;
+			for (int32_t k = from; k < to; ++k) {
+				const float* x = w->x + 4 * (o->first + k);
+				int gone = 0;
+				for (int32_t d = 0; d < f->drainCount && !gone; ++d) gone = Inside(&f->drains[d], x);
+				newIndex[k] = gone ? -1 : o->first + f->startKept;
+				if (gone) f->startCount += 1;
+				else f->startKept += 1;
+			}
+			done += to - from, f->startRow = to;
+			if (to < o->active) break;
+			if (f->startCount == 0) { /* nothing removed: the object is left as it was */
+				pbd_Scratch_Release(w, pbdScratch_fluid);
+				f->startItem += 1, f->startRow = 0;
+				break;
+			}
+			const int32_t parkedFrom = o->first + (o->active < o->capacity ? o->active : 0);
+			memcpy(f->startAt, w->x + 4 * parkedFrom, sizeof f->startAt);
+			f->startStep = DrainMove, f->startRow = 0;
+			break;
+		}
+		case DrainMove: {
+			const int32_t to = (int64_t)o->active - from < most ? o->active : from + (int32_t)most;
+			for (int32_t k = from; k < to; ++k) {
+				if (newIndex[k] >= 0) pbd_Fluid_MoveParticle(w, f, o->first + k, newIndex[k]);
+			}
+			done += to - from, f->startRow = to;
+			if (to >= o->active) f->startStep = DrainPark, f->startRow = f->startKept;
+			break;
+		}
+		case DrainPark: {
+			const int32_t to = (int64_t)o->active - from < most ? o->active : from + (int32_t)most;
+			for (int32_t k = from; k < to; ++k) pbd_Fluid_Park(w, o->first + k, (uint32_t)o->object, f->startAt);
+			done += to - from, f->startRow = to;
+			if (to >= o->active) f->startStep = DrainEnd, f->startRow = o->active;
+			break;
+		}
+		default: { /* DrainEnd */
+			const int32_t to = (int64_t)o->capacity - from < most ? o->capacity : from + (int32_t)most;
+			for (int32_t k = from; k < to; ++k) newIndex[k] = o->first + k; /* parked slots stay */
+			done += to - from, f->startRow = to;
+			if (to < o->capacity) break;
+			pbd_Attachments_Remap(w, o->first, o->capacity, newIndex);
+			o->active = f->startKept;
+			w->objects[o->object].activeParticles = f->startKept;
+			f->startRemoved += f->startCount;
+			pbd_Scratch_Release(w, pbdScratch_fluid);
+			f->startItem += 1, f->startStep = DrainMark, f->startRow = 0;
+			break;
+		}
+		}
+	}
+	if (f->startStep == Emit) {
+		const float d = pbd_Fluid_Spacing(w);
+		const float invMass = 1.0f / pbd_Fluid_ParticleMass(w);
+		while (f->startItem < f->emitterCount) {
+			pbdEmitter* em = &f->emitters[f->startItem];
+			pbdFluidObject* o = em->def.enabled ? FluidObject(f, em->def.object) : NULL;
+			if (o == NULL) {
+				f->startItem += 1, f->startBefore = -1;
+				continue;
+			}
+			if (f->startBefore < 0) {
+				em->travelled += em->def.speed * ctx->dt;
+				f->startBefore = o->active;
+				f->startRow = DISC_START;
+			}
+			int fitted = 1;
+			while (em->travelled >= d) {
+				if (done >= budget) break;
+				int64_t visited = 0;
+				fitted = EmitDiscFrom(w, f, o, &em->def, em->travelled - d, invMass, &f->startRow, &f->startCol, budget - done, &visited);
+				done += visited;
+				if (fitted == 2) break; /* more of this disc */
+				f->startRow = DISC_START;
+				if (!fitted) {
+					/* as pbd_Fluid_EmitAndDrain: the stream waits at the nozzle */
+					f->full = 1;
+					while (em->travelled >= d) em->travelled -= d;
+					break;
+				}
+				em->travelled -= d;
+			}
+			if (fitted == 2 || (em->travelled >= d && fitted)) break; /* the budget ran out */
+			w->objects[o->object].activeParticles = o->active;
+			f->startChanged |= o->active != f->startBefore;
+			f->startItem += 1, f->startBefore = -1;
+		}
+		if (f->startItem >= f->emitterCount) {
+			if (f->startChanged) RangesChanged(w, f);
+			*work += done;
+			return 1;
+		}
+	}
+	*work += done;
+	return 0;
 }
 
 /* ---- the public API ---- */

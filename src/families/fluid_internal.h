@@ -117,6 +117,17 @@ typedef struct pbdFluid {
 	/* Statistics of the last substep's lists. */
 	int32_t droppedNeighbours;
 	float meanNeighbours;
+	/* The step's start in slice units (fluid.c Fluid_PrepareStepUnit; fluid_emit.c, fluid_sort.c): the part in
+	   progress (0: none) and within it the item (drain's object, emitter, sorted object), its part, array and row
+	   (a disc's row and column), what the part carries over units, and this start's and the last start's units. */
+	int32_t startPart, startItem, startStep, startArray, startRow, startCol, startCount;
+	int32_t startKept, startRemoved, startChanged, startBefore, startUnits, lastStartUnits;
+	float startAt[3];
+	/* The contacts stage in slice units (fluid.c Fluid_ContactsUnit): the part in progress (0: none), the lists'
+	   cursor, the next of the walls' particles, and the units of this stage and of the last (the estimate of the
+	   next: family.h unitsLeft). */
+	int32_t listsPart, wallsNext, listsUnits, lastListsUnits;
+	pbdFluidListsCursor listsCursor;
 	/* pbd_Fluid_VelocitiesUnit's cursor within the velocities stage of a step taken in slices:
 	   the part (0: not begun, 1: the first pass, 2: confinement, 3: the write-back), the fluid
 	   object and its first particle of the next unit. */
@@ -164,10 +175,18 @@ int32_t pbd_Fluid_ParticleArrays(pbdWorld* world, pbdFluid* fluid, pbdParticleAr
 /// Reorders every fluid object's live particles by cell (all per-particle arrays follow; attachments are
 /// remapped; the kept contact lists and the fluid's lists are marked stale).
 void pbd_Fluid_Sort(pbdWorld* world, pbdFluid* fluid);
+/// pbd_Fluid_Sort in slice units: begin, then units of a grid's build (O(an object's particles)) or about `budget`
+/// rows moved each, their work added to *work; 1 when done. The same bits.
+void pbd_Fluid_SortBegin(pbdWorld* world, pbdFluid* fluid);
+int pbd_Fluid_SortUnit(pbdWorld* world, pbdFluid* fluid, int64_t budget, int64_t* work);
 
 /* fluid_emit.c */
 /// Drains, then emitters, for this step (prepareStep).
 void pbd_Fluid_EmitAndDrain(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx);
+/// pbd_Fluid_EmitAndDrain in slice units: begin, then units of about `budget` particles (drained, moved, parked,
+/// or disc points visited) each, their work added to *work; 1 when done. The same bits.
+void pbd_Fluid_EmitAndDrainBegin(pbdWorld* world, pbdFluid* fluid);
+int pbd_Fluid_EmitAndDrainUnit(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx, int64_t budget, int64_t* work);
 /// Moves particle `from` into slot `to` (every per-particle array of the world and the family), for
 /// compaction and sorting; attachments are not touched (pbd_Attachments_Remap does that).
 void pbd_Fluid_MoveParticle(pbdWorld* world, pbdFluid* fluid, int32_t from, int32_t to);

@@ -1,6 +1,7 @@
 /* families/fluid_queries.c -- the fluid's public queries outside the step: statistics, the densities
    buffer, and one part of the substep alone for the benchmarks. Each measures on the committed positions
-   with a fresh neighbour search (outside the step the world's scratch is free). */
+   with a fresh neighbour search, outside the step only: between the slices of one, the step's lists and the
+   world's scratch are in use and the calls are refused (PBD_ERR_STEP_IN_PROGRESS). */
 #include "families/fluid_internal.h"
 
 #include <string.h>
@@ -21,6 +22,8 @@ static int MeasureLists(pbdWorld* w, pbdFluid* f)
 int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_GetFluidStats"); /* the step's lists and the scratch are in use */
+	if (busy != PBD_OK) return busy;
 	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
 	pbdFluid* f = pbd_FluidState(w);
 	memset(stats, 0, sizeof *stats);
@@ -51,6 +54,8 @@ int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
 int pbd_World_UpdateDensities(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_UpdateDensities"); /* the step's lists and the scratch are in use */
+	if (busy != PBD_OK) return busy;
 	pbdFluid* f = pbd_FluidState(w);
 	memset(w->densities, 0, (size_t)w->particleCount * sizeof(float));
 	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
@@ -66,6 +71,8 @@ int pbd_World_UpdateDensities(pbdWorldId id)
 int pbd_World_RunFluidPart(pbdWorldId id, int part)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_RunFluidPart"); /* the step's lists and the scratch are in use */
+	if (busy != PBD_OK) return busy;
 	if (part < 0 || part >= pbdFluidPart_count) {
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid part %d is not one of 0..%d", part, pbdFluidPart_count - 1);
 	}

@@ -57,8 +57,9 @@ void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 		in.positions = w->x + 4 * (size_t)first;
 		in.count = n;
 		in.radius = f->k.h;
-		if (!pbd_Grid_Build(&f->grid, &in, w->scratch, w->scratchBytes)) continue;
-		int32_t* perm = (int32_t*)w->scratch;
+		uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_fluid);
+		if (!pbd_Grid_Build(&f->grid, &in, scratch, w->scratchBytes)) continue;
+		int32_t* perm = (int32_t*)scratch;
 		int32_t* newIndex = perm + n;
 		uint8_t* tmp = (uint8_t*)(newIndex + n);
 		tmp = (uint8_t*)(((uintptr_t)tmp + 15u) & ~(uintptr_t)15u);
@@ -76,4 +77,95 @@ void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 	w->positionVersion += 1;
 	f->listsValid = 0;
 	f->sorts += 1;
+}
+
+/* pbd_Fluid_Sort one bounded unit at a time (fluid.c Fluid_PrepareStepUnit), the same moves: per fluid object, the
+   grid's build (its cellEntries are the permutation: slot k takes particle first + cellEntries[k]), then per array
+   the rows gathered into the scratch and copied back, about `budget` rows a unit, then the attachments' remap. The
+   scratch holds the build's copies, then the rows, from the build to the remap (the family holds it). The cursor:
+   startItem the object, startStep the part, startArray the array, startRow the row. */
+enum { SortBuild, SortGather, SortCopy, SortRemap };
+
+void pbd_Fluid_SortBegin(pbdWorld* w, pbdFluid* f)
+{
+	(void)w;
+	f->startItem = 0;
+	f->startStep = SortBuild;
+	f->startArray = 0;
+	f->startRow = 0;
+}
+
+int pbd_Fluid_SortUnit(pbdWorld* w, pbdFluid* f, int64_t budget, int64_t* work)
+{
+	pbdParticleArray arrays[PBD_FLUID_PARTICLE_ARRAYS];
+	const int32_t arrayCount = pbd_Fluid_ParticleArrays(w, f, arrays);
+	uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_fluid);
+	/* the rows, 16-byte aligned as pbd_Fluid_Sort's after its two index arrays (the alignment changes no value) */
+	uint8_t* tmp = (uint8_t*)(((uintptr_t)scratch + 15u) & ~(uintptr_t)15u);
+	int64_t done = 0;
+	int stop = 0;
+	while (f->startItem < f->objectCount && done < budget && !stop) {
+		const pbdFluidObject* obj = &f->objects[f->startItem];
+		const int32_t first = obj->first, n = obj->active;
+		const int32_t* order = f->grid.cellEntries;
+		switch (f->startStep) {
+		case SortBuild: {
+			if (done > 0 && done + n > budget) {
+				stop = 1; /* the build in a unit of its own */
+				break;
+			}
+			f->startItem += 1; /* unless the object has something to move (below) */
+			if (n < 2) continue;
+			pbdGridInput in;
+			memset(&in, 0, sizeof in);
+			in.positions = w->x + 4 * (size_t)first;
+			in.count = n;
+			in.radius = f->k.h;
+			done += n;
+			if (!pbd_Grid_Build(&f->grid, &in, scratch, w->scratchBytes)) continue;
+			int32_t moved = 0;
+			for (int32_t k = 0; k < n; ++k) moved |= order[k] != k;
+			if (!moved) continue;
+			f->startItem -= 1;
+			f->startStep = SortGather, f->startArray = 0, f->startRow = 0;
+			pbd_Scratch_Hold(w, pbdScratch_fluid);
+			break;
+		}
+		case SortGather:
+		case SortCopy: {
+			const pbdParticleArray* a = &arrays[f->startArray];
+			const int32_t from = f->startRow;
+			const int32_t to = (int64_t)n - from < budget - done ? n : from + (int32_t)(budget - done);
+			uint8_t* base = (uint8_t*)a->base;
+			if (f->startStep == SortGather) {
+				for (int32_t k = from; k < to; ++k) memcpy(tmp + (size_t)k * a->width, base + (size_t)(first + order[k]) * a->width, a->width);
+			} else {
+				memcpy(base + (size_t)(first + from) * a->width, tmp + (size_t)from * a->width, (size_t)(to - from) * a->width);
+			}
+			done += to - from, f->startRow = to;
+			if (to < n) break;
+			f->startRow = 0;
+			if (f->startStep == SortGather) f->startStep = SortCopy;
+			else if (++f->startArray < arrayCount) f->startStep = SortGather;
+			else f->startStep = SortRemap;
+			break;
+		}
+		default: { /* SortRemap */
+			int32_t* newIndex = (int32_t*)scratch;
+			for (int32_t k = 0; k < n; ++k) newIndex[order[k]] = first + k;
+			pbd_Attachments_Remap(w, first, n, newIndex);
+			done += n;
+			pbd_Scratch_Release(w, pbdScratch_fluid);
+			f->startItem += 1, f->startStep = SortBuild;
+			break;
+		}
+		}
+	}
+	*work += done;
+	if (f->startItem < f->objectCount) return 0;
+	pbd_Scratch_Release(w, pbdScratch_fluid);
+	w->positionVersion += 1;
+	f->listsValid = 0;
+	f->sorts += 1;
+	return 1;
 }

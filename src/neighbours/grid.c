@@ -300,7 +300,8 @@ static inline uint32_t FluidBits(const uint32_t* v, uint32_t pi)
 static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs,
 															 int32_t capacity, pbdNeighbourLists* lists,
 															 const int perParticle, const int fast, const int fluid,
-															 int32_t sBegin, int32_t sEnd, pbdPairChunks* chunks)
+															 int32_t sBegin, int32_t sEnd, pbdPairChunks* chunks, int32_t count0,
+															 int64_t budget, int32_t* sNext, int64_t* work)
 {
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
 	const float inv = g->invCell;
@@ -317,7 +318,11 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	const float *qx = g->x, *qy = g->y, *qz = g->z, *qw = g->w, *qr = g->radius;
 	const float *qrx = g->rx, *qry = g->ry, *qrz = g->rz;
 	const uint32_t* qp = g->phase;
-	int32_t count = 0, dropped = 0;
+	/* count0, budget, sNext, work: a slice unit of a pair search (pbd_Grid_FindPairsUnit): its pairs stored from
+	   count0 on, its slots from sBegin until about `budget` candidates are tested (whole slots: at least one), the
+	   next slot to *sNext and the candidates to *work; sNext NULL (a constant at every other call): all of them */
+	int32_t count = count0, dropped = 0;
+	int64_t tests = 0;
 	int32_t* indices = lists != NULL ? lists->indices : NULL;
 	const int32_t room = lists != NULL ? (lists->capacity & ~3) : 0; /* whole quads, so the padding always fits */
 
@@ -330,7 +335,9 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	int32_t* out = NULL;
 	if (chunks != NULL) chunks->blockFirst[block] = chunks->blockLast[block] = -1;
 
-	for (int32_t s = sBegin; s < sEnd; ++s) {
+	int32_t s = sBegin;
+	for (; s < sEnd; ++s) {
+		if (sNext != NULL && s > sBegin && tests >= budget) break;
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
 		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
 		if (s == sBegin || ix != cx || iy != cy || iz != cz) {
@@ -354,6 +361,7 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 		for (int32_t k = 0; k < ranges; ++k) {
 			const int32_t e = end[k];
 			const int32_t from = lists != NULL ? first[k] : (first[k] > s ? first[k] : s + 1);
+			if (sNext != NULL && e > from) tests += e - from;
 			for (int32_t t = from; t < e; t += 4) {
 				/* |p_s - p_t|^2 < r^2 for 4 slots; lanes past the run masked off */
 				const pbdF4 dx = pbdF4_Sub(xs, pbdF4_Load(qx + t));
@@ -421,6 +429,10 @@ static inline __attribute__((always_inline)) int32_t Search(pbdGrid* g, const pb
 	} else if (lists != NULL) {
 		lists->used = count;
 		lists->dropped = dropped;
+	} else if (sNext != NULL) {
+		g->dropped += dropped;
+		*sNext = s;
+		*work = tests;
 	} else {
 		g->dropped = dropped;
 	}
@@ -454,19 +466,40 @@ int32_t pbd_Grid_FindPairs(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, i
 	if (capacity < 0) capacity = 0;
 	const int fast = FastRules(g, f);
 	if (f->fluid) {
-		if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 1, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 1, 0, g->count, NULL);
-		return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 1, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 1, 0, g->count, NULL);
+		if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 1, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 1, 0, g->count, NULL, 0, 0, NULL, NULL);
+		return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 1, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 1, 0, g->count, NULL, 0, 0, NULL, NULL);
 	}
-	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 0, 0, g->count, NULL);
-	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0, 0, g->count, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 0, 0, g->count, NULL);
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, pairs, capacity, NULL, 0, 0, 0, 0, g->count, NULL, 0, 0, NULL, NULL);
+	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, pairs, capacity, NULL, 1, 0, 0, 0, g->count, NULL, 0, 0, NULL, NULL);
+}
+
+int32_t pbd_Grid_FindPairsUnit(pbdGrid* g, const pbdGridFilter* f, int32_t* pairs, int32_t capacity, int32_t stored,
+							   int32_t* slot, int64_t budget, int64_t* work)
+{
+	*work = 0;
+	if (*slot == 0 && pbd_Grid_NothingToFind(g, f)) {
+		*slot = g->count;
+		return stored;
+	}
+	if (*slot >= g->count) return stored;
+	if (capacity < 0) capacity = 0;
+	const int fast = FastRules(g, f);
+	const int32_t s = *slot;
+	if (f->fluid) return stored; /* the fluid has its own lists (grid_lists.c) */
+	if (g->uniformRadius > 0.0f) {
+		return fast ? Search(g, f, pairs, capacity, NULL, 0, 1, 0, s, g->count, NULL, stored, budget, slot, work)
+					: Search(g, f, pairs, capacity, NULL, 0, 0, 0, s, g->count, NULL, stored, budget, slot, work);
+	}
+	return fast ? Search(g, f, pairs, capacity, NULL, 1, 1, 0, s, g->count, NULL, stored, budget, slot, work)
+				: Search(g, f, pairs, capacity, NULL, 1, 0, 0, s, g->count, NULL, stored, budget, slot, work);
 }
 
 int32_t pbd_Grid_SearchPairsBlock(pbdGrid* g, const pbdGridFilter* f, pbdPairChunks* chunks, int32_t begin, int32_t end)
 {
 	const int fast = FastRules(g, f);
 	if (f->fluid) return -1; /* the fluid has its own lists (grid_lists.c) */
-	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, NULL, 0, NULL, 0, 1, 0, begin, end, chunks) : Search(g, f, NULL, 0, NULL, 0, 0, 0, begin, end, chunks);
-	return fast ? Search(g, f, NULL, 0, NULL, 1, 1, 0, begin, end, chunks) : Search(g, f, NULL, 0, NULL, 1, 0, 0, begin, end, chunks);
+	if (g->uniformRadius > 0.0f) return fast ? Search(g, f, NULL, 0, NULL, 0, 1, 0, begin, end, chunks, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, NULL, 0, 0, 0, begin, end, chunks, 0, 0, NULL, NULL);
+	return fast ? Search(g, f, NULL, 0, NULL, 1, 1, 0, begin, end, chunks, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, NULL, 1, 0, 0, begin, end, chunks, 0, 0, NULL, NULL);
 }
 
 int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists* lists)
@@ -479,10 +512,10 @@ int32_t pbd_Grid_FindLists(pbdGrid* g, const pbdGridFilter* f, pbdNeighbourLists
 	}
 	const int fast = FastRules(g, f);
 	int32_t stored;
-	if (f->fluid && g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 1, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 1, 0, g->count, NULL);
-	else if (f->fluid) stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 1, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 1, 0, g->count, NULL);
-	else if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 0, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 0, 0, g->count, NULL);
-	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 0, 0, g->count, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 0, 0, g->count, NULL);
+	if (f->fluid && g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 1, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 1, 0, g->count, NULL, 0, 0, NULL, NULL);
+	else if (f->fluid) stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 1, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 1, 0, g->count, NULL, 0, 0, NULL, NULL);
+	else if (g->uniformRadius > 0.0f) stored = fast ? Search(g, f, NULL, 0, lists, 0, 1, 0, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, lists, 0, 0, 0, 0, g->count, NULL, 0, 0, NULL, NULL);
+	else stored = fast ? Search(g, f, NULL, 0, lists, 1, 1, 0, 0, g->count, NULL, 0, 0, NULL, NULL) : Search(g, f, NULL, 0, lists, 1, 0, 0, 0, g->count, NULL, 0, 0, NULL, NULL);
 	int32_t neighbours = 0;
 	for (int32_t i = 0; i < g->count; ++i) neighbours += lists->count[i];
 	(void)stored;

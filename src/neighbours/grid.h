@@ -119,6 +119,13 @@ pbdGridFilter pbd_Grid_ContactFilter(int32_t self, int32_t others, float restDis
 /// Each unordered pair once as (i, j), i < j, ordered by the sorted slot of the first met, then
 /// neighbour row, then slot. Stores at most `capacity` and counts the rest in grid->dropped.
 int32_t pbd_Grid_FindPairs(pbdGrid* grid, const pbdGridFilter* filter, int32_t* pairs, int32_t capacity);
+/// pbd_Grid_FindPairs in slice units: the grid's slots from *slot on, until about `budget` candidates are tested
+/// (whole slots, at least one: a unit tests at most budget + one slot's candidates, which are at most the grid's
+/// count), the pairs stored from pairs[2 stored] on and those past `capacity` counted in grid->dropped. Start with
+/// *slot = 0, stored = 0 and grid->dropped = 0; *slot moves on (grid->count: done) and *work gets the candidates
+/// tested. Returns the pairs stored in all: the same pairs, order and drops as pbd_Grid_FindPairs.
+int32_t pbd_Grid_FindPairsUnit(pbdGrid* grid, const pbdGridFilter* filter, int32_t* pairs, int32_t capacity, int32_t stored,
+							   int32_t* slot, int64_t budget, int64_t* work);
 /// Every particle's neighbours into lists (start and count for each of the build's particles).
 /// Returns the neighbours stored, in all.
 int32_t pbd_Grid_FindLists(pbdGrid* grid, const pbdGridFilter* filter, pbdNeighbourLists* lists);
@@ -139,5 +146,25 @@ int32_t pbd_Grid_FindPairsShared(struct pbdWorld* world, pbdGrid* grid, const pb
 size_t pbd_Grid_PairPoolBytes(int32_t maxParticles, int32_t capacity);
 int pbd_Grid_FindFluidLists(pbdGrid* grid, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
 							size_t scratchBytes, int32_t* work, int32_t workCapacity);
+
+/// Where pbd_Grid_FindFluidLists in slice units is (neighbours/grid_lists.c).
+typedef struct pbdFluidListsCursor {
+	int32_t part;            ///< the pass in progress (done: the lists are those of pbd_Grid_FindFluidLists)
+	int32_t slot, pair;      ///< its next slot, or pair of the search's
+	int32_t pairs, dropped;  ///< pairs found; neighbours dropped so far
+	int32_t used;            ///< list entries laid out so far
+	int32_t count, fast;     ///< in->count (the scratch's layout), every particle in the search fluid
+	int64_t work;            ///< the work of the last call: the build's particles, candidates tested, slots, pairs
+} pbdFluidListsCursor;
+/// pbd_Grid_FindFluidLists's build (one call: O(count + table)): every list emptied and the grid built into the
+/// scratch, which must then stay untouched until the last unit (the caller holds it). Returns 0 on unusable input
+/// (lists empty, as pbd_Grid_FindFluidLists), else 1 and the cursor for pbd_Grid_FluidListsUnit.
+int pbd_Grid_FluidListsBegin(pbdGrid* grid, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
+							 size_t scratchBytes, pbdFluidListsCursor* cursor);
+/// One slice unit of the lists after pbd_Grid_FluidListsBegin: the serial half search over whole slots until about
+/// `budget` candidates are tested, then its passes over about `budget` slots or pairs each. 1 when the lists are
+/// done: the same lists, entry for entry, as pbd_Grid_FindFluidLists (its serial search; the shared one is the same).
+int pbd_Grid_FluidListsUnit(pbdGrid* grid, pbdNeighbourLists* lists, int32_t* work, int32_t workCapacity,
+							pbdFluidListsCursor* cursor, int64_t budget);
 
 #endif

@@ -101,8 +101,13 @@ const uint8_t pbd_GridHits[16] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 
 /* The half search over the built grid; fast: every particle in the grid is fluid (no rule to test).
    The later slot of each pair goes to work, in slot order per slot s; halfEnd[s] ends s's pairs. */
 static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int32_t* work, int32_t workCapacity,
-																int32_t* halfEnd, int32_t* droppedOut, const int fast)
+																int32_t* halfEnd, int32_t* droppedOut, const int fast,
+																int32_t sBegin, int32_t pairs0, int64_t budget,
+																int32_t* sNext, int64_t* testsOut)
 {
+	/* sBegin, pairs0, budget, sNext, testsOut: a slice unit of it (pbd_Grid_FluidListsUnit): from slot sBegin with
+	   pairs0 pairs found before, until about `budget` candidates are tested (whole slots, at least one), the next
+	   slot to *sNext; sNext NULL (the one-call build, a constant there): every slot */
 	const int32_t m = g->count;
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
 	const float inv = g->invCell;
@@ -110,14 +115,17 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 	const int32_t* start = g->cellStart;
 	const float *qx = g->x, *qy = g->y, *qz = g->z;
 	const uint32_t* qp = g->phase;
-	int32_t pairs = 0, dropped = 0;
+	int32_t pairs = pairs0, dropped = 0;
+	int64_t tests = 0;
 	int32_t first[2 * ROWS], end[2 * ROWS];
 	int32_t ranges = 0, cx = 0, cy = 0, cz = 0;
 	const int32_t roomy = workCapacity - 4; /* below this a quad's four stores always fit */
-	for (int32_t s = 0; s < m; ++s) {
+	int32_t s = sBegin;
+	for (; s < m; ++s) {
+		if (sNext != NULL && s > sBegin && tests >= budget) break;
 		const float xi = qx[s], yi = qy[s], zi = qz[s];
 		const int32_t ix = pbd_CellIndex(xi, inv), iy = pbd_CellIndex(yi, inv), iz = pbd_CellIndex(zi, inv);
-		if (s == 0 || ix != cx || iy != cy || iz != cz) {
+		if (s == sBegin || ix != cx || iy != cy || iz != cz) {
 			cx = ix, cy = iy, cz = iz;
 			ranges = pbd_Grid_Neighbourhood(start, mask, ix, iy, iz, first, end);
 		}
@@ -127,6 +135,7 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 		for (int32_t k = 0; k < ranges; ++k) {
 			const int32_t e = end[k];
 			const int32_t from = first[k] > s ? first[k] : s + 1;
+			if (sNext != NULL && e > from) tests += e - from;
 			for (int32_t t = from; t < e; t += 4) {
 				uint32_t hits = pbd_Grid_QuadHits(g, xs, ys, zs, r2, t, e, need, fast);
 				if (pairs <= roomy) {
@@ -151,12 +160,15 @@ static inline __attribute__((always_inline)) int32_t HalfSearch(pbdGrid* g, int3
 		}
 		halfEnd[s] = pairs;
 	}
-	*droppedOut = dropped;
+	*droppedOut += dropped;
+	if (sNext != NULL) *sNext = s, *testsOut = tests;
 	return pairs;
 }
 
-int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
-							size_t scratchBytes, int32_t* work, int32_t workCapacity)
+/* The build both forms share: the input checked, every list emptied, the particles in the search sorted by
+   bucket and gathered into the scratch (8 of its 9 arrays; the other three of them hold the lists' counts
+   after). -1: unusable input (nothing found); 0: nothing to search (the lists are done, empty); 1: search. */
+static int BuildFluidGrid(pbdGrid* g, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch, size_t scratchBytes)
 {
 	const int32_t n = in->count;
 	g->count = 0;
@@ -166,13 +178,13 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	lists->dropped = 0;
 	if (n < 0 || n > g->maxParticles || (n > 0 && in->positions == NULL) || scratch == NULL ||
 		scratchBytes < pbd_Grid_ScratchBytes(n)) {
-		return 0; /* a sizing bug of the caller: nothing is found rather than memory overrun */
+		return -1; /* a sizing bug of the caller: nothing is found rather than memory overrun */
 	}
 	for (int32_t i = 0; i < n; ++i) lists->start[i] = lists->count[i] = 0;
 	const float h = in->radius;
-	if (!(h > 0.0f && h <= 3e38f)) return n == 0; /* as pbd_Grid_Build: no usable radius */
+	if (!(h > 0.0f && h <= 3e38f)) return n == 0 ? 0 : -1; /* as pbd_Grid_Build: no usable radius */
 	const uint32_t* phase = in->phase;
-	if (phase == NULL) return 1; /* no fluid particle: nothing to list */
+	if (phase == NULL) return 0; /* no fluid particle: nothing to list */
 
 	/* scratch: 8 of the 9 arrays pbd_Grid_ScratchBytes counts */
 	const size_t stride = pbd_SortedStride(n);
@@ -181,9 +193,6 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	g->y = g->x + stride;
 	g->z = g->y + stride;
 	g->phase = (uint32_t*)(g->z + stride);
-	int32_t* halfEnd = (int32_t*)(g->phase + stride);
-	int32_t* counts = halfEnd + stride;
-	int32_t* cursor = counts + stride;
 	g->w = g->rx = g->ry = g->rz = g->radius = NULL;
 
 	/* the particles in the search, counted per bucket */
@@ -240,7 +249,21 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	g->phaseOr = any;
 	g->count = live;
 	g->buckets = T;
-	if (live < 2 || !(any & PBD_PHASE_FLUID)) return 1;
+	return live < 2 || !(any & PBD_PHASE_FLUID) ? 0 : 1;
+}
+
+int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch,
+							size_t scratchBytes, int32_t* work, int32_t workCapacity)
+{
+	const int built = BuildFluidGrid(g, in, lists, scratch, scratchBytes);
+	if (built <= 0) return built == 0;
+	const int32_t live = g->count;
+	const uint32_t all = g->phaseAnd;
+	const size_t stride = pbd_SortedStride(in->count);
+	int32_t* halfEnd = (int32_t*)(g->phase + stride);
+	int32_t* counts = halfEnd + stride;
+	int32_t* cursor = counts + stride;
+	const int32_t* entries = g->cellEntries;
 
 	/* each pair once, then counts -> padded starts -> scatter; with the step's threads the search is
 	   shared out (grid_shared.c: the same pairs in the same order) unless it runs out of room */
@@ -253,7 +276,8 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 						: -1;
 	int32_t linearUsed = 0, linearNext = -1;
 	if (pairs < 0) {
-		pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, &dropped, 1) : HalfSearch(g, work, workCapacity, halfEnd, &dropped, 0);
+		pairs = fast ? HalfSearch(g, work, workCapacity, halfEnd, &dropped, 1, 0, 0, 0, NULL, NULL)
+					 : HalfSearch(g, work, workCapacity, halfEnd, &dropped, 0, 0, 0, 0, NULL, NULL);
 		for (int32_t s = live - 1; s > 0; --s) halfEnd[s] -= halfEnd[s - 1]; /* ends -> counts per slot */
 		linearUsed = pairs;
 		reader = (pbdPairReader){ work, &linearNext, &linearUsed, 0, 0, 0 };
@@ -295,4 +319,110 @@ int pbd_Grid_FindFluidLists(pbdGrid* g, const pbdGridInput* in, pbdNeighbourList
 	lists->used = used;
 	lists->dropped = dropped;
 	return 1;
+}
+
+/* ---------------------------------------------------------------- in slice units */
+
+/* pbd_Grid_FindFluidLists in slice units (grid.h): the same build, then the serial half search and its passes one
+   bounded range at a time. The counts live where the one-call build keeps them, in the scratch after the sorted
+   copies (the caller holds it from Begin to the last unit): halfEnd[s] the pairs found through slot s, counts[s]
+   a slot's list length then its list's end, cursor[s] where its next entry goes. Each pass reads those of the
+   passes before it only, in the same order as the one-call build, so the lists are the same to the entry. */
+enum { ListsSearch = 1, ListsCount, ListsCountLater, ListsLayout, ListsScatter, ListsPad, ListsDone };
+
+int pbd_Grid_FluidListsBegin(pbdGrid* g, const pbdGridInput* in, pbdNeighbourLists* lists, void* scratch, size_t scratchBytes,
+							 pbdFluidListsCursor* c)
+{
+	memset(c, 0, sizeof *c);
+	const int built = BuildFluidGrid(g, in, lists, scratch, scratchBytes);
+	c->count = in->count;
+	c->work = (int64_t)in->count;
+	c->part = built > 0 ? ListsSearch : ListsDone;
+	c->fast = (g->phaseAnd & PBD_PHASE_FLUID) != 0u;
+	return built >= 0;
+}
+
+int pbd_Grid_FluidListsUnit(pbdGrid* g, pbdNeighbourLists* lists, int32_t* work, int32_t workCapacity, pbdFluidListsCursor* c,
+							int64_t budget)
+{
+	const int32_t live = g->count;
+	const size_t stride = pbd_SortedStride(c->count);
+	int32_t* halfEnd = (int32_t*)(g->phase + stride);
+	int32_t* counts = halfEnd + stride;
+	int32_t* cursor = counts + stride;
+	const int32_t* entries = g->cellEntries;
+	const int32_t room = lists->capacity & ~3; /* whole quads, so the padding always fits */
+	c->work = 0;
+	/* a slot pass's range from c->slot: about `budget` slots */
+	const int64_t rest = (int64_t)live - c->slot;
+	const int32_t slots = rest < budget ? (int32_t)rest : (int32_t)budget;
+	switch (c->part) {
+	case ListsSearch: {
+		int64_t tests = 0;
+		c->pairs = c->fast ? HalfSearch(g, work, workCapacity, halfEnd, &c->dropped, 1, c->slot, c->pairs, budget, &c->slot, &tests)
+						   : HalfSearch(g, work, workCapacity, halfEnd, &c->dropped, 0, c->slot, c->pairs, budget, &c->slot, &tests);
+		c->work = tests;
+		if (c->slot >= live) c->part = ListsCount, c->slot = 0;
+		return 0;
+	}
+	case ListsCount: /* each slot's later neighbours (halfEnd's steps) */
+		for (int32_t s = c->slot; s < c->slot + slots; ++s) counts[s] = halfEnd[s] - (s > 0 ? halfEnd[s - 1] : 0);
+		c->slot += slots, c->work = slots;
+		if (c->slot >= live) c->part = ListsCountLater, c->slot = 0, c->pair = 0;
+		return 0;
+	case ListsCountLater: { /* and each slot as the later one of an earlier slot's pair */
+		const int64_t left = (int64_t)c->pairs - c->pair;
+		const int32_t n = left < budget ? (int32_t)left : (int32_t)budget;
+		for (int32_t k = c->pair; k < c->pair + n; ++k) counts[work[k]] += 1;
+		c->pair += n, c->work = n;
+		if (c->pair >= c->pairs) c->part = ListsLayout, c->slot = 0, c->used = 0;
+		return 0;
+	}
+	case ListsLayout: /* the padded starts, each list cut to the room left */
+		for (int32_t s = c->slot; s < c->slot + slots; ++s) {
+			const int32_t i = entries[s];
+			int32_t n = counts[s];
+			if (n > room - c->used) {
+				c->dropped += n - (room - c->used);
+				n = room - c->used;
+			}
+			lists->start[i] = c->used;
+			lists->count[i] = n;
+			cursor[s] = c->used;
+			counts[s] = c->used + n; /* from here: the end of the slot's list */
+			c->used += (n + 3) & ~3;
+		}
+		c->slot += slots, c->work = slots;
+		if (c->slot >= live) c->part = ListsScatter, c->slot = 0, c->pair = 0;
+		return 0;
+	case ListsScatter: { /* each pair into both lists, slots in order; whole slots, about `budget` pairs */
+		int32_t s = c->slot, k = c->pair;
+		for (; s < live && k - c->pair < budget; ++s) {
+			const int32_t i = entries[s];
+			const int32_t end = halfEnd[s];
+			for (; k < end; ++k) {
+				const int32_t t = work[k];
+				if (cursor[s] < counts[s]) lists->indices[cursor[s]++] = entries[t];
+				if (cursor[t] < counts[t]) lists->indices[cursor[t]++] = i;
+			}
+		}
+		c->work = (int64_t)(k - c->pair) + (s - c->slot);
+		c->slot = s, c->pair = k;
+		if (c->slot >= live) c->part = ListsPad, c->slot = 0;
+		return 0;
+	}
+	case ListsPad: /* the padding: the particle itself */
+		for (int32_t s = c->slot; s < c->slot + slots; ++s) {
+			const int32_t i = entries[s];
+			for (int32_t q = counts[s]; q & 3; ++q) lists->indices[q] = i;
+		}
+		c->slot += slots, c->work = slots;
+		if (c->slot < live) return 0;
+		lists->used = c->used;
+		lists->dropped = c->dropped;
+		c->part = ListsDone;
+		return 1;
+	default:
+		return 1;
+	}
 }

@@ -115,7 +115,7 @@ PBDJS_API int pbdjs_StepNControlled(pbdWorldId world, int n, pbdStepControl* con
 	for (int i = 0; i < n && err == PBD_OK; ++i) {
 		if (__atomic_load_n(&control->request, __ATOMIC_RELAXED) != PBD_STEP_RUN) break;
 		err = pbd_World_Step(world);
-		if (w->stepUnit != 0) break; /* stopped mid-step */
+		if (pbd_StepInProgress(w)) break; /* stopped mid-step */
 		__atomic_store_n(&control->stepsDone, i + 1, __ATOMIC_RELAXED);
 	}
 	w->stepControl = NULL;
@@ -144,3 +144,8 @@ PBDJS_API const char* pbdjs_ParamString(int param, int which)
 	if (pbd_GetParamInfo(param, &info) != PBD_OK) return NULL;
 	return which == 0 ? info.unit : which == 1 ? info.owner : which == 2 ? info.scene : NULL;
 }
+
+/* The bound every contact radius keeps to its object's particle spacing (minipbd.h PBD_MAX_RADIUS_SPACINGS): the
+   scene validator's rule for solver.thickness and a body's particleRadius, generated into param-table.js with the
+   table. */
+PBDJS_API double pbdjs_MaxRadiusSpacings(void) { return PBD_MAX_RADIUS_SPACINGS; }

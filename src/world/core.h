@@ -102,6 +102,9 @@ typedef struct pbdWorld {
 	/* Per object material (pbd_World_SetObjectRadius, pbd_World_SetObjectPlasticity): set by the
 	   builders and the API, read by the families. A change moves paramVersion. */
 	float* objectRadius;            ///< contact radius; 0: the world's thickness / 2
+	float* objectSpacing;           ///< its particles' spacing, which bounds the radius (minipbd.h PBD_MAX_RADIUS_SPACINGS):
+	                                ///< a chain's segment, a cloth's finer grid step, a body's finest lattice step or
+	                                ///< shortest tet edge; fluids read fluid.spacing instead (pbd_ObjectSpacing)
 	pbdPlasticity* plasticity;      ///< per object
 
 	/* Instruments: per-particle relative error (pbd_World_UpdateErrors) and the mean
@@ -120,22 +123,34 @@ typedef struct pbdWorld {
 
 	/* Scratch reserved at creation, the largest of the families' scratchBytes: colouring while
 	   building, tethers at the step that rebuilds them, the hash grid's sorted arrays in the
-	   contacts stage. It holds nothing from one hook to the next. No later call allocates. */
+	   contacts stage. It holds nothing from one hook to the next, but for a family whose slice units
+	   keep data in it from one unit of a stage to the next (the contacts' grid, the fluid's lists
+	   and sort): that family holds it meanwhile (scratchHolder, pbd_Scratch_Hold). No one else can
+	   run in between: the step's stages run their families one after the other, and every public
+	   call that uses the scratch waits for the step's end (pbd_CheckNoStep). No later call allocates. */
 	uint8_t* scratch;
 	size_t scratchBytes;
+	int32_t scratchHolder; ///< 0, or the pbdScratchHolder whose slice units keep data in the scratch
 
 	/* Threads (base/tasks.h): the team the world steps on and with how many participants;
 	   teamActive while a step or slice holds it. */
 	struct pbdTeam* team;
 	int32_t threads;
 	int32_t teamActive;
-	/* A step taken in slices (pbd_World_StepSlice): the next unit (0: no step in progress)
-	   and the step's context, fixed when it began. */
+	/* A step taken in slices (pbd_World_StepSlice): begun (from BeginStep to the end of its last
+	   unit: pbd_StepInProgress), the next stage unit (0: its start) and the step's context, fixed
+	   when it began. */
+	int32_t stepBegun;
 	int32_t stepUnit;
 	pbdStepContext stepContext;
 	/* Within a stage unit cut finer (world/step.c, slices): the family, colour and first
-	   constraint of the next slice unit of a Gauss-Seidel pass. 0, 0, 0 between stage units. */
+	   constraint of the next slice unit of a Gauss-Seidel pass; the family of the next unit of the
+	   step's start and the contacts stage. 0, 0, 0 between stage units. */
 	int32_t sliceFamily, sliceColour, sliceBegin;
+	/* The work of the last slice unit of a stage cut by its work (pair tests, list entries,
+	   particles moved), for the tests that hold it bounded, and the work a unit aims at:
+	   PBD_SLICE_WORK (tests set less, to cut small scenes into many units). */
+	int64_t sliceWork, sliceBudget;
 	/* A host thread's hold on the steps running on another (wasm/api.c pbdjs_StepNControlled: the threaded
 	   page's runner worker): NULL but during such a call. See pbdStepControl. */
 	struct pbdStepControl* stepControl;
@@ -174,6 +189,46 @@ int pbd_CheckVec(pbdWorld* world, const float v[3], const char* what);
 #define PBD_CHECK_PARTICLE(w, i)                                                                                \
 	if ((i) < 0 || (i) >= (w)->particleCount)                                                                   \
 	return pbd_SetWorldError((w), PBD_ERR_INVALID_PARTICLE, "particle %d of %d", (int)(i), (w)->particleCount)
+
+/// The spacing that bounds object `object`'s contact radius (minipbd.h PBD_MAX_RADIUS_SPACINGS; params.c).
+float pbd_ObjectSpacing(const pbdWorld* world, int32_t object);
+/// PBD_OK when `value` (a contact radius, or a thickness: a diameter) is at most `spacings` x `spacing`
+/// (PBD_MAX_RADIUS_SPACINGS, twice that for a thickness); else PBD_ERR_INVALID_ARGUMENT with a message naming
+/// the value (`name`), whose particles (`whose`) and the limit, and the world unchanged (params.c).
+int pbd_CheckRadiusSpacing(pbdWorld* world, const char* name, float value, float spacings, float spacing, const char* whose);
+/// Who keeps data in the world's scratch between the slice units of a stage (world->scratchHolder).
+typedef enum pbdScratchHolder {
+	pbdScratch_none = 0,
+	pbdScratch_contacts, ///< the contacts' grid: sorted copies, from its build to the search's last unit
+	pbdScratch_fluid,    ///< the fluid's grid and its lists' counts; its sort's permutation rows
+} pbdScratchHolder;
+
+/// The world's scratch for `holder` (pbdScratch_none: a user that keeps nothing in it past its call): never while
+/// another holder keeps data in it (an assertion: a public call that would use it between slices is refused before,
+/// pbd_CheckNoStep, and a step runs its families' units one family after the other).
+static inline uint8_t* pbd_Scratch_Take(pbdWorld* w, int32_t holder)
+{
+	PBD_ASSERT(w->scratchHolder == pbdScratch_none || w->scratchHolder == holder);
+	return w->scratch;
+}
+/// From a unit that leaves data in the scratch for the next unit of its stage, until pbd_Scratch_Release.
+static inline void pbd_Scratch_Hold(pbdWorld* w, int32_t holder)
+{
+	PBD_ASSERT(w->scratchHolder == pbdScratch_none || w->scratchHolder == holder);
+	w->scratchHolder = holder;
+}
+static inline void pbd_Scratch_Release(pbdWorld* w, int32_t holder)
+{
+	if (w->scratchHolder == holder) w->scratchHolder = pbdScratch_none;
+}
+
+/// A step is in progress: begun by pbd_World_StepSlice and not yet ended (world/step.c).
+static inline int pbd_StepInProgress(const pbdWorld* w) { return w->stepBegun != 0; }
+
+/// PBD_OK, or PBD_ERR_STEP_IN_PROGRESS while a step taken in slices is in progress: the calls that add objects
+/// or rebuild a family's search state (and use the world's scratch, which the step's units keep their data in
+/// between slices: world/step.c) wait for its end. `what` names the call in the message (step.c).
+int pbd_CheckNoStep(pbdWorld* world, const char* what);
 
 void pbd_Solver_Step(pbdWorld* world);
 /// The world-wide parameter of each constraint kind ("stiffness.<kind>"), params.c: a new group of a

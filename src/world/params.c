@@ -5,6 +5,7 @@
 #include "families/family.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const pbdParamInfo s_params[pbdParam_count] = {
@@ -86,6 +87,16 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
 							(double)value);
 	}
+	if (param == pbdParam_thickness) {
+		/* every object whose particles take thickness / 2 (chains, cloth, and any object set to radius 0) */
+		for (int32_t o = 0; o < w->objectCount; ++o) {
+			if (w->objectRadius[o] > 0.0f) continue;
+			char whose[64];
+			snprintf(whose, sizeof whose, "object %d's", (int)o);
+			int err = pbd_CheckRadiusSpacing(w, "thickness", value, 2.0f * PBD_MAX_RADIUS_SPACINGS, pbd_ObjectSpacing(w, o), whose);
+			if (err != PBD_OK) return err;
+		}
+	}
 	w->params[param] = value;
 	w->paramVersion += 1;
 	int kind = KindOfParam(param);
@@ -110,6 +121,24 @@ int pbd_World_SetObjectStiffness(pbdWorldId id, int object, pbdConstraintKind ki
 
 /* ---------------------------------------------------------------- object material */
 
+float pbd_ObjectSpacing(const pbdWorld* w, int32_t object)
+{
+	/* a fluid's particles sit at fluid.spacing, which may change (its radius follows: families/fluid.c) */
+	return w->objects[object].type == PBD_OBJECT_FLUID ? w->params[pbdParam_fluidSpacing] : w->objectSpacing[object];
+}
+
+int pbd_CheckRadiusSpacing(pbdWorld* w, const char* name, float value, float spacings, float spacing, const char* whose)
+{
+	/* spacings is a power of two, so spacings x spacing is exact and the JS validator's float32 test is the same */
+	const float limit = spacings * spacing;
+	if (value <= limit) return PBD_OK;
+	return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT,
+							 "%s %g m is over %g x the %g m between %s particles: at most %g m (a contact radius reaches at "
+							 "most %g particle spacings)",
+							 name, (double)value, (double)spacings, (double)spacing, whose, (double)limit,
+							 (double)PBD_MAX_RADIUS_SPACINGS);
+}
+
 #define PBD_CHECK_OBJECT(w, object)                                                                               \
 	if ((object) < 0 || (object) >= (w)->objectCount)                                                             \
 	return pbd_SetWorldError((w), PBD_ERR_INVALID_ARGUMENT, "object %d of %d", (int)(object), (w)->objectCount)
@@ -121,6 +150,12 @@ int pbd_World_SetObjectRadius(pbdWorldId id, int object, float radius)
 	if (!pbd_IsFinite(radius) || radius < 0.0f || radius > 1.0f) {
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "radius must be in [0, 1] m (0: thickness / 2), got %g", (double)radius);
 	}
+	char whose[64];
+	snprintf(whose, sizeof whose, "object %d's", object);
+	int err = radius > 0.0f ? pbd_CheckRadiusSpacing(w, "radius", radius, PBD_MAX_RADIUS_SPACINGS, pbd_ObjectSpacing(w, object), whose)
+							: pbd_CheckRadiusSpacing(w, "thickness", w->params[pbdParam_thickness], 2.0f * PBD_MAX_RADIUS_SPACINGS,
+													 pbd_ObjectSpacing(w, object), whose); /* radius 0: thickness / 2 */
+	if (err != PBD_OK) return err;
 	w->objectRadius[object] = radius;
 	w->paramVersion += 1; /* contacts search again with the new radius */
 	return PBD_OK;

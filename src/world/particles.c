@@ -37,7 +37,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 	   contacts' weights: their prepareStep hooks), and a step taken in slices has begun with the old ones: a particle
 	   pinned between its slices would still be moved by its constraints with its old share until the step ends
 	   (found by the fuzzer: tests/fuzz/corpus/repro-7-pin-between-slices). A mass changes between steps only. */
-	if (w->stepUnit != 0) {
+	if (pbd_StepInProgress(w)) {
 		return pbd_SetWorldError(w, PBD_ERR_STEP_IN_PROGRESS,
 								 "particle %d's mass changes between steps only; finish this one first (pbd_World_Step or more slices)", particle);
 	}

@@ -3,7 +3,8 @@
    file holds only what belongs to every particle (prediction, the velocity update, damping,
    the bounds and the commit) and the order of things:
 
-     per step           prepareStep hooks (k' for the pass count, shares, tethers, colliders)
+     per step           prepareStep hooks (k' for the pass count, shares, tethers, colliders;
+                        the fluid's emit, drain and sort)
      per substep of h = dt / substeps:
        predict          forces hooks (wind) into world->force, then
                         v* = v + h w f_ext;  p = x + h v*                   (2.1)
@@ -73,11 +74,12 @@ static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, PredictParticles, &b);
 }
 
-/* ---------------------------------------------------------------- contacts */
+/* ---------------------------------------------------------------- the step's start, contacts */
 
-/* The families whose hook runs in the contacts stage (prepareSubstep) and in the velocities stage,
-   from registry position `from` on: each is a slice unit of its own, so the self-contacts' search
-   and the fluid's neighbour lists are two units, not one. */
+/* The families whose hook runs at the step's start (prepareStep), in the contacts stage (prepareSubstep) and in the
+   velocities stage, from registry position `from` on: each is a slice unit of its own at least, so the self-contacts'
+   search and the fluid's neighbour lists are two units, not one. */
+static int HasStartHook(int32_t f) { return pbd_families[f]->prepareStep != NULL; }
 static int HasContactsHook(int32_t f) { return pbd_families[f]->prepareSubstep != NULL; }
 static int HasVelocitiesHook(int32_t f) { return pbd_families[f]->velocities != NULL; }
 static int32_t NextHook(int (*has)(int32_t), int32_t f)
@@ -92,18 +94,46 @@ static int32_t HooksFrom(int (*has)(int32_t), int32_t f)
 	return n;
 }
 
-/* One unit of the contacts stage: the next family's prepareSubstep (with `whole`, every one left).
-   Returns 1 when the stage is done; the cursor is w->sliceFamily. */
-static int Stage_Contacts(pbdWorld* w, pbdStepContext* ctx, int whole)
+/* One slice unit of the step's start (prepareStep hooks) or of the contacts stage (prepareSubstep), or with `whole`
+   all of it that is left: at the cursor w->sliceFamily, a unit of the family's hook cut by its work
+   (prepareStepUnit, contactsUnit: PBD_SLICE_WORK a unit) or its whole hook when it has none; a family's units run
+   one after the other, nothing between them. Returns 1 when the stage is done. */
+static int Stage_Families(pbdWorld* w, pbdStepContext* ctx, int whole, int contacts)
 {
-	int32_t f = NextHook(HasContactsHook, w->sliceFamily);
-	do {
-		if (f >= pbdFamily_count) break;
-		pbd_families[f]->prepareSubstep(w, w->families[f], ctx);
-		f = NextHook(HasContactsHook, f + 1);
-	} while (whole);
+	int (*has)(int32_t) = contacts ? HasContactsHook : HasStartHook;
+	int32_t f = NextHook(has, w->sliceFamily);
+	while (f < pbdFamily_count) {
+		const pbdFamily* family = pbd_families[f];
+		int (*unit)(pbdWorld*, void*, const pbdStepContext*, int) = contacts ? family->contactsUnit : family->prepareStepUnit;
+		if (unit != NULL) {
+			if (!unit(w, w->families[f], ctx, whole)) {
+				w->sliceFamily = f; /* more of it */
+				return 0;
+			}
+		} else if (contacts) {
+			family->prepareSubstep(w, w->families[f], ctx);
+		} else {
+			family->prepareStep(w, w->families[f], ctx);
+		}
+		f = NextHook(has, f + 1);
+		if (!whole) break;
+	}
 	w->sliceFamily = f < pbdFamily_count ? f : 0;
 	return f >= pbdFamily_count;
+}
+
+/* Slice units of the step's start (pbdStage_count) or a contacts stage from family `cursor` on: the one in progress
+   (`current`: the family at the cursor may be part way) or one to come, as the families count them. At least 1. */
+static int32_t FamiliesUnitsFrom(const pbdWorld* w, int32_t stage, int32_t cursor, int current)
+{
+	int (*has)(int32_t) = stage == pbdStage_contacts ? HasContactsHook : HasStartHook;
+	int64_t n = 0;
+	for (int32_t f = NextHook(has, cursor); f < pbdFamily_count; f = NextHook(has, f + 1)) {
+		const pbdFamily* family = pbd_families[f];
+		const int32_t k = family->unitsLeft != NULL ? family->unitsLeft(w, w->families[f], stage, current && f == cursor) : 1;
+		n += k > 0 ? k : 1;
+	}
+	return n < 1 ? 1 : n < 0x3fffffff ? (int32_t)n : 0x3fffffff;
 }
 
 /* ---------------------------------------------------------------- solve */
@@ -276,12 +306,7 @@ static int Stage_Velocities(pbdWorld* w, pbdStepContext* ctx, int whole)
 	return f < 0;
 }
 
-/* Slice units of the contacts or velocities stage from its cursor (at least 1). */
-static int32_t ContactsUnitsFrom(int32_t cursor)
-{
-	const int32_t n = HooksFrom(HasContactsHook, cursor);
-	return n > 0 ? n : 1;
-}
+/* Slice units of the velocities stage from its cursor (at least 1). */
 static int32_t VelocitiesUnitsFrom(int32_t cursor)
 {
 	if (cursor == 0) return 1 + HooksFrom(HasVelocitiesHook, 0);
@@ -384,10 +409,19 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
        +ns + 2                 update
        +ns + 3                 velocities
        +ns + 4                 commit (and after the last substep, endStep)
-   The stages are the named ones of core.h's pbdStage, in that order. A slice cuts a pass
-   finer, into slice units of at most a family's slice size of one colour (SolvePassUnit), so
-   that no unit is a whole pass over a large cloth or fluid: the page that steps in slices
-   answers its input between units. A whole step (pbd_Solver_Step) runs each colour in one go. */
+   The stages are the named ones of core.h's pbdStage, in that order. A slice cuts them finer, so
+   that no unit is a whole pass, search or sort over a large cloth or fluid: the page that steps in
+   slices answers its input between units (a click within 200 ms at the format's limits).
+     a pass       slice units of at most a family's slice size of one colour (SolvePassUnit);
+     the start,   per family, its hook, or when it has one its hook cut by its work
+     contacts     (prepareStepUnit, contactsUnit: the fluid's emit, drain and sort, the contacts'
+                  grid and pair search, the fluid's grid and lists): units of about PBD_SLICE_WORK
+                  pair tests, list entries or rows each, never more than that and one item (a
+                  particle's slot, an O(n) build): world->sliceWork says how much a unit did;
+     velocities   v, then each family's hook (the fluid's in blocks of particles).
+   A whole step (pbd_Solver_Step) runs each colour, search and sort in one go, shared out over
+   the step's threads; a step taken in slices of any size ends on its bits. The start runs
+   BeginStep once however many slices it takes (stepBegun). */
 #define UNITS_PER_SUBSTEP(ctx) ((ctx)->passes + 5)
 static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * UNITS_PER_SUBSTEP(ctx); }
 
@@ -419,13 +453,18 @@ static int32_t SliceUnitsLeft(const pbdWorld* w)
 	int32_t passUnits = -1; /* a whole pass's, counted once */
 	for (int32_t unit = w->stepUnit; unit < total; ++unit) {
 		const int32_t stage = UnitStage(ctx, unit, &s, &pass);
-		const int32_t cursor = unit == w->stepUnit ? w->sliceFamily : 0;
+		const int current = unit == w->stepUnit;
+		const int32_t cursor = current ? w->sliceFamily : 0;
 		if (stage == pbdStage_solve) {
-			if (unit == w->stepUnit) units += PassUnitsFrom(w, w->sliceFamily, w->sliceColour, w->sliceBegin);
+			if (current) units += PassUnitsFrom(w, w->sliceFamily, w->sliceColour, w->sliceBegin);
 			else units += passUnits >= 0 ? passUnits : (passUnits = PassUnitsFrom(w, 0, 0, 0));
-		} else if (stage == pbdStage_contacts) units += ContactsUnitsFrom(cursor);
-		else if (stage == pbdStage_velocities) units += VelocitiesUnitsFrom(cursor);
-		else units += 1;
+		} else if (stage == pbdStage_contacts || stage == pbdStage_count) {
+			units += FamiliesUnitsFrom(w, stage, cursor, current);
+		} else if (stage == pbdStage_velocities) {
+			units += VelocitiesUnitsFrom(cursor);
+		} else {
+			units += 1;
+		}
 	}
 	return units < 0x7fffffff ? (int32_t)units : 0x7fffffff;
 }
@@ -442,6 +481,7 @@ static void BeginStep(pbdWorld* w)
 	ctx->alpha = 0.0f;
 	ctx->recordConvergence = w->params[pbdParam_recordConvergence] != 0.0f;
 	w->convergenceCount = 0;
+	w->stepBegun = 1;
 	w->stepUnit = 0;
 	w->sliceFamily = w->sliceColour = w->sliceBegin = 0;
 }
@@ -458,15 +498,11 @@ static int RunUnit(pbdWorld* w, int32_t unit, int whole)
 	/* colliders move a share of their motion each substep, so a fast drag sweeps through
 	   the cloth in steps instead of teleporting past it */
 	ctx->alpha = unit == 0 ? 0.0f : (float)(s + 1) / (float)ctx->substeps;
+	w->sliceWork = 0;
 	switch (stage) {
-	case pbdStage_count:
-		FOR_EACH_FAMILY(f)
-		{
-			if (pbd_families[f]->prepareStep) pbd_families[f]->prepareStep(w, w->families[f], ctx);
-		}
-		break;
+	case pbdStage_count: return Stage_Families(w, ctx, whole, 0);
 	case pbdStage_predict: Stage_Predict(w, ctx); break;
-	case pbdStage_contacts: return Stage_Contacts(w, ctx, whole);
+	case pbdStage_contacts: return Stage_Families(w, ctx, whole, 1);
 	case pbdStage_solve: return SolvePassUnit(w, ctx, whole);
 	case pbdStage_update: Stage_Update(w, ctx); break;
 	case pbdStage_velocities: return Stage_Velocities(w, ctx, whole);
@@ -487,7 +523,7 @@ static int RunUnit(pbdWorld* w, int32_t unit, int whole)
    `whole` the rest of the step; returns the units left, 0 when the step is done. */
 static int32_t Advance(pbdWorld* w, int32_t units, int whole)
 {
-	if (w->stepUnit == 0) BeginStep(w); /* unit 0, the step's start, is never cut */
+	if (!w->stepBegun) BeginStep(w); /* once a step, however many slices its start (unit 0) takes */
 	const int32_t total = UnitCount(&w->stepContext);
 	pbdStepControl* control = w->stepControl;
 	if (control != NULL) __atomic_store_n(&control->unitTotal, total, __ATOMIC_RELAXED);
@@ -501,11 +537,18 @@ static int32_t Advance(pbdWorld* w, int32_t units, int whole)
 	if (threaded) pbd_Team_End(w);
 	if (w->stepUnit < total) return SliceUnitsLeft(w);
 	w->stepUnit = 0;
+	w->stepBegun = 0;
 	w->steps += 1;
 	return 0;
 }
 
 void pbd_Solver_Step(pbdWorld* w) { Advance(w, 0, 1); }
+
+int pbd_CheckNoStep(pbdWorld* w, const char* what)
+{
+	if (!pbd_StepInProgress(w)) return PBD_OK;
+	return pbd_SetWorldError(w, PBD_ERR_STEP_IN_PROGRESS, "%s waits for the step's end (pbd_World_Step or more slices)", what);
+}
 
 int pbd_World_Step(pbdWorldId id)
 {
@@ -524,7 +567,7 @@ int32_t pbd_World_StepSlice(pbdWorldId id, int32_t units)
 int32_t pbd_World_StepStage(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (w->stepUnit == 0) return pbdStage_count; /* the next unit begins a step */
+	if (w->stepUnit == 0) return pbdStage_count; /* the next unit begins a step, or is part of its start */
 	int32_t s, pass;
 	return UnitStage(&w->stepContext, w->stepUnit, &s, &pass);
 }

@@ -46,6 +46,7 @@ static inline int TestAddCluster(pbdWorldId id, int n, float ox, float oy, float
 	}
 	pbd_Distance_EndGroup(w, 0, first, (int32_t)particles);
 	pbd_Builder_EndObject(w);
+	w->objectSpacing[object] = spacing; /* what bounds its radius (minipbd.h PBD_MAX_RADIUS_SPACINGS) */
 	pbd_World_SetObjectRadius(id, object, radius);
 	return first;
 }

@@ -99,20 +99,33 @@ void Test_DegenerateGeometryFinite(void)
 	pbdWorldId w = MakeWorld(64, 256);
 	pbd_World_SetParam(w, pbdParam_gravityY, -9.81f);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	/* zero-length chain: every particle coincident, rest lengths 0 */
+	/* zero-length chain: every particle coincident. No contact radius is within PBD_MAX_RADIUS_SPACINGS spacings of
+	   particles 0 m apart, so it is refused, naming the thickness, and the world is as it was */
 	pbdChainDef chain = pbd_DefaultChainDef();
 	chain.start[1] = 1.0f;
 	chain.end[0] = 0.0f;
 	chain.end[1] = 1.0f;
 	chain.segments = 5;
-	ENSURE(pbd_World_AddChain(w, &chain) >= 0);
-	/* zero-area cloth: both axes along x */
+	ENSURE(pbd_World_AddChain(w, &chain) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "thickness 0.0001 m is over 4 x the 0 m between this chain's particles") != NULL);
+	/* zero-area cloth: both axes along x, its rows on top of each other: refused the same way */
 	pbdClothDef cloth = pbd_DefaultClothDef();
 	cloth.axisV[0] = 1.0f;
 	cloth.axisV[1] = 0.0f;
 	cloth.resolutionU = 4;
 	cloth.resolutionV = 4;
+	ENSURE(pbd_World_AddCloth(w, &cloth) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "this cloth's particles") != NULL);
+	ENSURE(pbd_World_GetParticleCount(w) == 0 && pbd_World_GetObjectCount(w) == 0);
+	/* the same geometry by hand: a chain and a cloth built as usual, every particle then put on one point (rest
+	   lengths stay, the contacts see coincident particles) */
+	chain.end[0] = 1.0f;
+	ENSURE(pbd_World_AddChain(w, &chain) >= 0);
+	cloth.axisV[0] = 0.0f;
+	cloth.axisV[1] = -1.0f;
 	ENSURE(pbd_World_AddCloth(w, &cloth) >= 0);
+	pbd_World_SetParam(w, pbdParam_selfCollision, 1.0f);
+	for (int i = 0; i < pbd_World_GetParticleCount(w); ++i) pbd_World_SetPosition(w, i, 0.0f, 1.0f, 0.0f);
 	for (int s = 0; s < 100; ++s) pbd_World_Step(w);
 	ENSURE(TestAllFinite(w));
 	pbd_World_UpdateNormals(w);

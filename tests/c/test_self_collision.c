@@ -49,8 +49,9 @@ void Test_HashGridCountingSort(void)
 	SeedRand(11);
 	pbdWorldId w = MakeWorld(4000, 0);
 	pbd_World_SetParam(w, pbdParam_thickness, 0.05f);
-	ENSURE(AddChain(w, -1, 0, 0, 1, 0, 0, 1999) == 0);
-	ENSURE(AddChain(w, 0, -1, 0, 0, 1, 0, 1499) == 2000);
+	/* laid out long enough for the thickness (at most 4 segments: PBD_MAX_RADIUS_SPACINGS); scattered below */
+	ENSURE(AddChain(w, -20, 0, 0, 20, 0, 0, 1999) == 0);
+	ENSURE(AddChain(w, 0, -20, 0, 0, 20, 0, 1499) == 2000);
 	int n = pbd_World_GetParticleCount(w);
 	float cell = pbd_Contacts_SearchRadius(pbd_GetWorld(w)) * 1.0009765625f;
 	for (int i = 0; i < n; ++i) {
@@ -131,12 +132,12 @@ void Test_HashGridPairsMatchBruteForce(void)
 	SeedRand(2024);
 	pbdWorldId w = MakeWorld(2000, 0);
 	pbd_World_SetParam(w, pbdParam_thickness, 0.05f);
-	ENSURE(AddChain(w, -0.6f, 0.1f, -0.3f, 0.6f, 0.1f, -0.3f, 600) == 0); /* 0.002 m segments: rest neighbours */
+	ENSURE(AddChain(w, -4.0f, 0.1f, -0.3f, 4.0f, 0.1f, -0.3f, 600) == 0); /* 0.0133 m segments: rest neighbours */
 	ENSURE(AddChain(w, -2.0f, -0.5f, 0.0f, 2.0f, -0.5f, 0.0f, 40) == 601);
 	const float u[3] = { 0.38f, 0, 0 }, v[3] = { 0, 0, 0.38f };
 	ENSURE(AddCloth(w, 20, -0.2f, 0.05f, -0.2f, u, v) == 642); /* spacing 0.02: rest neighbours */
 	/* created along the first chain: close to it at rest, but another object, so they collide */
-	ENSURE(AddChain(w, -0.6f, 0.1f, -0.3f, 0.6f, 0.1f, -0.3f, 300) == 1042);
+	ENSURE(AddChain(w, -4.0f, 0.1f, -0.3f, 4.0f, 0.1f, -0.3f, 300) == 1042);
 	const int n = pbd_World_GetParticleCount(w);
 	const float cell = pbd_Contacts_SearchRadius(pbd_GetWorld(w)) * 1.0009765625f;
 	for (int i = 0; i < n; ++i) {

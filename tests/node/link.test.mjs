@@ -94,7 +94,7 @@ test('encodeLink refuses scenes that could not be decoded again', async () => {
   await assert.rejects(encodeLink({ format: 'nope' }), (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.path === 'format');
   // 20 chains with 10000 pins each: valid, but far beyond the JSON size a link may carry.
   const big = { format: 'minipbd-scene', version: 2, objects: Array.from({ length: 20 }, () => ({
-    type: 'chain', start: [0, 0, 0], end: [1, 0, 0], segments: 10000, pins: Array.from({ length: 10000 }, (_, i) => i) })) };
+    type: 'chain', start: [0, 0, 0], end: [50, 0, 0], segments: 10000, pins: Array.from({ length: 10000 }, (_, i) => i) })) };
   await assert.rejects(encodeLink(big), (e) => e.reason === 'too-large');
 });
 

@@ -150,15 +150,16 @@ test('boundaries that are allowed', () => {
   s.objects[0].pins = [0, 25];
   s.objects[1].pins = [[39, 39]];
   s.objects[1].resolution = [2, 1024];
+  s.objects[1].size = [2, 8]; // rows 8 / 1023 m apart: solver.thickness 0.02 is within 4 of them (MAX_RADIUS_SPACINGS)
   s.objects[1].pins = [[1, 1023]];
   s.objects[1].masses = [{ from: [0, 0], to: [1, 1023], mass: 1e6 }];
   s.objects[1].plane = 'xz';
   assert.doesNotThrow(() => validateScene(s));
   Object.assign(s.solver, { maxSpeed: 1e4, tetherSlack: 0, selfFriction: 1 });
   assert.doesNotThrow(() => validateScene(s));
-  // Exactly the particle cap: 512*512 = 262144.
+  // Exactly the particle cap: 512*512 = 262144 (4 m wide, so the default thickness is within 4 grid steps).
   assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 2,
-    objects: [{ type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [512, 512] }] }));
+    objects: [{ type: 'cloth', origin: [0, 0, 0], size: [4, 4], resolution: [512, 512] }] }));
   assert.doesNotThrow(() => validateScene({ ...minimalChain(), objects: Array.from({ length: 64 }, () => minimalChain().objects[0]) }));
 });
 

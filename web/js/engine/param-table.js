@@ -56,3 +56,8 @@ export const PARAM_TABLE = Object.freeze([
   { id: 43, name: 'fluid.sortInterval', default: 1, min: 0, max: 1000, integer: true, boolean: false, unit: 'steps', owner: 'fluid', scene: 'fluid.sortInterval' },
   { id: 44, name: 'fluid.friction', default: 0, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.friction' },
 ].map(Object.freeze));
+
+// A particle's contact radius is at most this many spacings of its object's particles (src/minipbd.h
+// PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, and thickness / 2 for every chain and cloth. The engine refuses a
+// value past it; the scene validator checks it first (objects/chain.js, cloth.js, body-common.js).
+export const MAX_RADIUS_SPACINGS = 2;

@@ -6,9 +6,9 @@
 // (format/replay.js), the panel's sliders (panel/controls.js) and the object types' stiffness (objects/) all
 // read them from here.
 
-import { PARAM_TABLE } from './param-table.js';
+import { PARAM_TABLE, MAX_RADIUS_SPACINGS } from './param-table.js';
 
-export { PARAM_TABLE };
+export { PARAM_TABLE, MAX_RADIUS_SPACINGS };
 
 /** name -> row ({ id, name, default, min, max, integer, boolean, unit, owner, scene }). */
 export const PARAMS = Object.freeze(Object.fromEntries(PARAM_TABLE.map((p) => [p.name, p])));
@@ -140,4 +140,19 @@ export function fluidRatioProblem(spacing, smoothingRadius) {
   const r = smoothingRadius / spacing;
   if (r >= FLUID_RATIO.min && r <= FLUID_RATIO.max) return null;
   return `fluid.smoothingRadius must be ${FLUID_RATIO.min} to ${FLUID_RATIO.max} times fluid.spacing, got ${smoothingRadius} with fluid.spacing ${spacing}`;
+}
+
+/** A float32 in few digits, for a message. */
+const short = (x) => Number(x.toPrecision(4));
+
+/**
+ * null when a contact radius, or a thickness (a diameter: `thickness` true), is within MAX_RADIUS_SPACINGS spacings of
+ * particles `spacing` m apart (src/minipbd.h PBD_MAX_RADIUS_SPACINGS); else what a message needs: { spacings, spacing,
+ * limit, why }. Compared in float32 as the engine does (the factor is a power of two, so the limit is exact).
+ */
+export function radiusSpacingProblem(value, spacing, thickness) {
+  const spacings = thickness ? 2 * MAX_RADIUS_SPACINGS : MAX_RADIUS_SPACINGS;
+  const limit = Math.fround(spacings * spacing);
+  if (Math.fround(value) <= limit) return null;
+  return { spacings, spacing: short(spacing), limit: short(limit), why: `a contact radius reaches at most ${MAX_RADIUS_SPACINGS} particle spacings` };
 }

@@ -5,11 +5,14 @@
 // Why slices and not a worker: without cross-origin isolation there is no SharedArrayBuffer, so a worker could
 // not step the heap the page draws from; it would need a heap of its own and the positions posted to the page
 // every frame (a copy per frame, and every world call turned into a message). pbd_World_StepSlice runs the step
-// unit by unit (src/world/step.c: the step's start, each substep's prediction, a Gauss-Seidel pass in ranges of at
-// most a few thousand constraints of one colour, each substep's commit) with the same bits as in one go, so slicing
-// keeps zero copies, the same World API, and bit-identical results. What it cannot do is run a single unit faster:
-// a unit longer than a frame still takes that long, once per unit. The units left it returns are counted with the
-// contacts known at the time, so a later substep's contacts may change the count: progress is kept within [0, 1).
+// unit by unit (src/world/step.c: the step's start and each substep's contacts in units of bounded work, about
+// PBD_SLICE_WORK pair tests, list entries or rows moved, so the fluid's sort and lists and the contacts' search are
+// cut too; each substep's prediction; a Gauss-Seidel pass in ranges of at most a few thousand constraints of one
+// colour; each substep's commit) with the same bits as in one go, so slicing keeps zero copies, the same World API,
+// and bit-identical results. What it cannot do is run a single unit faster: a unit longer than a frame still takes
+// that long, once per unit (the heavy scenes of bench/heavy-scenes.mjs keep every unit within a few ms in wasm). The
+// units left it returns are counted with the contacts known at the time (a later substep's contacts and search
+// counted as the last one's), so the count may change as the step goes: progress is kept within [0, 1).
 //
 // The interface is the threaded one's (engine/threads.js: engine.stepper), so World.stepAsync (world.js) and the
 // page run on either: start(worldId, n), busy, poll(budgetMs) -> true when done, settle(), lastStepMs; plus what
@@ -77,7 +80,7 @@ export class SliceStepper {
       const ran = fresh ? units : this.unitsLeft - left;
       if (fresh) this.unitsTotal = left + units;
       this.unitsLeft = left;
-      if (!fresh) { // the step's start (unit 0) costs next to nothing: it would spoil the measure
+      if (!fresh) { // a step's first unit (its first family's start) costs next to nothing: it would spoil the measure
         const ms = (t1 - t) / Math.max(1, ran);
         this.unitMs = this.unitMs > 0 ? this.unitMs * 0.7 + ms * 0.3 : ms;
       }

@@ -9,8 +9,10 @@ import {
 } from './args.js';
 import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
-  PARAM_TABLE, SCENE_PARAMS, fluidRatioProblem, isSection, parsePlace, paramInfo, paramAccepts, paramRule, sceneParamValue, writeSceneParam,
+  PARAM_TABLE, SCENE_PARAMS, isSection, parsePlace, paramInfo, paramAccepts, paramRule,
+  sceneParamValue, writeSceneParam,
 } from './params.js';
+import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
@@ -201,12 +203,8 @@ export class World {
   setParam(name, value) {
     this.alive();
     const p = this.param(name);
-    if (p.name === 'fluid.spacing' || p.name === 'fluid.smoothingRadius') {
-      const f = this.scene.fluid;
-      const problem = paramAccepts(p, value)
-        && fluidRatioProblem(p.name === 'fluid.spacing' ? value : f.spacing, p.name === 'fluid.spacing' ? f.smoothingRadius : value);
-      if (problem) throw new MiniPBDError('argument', `parameter ${p.name}: ${problem}`);
-    }
+    const problem = paramAccepts(p, value) && sceneParamProblem(this.scene, p, value);
+    if (problem) throw new MiniPBDError('argument', problem);
     this.setParamRaw(name, value);
     writeSceneParam(this.scene, this.param(name), value);
   }
@@ -333,6 +331,8 @@ export class World {
     const call = 'setObjectRadius';
     const [k, o] = this.bodyArg(call, index);
     const r = argNumber(call, 'radius (m)', radius, 0, SCENE_LIMITS.maxBodyRadius);
+    const problem = bodyRadiusProblem(call, r, Math.fround(2 * this.defaultRadius[k]));
+    if (problem) throw new MiniPBDError('argument', problem);
     // 0 is the body's default (half its lattice spacing), not the engine's 0 (thickness / 2, for chains and cloth).
     const value = r > 0 ? r : this.defaultRadius[k];
     this.engine.check(this.engine.exports.pbd_World_SetObjectRadius(this.id, k, value), 'argument', this.id);

@@ -2,6 +2,8 @@
 // wind sections and the object stiffnesses are engine parameters: their ranges and defaults are the engine's
 // parameter table (engine/params.js, generated from src/minipbd.h), not written here.
 
+import { MAX_RADIUS_SPACINGS } from '../engine/param-table.js';
+
 const freeze = (o) => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') freeze(v);
   return Object.freeze(o);
@@ -31,6 +33,10 @@ export const SCENE_LIMITS = freeze({
   // Solids (docs/api.md, pbd_World_AddBody): soft and rigid bodies, their lattices and the meshes they are made of.
   bodyResolution: { min: 1, max: 48 },   // lattice cells along a body's longest side
   maxBodyRadius: 1,                      // m: a body's contact radius (pbd_World_SetObjectRadius), 0 = the default
+  // Every contact radius is at most this many spacings of its object's particles: a body's particleRadius (lattice
+  // spacings, tets: shortest edges), solver.thickness / 2 for every chain (segments) and cloth (its finer grid step).
+  // The engine's PBD_MAX_RADIUS_SPACINGS (src/minipbd.h says why), generated into engine/param-table.js.
+  maxRadiusSpacings: MAX_RADIUS_SPACINGS,
   maxSurfaceVertices: 100000,            // a "mesh" body's surface (and an OBJ file)
   maxSurfaceTriangles: 200000,
   maxTetVertices: 100000,                // a "tets" body

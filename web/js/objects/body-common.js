@@ -22,6 +22,7 @@ import { parseObj, ObjError } from '../format/obj.js';
 import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
+import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
@@ -113,6 +114,14 @@ export function readBody(fields, get, path, index, type) {
     if (size !== undefined) o.size = size;
   }
   if (shape === 'tets') o.mesh = body.value('mesh');
+  // A given radius reaches at most MAX_RADIUS_SPACINGS lattice spacings (tets: shortest edges); the engine refuses more.
+  if (o.particleRadius > 0) {
+    const problem = radiusSpacingProblem(o.particleRadius, Math.fround(2 * bodyDefaultRadius(o)), false);
+    if (problem) {
+      fail(join(path, 'particleRadius'), `must be at most ${MAX_RADIUS_SPACINGS} times the body's ${o.shape === 'tets' ? 'shortest edge' : 'lattice spacing'}, `
+        + `${problem.spacing} m (${problem.limit} m: ${problem.why})`, o.particleRadius);
+    }
+  }
   body.count = bodyParticleCount(o);
   o.pins = body.value('pins');
   o.pinBoxes = body.value('pinBoxes');

@@ -6,7 +6,7 @@
 //   { "type": "chain", "name": "rope", "start": [0, 3, 0], "end": [2.5, 3, 0], "segments": 25, "mass": 0.05,
 //     "stiffness": 1, "pins": [0], "masses": [{ "from": 25, "to": 25, "mass": 1 }] }
 
-import { PARAMS } from '../engine/params.js';
+import { PARAMS, radiusSpacingProblem } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
 import { fail } from '../format/read.js';
@@ -15,6 +15,14 @@ import { control } from '../panel/control.js';
 const TYPE = 'chain';
 const STIFFNESS = PARAMS['stiffness.chain'];
 const DEFAULT_MASS = 0.05; // kg per particle
+const f = Math.fround;
+
+/** The distance between its particles, as the engine computes it (src/builders/chain.c, float32): what bounds its
+ *  contact radius, solver.thickness / 2. */
+export function chainSpacing(o) {
+  const d = [0, 1, 2].map((k) => f(f(o.end[k]) - f(o.start[k])));
+  return f(f(Math.sqrt(f(f(f(d[0] * d[0]) + f(d[1] * d[1])) + f(d[2] * d[2])))) / o.segments);
+}
 
 /** A particle of the chain: 0..segments (the schema knows only the longest chain). */
 const INDEX = { kind: 'integer', min: 0, max: L.segments.max, range: (ctx) => ({ min: 0, max: ctx.value('segments') }) };
@@ -43,6 +51,21 @@ export const chain = {
   read: readObject(FIELDS, TYPE),
 
   particleCount: (o) => o.segments + 1,
+
+  /** Its particles are spheres of solver.thickness / 2: at most MAX_RADIUS_SPACINGS segments (the engine refuses more). */
+  checkScene(scene) {
+    scene.objects.forEach((o, i) => {
+      if (o.type !== TYPE) return;
+      const problem = radiusSpacingProblem(scene.solver.thickness, chainSpacing(o), true);
+      if (problem) {
+        fail(`objects[${i}].segments`, `put the chain's particles ${problem.spacing} m apart, and solver.thickness ${scene.solver.thickness} `
+          + `may be at most ${problem.spacings} times that (${problem.limit} m: ${problem.why})`, o.segments);
+      }
+    });
+  },
+
+  /** The spacing that bounds its contact radius (solver.thickness / 2): World.setParam checks a new thickness. */
+  thicknessSpacing: chainSpacing,
 
   /** What the engine reserves for it (pbd_ChainCounts). */
   counts(engine, o) {

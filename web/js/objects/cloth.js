@@ -16,7 +16,7 @@
 // flat grid, so two pins placed closer together than their rest distance leave the cloth between them slack and
 // it drapes (the built-in `cloth`); the tethers measure in the rest pose (families/tethers.c), so they allow it.
 
-import { PARAMS, sceneParamShown } from '../engine/params.js';
+import { PARAMS, radiusSpacingProblem, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
 import { array, fail, join } from '../format/read.js';
@@ -27,6 +27,19 @@ const TYPE = 'cloth';
 const KINDS = ['stretch', 'shear', 'bend'];
 const DEFAULT_MASS = 0.01; // kg per particle
 const AIR_DENSITY = 1.2; // kg/m^3, air at sea level: what the wind switch turns on in a scene that had no air
+const f = Math.fround;
+
+/** The spacing of its particles as the engine computes it (src/builders/cloth.c, float32, from the axes build()
+ *  passes): the finer grid step (the engine's sheared-axes term never applies to the square axes of a scene's
+ *  cloth, but is computed as the engine does). What bounds its contact radius, solver.thickness / 2. */
+export function clothSpacing(o) {
+  const [w, h] = o.size.map(f);
+  const [nu, nv] = o.resolution;
+  const su = f(f(Math.sqrt(f(w * w))) / (nu - 1));
+  const sv = f(f(Math.sqrt(f(h * h))) / (nv - 1));
+  const area = f(f(Math.sqrt(f(f(w * h) * f(w * h)))) / ((nu - 1) * (nv - 1)));
+  return Math.min(su, sv, f(2 * f(Math.sqrt(area))));
+}
 
 // A grid cell [i, j]: inside the cloth's own grid (the schema knows only the largest grid).
 const CELL_INDEX = [0, 1].map((k) => ({
@@ -79,6 +92,21 @@ export const cloth = {
   read: readObject(FIELDS, TYPE),
 
   particleCount: (o) => o.resolution[0] * o.resolution[1],
+
+  /** Its particles are spheres of solver.thickness / 2: at most MAX_RADIUS_SPACINGS grid steps (the engine refuses more). */
+  checkScene(scene) {
+    scene.objects.forEach((o, i) => {
+      if (o.type !== TYPE) return;
+      const problem = radiusSpacingProblem(scene.solver.thickness, clothSpacing(o), true);
+      if (problem) {
+        fail(`objects[${i}].resolution`, `puts the cloth's particles ${problem.spacing} m apart, and solver.thickness ${scene.solver.thickness} `
+          + `may be at most ${problem.spacings} times that (${problem.limit} m: ${problem.why})`, o.resolution);
+      }
+    });
+  },
+
+  /** The spacing that bounds its contact radius (solver.thickness / 2): World.setParam checks a new thickness. */
+  thicknessSpacing: clothSpacing,
 
   /** What the engine reserves for it (pbd_ClothCounts). */
   counts(engine, o) {

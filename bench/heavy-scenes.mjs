@@ -1,0 +1,61 @@
+/* heavy-scenes.mjs -- the scenes whose step was hardest to cut into slice units of bounded work (bench/slices.mjs
+   times them unit by unit; the browser tests may import them): plain scene-format objects, valid for the scene
+   validator (web/js/format/scene.js), each at a limit the format allows.
+
+     fluid-cap     a fluid at the format's particle cap (200,000) with the largest smoothing radius (4 spacings):
+                   ~270 neighbours a particle, the neighbour lists' build and the sort of every particle
+     hose          a hose at full rate (the largest nozzle, 1 m, at 50 m/s): the first step fills the 200,000
+                   particles' capacity, the emit and the sort at the step's start
+     thick-cloth   the 316 x 316 cloth of 4 m with self-collision at the largest thickness it allows (4 grid steps,
+                   minipbd.h PBD_MAX_RADIUS_SPACINGS): the contacts' grid and pair search
+     boxes-overlap two resolution-24 rigid boxes overlapping by half, at the largest particle radius they allow (2
+                   lattice spacings): the body-body pairs
+
+   `sizes` scales the fluids (a quick run): 1 is the format's limit. */
+
+/** The fluid block's edge in particles for about `particles` particles. */
+const edge = (particles) => Math.floor(Math.cbrt(particles));
+
+export function heavyScenes({ scale = 1 } = {}) {
+  const cap = Math.round(200000 * scale);
+  const d = 0.02;
+  const n = edge(cap);
+  const half = (n * d) / 2;
+  return {
+    'fluid-cap': {
+      format: 'minipbd-scene', version: 2,
+      name: `Fluid at the particle cap: ${n}^3 = ${n ** 3} particles, smoothing radius 4 spacings`,
+      solver: { substeps: 2, iterations: 2 },
+      fluid: { spacing: d, smoothingRadius: 4 * d },
+      objects: [{ type: 'fluid', name: 'water', block: { lower: [-half, 0, -half], upper: [half, n * d, half] }, capacity: cap }],
+    },
+    hose: {
+      format: 'minipbd-scene', version: 2,
+      name: `A hose at full rate: a 1 m nozzle at 50 m/s into ${cap} particles' capacity`,
+      solver: { substeps: 2, iterations: 2 },
+      fluid: { spacing: d, smoothingRadius: 2 * d },
+      objects: [{
+        type: 'fluid', name: 'water', capacity: cap,
+        block: { lower: [-0.1, 0, -0.1], upper: [0.1, 0.2, 0.1] },
+        emitters: [{ position: [0, 3, 0], direction: [0, -1, 0], speed: 50, radius: 1, enabled: true }],
+        drains: [{ lower: [-10, -1, -10], upper: [10, 0.05, 10] }],
+      }],
+    },
+    'thick-cloth': {
+      format: 'minipbd-scene', version: 2,
+      name: 'The 316 x 316 cloth with self-collision at 4 grid steps of thickness',
+      // 4 m over 315 steps: 0.0127 m, so at most 0.0508 m
+      solver: { damping: 0.05, thickness: 0.05, selfCollision: true },
+      objects: [{ type: 'cloth', name: 'large cloth', origin: [-2, 4.2, 0], size: [4, 4], resolution: [316, 316], plane: 'xy', mass: 0.0005,
+        pins: Array.from({ length: 316 }, (_, i) => [i, 0]) }],
+    },
+    'boxes-overlap': {
+      format: 'minipbd-scene', version: 2,
+      name: 'Two resolution-24 boxes overlapping by half, particle radius 2 lattice spacings',
+      objects: [0, 0.5].map((x, k) => ({
+        type: 'rigid', name: `box ${k + 1}`, shape: 'box', position: [x, 1, 0], halfExtents: [0.5, 0.5, 0.5], resolution: 24,
+        mass: 1, particleRadius: 2 / 24,
+      })),
+    },
+  };
+}
