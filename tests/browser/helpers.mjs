@@ -42,6 +42,14 @@ export async function openBrowser({ isolation = true } = {}) {
     await server.close();
     throw err;
   }
+  // Every context navigates with the same generous wait as the rest (Playwright's own default is 30 s: a page
+  // with a fluid scene's link once took longer to reach its load event while two files shared a loaded machine).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultNavigationTimeout(READY_TIMEOUT);
+    return context;
+  };
   return {
     browser,
     server,
