@@ -14,9 +14,16 @@
    A and B alternating. Prints medians, B/A and whether the two builds end on the same hash
    (they must, when the change keeps the bits). Native builds run as subprocesses, alternated
    too. Not part of `make bench` (it needs an old build); `make bench` prints the absolute
-   figures. */
+   figures.
+
+     node bench/ab.mjs --dist-a OLD/dist --dist-b dist --scene dam-break [--scene hammock ...]
+
+   A built-in scene instead, each build's own (its dist/js/minipbd.js and minipbd.wasm: the
+   engine's createWorld), the same warm-up, alternation and medians. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -113,8 +120,36 @@ function nativeAB(binA, binB) {
   }
 }
 
+/* A built-in scene in each build's own engine (--dist-a, --dist-b). */
+async function sceneAB(distA, distB, names) {
+  const builds = [];
+  for (const dist of [distA, distB]) {
+    const m = await import(pathToFileURL(path.join(path.resolve(dist), 'js', 'minipbd.js')).href);
+    builds.push({ engine: await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))), scenes: m.builtinScenes });
+  }
+  for (const name of names) {
+    const worlds = builds.map((b) => b.engine.createWorld(b.scenes[name]));
+    builds.forEach((b, i) => { for (let s = 0; s < 30; s++) b.engine.exports.pbd_World_Step(worlds[i].id); });
+    const times = [[], []];
+    for (let r = 0; r < runs; r++) {
+      for (const i of r % 2 ? [1, 0] : [0, 1]) {
+        const e = builds[i].engine.exports;
+        const t0 = performance.now();
+        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i].id);
+        times[i].push((performance.now() - t0) / steps);
+      }
+    }
+    const hashes = builds.map((b, i) => (b.engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
+    const [a, b] = times.map(median);
+    console.log(`| wasm | ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`} |`);
+    worlds.forEach((w) => w.destroy());
+  }
+}
+
 console.log(`A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step`);
 console.log('| build | case | A | B | B/A | final state |');
 console.log('|---|---|---:|---:|---:|---|');
 if (opt('--wasm-a') && opt('--wasm-b')) await wasmAB(opt('--wasm-a'), opt('--wasm-b'));
 if (opt('--native-a') && opt('--native-b')) nativeAB(opt('--native-a'), opt('--native-b'));
+const sceneNames = args.flatMap((a, i) => (a === '--scene' ? [args[i + 1]] : []));
+if (opt('--dist-a') && opt('--dist-b') && sceneNames.length > 0) await sceneAB(opt('--dist-a'), opt('--dist-b'), sceneNames);

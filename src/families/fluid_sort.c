@@ -57,6 +57,7 @@ void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 		in.positions = w->x + 4 * (size_t)first;
 		in.count = n;
 		in.radius = f->k.h;
+		in.orderOnly = 1; /* only the order is read: cellEntries */
 		uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_fluid);
 		if (!pbd_Grid_Build(&f->grid, &in, scratch, w->scratchBytes)) continue;
 		int32_t* perm = (int32_t*)scratch;
@@ -121,6 +122,7 @@ int pbd_Fluid_SortUnit(pbdWorld* w, pbdFluid* f, int64_t budget, int64_t* work)
 			in.positions = w->x + 4 * (size_t)first;
 			in.count = n;
 			in.radius = f->k.h;
+			in.orderOnly = 1; /* only the order is read: cellEntries */
 			done += n;
 			if (!pbd_Grid_Build(&f->grid, &in, scratch, w->scratchBytes)) continue;
 			int32_t moved = 0;

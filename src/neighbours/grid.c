@@ -155,6 +155,12 @@ int pbd_Grid_Build(pbdGrid* g, const pbdGridInput* in, void* scratch, size_t scr
 	}
 	start[T] = n;
 	for (int32_t i = n - 1; i >= 0; --i) entries[--start[bucket[i]]] = i;
+	if (in->orderOnly) { /* the order alone (the fluid's sort): nothing gathered, nothing to search */
+		g->phaseAnd = g->phaseOr = 0u;
+		g->count = n;
+		g->buckets = T;
+		return 1;
+	}
 	/* The gather, radii first (they are read by particle index from the array they are sorted into). */
 	if (perParticle) {
 		float* r = g->rx; /* free until the rest gather below */

@@ -67,6 +67,8 @@ typedef struct pbdGridInput {
 	const float* objectRadius;  ///< per object, indexed by phase & PBD_PHASE_OBJECT_MASK
 	struct pbdWorld* world;     ///< pbd_Grid_FindFluidLists: the step's threads share the search out
 	                            ///< (base/tasks.h; the same lists); NULL: all of it here
+	int32_t orderOnly;          ///< pbd_Grid_Build: the counting sort alone (cellStart, cellEntries: the fluid's sort into
+	                            ///< cell order); nothing gathered into the scratch, so the grid cannot be searched
 } pbdGridInput;
 
 typedef struct pbdGridFilter {

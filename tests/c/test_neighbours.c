@@ -128,7 +128,7 @@ void Test_NeighbourCountingSort(void)
 	Release(&s);
 	/* refused: more particles than reserved, or too little scratch; an empty grid finds nothing */
 	ENSURE(pbd_PoolReserve(&s.pool, pbd_Grid_Bytes(100)) && pbd_Grid_Create(&s.grid, &s.pool, 100));
-	pbdGridInput in = { c.p, NULL, NULL, 101, r, NULL, NULL, NULL };
+	pbdGridInput in = { c.p, NULL, NULL, 101, r, NULL, NULL, NULL, 0 };
 	void* scratch = malloc(pbd_Grid_ScratchBytes(101));
 	ENSURE(!pbd_Grid_Build(&s.grid, &in, scratch, pbd_Grid_ScratchBytes(101)));
 	in.count = 100;
