@@ -7,10 +7,11 @@
 # with its result. Every layer runs even when an earlier one failed, so one CI run shows every failure; the exit
 # status is the first failure's.
 #
-# Inside a layer the work is shared over the cores where that is safe: the C layer's runs two at a time
-# (tools/test-c.sh), the Node files two at a time (node --test --test-concurrency=2). The layers themselves run in
-# turn, not side by side: each keeps both cores busy, and the browser tests draw with software WebGL and their
-# waits are sized for a machine that is not also compiling.
+# Inside a layer the work is shared over the cores where that is safe: the C layer's runs TEST_C_JOBS at a time
+# (tools/test-c.sh), the Node and browser files two at a time (node --test --test-concurrency=2), the files with a
+# timed check apart (the Makefile's NODE_ALONE and BROWSER_ALONE). The layers themselves run in turn, not side by
+# side: each keeps both cores busy, and the browser tests draw with software WebGL and their waits are sized for a
+# machine that is not also compiling.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
