@@ -201,7 +201,9 @@ function makeCalls(world, a, state) {
     },
     () => ({ name: 'setObjectMass', args: [a.index(OBJECTS), a.number(0.001, 1, [0, -1, 2e6])], run: (w, i, m) => w.setObjectMass(i, m) }),
     () => ({ name: 'setObjectPlasticity', args: [body(), plasticity()], run: (w, i, p) => w.setObjectPlasticity(i, p) }),
-    () => ({ name: 'setObjectRadius', args: [body(), a.number(0, 0.5, [-0.1, 1.5])], run: (w, i, r) => w.setObjectRadius(i, r) }),
+    // valid: within 2 spacings of both bodies (the ball's 0.1 m lattice: 0.2 m); 0.5 m is within the scene's range
+    // but past the spacing rule (engine/param-relations.js), so refused
+    () => ({ name: 'setObjectRadius', args: [body(), a.number(0, 0.19, [-0.1, 1.5, 0.5])], run: (w, i, r) => w.setObjectRadius(i, r) }),
     () => ({ name: 'getObjectVolume', args: [a.index(OBJECTS)], run: (w, i) => w.getObjectVolume(i) }),
     () => ({ name: 'getBodyTransform', args: [a.index(OBJECTS)], run: (w, i) => w.getBodyTransform(i) }),
     () => {

@@ -22,6 +22,7 @@
 // moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
 // starts never fails half-way.
 
+import { sceneParamProblem } from '../engine/param-relations.js';
 import { SCENE_PARAMS, fluidRatioProblem } from '../engine/params.js';
 import { sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS as L } from './limits.js';
@@ -116,6 +117,10 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
     }),
     param(name, value, path, namePath) {
       const v = replayParamValue(name, value, path, namePath);
+      if (name === 'thickness') { // against the scene's chains and cloths, as World.setParam will check it
+        const problem = sceneParamProblem(scene, { name }, v);
+        if (problem) fail(path, `sets thickness past what the scene allows: ${problem}`, v);
+      }
       if (Object.hasOwn(fluid, name)) {
         fluid[name] = v;
         const problem = fluidRatioProblem(fluid['fluid.spacing'], fluid['fluid.smoothingRadius']);
