@@ -44,7 +44,7 @@ LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
 LIB_CSS := node_modules/lil-gui/dist/lil-gui.min.css
 LIB_LICENSE := node_modules/lil-gui/LICENSE.md
 
-.PHONY: all dist release setup test test-c test-node test-browser serve bench clean
+.PHONY: all dist release setup test test-build test-c test-node test-browser serve bench clean
 all: dist
 
 setup:
@@ -160,14 +160,15 @@ build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 	@mkdir -p build
 	emcc -O3 -msimd128 $(FP_FLAGS) $(WARN) -Isrc -sSINGLE_FILE=1 -sEXIT_RUNTIME=1 -sALLOW_MEMORY_GROWTH=1 $(CORE_SRC) $(TEST_SRC) -o $@
 
-test-c: build/test_native build/test_scalar build/test_san build/test_tsan build/test_wasm.cjs build/fuzz_api build/test_freestanding
-	build/test_native
+# The runs are independent programs: tools/test-c.sh runs them two at a time (TEST_C_JOBS), longest first (CPU
+# seconds measured on the 2-core machine: san 223, scalar 124, native 80, wasm 72, fuzz 60 s of wall time, tsan 53),
+# each one's output printed whole when it ends. `make -j2 test-c` also builds the programs two at a time.
+TEST_C_BINS := build/test_native build/test_scalar build/test_san build/test_tsan build/test_wasm.cjs build/fuzz_api \
 	build/test_freestanding
-	build/test_scalar
-	build/test_san
-	TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads
-	node build/test_wasm.cjs
-	$(FUZZ_SHORT)
+test-c: $(TEST_C_BINS)
+	@bash tools/test-c.sh "san=build/test_san" "scalar=build/test_scalar" "native=build/test_native" \
+		"wasm=node build/test_wasm.cjs" "fuzz=$(FUZZ_SHORT)" "tsan=TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads" \
+		"freestanding=build/test_freestanding"
 
 # ---- Fuzzing: a libFuzzer harness over the public C API (tests/fuzz/), built
 # from CORE_SRC with clang's -fsanitize=fuzzer,address,undefined. `make fuzz` runs it for
@@ -210,13 +211,37 @@ build/replay_calls: $(WASM_SRC) $(HOST_SRC) $(HDRS) tests/crossbuild/replay_call
 	@mkdir -p build
 	gcc $(NATIVE_CFLAGS) $(WASM_SRC) $(HOST_SRC) tests/crossbuild/replay_calls.c -lm -pthread -o $@
 
+# $(call run_each,A,B[,C]): runs the commands in turn, each even when one before failed; the status is the first
+# failure's.
+keep_status = || { r=$$?; [ $$s -ne 0 ] || s=$$r; };
+run_each = s=0; $(1) $(keep_status) $(2) $(keep_status) $(if $(3),$(3) $(keep_status)) exit $$s
+
+# Two test files at a time (node's default on 2 cores is one; many wait on child processes: npm, tsc, the CLI,
+# replay_calls, the benches), then the two halves of the threaded build's scene check side by side: they are half
+# the layer's work, and their worlds on 3, 4 and 8 threads spin on the 2 cores, which the other files' few timed
+# checks (a refusal within 50 ms, a reply within 200 ms) should not share. The benches' programs are prerequisites
+# (the line after BENCH_BINS below), so the `make` that bench_smoke, bench_fluid and bench_threads run finds them
+# built, and two of them never build one at once. Last and alone, bench_threads: it checks that the stages' measured
+# times make up at least half of the step's, which a step on 2 threads sharing the 2 cores with another file's
+# work does not hold (measured: stages 1.1 ms of a 9.2 ms step beside bench_smoke).
+NODE_THREADS := tests/node/threads.test.mjs tests/node/threads-fluids.test.mjs
+NODE_ALONE := tests/node/bench_threads.test.mjs
 test-node: dist build/replay_calls
-	node --test tests/node/
+	@$(call run_each,node --test --test-concurrency=2 $(filter-out $(NODE_THREADS) $(NODE_ALONE),$(wildcard tests/node/*.test.mjs)),\
+		node --test --test-concurrency=2 $(NODE_THREADS),node --test --test-concurrency=1 $(NODE_ALONE))
 
+# Two files at a time, each with its own Chromium (their waits are for steps and frames, never for a time), then
+# alone the files that time the page's answers: a click handled within 100 or 200 ms (frame, respond, responsive), a
+# finger held HOLD_MS (touch); and heatmap, whose red area after a drag depends on how many steps the page ran
+# while drawing (it found too little red once beside another file, on a machine loaded by other builds). Both runs
+# run; the status is the first failure's.
+BROWSER_ALONE := $(addprefix tests/browser/,frame.test.mjs heatmap.test.mjs respond.test.mjs responsive.test.mjs touch.test.mjs)
 test-browser: dist
-	node --test --test-concurrency=1 tests/browser/
+	@$(call run_each,node --test --test-concurrency=2 $(filter-out $(BROWSER_ALONE),$(wildcard tests/browser/*.test.mjs)),\
+		node --test --test-concurrency=1 $(BROWSER_ALONE))
 
-# The layers in turn, each in a make of its own, with each layer's wall time printed at the end (tools/test-layers.sh).
+# Everything the layers run built first, two programs at a time (make -j test-build), then the layers in turn, each in
+# a make of its own, with each step's wall time printed at the end (tools/test-layers.sh).
 test: setup
 	@bash tools/test-layers.sh
 
@@ -277,6 +302,10 @@ build/minipbd_scalar.wasm: $(WASM_SRC) $(HDRS) Makefile
 
 BENCH_BINS := build/bench_native build/bench_native_portable build/bench_native_scalar \
 	$(if $(shell command -v clang),build/bench_native_clang) build/minipbd_scalar.wasm
+# What the Node tests run is built before them (bench_smoke.test.mjs also makes these, a no-op then), and so by
+# test-build: everything the three layers run, which tools/test-layers.sh builds first with make -j2.
+test-node: $(BENCH_BINS)
+test-build: $(TEST_C_BINS) dist build/replay_calls $(BENCH_BINS)
 bench: setup
 	$(MAKE) dist $(BENCH_BINS)
 	node bench/bench.mjs

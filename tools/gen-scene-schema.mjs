@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // gen-scene-schema.mjs — writes web/scene.schema.json, the scene format ("minipbd-scene", docs/scene-format.md) as
-// a JSON Schema (draft 2020-12), from the validator's own tables: the scene's keys and defaults
+// a JSON Schema (draft 2020-12), from the validator's own tables: the scene's keys, sections and defaults
 // (format/scene.js SCENE_TABLES), its limits (format/limits.js SCENE_LIMITS), the engine's parameter table for the
-// solver, ground, wind and fluid sections and the stiffnesses (engine/params.js placeFields), and each object
-// type's keys (objects/: type.keys, the bodies' SHAPES and SHAPE_KEYS, the fluid's EMITTER_KEYS).
+// parameter sections and the stiffnesses (engine/params.js placeFields), and each object type's rows
+// (objects/<type>.js `fields`, format/fields.js: one schema per kind; a body's variants by its rows' `shapes`).
 //
 // Usage: node tools/gen-scene-schema.mjs [out]    (default web/scene.schema.json; tests/node/schema.test.mjs
 //        fails when the committed file is not what this writes now)
@@ -19,10 +19,8 @@ import { fileURLToPath } from 'node:url';
 import { MAX_RADIUS_SPACINGS, placeFields, fieldDefault } from '../web/js/engine/params.js';
 import { SCENE_LIMITS as L } from '../web/js/format/limits.js';
 import { SCENE_TABLES as T } from '../web/js/format/scene.js';
-import { MASS_RANGE_KEYS } from '../web/js/format/read.js';
+import { variantRows } from '../web/js/format/fields.js';
 import { OBJECT_TYPES } from '../web/js/objects/index.js';
-import { BODY_DEFAULTS, BODY_KEYS, SHAPES, SHAPE_KEYS } from '../web/js/objects/body-common.js';
-import { EMITTER_DEFAULTS, EMITTER_KEYS } from '../web/js/objects/fluid.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -76,6 +74,15 @@ function param(p) {
   return { ...base, description: `engine parameter ${p.name}${p.unit && p.unit !== '1' ? ` (${p.unit})` : ''}${rule}` };
 }
 
+/** One parameter field (read.js paramField): a parameter, or a vector of them; its default the table's. */
+function paramSchema(f) {
+  const vector = f.params.length > 1 || /\.\d+$/.test(f.params[0].scene);
+  const s = vector
+    ? { type: 'array', prefixItems: f.params.map(param), items: false, minItems: f.params.length, maxItems: f.params.length }
+    : param(f.params[0]);
+  return { ...s, default: fieldDefault(f) };
+}
+
 /** A section of parameter fields (format/scene.js paramSection): dotted keys are sub-records. */
 function paramSection(fields, where) {
   const props = {};
@@ -88,21 +95,12 @@ function paramSection(fields, where) {
       subs.get(head).push({ ...f, key: f.key.slice(dot + 1) });
       continue;
     }
-    const vector = f.params.length > 1 || /\.\d+$/.test(f.params[0].scene);
-    props[f.key] = vector
-      ? { type: 'array', prefixItems: f.params.map(param), items: false, minItems: f.params.length, maxItems: f.params.length }
-      : param(f.params[0]);
-    props[f.key].default = fieldDefault(f);
+    props[f.key] = paramSchema(f);
   }
   for (const [head, sub] of subs) props[head] = paramSection(sub, `${where}.${head}`);
   return record(Object.keys(props), props, [], where);
 }
 
-/** An object type's parameter fields (its stiffness): `stiffness` a number, or a record of its kinds. */
-function typeParams(type) {
-  const section = paramSection(placeFields(type), type);
-  return section.properties.stiffness;
-}
 
 // ---------------------------------------------------------------- the scene's sections
 
@@ -137,113 +135,84 @@ function collider(type) {
   return record(keys, Object.fromEntries(keys.map((k) => [k, all[k]])), ['type', 'position'], `collider ${type}`);
 }
 
-// ---------------------------------------------------------------- the object types
+// ---------------------------------------------------------------- the object types (their rows: format/fields.js)
 
-function massRanges(index, what) {
-  return list(record(MASS_RANGE_KEYS, { from: index, to: index, mass: mass() }, MASS_RANGE_KEYS, what), L.maxMassRanges);
+const KIND_SCHEMA = {
+  const: (f) => ({ const: f.value }),
+  name: () => nameSchema(),
+  number: (f) => num(f.min, f.max, f),
+  integer: (f) => (f.max === undefined ? { type: 'integer', minimum: f.min } : int(f.min, f.max)),
+  mass: () => mass(),
+  coord3: () => coord3(),
+  quaternion: () => quaternion(),
+  vec: (f) => vec(f.n, f.min, f.max, f),
+  tuple: (f) => ({ type: 'array', prefixItems: f.items.map(fieldSchema), items: false, minItems: f.items.length, maxItems: f.items.length }),
+  enum: (f) => ({ enum: f.values }),
+  colour: () => ({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$' }),
+  boolean: () => ({ type: 'boolean' }),
+  text: (f) => ({ type: 'string', maxLength: f.maxLength }),
+  params: (f) => (f.field ? paramSchema(f.field) : paramSection(f.fields, f.place)),
+  list: (f) => list(fieldSchema(f.item), f.max, f.min),
+  record: (f) => {
+    const s = () => rowsSchema(f.fields, f.def ?? 'a record');
+    return f.def ? def(f.def, s)() : s();
+  },
+  nullable: (f) => ({ oneOf: [{ type: 'null' }, fieldSchema(f.of)] }),
+  anyOf: (f) => ({ anyOf: f.of.map(fieldSchema) }),
+};
+
+// What a mesh body's own keys say beyond their kind, for editors (other rows say their unit: "unit: m").
+const MESH_KEYS = {
+  size: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
+  obj: 'the text of an OBJ file (v and f lines)',
+};
+
+// What a row's range does not say (the validator checks it: src/minipbd.h PBD_MAX_RADIUS_SPACINGS).
+const ROW_NOTES = {
+  particleRadius: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
+    + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings',
+};
+
+/** A row's schema: its kind's, with its default (a static one: a default that depends on the scene or the
+ *  object's index is the validator's) and what it is, for editors. */
+function fieldSchema(f) {
+  if (!Object.hasOwn(KIND_SCHEMA, f.kind)) throw new Error(`gen-scene-schema: ${f.key}: no schema for kind ${f.kind}`);
+  const s = { ...KIND_SCHEMA[f.kind](f) };
+  if (f.default !== undefined && typeof f.default !== 'function' && !f.required) s.default = f.default;
+  const description = (f.shapes && MESH_KEYS[f.key]) ?? ROW_NOTES[f.key] ?? (f.unit ? `unit: ${f.unit}` : undefined);
+  if (description && f.key !== undefined) s.description = description;
+  return s;
 }
 
-function cloth(t) {
-  const cell = tuple(int(0, L.resolution.max - 1), 2);
-  // a pin is a cell, or a cell and where it is held: [i, j, x, y, z] (objects/cloth.js)
-  const coord = num(-L.maxCoord, L.maxCoord);
-  const placed = { type: 'array', prefixItems: [...cell.prefixItems, coord, coord, coord], items: false, minItems: 5, maxItems: 5 };
-  return record(t.keys, {
-    type: { const: t.type }, name: nameSchema(), origin: coord3(),
-    size: vec(2, 0, L.maxSize, { minExcl: true }),
-    resolution: tuple(int(L.resolution.min, L.resolution.max), 2),
-    plane: { enum: ['xy', 'xz'], default: 'xy' },
-    mass: mass(), stiffness: typeParams(t.type),
-    pins: list({ anyOf: [cell, placed] }, L.maxPins), masses: massRanges(cell, 'cloth.masses'),
-    colour: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
-  }, ['type', 'origin', 'size', 'resolution'], 'cloth');
+/** The record of `rows` (a `first` row is read first by the validator; the schema has no order). */
+function rowsSchema(rows, where) {
+  const props = Object.fromEntries(rows.map((f) => [f.key, fieldSchema(f)]));
+  return record(rows.map((f) => f.key), props, rows.filter((f) => f.required).map((f) => f.key), where);
 }
 
-function chain(t) {
-  const index = int(0, L.segments.max);
-  return record(t.keys, {
-    type: { const: t.type }, name: nameSchema(), start: coord3(), end: coord3(),
-    segments: int(L.segments.min, L.segments.max), mass: mass(), stiffness: typeParams(t.type),
-    pins: list(index, L.maxPins), masses: massRanges(index, 'chain.masses'),
-  }, ['type', 'start', 'end', 'segments'], 'chain');
-}
-
-const meshCoord = () => tuple(num(-L.maxMeshCoord, L.maxMeshCoord), 3);
-const tetMesh = def('tetMesh', () => record(['vertices', 'tets'], {
-  vertices: list(meshCoord(), L.maxTetVertices, 4),
-  tets: list(tuple({ type: 'integer', minimum: 0 }, 4), L.maxTets, 1),
-}, ['vertices', 'tets'], 'tets mesh'));
-const surfaceMesh = def('surfaceMesh', () => record(['vertices', 'triangles'], {
-  vertices: list(meshCoord(), L.maxSurfaceVertices, 4),
-  triangles: list(tuple({ type: 'integer', minimum: 0 }, 3), L.maxSurfaceTriangles, 4),
-}, ['vertices', 'triangles'], 'surface mesh'));
-
-/** A soft or rigid body: one variant per shape (objects/body-common.js readBody: the shape's own keys only). */
-function body(t) {
-  if (t.keys !== BODY_KEYS) throw new Error(`gen-scene-schema: ${t.type}: a body's keys are body-common.js BODY_KEYS`);
-  const size = () => num(0, L.maxSize, { minExcl: true });
-  const d = BODY_DEFAULTS;
-  const plasticity = Object.fromEntries(Object.entries(L.plasticity).map(([k, r]) => [k, { ...num(r.min, r.max), default: d.plasticity[k] }]));
-  const all = (shape) => ({
-    type: { const: t.type }, name: nameSchema(), shape: { const: shape },
-    position: coord3(), rotation: quaternion(), velocity: coord3(),
-    halfExtents: { ...tuple(size(), 3), default: d.halfExtents },
-    radius: { ...size(), default: d.radius },
-    resolution: { ...int(L.bodyResolution.min, L.bodyResolution.max), default: d.resolution },
-    mass: { ...mass(), default: d.mass },
-    particleRadius: { ...num(0, L.maxBodyRadius), default: d.particleRadius,
-      description: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
-        + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings' },
-    stiffness: typeParams(t.type),
-    plasticity: record(Object.keys(L.plasticity), plasticity, [], `${t.type}.plasticity`),
-    pins: list({ type: 'integer', minimum: 0 }, L.maxPins),
-    pinBoxes: list(record(['min', 'max'], { min: coord3(), max: coord3() }, ['min', 'max'], 'pinBox'), L.maxPinBoxes),
-    colour: { type: 'string', pattern: '^#[0-9a-fA-F]{6}$' },
-    mesh: shape === 'tets' ? tetMesh() : surfaceMesh(),
-    obj: { type: 'string', maxLength: L.maxObjBytes, description: 'the text of an OBJ file (v and f lines)' },
-    size: { ...size(), description: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)' },
-  });
-  const onlySome = [...new Set(Object.values(SHAPE_KEYS).flat())];
+/** An object type: a record of its rows, or, when some rows belong to some shapes only (a body), one variant per
+ *  shape, chosen by its shape (a discriminator, as the objects are by type): a mistake in a box is one error about
+ *  the box, not one per shape it failed to be. */
+function objectSchema(t) {
+  if (t.keys.join() !== t.fields.map((f) => f.key).join()) throw new Error(`gen-scene-schema: ${t.type}: its keys are not its rows'`);
+  if (!t.fields.some((f) => f.shapes)) return rowsSchema(t.fields, t.type);
+  const tag = t.fields.find((f) => f.key === 'shape');
   return {
-    // Chosen by its shape (a discriminator, as the objects are by type): a mistake in a box is one error about the
-    // box, not one per shape it failed to be.
     type: 'object',
     properties: { type: { const: t.type }, shape: true },
     required: ['type', 'shape'],
     discriminator: { propertyName: 'shape' },
-    oneOf: SHAPES.map((shape) => {
-      const keys = BODY_KEYS.filter((k) => !onlySome.includes(k) || SHAPE_KEYS[shape].includes(k));
-      const props = all(shape);
-      const required = ['type', 'shape', ...(shape === 'box' || shape === 'ball' ? ['position'] : []), ...(shape === 'tets' ? ['mesh'] : [])];
-      const s = record(keys, Object.fromEntries(keys.map((k) => [k, props[k]])), required, `${t.type} ${shape}`);
-      // A mesh body takes "mesh" or "obj", exactly one. Each branch names its key in its own properties: Ajv's
-      // strict mode checks a "required" against the properties beside it (oneOf is applied before them).
-      if (shape === 'mesh') s.oneOf = ['mesh', 'obj'].map((k) => ({ properties: { [k]: true }, required: [k] }));
+    oneOf: tag.values.map((shape) => {
+      const rows = variantRows(t.fields, shape).map((f) => (f.key === 'shape' ? { key: 'shape', kind: 'const', value: shape, required: true } : f));
+      const s = rowsSchema(rows, `${t.type} ${shape}`);
+      // "exactly one of" (a mesh body's mesh or obj). Each branch names its key in its own properties: Ajv's strict
+      // mode checks a "required" against the properties beside it (oneOf is applied before them).
+      const either = rows.find((f) => f.or);
+      if (either) s.oneOf = [either.or, either.key].map((k) => ({ properties: { [k]: true }, required: [k] }));
       return s;
     }),
   };
 }
-
-function fluid(t) {
-  const box = (where) => record(['lower', 'upper'], { lower: coord3(), upper: coord3() }, ['lower', 'upper'], where);
-  const emitter = record(EMITTER_KEYS, {
-    position: coord3(), direction: coord3(),
-    speed: { ...num(0, L.emitterSpeed.max, { minExcl: true }), default: EMITTER_DEFAULTS.speed },
-    // At least fluid.spacing / 2: the validator's (a rule across sections).
-    radius: num(0, L.emitterRadius.max, { minExcl: true }),
-    enabled: { type: 'boolean', default: EMITTER_DEFAULTS.enabled },
-  }, ['position', 'direction'], 'emitter');
-  return record(t.keys, {
-    type: { const: t.type }, name: nameSchema(),
-    block: { oneOf: [{ type: 'null' }, box('fluid.block')] },
-    velocity: vec(3, -L.maxFluidSpeed, L.maxFluidSpeed),
-    capacity: { ...int(0, L.maxFluidParticles), default: 0 },
-    emitters: list(emitter, L.maxEmitters),
-    drains: list(box('drain'), L.maxDrains),
-  }, ['type'], 'fluid');
-}
-
-const OBJECT_SCHEMAS = { cloth, chain, soft: body, rigid: body, fluid };
 
 // ---------------------------------------------------------------- the scene
 
@@ -257,20 +226,16 @@ function byType(variants) {
 }
 
 export function sceneSchema() {
-  const objects = OBJECT_TYPES.map((t) => {
-    if (!Object.hasOwn(OBJECT_SCHEMAS, t.type)) throw new Error(`gen-scene-schema: object type ${t.type} has no schema here`);
-    return OBJECT_SCHEMAS[t.type](t);
-  });
+  const objects = OBJECT_TYPES.map(objectSchema);
   const props = {
     $schema: { type: 'string', maxLength: L.maxSchemaLength, description: 'the address of this schema, for editors (the validator reads and drops it)' },
     format: { const: T.format },
     version: { enum: [...T.versions], description: `the scene version (this page writes ${T.versions.at(-1)})` },
     name: { ...nameSchema(), default: T.defaultName },
-    solver: paramSection(placeFields('solver'), 'solver'),
+    ...Object.fromEntries(T.sections.map((head) => [head, paramSection(placeFields(head), head)])),
+    // null and absent both mean the default ground (format/scene.js SECTION_RULES)
     ground: { oneOf: [{ type: 'null' }, paramSection(placeFields('ground'), 'ground')] },
     camera: camera(),
-    wind: paramSection(placeFields('wind'), 'wind'),
-    fluid: paramSection(placeFields('fluid'), 'fluid'),
     colliders: list(byType(Object.keys(T.colliderKeys).map(collider)), L.maxColliders),
     objects: list(byType(objects), L.maxObjects, 1),
   };

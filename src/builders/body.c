@@ -205,11 +205,28 @@ static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyErr
 	pbd_Lattice_Init(plan->lattice, cells, origin, spacing);
 	pbd_Surface_Fill(&surface, plan->lattice);
 	pbd_Lattice_Finish(plan->lattice);
-	if (plan->lattice->cellCount == 0 && surface.closed) {
-		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
-							"no lattice cell has its centre inside the surface at resolution %d: raise the resolution", def->resolution);
-	}
 	if (plan->lattice->cellCount == 0) {
+		/* A drawing rather than a solid (a planar triangulation, as some test models are): the volume the surface
+		   encloses (the divergence theorem: the sum of the triangles' signed tetrahedra with the origin) is next to
+		   none at any resolution, so say that instead of asking for a finer lattice. */
+		double volume = 0.0;
+		for (int32_t t = 0; t < plan->primitives; ++t) {
+			const float* a = def->vertices + 3 * def->indices[3 * t];
+			const float* b = def->vertices + 3 * def->indices[3 * t + 1];
+			const float* c = def->vertices + 3 * def->indices[3 * t + 2];
+			volume += ((double)a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) + (double)a[1] * ((double)b[2] * c[0] - (double)b[0] * c[2]) +
+					   (double)a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0])) / 6.0;
+		}
+		const double box = (double)longest * longest * longest;
+		if (fabs(volume) <= 1e-6 * box) {
+			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+								"the surface encloses no volume (its box is %g x %g x %g): a flat drawing, not a solid",
+								(double)(hi[0] - lo[0]), (double)(hi[1] - lo[1]), (double)(hi[2] - lo[2]));
+		}
+		if (surface.closed) {
+			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+								"no lattice cell has its centre inside the surface at resolution %d: raise the resolution", def->resolution);
+		}
 		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
 							"no lattice cell has its centre inside the surface (winding number >= 0.5) at resolution %d: raise the "
 							"resolution, or wind the triangles counter-clockwise seen from outside",

@@ -9,7 +9,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, watchProblems, chooseScene, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, hostPage, recordSceneEvents, openPage, chooseScene, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { STRINGS } from '../../web/js/i18n/i18n.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { parseCameraOrbit, parseCameraTarget, parseFieldOfView, formatCameraOrbit } from '../../web/js/embed/attrs.js';
@@ -21,25 +21,8 @@ after(async () => { await env?.close(); });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const DEG = Math.PI / 180;
 
-function recordEvents() {
-  window.__events = [];
-  for (const type of ['load', 'error']) {
-    document.addEventListener(type, (e) => {
-      if (e.target?.localName === 'minipbd-scene') window.__events.push({ id: e.target.id, type, code: e.detail?.code });
-    }, true);
-  }
-}
-
-async function host(html, { name = '__attrs.html', initScripts = [], contextOptions = {} } = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, ...contextOptions });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.addInitScript(recordEvents);
-  for (const s of initScripts) await page.addInitScript(s);
-  await page.route(`${env.url}${name}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
-  await page.goto(`${env.url}${name}`);
-  return { page, problems, context };
-}
+const host = (html, { name = '__attrs.html', initScripts = [], contextOptions = {} } = {}) =>
+  hostPage(env, html, { name, initScripts: [recordSceneEvents, ...initScripts], contextOptions });
 
 const waitLoaded = (page, ids) => page.waitForFunction((ids) => ids.every((id) => window.__events.some((e) => e.id === id && e.type === 'load')),
   ids, { timeout: READY_TIMEOUT });

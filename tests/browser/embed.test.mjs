@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, hostPage, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { encodeLink } from '../../web/js/format/link.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
@@ -18,14 +18,7 @@ after(async () => { await env?.close(); });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Open `html` as page `name` on the server's origin. Returns { page, problems, context }. */
-async function host(html, { name = '__host.html', contextOptions = {} } = {}) {
-  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, ...contextOptions });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.route(`${env.url}${name}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
-  await page.goto(`${env.url}${name}`);
-  return { page, problems, context };
-}
+const host = (html, options) => hostPage(env, html, options);
 
 // Records the element's events in window.__events before the module upgrades it.
 const RECORD = `<script>

@@ -42,6 +42,14 @@ export async function openBrowser({ isolation = true } = {}) {
     await server.close();
     throw err;
   }
+  // Every context navigates with the same generous wait as the rest (Playwright's own default is 30 s: a page
+  // with a fluid scene's link once took longer to reach its load event while two files shared a loaded machine).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultNavigationTimeout(READY_TIMEOUT);
+    return context;
+  };
   return {
     browser,
     server,
@@ -64,6 +72,32 @@ export async function openPage(browser, url, { viewport = { width: 1100, height:
   await page.goto(url);
   await waitReady(page);
   return { page, problems, context: ctx };
+}
+
+/**
+ * Serve `html` at `${env.url}${name}` (a route of the page's own, so it is same-origin with dist/) and open it in a
+ * new page of a new context (1000 x 700 unless `contextOptions` says otherwise), after `initScripts`
+ * (page.addInitScript). Returns { page, problems, context }; close the context when done.
+ */
+export async function hostPage(env, html, { name = '__host.html', initScripts = [], contextOptions = {} } = {}) {
+  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 }, ...contextOptions });
+  const page = await context.newPage();
+  const problems = watchProblems(page);
+  for (const s of initScripts) await page.addInitScript(s);
+  await page.route(`${env.url}${name}`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
+  await page.goto(`${env.url}${name}`);
+  return { page, problems, context };
+}
+
+/** An init script for hostPage: every <minipbd-scene>'s load and error events into window.__events, as
+ *  { id, type, code, message }, from before the element's module upgrades it. */
+export function recordSceneEvents() {
+  window.__events = [];
+  for (const type of ['load', 'error']) {
+    document.addEventListener(type, (e) => {
+      if (e.target?.localName === 'minipbd-scene') window.__events.push({ id: e.target.id, type, code: e.detail?.code, message: e.detail?.message });
+    }, true);
+  }
 }
 
 export function watchProblems(page) {

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, hostPage, recordSceneEvents, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { STRINGS } from '../../web/js/i18n/i18n.js';
 import { encodeLink } from '../../web/js/format/link.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
@@ -16,25 +16,7 @@ before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
 // The element's events, recorded from the start (capture on document: 'load' never reaches window).
-function recordEvents() {
-  window.__events = [];
-  for (const type of ['load', 'error']) {
-    document.addEventListener(type, (e) => {
-      if (e.target?.localName === 'minipbd-scene') window.__events.push({ id: e.target.id, type, code: e.detail?.code, message: e.detail?.message });
-    }, true);
-  }
-}
-
-async function host(html, initScripts = []) {
-  const context = await env.browser.newContext({ viewport: { width: 1000, height: 700 } });
-  const page = await context.newPage();
-  const problems = watchProblems(page);
-  await page.addInitScript(recordEvents);
-  for (const s of initScripts) await page.addInitScript(s);
-  await page.route(`${env.url}__poster.html`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
-  await page.goto(`${env.url}__poster.html`);
-  return { page, problems, context };
-}
+const host = (html, initScripts = []) => hostPage(env, html, { name: '__poster.html', initScripts: [recordSceneEvents, ...initScripts] });
 
 /** The element's poster, reason and state, read in the page. */
 const posterOf = (page, id) => page.evaluate((id) => {

@@ -1,6 +1,7 @@
 // The page's modules in folders by role (docs/architecture.md "Layout"; the object types as a registry): every
 // relative import resolves, in web/js and in the dist/ that `make` copies; no module is over ~500 lines; no module
-// outside web/js/objects/ (and the built-in scene data) names an object type; every registered type has what
+// outside web/js/objects/ (and the built-in scene data) names an object type or tests one (the registered
+// names, OBJECT_TYPES); every registered type has what
 // the rest of the page asks of it, and its counts are the engine's.
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { loadMiniPBD } from '../../web/js/minipbd.js';
 import { OBJECT_TYPES, OBJECT_CONTROLS } from '../../web/js/objects/index.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene } from '../../web/js/format/builtin-scenes.js';
 import { STRINGS } from '../../web/js/i18n/i18n.js';
+import { SCENE_TABLES } from '../../web/js/format/scene.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const WEB = path.join(root, 'web', 'js');
@@ -67,21 +69,45 @@ test('no module is over 500 lines', () => {
   }
 });
 
-test('only web/js/objects/ (and the built-in scenes\' data) names an object type', () => {
-  const literal = /'chain'|'cloth'|'soft'|'rigid'|"chain"|"cloth"|"soft"|"rigid"/;
+test('only web/js/objects/ (and the built-in scenes\' data) names an object type; no module elsewhere tests one', () => {
+  const names = OBJECT_TYPES.map((t) => t.type);
+  assert.ok(names.includes('fluid') && names.length >= 5, names.join());
+  const any = names.join('|');
+  // A type's name as a string: only where the type is (a name that is also a scene section's, "fluid", names the
+  // section and its panel folder as well, so only its tests are refused).
+  const literal = new RegExp(names.filter((n) => !SCENE_TABLES.sections.includes(n)).map((n) => `['"]${n}['"]`).join('|'));
+  // A test of an object's type: o.type === 'x', 'x' !== o.type, { type: 'x' }, ['x', …].includes(o.type),
+  // findObjectType('x'). Ask the type instead (a member: render.primitive, water, shapeMatched, …).
+  const typeTest = new RegExp([
+    `\\btype\\s*[!=]==?\\s*['"](${any})['"]`,
+    `['"](${any})['"]\\s*[!=]==?\\s*[\\w.?]*\\btype\\b`,
+    `\\btype\\s*:\\s*['"](${any})['"]`,
+    `['"](${any})['"][^\\]]*\\]\\.includes\\([\\w.?]*\\btype\\)`,
+    `ObjectType\\(\\s*['"](${any})['"]`,
+  ].join('|'));
+  let files = 0;
   for (const file of modules(WEB)) {
     const rel = path.relative(WEB, file);
     if (rel.startsWith(`objects${path.sep}`) || rel === path.join('format', 'builtin-scenes.js')) continue;
     const lines = fs.readFileSync(file, 'utf8').split('\n');
-    lines.forEach((l, i) => assert.ok(!literal.test(l), `${path.relative(root, file)}:${i + 1}: ${l.trim()}`));
+    lines.forEach((l, i) => {
+      assert.ok(!literal.test(l), `${path.relative(root, file)}:${i + 1} names an object type: ${l.trim()}`);
+      assert.ok(!typeTest.test(l), `${path.relative(root, file)}:${i + 1} tests an object's type: ${l.trim()}`);
+    });
+    files++;
   }
+  assert.ok(files > 100, `${files} modules read`);
+  // The patterns find what they are for.
+  for (const l of ["if (o.type === 'fluid') {", "scene.objects.some((x) => 'fluid' !== x?.type)", "const o = { type: 'fluid' };",
+    "['soft', 'rigid'].includes(o.type)", "findObjectType('fluid')"]) assert.ok(typeTest.test(l), l);
 });
 
 test('every registered object type has what the page asks of it, in both languages', () => {
-  const members = ['type', 'keys', 'read', 'particleCount', 'counts', 'build', 'particlesWithOwnMass', 'stiffness', 'extent', 'render', 'controls', 'strings'];
+  const members = ['type', 'fields', 'keys', 'read', 'particleCount', 'counts', 'build', 'particlesWithOwnMass', 'stiffness', 'extent', 'render', 'controls', 'strings'];
   for (const t of OBJECT_TYPES) {
     for (const m of members) assert.ok(t[m] !== undefined, `${t.type}.${m}`);
     assert.ok(t.keys.includes('type') && t.keys.includes('name'), t.type);
+    assert.deepEqual(t.keys, t.fields.map((f) => f.key), `${t.type}: its keys are its rows'`);
     assert.ok(['lines', 'triangles', 'skin', 'fluid'].includes(t.render.primitive), t.type);
     for (const f of t.material ?? []) {
       assert.ok(Object.hasOwn(STRINGS.en, `material.${f.name}`) && Object.hasOwn(STRINGS.zh, `material.${f.name}.help`), `${t.type} material ${f.name} has its strings`);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { readParamTable, renderParamTable, float32Decimal } from '../../tools/gen-param-table.mjs';
 import { PARAM_TABLE, PARAMS, SCENE_PARAMS, parsePlace, sceneParamValue } from '../../web/js/engine/params.js';
 import { loadMiniPBD, MiniPBDError, Engine } from '../../web/js/minipbd.js';
-import { validateScene, SceneError } from '../../web/js/format/scene.js';
+import { validateScene, SceneError, SCENE_TABLES } from '../../web/js/format/scene.js';
 import { REPLAY_PARAMS, replayParamValue } from '../../web/js/format/replay.js';
 import { PARAMS_CONTROLS } from '../../web/js/panel/controls.js';
 
@@ -74,7 +74,7 @@ const withPartner = (x, p, v) => {
 /** Puts a scene value at parameter p's place (every object of its type). */
 function put(s, p, value) {
   const { head, rest } = parsePlace(p.scene);
-  const holders = ['solver', 'ground', 'wind', 'fluid'].includes(head) ? [(s[head] ??= {})] : s.objects.filter((o) => o.type === head);
+  const holders = SCENE_TABLES.sections.includes(head) ? [(s[head] ??= {})] : s.objects.filter((o) => o.type === head);
   for (const h of holders) {
     let at = h;
     for (const k of rest.slice(0, -1)) {

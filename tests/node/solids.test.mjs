@@ -330,6 +330,10 @@ test('a soft body\'s volume and a rigid body\'s transform through the API', () =
   world.destroy();
 });
 
+/** A unit square drawn on both of its sides (every edge shared by two triangles: closed), and a one-sided fan. */
+const FLAT_CLOSED = 'v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3\nf 1 3 4\nf 3 2 1\nf 4 3 1\n';
+const FLAT_OPEN = 'v 0 0 0\nv 2 0 0\nv 2 1 0\nv 1 0.5 0\nv 0 1 0\nf 1 2 4\nf 2 3 4\nf 4 3 5\nf 1 4 5\n';
+
 test('a refused body leaves no world behind and the engine as it was', async () => {
   const worlds = pbd.worlds.size;
   // (an open surface is a body since the generalized winding number: the inside-out one stays refused)
@@ -346,6 +350,12 @@ test('a refused body leaves no world behind and the engine as it was', async () 
     // a lattice too coarse for any cell of a torus: its one cell's centre is in the hole
     [scene({ type: 'rigid', shape: 'mesh', resolution: 1, obj: TORUS }), 'objects[0].mesh',
       /no lattice cell has its centre inside the surface at resolution 1: raise the resolution/],
+    // flat drawings (two of the common test models, the alligator and Woody, are planar triangulations): a square
+    // drawn on both sides (closed) and a fan of one side (open) enclose no volume at any resolution: said so
+    [scene({ type: 'soft', shape: 'mesh', resolution: 48, obj: FLAT_CLOSED }), 'objects[0].mesh',
+      /the surface encloses no volume \(its box is 1 x 1 x 0\): a flat drawing, not a solid/],
+    [scene({ type: 'rigid', shape: 'mesh', resolution: 48, obj: FLAT_OPEN }), 'objects[0].mesh',
+      /the surface encloses no volume \(its box is 2 x 1 x 0\): a flat drawing, not a solid/],
   ];
   for (const [s, where, message] of bad) {
     const e = caught(() => pbd.createWorld(s));

@@ -1,18 +1,10 @@
 // threads.test.mjs — the threaded wasm (dist/minipbd_threads.wasm, the threaded build) under Node with worker_threads:
-//   - every built-in scene gives the same state hash on 1, 2, 3, 4 and 8 threads, and the single-thread build's;
+//   - every built-in scene without fluid gives the same state hash on 1, 2, 3, 4 and 8 threads, and the single-thread
+//     build's (the fluid scenes: threads-fluids.test.mjs; the steps each runs, and why: thread-hashes.mjs);
 //   - a link's recording replays to the same state in both builds;
 //   - thread counts outside the team are refused, naming the range, and change nothing;
 //   - the stepper (synchronous in Node, or on a runner worker as in a page) gives the same bits as world.step;
 //   - engine.close() stops the team (worlds step on alone, same bits) and Node exits with workers still parked.
-//
-// Steps: 1,000 steps of every scene for the single-thread build and for 2 threads (the count that shares the steps
-// out on this 2-core machine); 100 (SHORT_STEPS) for 1, 3, 4 and 8 threads, compared with the same step of the
-// single-thread run (tests/node/crossbuild.test.mjs replays every scene natively on every count). 1,000 steps at all five counts is about
-// six single-thread runs of every scene (~85 s each on this 2-core machine when quiet, and 3, 4, 8 threads are
-// oversubscribed there), far past the ~4 minutes the file may take; the reduced file measured 7 min 22 s and
-// 11 min 47 s of wall time with the machine shared (load average 7 to 21), about 4.5 min estimated when quiet.
-// The cloth-100k, dam-break, hammock, floating and swirl cost most. MINIPBD_THREADS_FULL=1: 1,000 steps at every
-// count.
 import './plain-env.mjs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -20,23 +12,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { loadMiniPBD, BUILTIN_SCENE_IDS, loadBuiltinScene } from '../../web/js/minipbd.js';
+import { loadMiniPBD } from '../../web/js/minipbd.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { encodeLink, decodeRun } from '../../web/js/format/link.js';
 import { Recorder } from '../../web/js/record/recorder.js';
 import { Replayer } from '../../web/js/record/replayer.js';
 import { MiniPBDError } from '../../web/js/engine/args.js';
+import { SINGLE, THREADED, TEAM, loadBuilds, hasFluid, testSceneHashes } from './thread-hashes.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.join(here, '..', '..');
-const SINGLE = path.join(root, 'dist', 'minipbd.wasm');
-const THREADED = path.join(root, 'dist', 'minipbd_threads.wasm');
-const STEPS = 1000;
-const SHORT_STEPS = process.env.MINIPBD_THREADS_FULL ? STEPS : 100;
-const TEAM = 8;
-
-const single = await loadMiniPBD(fs.readFileSync(SINGLE));
-const threaded = await loadMiniPBD(fs.readFileSync(THREADED), { threads: TEAM });
+const { single, threaded } = await loadBuilds();
 
 test('the threaded build is known by its shared memory and has the team it was asked for', () => {
   assert.equal(threaded.threaded, true);
@@ -52,40 +38,7 @@ test('the threaded build is known by its shared memory and has the team it was a
   assert.ok(names(THREADED).includes('__stack_pointer'), 'the workers set their own stack');
 });
 
-/** Steps `world` to each of `marks` (ascending) and returns the hash at each. */
-function hashesAt(world, marks) {
-  const out = [];
-  let done = 0;
-  for (const m of marks) {
-    world.step(m - done);
-    done = m;
-    out.push(world.hash());
-  }
-  return out;
-}
-
-for (const id of BUILTIN_SCENE_IDS) {
-  test(`${id}: the same hash on 1, 2, 3, 4 and 8 threads and in the single-thread build`, async () => {
-    const scene = await loadBuiltinScene(id);
-    const a = single.createWorld(scene);
-    const [short, full] = hashesAt(a, [SHORT_STEPS, STEPS]);
-    a.destroy();
-    // the scene moves: a hash that did not change would prove nothing
-    const still = single.createWorld(scene);
-    assert.notEqual(still.hash(), full, `${id} moved in ${STEPS} steps`);
-    still.destroy();
-    for (const n of [1, 2, 3, 4, 8]) {
-      const w = threaded.createWorld(scene);
-      w.setThreads(n);
-      assert.equal(w.threads, n);
-      const marks = n === 2 ? [SHORT_STEPS, STEPS] : [SHORT_STEPS];
-      const got = hashesAt(w, marks);
-      assert.equal(got[0], short, `${id}, ${n} threads, step ${SHORT_STEPS}`);
-      if (marks.length > 1) assert.equal(got[1], full, `${id}, ${n} threads, step ${STEPS}`);
-      w.destroy();
-    }
-  });
-}
+await testSceneHashes({ single, threaded }, (scene) => !hasFluid(scene));
 
 test('a recorded drag replays from its link to the same state in both builds', async () => {
   const scene = structuredClone(builtinScenes.cloth);

@@ -2,7 +2,7 @@
 
 export type Vec3 = [number, number, number] | Float32Array | Float64Array;
 
-// The ranges, defaults and units of the solver, ground and wind fields and of the object stiffnesses are the
+// The ranges, defaults and units of the solver, ground, wind and fluid fields and of the object stiffnesses are the
 // engine's parameter table: web/js/engine/param-table.js (generated from src/minipbd.h PBD_PARAMS).
 export interface SolverSettings {
   dt: number; substeps: number; iterations: number; gravity: [number, number, number]; damping: number;
@@ -286,6 +286,8 @@ export const PARAM_NAMES: readonly ParamName[];
 /** One registered object type (objects/index.js): its scene type and keys, and what the page asks of it. */
 export interface ObjectType {
   readonly type: SceneObject['type'];
+  /** Its scene keys, one row each (format/fields.js): the validator, the JSON Schema and objects/*.d.ts follow them. */
+  readonly fields: readonly { readonly key: string; readonly kind?: string; readonly required?: boolean | readonly string[]; readonly unit?: string }[];
   readonly keys: readonly string[];
   readonly stiffness: Readonly<Record<string, { kind: number; param: string }>>;
   readonly render: { primitive: 'lines' | 'triangles' | 'skin' | 'fluid' | string; pointColor: string };

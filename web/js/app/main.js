@@ -23,7 +23,7 @@ import { addThreadsControl } from '../panel/threads.js';
 import { fileActions } from './files.js';
 import { canvasSize } from './canvas-size.js';
 import { editHandlers } from './edits.js';
-import { dotsByDefault } from '../objects/index.js';
+import { dotsByDefault, hasWater } from '../objects/index.js';
 import { embedCode } from '../panel/embed-code.js';
 import { builtinTitle, posterName } from '../embed/poster.js';
 
@@ -395,7 +395,7 @@ async function main() {
   /** The fluid's statistics (the last read while steps are in flight), or null when the scene has no fluid (or the
    *  engine cannot measure it yet). */
   function fluidStats(world) {
-    if (!world.scene.objects.some((o) => o.type === 'fluid')) return null;
+    if (!hasWater(world.scene)) return null;
     try { return world.peekFluidStats(); } catch { return null; }
   }
 

@@ -9,6 +9,7 @@
 import { BUILTIN_SCENE_IDS, loadBuiltinScene } from '../format/builtin-scenes.js';
 import { decodeRun, LINK_MAX_FRAGMENT } from '../format/link.js';
 import { validateScene } from '../format/scene.js';
+import { hasWater } from '../objects/index.js';
 
 /** Steps one step(n) call takes at most: n fixed steps of a large scene block for that long on the
  *  single-thread build, so the bound keeps one call in seconds, not minutes (and a typo of 1e9 harmless). */
@@ -141,7 +142,7 @@ const control = {
     if (!world || !this._engine || world.destroyed) throw new Error('stats: the scene has not loaded yet (it loads once it is in view)');
     const out = world.peekStats();
     out.time = out.steps * this._loop.dt;
-    if (world.scene.objects.some((o) => o.type === 'fluid')) {
+    if (hasWater(world.scene)) {
       const fluid = world.peekFluidStats();
       if (fluid) out.fluid = fluid;
     }

@@ -1,8 +1,8 @@
 // params.js — everything the page knows about the engine's parameters, built from the one table
 // (param-table.js, generated from src/minipbd.h PBD_PARAMS): lookup by name, the check World.setParam and the
 // replay format apply, and the places parameters have in a scene description. No limit or default is written
-// here or anywhere else in web/js (one parameter table): the scene format's solver, ground and wind
-// sections (format/scene.js), the link codec's defaults (it asks the validator), the replay's parameter events
+// here or anywhere else in web/js (one parameter table): the scene format's parameter sections (format/scene.js:
+// every first part of a place no object type claims), the link codec's defaults (it asks the validator), the replay's parameter events
 // (format/replay.js), the panel's sliders (panel/controls.js) and the object types' stiffness (objects/) all
 // read them from here.
 
@@ -41,10 +41,10 @@ export function paramAccepts(p, value) {
 // a vector), or "<object type>.<path>" ("cloth.stiffness.stretch", "chain.stiffness"): that field of every
 // object of that type. A boolean parameter is a JSON boolean in the scene and 0 or 1 in the engine.
 
-/** Scene sections whose fields are parameters (the first part of a place that is not an object type). "fluid" is
- *  both a section (the fluid's parameters, one set per world) and an object type (objects/fluid.js): a place
- *  "fluid.<key>" is the section's, as the section is looked up first. */
-export const PARAM_SECTIONS = Object.freeze(['solver', 'ground', 'wind', 'fluid']);
+/** Whether place head `head` names a section of a normalised `scene` (format/scene.js makes one of every head of
+ *  the table but the object types' parameter fields, objects/ `params` rows); else it names an object type. "fluid"
+ *  is both a section and an object type: the fluid object has no parameter field, so "fluid.…" is the section's. */
+export const isSection = (scene, head) => Object.hasOwn(scene, head);
 
 /** "solver.gravity.1" -> { head: 'solver', key: 'gravity', index: 1, rest: ['gravity', 1] }. */
 export function parsePlace(place) {
@@ -58,7 +58,7 @@ export function parsePlace(place) {
 export const SCENE_PARAMS = Object.freeze(PARAM_TABLE.filter((p) => p.scene !== ''));
 
 /**
- * The fields of scene section `head` ('solver', 'ground', 'wind') or of object type `head` (objects/), in table
+ * The fields of scene section `head` ('solver', 'ground', 'wind', 'fluid') or of object type `head` (objects/), in table
  * order: [{ key, params: [row] }] for a number or boolean, [{ key, params: [row, row, row] }] for a vector whose
  * components are parameters ("solver.gravity.0..2"). `key` may be a dotted path inside the object
  * ('stiffness.stretch').
@@ -103,7 +103,7 @@ function writeIn(holder, rest, p, value) {
  */
 export function sceneParamValue(scene, p) {
   const { head, rest } = parsePlace(p.scene);
-  if (PARAM_SECTIONS.includes(head)) return readIn(scene[head], rest, p);
+  if (isSection(scene, head)) return readIn(scene[head], rest, p);
   const values = scene.objects.filter((o) => o.type === head).map((o) => readIn(o, rest, p));
   return values.length > 0 && values.every((v) => v === values[0]) ? values[0] : undefined;
 }
@@ -111,7 +111,7 @@ export function sceneParamValue(scene, p) {
 /** The first object's value of an object-type parameter, or the section value (the panel shows one value). */
 export function sceneParamShown(scene, p) {
   const { head, rest } = parsePlace(p.scene);
-  if (PARAM_SECTIONS.includes(head)) return readIn(scene[head], rest, p);
+  if (isSection(scene, head)) return readIn(scene[head], rest, p);
   const o = scene.objects.find((x) => x.type === head);
   return o ? readIn(o, rest, p) : undefined;
 }
@@ -121,7 +121,7 @@ export function sceneParamShown(scene, p) {
 export function writeSceneParam(scene, p, value) {
   if (p.scene === '') return;
   const { head, rest } = parsePlace(p.scene);
-  if (PARAM_SECTIONS.includes(head)) writeIn(scene[head], rest, p, value);
+  if (isSection(scene, head)) writeIn(scene[head], rest, p, value);
   else for (const o of scene.objects) if (o.type === head) writeIn(o, rest, p, value);
 }
 

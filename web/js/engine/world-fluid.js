@@ -6,11 +6,11 @@
 import { MiniPBDError, argIndex, argRecord, argNumber, argVec3, showArg } from './args.js';
 import { BUFFER } from './memory.js';
 import { SCENE_LIMITS } from '../format/limits.js';
+import { EMITTER_KEYS } from '../objects/fluid.js';
 
 /** pbdFluidStats (src/minipbd.h): 6 int32, then 4 float32 (pbdjs_GetFluidStats). */
 export const FLUID_STATS_INTS = Object.freeze(['particles', 'capacity', 'emitted', 'drained', 'full', 'droppedNeighbours']);
 export const FLUID_STATS_FLOATS = Object.freeze(['meanNeighbours', 'meanDensity', 'maxDensity', 'densityError']);
-const EMITTER_FIELDS = ['position', 'direction', 'speed', 'radius', 'enabled'];
 
 /** The scene's emitters in engine order: [{ object, k, emitter }] (object: its scene index, k: its index there). */
 export function sceneEmitters(scene) {
@@ -61,7 +61,7 @@ export const fluidMethods = {
     const call = 'setEmitter';
     const list = sceneEmitters(this.scene);
     const i = argIndex(call, 'emitter', index, list.length);
-    argRecord(call, 'emitter', emitter, EMITTER_FIELDS);
+    argRecord(call, 'emitter', emitter, EMITTER_KEYS);
     const { object, emitter: now } = list[i];
     const L = SCENE_LIMITS;
     const next = { ...now };

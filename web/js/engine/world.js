@@ -9,9 +9,10 @@ import {
 } from './args.js';
 import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
-  PARAM_TABLE, PARAM_SECTIONS, SCENE_PARAMS, fluidRatioProblem, parsePlace, paramInfo, paramAccepts, paramRule, radiusSpacingProblem,
+  PARAM_TABLE, SCENE_PARAMS, isSection, parsePlace, paramInfo, paramAccepts, paramRule,
   sceneParamValue, writeSceneParam,
 } from './params.js';
+import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
@@ -49,7 +50,7 @@ export class World {
     const perObject = [];
     for (const p of SCENE_PARAMS) {
       const value = sceneParamValue(s, p);
-      if (PARAM_SECTIONS.includes(parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
+      if (isSection(s, parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
       else perObject.push([p, value]);
     }
     s.objects.forEach((o, index) => objectTypeOf(o).build(this.engine, this.id, o, index));
@@ -82,7 +83,7 @@ export class World {
     if (this.objectsVersion !== version) {
       this.objectsCache = this.scene.objects.map((o, index) => readObjectInfo(this.engine.heap, this.id, index, o));
       this.objectsVersion = version;
-      this.fluidIndices = this.scene.objects.flatMap((o, index) => (o.type === 'fluid' ? [index] : []));
+      this.fluidIndices = this.scene.objects.flatMap((o, index) => (objectTypeOf(o).water ? [index] : []));
     } else if (this.fluidIndices.length > 0) {
       // Hoses and drains change a fluid's live count at any step without a topology change: read it again.
       for (const index of this.fluidIndices) this.objectsCache[index].activeParticles = this.liveParticles(index);
@@ -202,23 +203,8 @@ export class World {
   setParam(name, value) {
     this.alive();
     const p = this.param(name);
-    if (p.name === 'fluid.spacing' || p.name === 'fluid.smoothingRadius') {
-      const f = this.scene.fluid;
-      const problem = paramAccepts(p, value)
-        && fluidRatioProblem(p.name === 'fluid.spacing' ? value : f.spacing, p.name === 'fluid.spacing' ? f.smoothingRadius : value);
-      if (problem) throw new MiniPBDError('argument', `parameter ${p.name}: ${problem}`);
-    }
-    if (p.name === 'thickness' && paramAccepts(p, value)) {
-      // every chain's and cloth's particles are spheres of thickness / 2: at most MAX_RADIUS_SPACINGS of their spacings
-      this.scene.objects.forEach((o, i) => {
-        const spacing = objectTypeOf(o).thicknessSpacing?.(o);
-        const problem = spacing === undefined ? null : radiusSpacingProblem(value, spacing, true);
-        if (problem) {
-          throw new MiniPBDError('argument', `parameter thickness must be at most ${problem.spacings} times the ${problem.spacing} m between `
-            + `objects[${i}]'s particles (${problem.limit} m: ${problem.why}), got ${value}`);
-        }
-      });
-    }
+    const problem = paramAccepts(p, value) && sceneParamProblem(this.scene, p, value);
+    if (problem) throw new MiniPBDError('argument', problem);
     this.setParamRaw(name, value);
     writeSceneParam(this.scene, this.param(name), value);
   }
@@ -345,11 +331,8 @@ export class World {
     const call = 'setObjectRadius';
     const [k, o] = this.bodyArg(call, index);
     const r = argNumber(call, 'radius (m)', radius, 0, SCENE_LIMITS.maxBodyRadius);
-    const problem = r > 0 ? radiusSpacingProblem(r, Math.fround(2 * this.defaultRadius[k]), false) : null;
-    if (problem) {
-      throw new MiniPBDError('argument', `${call}: radius must be at most ${problem.spacings} times the body's spacing, ${problem.spacing} m `
-        + `(${problem.limit} m: ${problem.why}), got ${r}`);
-    }
+    const problem = bodyRadiusProblem(call, r, Math.fround(2 * this.defaultRadius[k]));
+    if (problem) throw new MiniPBDError('argument', problem);
     // 0 is the body's default (half its lattice spacing), not the engine's 0 (thickness / 2, for chains and cloth).
     const value = r > 0 ? r : this.defaultRadius[k];
     this.engine.check(this.engine.exports.pbd_World_SetObjectRadius(this.id, k, value), 'argument', this.id);

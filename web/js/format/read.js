@@ -11,7 +11,6 @@
 import { SCENE_LIMITS as L } from './limits.js';
 
 const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
-export const MASS_RANGE_KEYS = ['from', 'to', 'mass'];
 
 /** A refused scene. `.path` locates the bad value ("" = the scene itself), the message quotes path, rule, value. */
 export class SceneError extends Error {
@@ -178,6 +177,13 @@ export function vec(value, path, n, min, max, opts) {
 
 export function coord3(value, path) { return vec(value, path, 3, -L.maxCoord, L.maxCoord); }
 
+/** A rotation [x, y, z, w]: four numbers, not all (nearly) zero; the engine normalises it. */
+export function quaternion(value, path) {
+  const q = vec(value, path, 4, -1e4, 1e4);
+  if (Math.hypot(...q) < 1e-6) fail(path, 'must be a non-zero quaternion [x, y, z, w]', q);
+  return q;
+}
+
 // Lone surrogates cannot be encoded as UTF-8 (TextEncoder would turn them into U+FFFD, breaking link round
 // trips); control characters have no business in a one-line title.
 const BAD_NAME_CHARS = /[\u0000-\u001f\u007f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -212,15 +218,6 @@ export function required(get, key, path) {
   const v = get(key);
   if (v === undefined) throw new SceneError(join(path, key), `${join(path, key)} is required`);
   return v;
-}
-
-/** {from, to, mass}: inclusive range; `from` must not lie after `to` (an empty range is almost surely a typo). */
-export function massRange(value, path, readIndex, ordered) {
-  const get = record(value, path, MASS_RANGE_KEYS);
-  const from = readIndex(required(get, 'from', path), join(path, 'from'));
-  const to = readIndex(required(get, 'to', path), join(path, 'to'));
-  if (!ordered(from, to)) fail(join(path, 'to'), `must not be before from (${JSON.stringify(from)})`, to);
-  return { from, to, mass: mass(required(get, 'mass', path), join(path, 'mass')) };
 }
 
 export function structuredCopy(v) { return JSON.parse(JSON.stringify(v)); }

@@ -14,15 +14,16 @@
 // validateScene(input) never mutates or returns `input`: it builds a NEW object holding every field of the
 // schema (defaults filled in), so callers can rely on the full shape without `?? default` everywhere. Input is
 // untrusted (it arrives in share links): the readers (format/read.js) walk only the known schema, read only own
-// data properties, refuse forbidden keys and bound every length. The solver, ground and wind sections are the
-// engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's
-// (objects/, the registry).
+// data properties, refuse forbidden keys and bound every length. The solver, ground, wind and fluid sections are
+// the engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's rows
+// (objects/, the registry; format/fields.js reads by them).
 
-import { placeFields, fieldDefault, fluidRatioProblem } from '../engine/params.js';
-import { checkSceneObjects, findObjectType, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { SCENE_PARAMS, fluidRatioProblem, parsePlace, placeFields } from '../engine/params.js';
+import { checkSceneObjects, findObjectType, isObjectPlace, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { readParams } from './fields.js';
 import { SCENE_LIMITS } from './limits.js';
 import {
-  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, paramValue, peek, record, required, structuredCopy, vec,
+  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, peek, quaternion, record, required, structuredCopy,
 } from './read.js';
 
 export { SceneError, SCENE_LIMITS, sceneParticleCount };
@@ -49,11 +50,16 @@ const COLLIDER_KEYS = {
 };
 const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
 
-// The solver, ground and wind sections are the engine's parameters: their keys, ranges and defaults come from the
-// parameter table (e.g. 10 substeps of 1 pass: of all splits of 10 passes per step it gives the least stretch
-// per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's default, so
-// it builds the same world.
-const SECTIONS = Object.fromEntries(['solver', 'ground', 'wind', 'fluid'].map((head) => [head, placeFields(head)]));
+// The sections whose fields are the engine's parameters: every first part of a place in the parameter table that is
+// not an object type's (objects/, their `params` rows: "cloth.stiffness.stretch"), in the table's order (solver,
+// ground, wind, fluid). Their keys, ranges and defaults are the table's (e.g. 10 substeps of 1 pass: of all splits of
+// 10 passes per step it gives the least stretch per millisecond, tools/split-curve.mjs). A scene written before a
+// field existed gets the engine's default, so it builds the same world.
+const SECTIONS = Object.fromEntries(SCENE_PARAMS.filter((p) => !isObjectPlace(p.scene)).map((p) => parsePlace(p.scene).head)
+  .map((head) => [head, placeFields(head)]));
+for (const head of Object.keys(SECTIONS)) {
+  if (!SCENE_KEYS.includes(head)) throw new Error(`format/scene.js: the parameter table's section ${head} has no place among SCENE_KEYS`);
+}
 const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0, glass: false };
 const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
 const DEFAULT_SCENE_NAME = 'Untitled scene';
@@ -66,47 +72,30 @@ export const SCENE_TABLES = Object.freeze({
   defaultName: DEFAULT_SCENE_NAME,
 });
 
-/** A section of engine parameters ('solver', 'ground', 'wind', 'fluid'): every field of the table, defaults filled
- *  in. A field may sit in a sub-record ("fluid.scorr.k": the key "k" of the section's "scorr"), read the same way. */
-function paramSection(value, path, head, fields = SECTIONS[head]) {
-  const subs = new Map(); // first part of a dotted key -> its fields, with the rest of the key
-  const keys = [];
-  for (const f of fields) {
-    const dot = f.key.indexOf('.');
-    const key = dot < 0 ? f.key : f.key.slice(0, dot);
-    if (!keys.includes(key)) keys.push(key);
-    if (dot >= 0) {
-      if (!subs.has(key)) subs.set(key, []);
-      subs.get(key).push({ ...f, key: f.key.slice(dot + 1) });
-    }
-  }
-  const get = value === undefined ? () => undefined : record(value, path, keys);
-  const out = {};
-  for (const key of keys) {
-    if (subs.has(key)) out[key] = paramSection(get(key), join(path, key), head, subs.get(key));
-    else {
-      const f = fields.find((x) => x.key === key);
-      out[key] = optional(get(key), fieldDefault(f), (v) => paramField(f, v, join(path, key)));
-    }
-  }
-  return out;
-}
+/** The rules of a section beyond its fields: the ground may be null (the default ground), and the fluid's smoothing
+ *  radius is 1 to 4 times its spacing (engine/params.js FLUID_RATIO; objects/fluid.js reads the spacing). */
+const SECTION_RULES = {
+  ground: {
+    // null and absent both mean "default ground"; {"enabled": false} switches it off.
+    read(value, path) {
+      if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) fail(path, 'must be an object or null', value);
+      return value ?? undefined;
+    },
+  },
+  fluid: {
+    check(out, path) {
+      const problem = fluidRatioProblem(out.spacing, out.smoothingRadius);
+      if (problem) throw new SceneError(join(path, 'smoothingRadius'), problem);
+    },
+  },
+};
 
-/** The fluid section (objects/fluid.js reads its spacing): its parameters, and the smoothing radius 1 to 4 times
- *  the spacing (engine/params.js FLUID_RATIO). */
-function fluidSection(value, path) {
-  const out = paramSection(value, path, 'fluid');
-  const problem = fluidRatioProblem(out.spacing, out.smoothingRadius);
-  if (problem) throw new SceneError(join(path, 'smoothingRadius'), problem);
+/** A section of engine parameters: every field of the table, defaults filled in (format/fields.js readParams). */
+function section(head, value) {
+  const rule = SECTION_RULES[head] ?? {};
+  const out = readParams(SECTIONS[head], rule.read ? rule.read(value, head) : value, head);
+  rule.check?.(out, head);
   return out;
-}
-
-/** One field of a parameter section: a parameter's value, or a vector whose components are parameters. */
-function paramField(field, value, path) {
-  const { params } = field;
-  if (params.length === 1 && !/\.\d+$/.test(params[0].scene)) return paramValue(params[0], value, path);
-  const items = array(value, path, params.length, params.length, `an array of ${params.length} numbers`);
-  return items.map((v, i) => paramValue(params[i], v, join(path, i)));
 }
 
 function collider(value, path, index) {
@@ -123,11 +112,7 @@ function collider(value, path, index) {
     position: coord3(required(get, 'position', path), join(path, 'position')),
   };
   if (type !== 'sphere') {
-    out.rotation = optional(get('rotation'), [...d.rotation], (v) => {
-      const q = vec(v, join(path, 'rotation'), 4, -1e4, 1e4);
-      if (Math.hypot(...q) < 1e-6) fail(join(path, 'rotation'), 'must be a non-zero quaternion [x, y, z, w]', q);
-      return q;
-    });
+    out.rotation = optional(get('rotation'), [...d.rotation], (v) => quaternion(v, join(path, 'rotation')));
   }
   if (type !== 'box') out.radius = optional(get('radius'), d.radius, (v) => size(v, join(path, 'radius')));
   if (type === 'capsule') out.halfHeight = optional(get('halfHeight'), d.halfHeight, (v) => size(v, join(path, 'halfHeight')));
@@ -146,13 +131,6 @@ function collider(value, path, index) {
   return out;
 }
 
-function ground(value, path) {
-  // null and absent both mean "default ground"; {"enabled": false} switches it off.
-  if (value === null) return paramSection(undefined, path, 'ground');
-  if (value !== undefined && (typeof value !== 'object' || Array.isArray(value))) fail(path, 'must be an object or null', value);
-  return paramSection(value, path, 'ground');
-}
-
 function camera(value, path) {
   if (value === undefined) return structuredCopy(DEFAULT_CAMERA);
   const get = record(value, path, CAMERA_KEYS);
@@ -166,6 +144,13 @@ function camera(value, path) {
     fov: optional(get('fov'), d.fov, (v) => number(v, join(path, 'fov'), L.fov.min, L.fov.max)),
   };
 }
+
+/** The scene's parts that are not parameter sections. */
+const PARTS = {
+  camera,
+  colliders: (value, path) => optional(value, [], (v) => array(v, path, 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
+    .map((c, i) => collider(c, join(path, i), i))),
+};
 
 /**
  * Validates an untrusted scene (parsed JSON or a JS object) and returns a new, fully normalised scene.
@@ -185,15 +170,12 @@ export function validateScene(input) {
     format: FORMAT,
     version: SCENE_VERSION,
     name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
-    solver: paramSection(get('solver'), 'solver', 'solver'),
-    ground: ground(get('ground'), 'ground'),
-    camera: camera(get('camera'), 'camera'),
-    wind: paramSection(get('wind'), 'wind', 'wind'),
-    fluid: fluidSection(get('fluid'), 'fluid'),
-    colliders: optional(get('colliders'), [], (v) => array(v, 'colliders', 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
-      .map((c, i) => collider(c, join('colliders', i), i))),
-    objects: [],
   };
+  // The sections, the camera and the colliders, in the order of the scene's keys.
+  for (const key of SCENE_KEYS.slice(SCENE_KEYS.indexOf('name') + 1, -1)) {
+    scene[key] = Object.hasOwn(SECTIONS, key) ? section(key, get(key)) : PARTS[key](get(key), key);
+  }
+  scene.objects = [];
   if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
   let total = 0, meshVertices = 0, meshElements = 0;

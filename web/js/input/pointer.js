@@ -34,6 +34,7 @@
 
 import { intersectPlane } from '../render/camera.js';
 import { pickSkin, nearestFreeParticle } from './pick-skin.js';
+import { findObjectType } from '../objects/index.js';
 
 const ORBIT_SPEED = 0.0065; // radians per CSS pixel
 const WHEEL_ZOOM = 0.0015; // exp(deltaY * k)
@@ -54,7 +55,7 @@ const HORIZON = 4;
 
 /** Whether particle i belongs to a fluid object (a live or parked slot of its capacity). */
 function isWater(world, i) {
-  return world.objects.some((o) => o.type === 'fluid' && i >= o.firstParticle && i < o.firstParticle + o.particleCount);
+  return world.objects.some((o) => findObjectType(o.type)?.water && i >= o.firstParticle && i < o.firstParticle + o.particleCount);
 }
 
 /** The plane a held collider moves in: horizontal, or (vertical = Shift held) upright and facing the camera. */

@@ -30,6 +30,8 @@ export interface BodyObjectBase {
   colour?: string;
   /** shape "mesh": a surface; shape "tets": vertices and tets */ mesh?: SurfaceMesh | TetMesh;
   /** shape "mesh": the text of an OBJ file instead of `mesh` (read into `mesh`) */ obj?: string;
+  /** shape "mesh": the longest side of the model's box (m); its vertices are scaled to it (left out: a model far
+   *  outside the world's scale is fitted to 0.5 m, and the normalised scene says so) */ size?: number;
 }
 
 /** A body's per-object material field (the panel's; ObjectType.material). */

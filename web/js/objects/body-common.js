@@ -19,19 +19,14 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
-import { SceneError, array, colour, coord3, fail, integer, join, mass, name, number, optional, record, required, vec } from '../format/read.js';
+import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
+import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
 export const SHAPES = ['box', 'ball', 'mesh', 'tets'];
-/** The keys only some shapes have. */
-export const SHAPE_KEYS = { box: ['halfExtents', 'resolution'], ball: ['radius', 'resolution'], mesh: ['mesh', 'obj', 'resolution', 'size'], tets: ['mesh'] };
-const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
-
-export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velocity', 'halfExtents', 'radius', 'resolution',
-  'mass', 'particleRadius', 'stiffness', 'plasticity', 'pins', 'pinBoxes', 'colour', 'size', 'mesh', 'obj'];
 
 /**
  * A mesh model far outside the world's scale (a model in millimetres is hundreds of units long; a microscopic
@@ -41,109 +36,99 @@ export const BODY_KEYS = ['type', 'name', 'shape', 'position', 'rotation', 'velo
  */
 export const MESH_FIT = Object.freeze({ min: 0.02, max: 20, size: 0.5 });
 
-export const BODY_DEFAULTS = Object.freeze({
-  halfExtents: [0.25, 0.25, 0.25], radius: 0.25, resolution: 4, mass: 1, particleRadius: 0,
-  // Off (creep 0); yield and max are what a scene that only turns creep on gets: 10% strain before the rest
-  // state gives, at most 50% of plastic strain (seed 001 5.3; the yield/creep/max set of FleX and Rapier).
-  plasticity: { yield: 0.1, creep: 0, max: 0.5 },
-});
+// ---------------------------------------------------------------- its keys (format/fields.js)
+
 const PLASTICITY = ['yield', 'creep', 'max'];
-const size = (v, p) => number(v, p, 0, L.maxSize, { minExcl: true });
+const plastic = (key, d, unit) => ({ key, kind: 'number', ...L.plasticity[key], default: d, unit });
+const SIZE = { kind: 'number', min: 0, minExcl: true, max: L.maxSize, unit: 'm' };
+/** n-tuples of a mesh: vertices (within ±maxMeshCoord) or indices (integers below the mesh's vertex count). */
+const VERTEX = { kind: 'number', min: -L.maxMeshCoord, max: L.maxMeshCoord, unit: 'm' };
+const INDEX = { kind: 'integer', min: 0, range: (ctx) => ({ min: 0, max: ctx.value('vertices').length - 1 }) };
+const tuples = (key, item, n, min, max, noun) => ({
+  key, kind: 'list', min, max, noun, required: true, item: { kind: 'tuple', items: Array(n).fill(item), what: `an array of ${n} numbers` },
+});
+const VERTICES = (max) => tuples('vertices', VERTEX, 3, 4, max, 'vertices [x, y, z]');
+/** A "mesh" body's surface (triangles [a, b, c], counter-clockwise from outside) and a "tets" body's tets [a, b, c, d]. */
+const SURFACE = { kind: 'record', def: 'surfaceMesh', fields: [VERTICES(L.maxSurfaceVertices), tuples('triangles', INDEX, 3, 4, L.maxSurfaceTriangles, 'triangles [a, b, c]')] };
+const TETS = { kind: 'record', def: 'tetMesh', fields: [VERTICES(L.maxTetVertices), tuples('tets', INDEX, 4, 1, L.maxTets, 'tets [a, b, c, d]')] };
+
+/**
+ * A body's keys, soft or rigid (`type`; their stiffness is their type's parameters). Defaults: plasticity off
+ * (creep 0); yield and max are what a scene that only turns creep on gets: 10% strain before the rest state gives,
+ * at most 50% of plastic strain (seed 001 5.3; the yield/creep/max set of FleX and Rapier).
+ */
+export function bodyFields(type) {
+  return [
+    typeRow(type),
+    NAME_ROW,
+    { key: 'shape', kind: 'enum', values: SHAPES, required: true, first: true },
+    // box, ball: the centre; mesh, tets: added to the given vertices.
+    { key: 'position', kind: 'coord3', required: ['box', 'ball'], default: [0, 0, 0], unit: 'm' },
+    { key: 'rotation', kind: 'quaternion', default: [0, 0, 0, 1] },
+    { key: 'velocity', kind: 'coord3', default: [0, 0, 0], unit: 'm/s' },
+    { key: 'halfExtents', kind: 'tuple', items: [SIZE, SIZE, SIZE], what: 'an array of 3 numbers', default: [0.25, 0.25, 0.25], shapes: ['box'], unit: 'm' },
+    { key: 'radius', ...SIZE, default: 0.25, shapes: ['ball'] },
+    { key: 'resolution', kind: 'integer', min: L.bodyResolution.min, max: L.bodyResolution.max, default: 4, shapes: ['box', 'ball', 'mesh'] },
+    { key: 'mass', kind: 'mass', default: 1, unit: 'kg' },
+    { key: 'particleRadius', kind: 'number', min: 0, max: L.maxBodyRadius, default: 0, unit: 'm' },
+    paramsRow(type, 'stiffness'),
+    { key: 'plasticity', kind: 'record', fields: [plastic('yield', 0.1), plastic('creep', 0, '1/s'), plastic('max', 0.5)] },
+    // Local particle indices, below the body's count (set by readBody once its lattice or mesh is read).
+    { key: 'pins', kind: 'list', item: { kind: 'integer', min: 0, range: (ctx) => ({ min: 0, max: ctx.count - 1 }) }, max: L.maxPins, noun: 'particle indices', default: [] },
+    { key: 'pinBoxes', kind: 'list', item: boxRecord('min', 'max'), max: L.maxPinBoxes, noun: 'boxes {min, max}', default: [] },
+    // Its surface's colour (sRGB "#rrggbb", how it is drawn only); left out, its type's (render/palette.js).
+    { key: 'colour', kind: 'colour' },
+    { ...SIZE, key: 'size', shapes: ['mesh'] },
+    { key: 'mesh', perShape: { mesh: SURFACE, tets: TETS }, required: ['tets'], shapes: ['mesh', 'tets'] },
+    // The text of an OBJ file instead of `mesh` (exactly one of them), read into `mesh` (format/obj.js).
+    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh' },
+  ];
+}
+
+/** The keys only some shapes have, by shape (in name order, as the messages list them). */
+export const SHAPE_KEYS = Object.fromEntries(SHAPES.map((shape) => [shape,
+  bodyFields('soft').filter((f) => f.shapes?.includes(shape)).map((f) => f.key).sort()]));
+const ONLY_SOME = [...new Set(Object.values(SHAPE_KEYS).flat())];
+/** Read by readBody after the others: the mesh and its size, then what is checked against the body's particle count. */
+const LATE = ['size', 'mesh', 'obj', 'pins', 'pinBoxes', 'colour'];
 
 // ---------------------------------------------------------------- reading
 
 /**
- * Reads a soft or rigid body (`get` reads its own keys, already checked against BODY_KEYS). `stiffness(value,
- * path)` reads the type's stiffness (undefined: its defaults). Returns the body normalised, keys in one order.
+ * Reads a soft or rigid body (`get` reads its own keys, already checked against the keys of `fields`, its type's
+ * bodyFields). Returns the body normalised, keys in one order: its shape's own, the mesh last (it is the long one).
  */
-export function readBody(get, path, index, type, stiffness) {
-  const shape = required(get, 'shape', path);
-  if (!SHAPES.includes(shape)) fail(join(path, 'shape'), `must be ${SHAPES.map((s) => `"${s}"`).join(', ')}`, shape);
+export function readBody(fields, get, path, index, type) {
+  const shape = fieldReader(fields, get, path, { type, index }).value('shape');
   for (const key of ONLY_SOME) {
     if (get(key) !== undefined && !SHAPE_KEYS[shape].includes(key)) {
       throw new SceneError(join(path, key), `${join(path, key)} is not a key of a ${shape} body (its own: ${SHAPE_KEYS[shape].join(', ')})`);
     }
   }
-  const given = shape === 'box' || shape === 'ball';
-  const at = (key) => join(path, key);
-  const o = {
-    type,
-    name: optional(get('name'), `${type} ${index + 1}`, (v) => name(v, at('name'))),
-    shape,
-    // box, ball: the centre; mesh, tets: added to the given vertices.
-    position: given ? coord3(required(get, 'position', path), at('position')) : optional(get('position'), [0, 0, 0], (v) => coord3(v, at('position'))),
-    rotation: optional(get('rotation'), [0, 0, 0, 1], (v) => {
-      const q = vec(v, at('rotation'), 4, -1e4, 1e4);
-      if (Math.hypot(...q) < 1e-6) fail(at('rotation'), 'must be a non-zero quaternion [x, y, z, w]', q);
-      return q;
-    }),
-    velocity: optional(get('velocity'), [0, 0, 0], (v) => vec(v, at('velocity'), 3, -L.maxCoord, L.maxCoord)),
-  };
-  if (shape === 'box') {
-    o.halfExtents = optional(get('halfExtents'), [...BODY_DEFAULTS.halfExtents], (v) => array(v, at('halfExtents'), 3, 3, 'an array of 3 numbers')
-      .map((x, i) => size(x, join(at('halfExtents'), i))));
-  }
-  if (shape === 'ball') o.radius = optional(get('radius'), BODY_DEFAULTS.radius, (v) => size(v, at('radius')));
-  if (shape !== 'tets') {
-    o.resolution = optional(get('resolution'), BODY_DEFAULTS.resolution, (v) => integer(v, at('resolution'), L.bodyResolution.min, L.bodyResolution.max));
-  }
-  o.mass = optional(get('mass'), BODY_DEFAULTS.mass, (v) => mass(v, at('mass')));
-  o.particleRadius = optional(get('particleRadius'), BODY_DEFAULTS.particleRadius, (v) => number(v, at('particleRadius'), 0, L.maxBodyRadius));
-  o.stiffness = optional(get('stiffness'), stiffness(undefined, at('stiffness')), (v) => stiffness(v, at('stiffness')));
-  o.plasticity = plasticity(get('plasticity'), at('plasticity'));
+  const rows = variantRows(fields, shape);
+  const body = fieldReader(rows, get, path, { type, index });
+  const o = body.all(rows.filter((f) => !LATE.includes(f.key)));
   if (shape === 'mesh') {
-    o.mesh = surface(get('mesh'), get('obj'), path);
-    const given = optional(get('size'), undefined, (v) => number(v, at('size'), 0, L.maxSize, { minExcl: true }));
-    const size = fitMesh(o.mesh, given);
+    o.mesh = surface(get('mesh'), get('obj'), path, body);
+    const size = fitMesh(o.mesh, body.value('size'));
     if (size !== undefined) o.size = size;
   }
-  if (shape === 'tets') o.mesh = tetMesh(required(get, 'mesh', path), at('mesh'));
+  if (shape === 'tets') o.mesh = body.value('mesh');
   // A given radius reaches at most MAX_RADIUS_SPACINGS lattice spacings (tets: shortest edges); the engine refuses more.
   if (o.particleRadius > 0) {
-    const problem = radiusSpacingProblem(o.particleRadius, f(2 * bodyDefaultRadius(o)), false);
+    const problem = radiusSpacingProblem(o.particleRadius, Math.fround(2 * bodyDefaultRadius(o)), false);
     if (problem) {
-      fail(at('particleRadius'), `must be at most ${MAX_RADIUS_SPACINGS} times the body's ${o.shape === 'tets' ? 'shortest edge' : 'lattice spacing'}, `
+      fail(join(path, 'particleRadius'), `must be at most ${MAX_RADIUS_SPACINGS} times the body's ${o.shape === 'tets' ? 'shortest edge' : 'lattice spacing'}, `
         + `${problem.spacing} m (${problem.limit} m: ${problem.why})`, o.particleRadius);
     }
   }
-  const count = bodyParticleCount(o);
-  o.pins = optional(get('pins'), [], (v) => array(v, at('pins'), 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
-    .map((p, i) => integer(p, join(at('pins'), i), 0, count - 1)));
-  o.pinBoxes = optional(get('pinBoxes'), [], (v) => array(v, at('pinBoxes'), 0, L.maxPinBoxes, `an array of at most ${L.maxPinBoxes} boxes {min, max}`)
-    .map((b, i) => pinBox(b, join(at('pinBoxes'), i))));
-  // Its surface's colour (sRGB "#rrggbb", how it is drawn only); left out, its type's (render/palette.js).
-  if (get('colour') !== undefined) o.colour = colour(get('colour'), at('colour'));
-  // Keys in one order whatever the input's, with the mesh last (it is the long one).
+  body.count = bodyParticleCount(o);
+  o.pins = body.value('pins');
+  o.pinBoxes = body.value('pinBoxes');
+  if (get('colour') !== undefined) o.colour = body.value('colour');
   if (o.mesh) { const m = o.mesh; delete o.mesh; o.mesh = m; }
   return o;
 }
-
-function plasticity(value, path) {
-  const get = value === undefined ? () => undefined : record(value, path, PLASTICITY);
-  const out = {};
-  for (const k of PLASTICITY) {
-    const r = L.plasticity[k];
-    out[k] = optional(get(k), BODY_DEFAULTS.plasticity[k], (v) => number(v, join(path, k), r.min, r.max));
-  }
-  return out;
-}
-
-function pinBox(value, path) {
-  const get = record(value, path, ['min', 'max']);
-  const lo = coord3(required(get, 'min', path), join(path, 'min'));
-  const hi = coord3(required(get, 'max', path), join(path, 'max'));
-  lo.forEach((v, k) => { if (v > hi[k]) fail(join(join(path, 'max'), k), `must not be below min[${k}] (${v})`, hi[k]); });
-  return { min: lo, max: hi };
-}
-
-/** n-tuples of numbers: vertices (finite, within ±maxMeshCoord) or indices (integers below `count`). */
-function tuples(value, path, n, min, max, what, read) {
-  return array(value, path, min, max, `an array of ${min}..${max} ${what}`).map((t, i) => {
-    const p = join(path, i);
-    return array(t, p, n, n, `an array of ${n} numbers`).map((x, k) => read(x, join(p, k)));
-  });
-}
-const coordinate = (x, p) => number(x, p, -L.maxMeshCoord, L.maxMeshCoord);
 
 /**
  * Scales `mesh`'s vertices in place so its bounding box's longest side is `size` m (given, or MESH_FIT.size when
@@ -164,7 +149,7 @@ function fitMesh(mesh, size) {
 }
 
 /** A "mesh" body's closed surface: `mesh` {vertices, triangles} or `obj` (OBJ text), exactly one. */
-function surface(mesh, obj, path) {
+function surface(mesh, obj, path, ctx) {
   if ((mesh === undefined) === (obj === undefined)) {
     throw new SceneError(join(path, 'mesh'), `${join(path, 'mesh')} is required: a mesh body takes "mesh" {vertices, triangles} or "obj" (OBJ text), exactly one`);
   }
@@ -178,21 +163,7 @@ function surface(mesh, obj, path) {
     }
     return meshFromArrays(parsed.vertices, parsed.triangles);
   }
-  const p = join(path, 'mesh');
-  const get = record(mesh, p, ['vertices', 'triangles']);
-  const vertices = tuples(required(get, 'vertices', p), join(p, 'vertices'), 3, 4, L.maxSurfaceVertices, 'vertices [x, y, z]', coordinate);
-  const n = vertices.length;
-  const triangles = tuples(required(get, 'triangles', p), join(p, 'triangles'), 3, 4, L.maxSurfaceTriangles, 'triangles [a, b, c]',
-    (x, q) => integer(x, q, 0, n - 1));
-  return { vertices, triangles };
-}
-
-function tetMesh(mesh, path) {
-  const get = record(mesh, path, ['vertices', 'tets']);
-  const vertices = tuples(required(get, 'vertices', path), join(path, 'vertices'), 3, 4, L.maxTetVertices, 'vertices [x, y, z]', coordinate);
-  const n = vertices.length;
-  const tets = tuples(required(get, 'tets', path), join(path, 'tets'), 4, 1, L.maxTets, 'tets [a, b, c, d]', (x, q) => integer(x, q, 0, n - 1));
-  return { vertices, tets };
+  return readRecord(SURFACE.fields, mesh, join(path, 'mesh'), ctx);
 }
 
 /** A mesh {vertices: [[x, y, z]...], triangles: [[a, b, c]...]} from parseObj's flat arrays. */

@@ -8,7 +8,8 @@
 
 import { PARAMS, radiusSpacingProblem } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { array, coord3, fail, integer, join, mass, massRange, name, optional, paramValue, required } from '../format/read.js';
+import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
+import { fail } from '../format/read.js';
 import { control } from '../panel/control.js';
 
 const TYPE = 'chain';
@@ -23,32 +24,31 @@ export function chainSpacing(o) {
   return f(f(Math.sqrt(f(f(f(d[0] * d[0]) + f(d[1] * d[1])) + f(d[2] * d[2])))) / o.segments);
 }
 
+/** A particle of the chain: 0..segments (the schema knows only the longest chain). */
+const INDEX = { kind: 'integer', min: 0, max: L.segments.max, range: (ctx) => ({ min: 0, max: ctx.value('segments') }) };
+
+/** Its scene keys (format/fields.js): its ends and segments first, the pins and mass ranges are checked against them. */
+const FIELDS = [
+  typeRow(TYPE),
+  NAME_ROW,
+  { key: 'start', kind: 'coord3', required: true, first: true, unit: 'm' },
+  {
+    key: 'end', kind: 'coord3', required: true, first: true, unit: 'm',
+    check: (end, p, ctx) => { if (ctx.value('start').every((v, i) => v === end[i])) fail(p, 'must differ from start', end); },
+  },
+  { key: 'segments', kind: 'integer', min: L.segments.min, max: L.segments.max, required: true, first: true },
+  { key: 'mass', kind: 'mass', default: DEFAULT_MASS, unit: 'kg' },
+  paramsRow(TYPE, 'stiffness'),
+  { key: 'pins', kind: 'list', item: INDEX, max: L.maxPins, noun: 'particle indices', default: [] },
+  massRangesRow(INDEX, 'mass ranges', (a, b) => a <= b),
+];
+
 /** @type {import('./index.js').ObjectType} */
 export const chain = {
   type: TYPE,
-  keys: ['type', 'name', 'start', 'end', 'segments', 'mass', 'stiffness', 'pins', 'masses'],
-
-  /** Reads an untrusted chain (`get` reads its own keys, already checked against `keys`); returns it normalised. */
-  read(get, path, index) {
-    const start = coord3(required(get, 'start', path), join(path, 'start'));
-    const end = coord3(required(get, 'end', path), join(path, 'end'));
-    if (start.every((v, i) => v === end[i])) fail(join(path, 'end'), 'must differ from start', end);
-    const segments = integer(required(get, 'segments', path), join(path, 'segments'), L.segments.min, L.segments.max);
-    const idx = (v, p) => integer(v, p, 0, segments);
-    const pinsPath = join(path, 'pins');
-    const massesPath = join(path, 'masses');
-    return {
-      type: TYPE,
-      name: optional(get('name'), `chain ${index + 1}`, (v) => name(v, join(path, 'name'))),
-      start, end, segments,
-      mass: optional(get('mass'), DEFAULT_MASS, (v) => mass(v, join(path, 'mass'))),
-      stiffness: optional(get('stiffness'), STIFFNESS.default, (v) => paramValue(STIFFNESS, v, join(path, 'stiffness'))),
-      pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} particle indices`)
-        .map((p, i) => idx(p, join(pinsPath, i)))),
-      masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass ranges`)
-        .map((r, i) => massRange(r, join(massesPath, i), idx, (a, b) => a <= b))),
-    };
-  },
+  fields: FIELDS,
+  keys: fieldKeys(FIELDS),
+  read: readObject(FIELDS, TYPE),
 
   particleCount: (o) => o.segments + 1,
 

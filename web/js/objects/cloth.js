@@ -18,9 +18,8 @@
 
 import { PARAMS, radiusSpacingProblem, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import {
-  array, colour, coord3, fail, integer, join, mass, massRange, name, number, optional, paramValue, record, required, vec,
-} from '../format/read.js';
+import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
+import { array, fail, join } from '../format/read.js';
 import { control } from '../panel/control.js';
 import { CLOTH_STRINGS } from './cloth-strings.js';
 
@@ -42,16 +41,42 @@ export function clothSpacing(o) {
   return Math.min(su, sv, f(2 * f(Math.sqrt(area))));
 }
 
-/** A cloth's { stretch, shear, bend }: the parameters stiffness.stretch/shear/bend, one set per object. */
-function stiffness(value, path) {
-  const get = value === undefined ? () => undefined : record(value, path, KINDS);
-  const out = {};
-  for (const k of KINDS) {
-    const p = PARAMS[`stiffness.${k}`];
-    out[k] = optional(get(k), p.default, (x) => paramValue(p, x, join(path, k)));
-  }
-  return out;
-}
+// A grid cell [i, j]: inside the cloth's own grid (the schema knows only the largest grid).
+const CELL_INDEX = [0, 1].map((k) => ({
+  kind: 'integer', min: 0, max: L.resolution.max - 1, range: (ctx) => ({ min: 0, max: ctx.value('resolution')[k] - 1 }),
+}));
+const CELL = { kind: 'tuple', items: CELL_INDEX, what: 'an [i, j] pair' };
+const AT = { kind: 'number', min: -L.maxCoord, max: L.maxCoord, unit: 'm' };
+const PIN_RULE = 'an [i, j] pair or an [i, j, x, y, z] pin placed at (x, y, z)';
+const PIN = {
+  kind: 'anyOf', of: [CELL, { kind: 'tuple', items: [...CELL_INDEX, AT, AT, AT] }],
+  read(v, p, ctx) {
+    const items = array(v, p, 2, 5, PIN_RULE);
+    const ij = CELL_INDEX.map((f, k) => readField(f, items[k], join(p, k), ctx));
+    if (items.length === 2) return ij;
+    if (items.length !== 5) fail(p, `must be ${PIN_RULE}`, v);
+    return [...ij, ...[2, 3, 4].map((k) => readField(AT, items[k], join(p, k), ctx))];
+  },
+};
+const RESOLUTION = { kind: 'integer', min: L.resolution.min, max: L.resolution.max };
+
+/** Its scene keys (format/fields.js): the grid first, the pins and mass rectangles are checked against it. */
+const FIELDS = [
+  typeRow(TYPE),
+  NAME_ROW,
+  { key: 'origin', kind: 'coord3', required: true, first: true, unit: 'm' },
+  { key: 'size', kind: 'vec', n: 2, min: 0, minExcl: true, max: L.maxSize, required: true, first: true, unit: 'm' },
+  {
+    key: 'resolution', kind: 'tuple', items: [RESOLUTION, RESOLUTION], what: 'an array of 2 integers', required: true, first: true,
+    check: (r, p) => { if (r[0] * r[1] > L.maxParticles) fail(p, `must have a product of at most ${L.maxParticles}`, r); },
+  },
+  { key: 'plane', kind: 'enum', values: ['xy', 'xz'], default: 'xy', first: true },
+  { key: 'mass', kind: 'mass', default: DEFAULT_MASS, unit: 'kg' },
+  paramsRow(TYPE, 'stiffness'),
+  { key: 'pins', kind: 'list', item: PIN, max: L.maxPins, noun: 'pins', default: [] },
+  massRangesRow(CELL, 'mass rectangles', (a, b) => a[0] <= b[0] && a[1] <= b[1]),
+  { key: 'colour', kind: 'colour' },
+];
 
 function windVelocity(speed, degrees) {
   const a = (degrees * Math.PI) / 180;
@@ -62,46 +87,9 @@ function windVelocity(speed, degrees) {
 /** @type {import('./index.js').ObjectType} */
 export const cloth = {
   type: TYPE,
-  keys: ['type', 'name', 'origin', 'size', 'resolution', 'plane', 'mass', 'stiffness', 'pins', 'masses', 'colour'],
-
-  /** Reads an untrusted cloth (`get` reads its own keys, already checked against `keys`); returns it normalised. */
-  read(get, path, index) {
-    const origin = coord3(required(get, 'origin', path), join(path, 'origin'));
-    const size = vec(required(get, 'size', path), join(path, 'size'), 2, 0, L.maxSize, { minExcl: true });
-    const resPath = join(path, 'resolution');
-    const resolution = array(required(get, 'resolution', path), resPath, 2, 2, 'an array of 2 integers')
-      .map((v, i) => integer(v, join(resPath, i), L.resolution.min, L.resolution.max));
-    if (resolution[0] * resolution[1] > L.maxParticles) fail(resPath, `must have a product of at most ${L.maxParticles}`, resolution);
-    const plane = optional(get('plane'), 'xy', (v) => {
-      if (v !== 'xy' && v !== 'xz') fail(join(path, 'plane'), 'must be "xy" or "xz"', v);
-      return v;
-    });
-    const cell = (v, p, max = 2, what = 'an [i, j] pair') => {
-      const ij = array(v, p, 2, max, what);
-      return [integer(ij[0], join(p, 0), 0, resolution[0] - 1), integer(ij[1], join(p, 1), 0, resolution[1] - 1)];
-    };
-    const pin = (v, p) => {
-      const ij = cell(v, p, 5, 'an [i, j] pair or an [i, j, x, y, z] pin placed at (x, y, z)');
-      if (v.length === 2) return ij;
-      if (v.length !== 5) fail(p, 'must be an [i, j] pair or an [i, j, x, y, z] pin placed at (x, y, z)', v);
-      return [...ij, ...[2, 3, 4].map((k) => number(v[k], join(p, k), -L.maxCoord, L.maxCoord))];
-    };
-    const stiffPath = join(path, 'stiffness');
-    const pinsPath = join(path, 'pins');
-    const massesPath = join(path, 'masses');
-    return {
-      type: TYPE,
-      name: optional(get('name'), `cloth ${index + 1}`, (v) => name(v, join(path, 'name'))),
-      origin, size, resolution, plane,
-      mass: optional(get('mass'), DEFAULT_MASS, (v) => mass(v, join(path, 'mass'))),
-      stiffness: optional(get('stiffness'), stiffness(undefined, stiffPath), (v) => stiffness(v, stiffPath)),
-      pins: optional(get('pins'), [], (v) => array(v, pinsPath, 0, L.maxPins, `an array of at most ${L.maxPins} pins`)
-        .map((p, i) => pin(p, join(pinsPath, i)))),
-      masses: optional(get('masses'), [], (v) => array(v, massesPath, 0, L.maxMassRanges, `an array of at most ${L.maxMassRanges} mass rectangles`)
-        .map((r, i) => massRange(r, join(massesPath, i), cell, (a, b) => a[0] <= b[0] && a[1] <= b[1]))),
-      ...(get('colour') === undefined ? {} : { colour: colour(get('colour'), join(path, 'colour')) }),
-    };
-  },
+  fields: FIELDS,
+  keys: fieldKeys(FIELDS),
+  read: readObject(FIELDS, TYPE),
 
   particleCount: (o) => o.resolution[0] * o.resolution[1],
 

@@ -15,39 +15,50 @@
 
 import { PARAMS } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { SceneError, array, boolean, coord3, fail, integer, join, name, number, optional, record, required, vec } from '../format/read.js';
+import { NAME_ROW, boxRecord, fieldKeys, fieldReader, typeRow } from '../format/fields.js';
+import { SceneError, fail, join } from '../format/read.js';
 import { control } from '../panel/control.js';
 
 const TYPE = 'fluid';
-const KEYS = ['type', 'name', 'block', 'velocity', 'capacity', 'emitters', 'drains'];
-export const EMITTER_KEYS = ['position', 'direction', 'speed', 'radius', 'enabled'];
-export const EMITTER_DEFAULTS = Object.freeze({ speed: 1, enabled: true });
 const f = Math.fround;
 
 /** The scene's fluid spacing d (the "fluid" section; the table's default for a bare object). */
 const spacingOf = (scene) => scene?.fluid?.spacing ?? PARAMS['fluid.spacing'].default;
 
-function box(value, path) {
-  const get = record(value, path, ['lower', 'upper']);
-  const lower = coord3(required(get, 'lower', path), join(path, 'lower'));
-  const upper = coord3(required(get, 'upper', path), join(path, 'upper'));
-  lower.forEach((v, k) => { if (upper[k] < v) fail(join(join(path, 'upper'), k), `must not be below lower[${k}] (${v})`, upper[k]); });
-  return { lower, upper };
-}
+const BOX = boxRecord('lower', 'upper');
 
-function emitter(value, path, spacing) {
-  const get = record(value, path, EMITTER_KEYS);
-  const direction = vec(required(get, 'direction', path), join(path, 'direction'), 3, -L.maxCoord, L.maxCoord);
-  if (Math.hypot(...direction) < 1e-6) fail(join(path, 'direction'), 'must be a non-zero vector', direction);
-  return {
-    position: coord3(required(get, 'position', path), join(path, 'position')),
-    direction,
-    speed: optional(get('speed'), EMITTER_DEFAULTS.speed, (v) => number(v, join(path, 'speed'), 0, L.emitterSpeed.max, { minExcl: true })),
-    // A nozzle narrower than half a particle emits nothing but its centre; the engine refuses it (pbdEmitterDef).
-    radius: optional(get('radius'), spacing, (v) => number(v, join(path, 'radius'), spacing / 2, L.emitterRadius.max)),
-    enabled: optional(get('enabled'), EMITTER_DEFAULTS.enabled, (v) => boolean(v, join(path, 'enabled'))),
-  };
-}
+/** A hose. A nozzle narrower than half a particle emits nothing but its centre: the engine refuses it (pbdEmitterDef),
+ *  so its radius is at least the scene's fluid.spacing / 2 (the schema cannot say it). */
+const EMITTER = {
+  kind: 'record',
+  fields: [
+    { key: 'position', kind: 'coord3', required: true, unit: 'm' },
+    {
+      key: 'direction', kind: 'coord3', required: true, first: true,
+      check: (d, p) => { if (Math.hypot(...d) < 1e-6) fail(p, 'must be a non-zero vector', d); },
+    },
+    { key: 'speed', kind: 'number', min: 0, minExcl: true, max: L.emitterSpeed.max, default: 1, unit: 'm/s' },
+    {
+      key: 'radius', kind: 'number', min: 0, minExcl: true, max: L.emitterRadius.max, unit: 'm',
+      range: (ctx) => ({ min: ctx.spacing / 2, max: L.emitterRadius.max }), default: (ctx) => ctx.spacing,
+    },
+    { key: 'enabled', kind: 'boolean', default: true },
+  ],
+};
+/** An emitter's keys (World.setEmitter takes any of them). */
+export const EMITTER_KEYS = fieldKeys(EMITTER.fields);
+
+/** Its scene keys (format/fields.js). capacity 0 means the block's own count (no room for a hose). */
+const FIELDS = [
+  typeRow(TYPE),
+  NAME_ROW,
+  // null (what a description without a block says) and absent alike: no block.
+  { key: 'block', kind: 'nullable', of: BOX, default: null },
+  { key: 'velocity', kind: 'vec', n: 3, min: -L.maxFluidSpeed, max: L.maxFluidSpeed, default: [0, 0, 0], unit: 'm/s' },
+  { key: 'capacity', kind: 'integer', min: 0, max: L.maxFluidParticles, default: 0 },
+  { key: 'emitters', kind: 'list', item: EMITTER, max: L.maxEmitters, noun: 'emitters', default: [] },
+  { key: 'drains', kind: 'list', item: BOX, max: L.maxDrains, noun: 'boxes {lower, upper}', default: [] },
+];
 
 /** Lattice points of the block at spacing d, as pbd_FluidBlockCount counts them (src/builders/fluid.c AxisCount:
  *  floor((hi - lo) / d + 1e-6) in double of the float32 corners). */
@@ -68,24 +79,14 @@ const reserved = (o, scene) => (o.capacity > 0 ? o.capacity : blockCount(o.block
 /** @type {import('./index.js').ObjectType} */
 export const fluid = {
   type: TYPE,
-  keys: KEYS,
+  fields: FIELDS,
+  keys: fieldKeys(FIELDS),
 
   /** Reads a fluid object against the scene read so far (its fluid section: the spacing). */
   read(get, path, index, scene) {
     const at = (key) => join(path, key);
     const spacing = spacingOf(scene);
-    const o = {
-      type: TYPE,
-      name: optional(get('name'), `fluid ${index + 1}`, (v) => name(v, at('name'))),
-      // null (what a description without a block says) and absent alike: no block.
-      block: optional(get('block'), null, (v) => (v === null ? null : box(v, at('block')))),
-      velocity: optional(get('velocity'), [0, 0, 0], (v) => vec(v, at('velocity'), 3, -L.maxFluidSpeed, L.maxFluidSpeed)),
-      capacity: optional(get('capacity'), 0, (v) => integer(v, at('capacity'), 0, L.maxFluidParticles)),
-      emitters: optional(get('emitters'), [], (v) => array(v, at('emitters'), 0, L.maxEmitters, `an array of at most ${L.maxEmitters} emitters`)
-        .map((e, i) => emitter(e, join(at('emitters'), i), spacing))),
-      drains: optional(get('drains'), [], (v) => array(v, at('drains'), 0, L.maxDrains, `an array of at most ${L.maxDrains} boxes {lower, upper}`)
-        .map((b, i) => box(b, join(at('drains'), i)))),
-    };
+    const o = fieldReader(FIELDS, get, path, { type: TYPE, index, scene, spacing }).all();
     const count = blockCount(o.block, spacing);
     if (count > L.maxFluidParticles) {
       fail(at('block'), `must hold at most ${L.maxFluidParticles} particles at fluid.spacing ${spacing} (it holds ${count})`, o.block);
@@ -161,6 +162,10 @@ export const fluid = {
     return keep;
   },
   stiffness: {},
+
+  /** Its particles are water: hoses and drains change how many live at any step (World.objects reads them again),
+   *  World.fluidStats measures them, the renderer draws them as water and the pointer does not grab them. */
+  water: true,
 
   /** Its largest size in metres: the block's, or the reach of its drains and nozzles (a recording's quantum). */
   extent(o) {

@@ -5,9 +5,12 @@
 //
 // @typedef {object} ObjectType
 // @property {string} type             its "type" in a scene
-// @property {string[]} keys           the scene keys it allows
-// @property {(get, path: string, index: number, scene) => object} read   validates and normalises (format/read.js
-//   readers); `scene` holds the sections read so far (a fluid reads its spacing)
+// @property {object[]} fields         its scene keys, one row each (format/fields.js): kind, range, default, unit. The
+//   one description of its keys: the validator reads with it, the JSON Schema is made from it
+//   (tools/gen-scene-schema.mjs) and tests/node/types.test.mjs checks its .d.ts against it
+// @property {string[]} keys           its rows' keys, the scene keys it allows
+// @property {(get, path: string, index: number, scene) => object} read   validates and normalises by its rows
+//   (format/fields.js, with the rules across values); `scene` holds the sections read so far (a fluid reads its spacing)
 // @property {(o, scene?) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
 // @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
 //   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
@@ -19,6 +22,8 @@
 // @property {Object<string, {kind: number, param: string, get, set}>} stiffness   its constraint kinds
 // @property {(o) => number} extent     its largest size in metres (a recording's quantum)
 // @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
+// @property {boolean} [water]        its particles are water: live counts that change at any step (hoses, drains),
+//   World.fluidStats, drawn as water, not grabbed (hasWater: a scene with some)
 // @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
 // @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
 //   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()
@@ -53,6 +58,11 @@ export function dotsByDefault(scene) {
   return scene.objects.some((o) => findObjectType(o.type)?.render.primitive === 'lines');
 }
 
+/** Whether a scene has water (an object of a type with `water`): its fluid statistics are worth asking for. */
+export function hasWater(scene) {
+  return scene.objects.some((o) => findObjectType(o.type)?.water === true);
+}
+
 /** The type of a (validated) scene object. */
 export function objectTypeOf(o) {
   const t = BY_NAME.get(o.type);
@@ -60,8 +70,10 @@ export function objectTypeOf(o) {
   return t;
 }
 
-/** Every key some type allows (an object's keys are checked against these first, then against its type's). */
-export const OBJECT_KEYS = Object.freeze([...new Set(OBJECT_TYPES.flatMap((t) => t.keys))]);
+/** Places of the parameter table that are object types' fields (their `params` rows: "cloth.stiffness" holds
+ *  "cloth.stiffness.stretch"); the table's other places are the scene's sections (format/scene.js). */
+const OBJECT_PLACES = OBJECT_TYPES.flatMap((t) => t.fields.filter((f) => f.kind === 'params').map((f) => f.place));
+export const isObjectPlace = (place) => OBJECT_PLACES.some((q) => place === q || place.startsWith(`${q}.`));
 
 /** The types' panel controls, each marked with the type it belongs to (the panel shows it when the scene has one). */
 export const OBJECT_CONTROLS = Object.freeze(OBJECT_TYPES.flatMap((t) => t.controls.map((c) => ({ ...c, objectType: t.type }))));

@@ -9,11 +9,11 @@
 // stiffness < 1 makes it a soft shape-matched body (its goal pulls it only part of the way each pass).
 
 import { PARAMS } from '../engine/params.js';
-import { optional, paramValue } from '../format/read.js';
+import { fieldKeys } from '../format/fields.js';
 import { control } from '../panel/control.js';
 import {
-  BODY_KEYS, BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
-  bodySprite, buildBody, meshSize, readBody,
+  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  bodyFields, bodySprite, buildBody, meshSize, readBody,
 } from './body-common.js';
 
 const TYPE = 'rigid';
@@ -21,13 +21,15 @@ const TYPE_CODE = 3; // PBD_OBJECT_RIGID
 const STIFFNESS = PARAMS['stiffness.shape'];
 const KIND = 6; // pbdKind_shape
 
-const stiffness = (value, path) => optional(value, STIFFNESS.default, (v) => paramValue(STIFFNESS, v, path));
+/** Its scene keys: a body's (body-common.js), its stiffness the parameter stiffness.shape. */
+const FIELDS = bodyFields(TYPE);
 
 /** @type {import('./index.js').ObjectType} */
 export const rigid = {
   type: TYPE,
-  keys: BODY_KEYS,
-  read: (get, path, index) => readBody(get, path, index, TYPE, stiffness),
+  fields: FIELDS,
+  keys: fieldKeys(FIELDS),
+  read: (get, path, index) => readBody(FIELDS, get, path, index, TYPE),
   particleCount: bodyParticleCount,
   counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
 

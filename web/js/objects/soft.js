@@ -8,34 +8,26 @@
 //     "resolution": 5, "mass": 1, "stiffness": { "edge": 0.5, "volume": 1 },
 //     "plasticity": { "yield": 0.1, "creep": 0, "max": 0.5 }, "pins": [], "pinBoxes": [] }
 
-import { PARAMS } from '../engine/params.js';
-import { join, optional, paramValue, record } from '../format/read.js';
+import { fieldKeys } from '../format/fields.js';
 import { control } from '../panel/control.js';
 import {
-  BODY_KEYS, BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
-  bodySprite, buildBody, meshSize, readBody,
+  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  bodyFields, bodySprite, buildBody, meshSize, readBody,
 } from './body-common.js';
 
 const TYPE = 'soft';
 const TYPE_CODE = 2; // PBD_OBJECT_SOFT
 const KINDS = { edge: 4, volume: 5 }; // pbdKind_edge, pbdKind_volume
 
-/** A soft body's { edge, volume }: the parameters stiffness.edge and stiffness.volume, one set per object. */
-function stiffness(value, path) {
-  const get = value === undefined ? () => undefined : record(value, path, Object.keys(KINDS));
-  const out = {};
-  for (const k of Object.keys(KINDS)) {
-    const p = PARAMS[`stiffness.${k}`];
-    out[k] = optional(get(k), p.default, (x) => paramValue(p, x, join(path, k)));
-  }
-  return out;
-}
+/** Its scene keys: a body's (body-common.js), its stiffness the parameters stiffness.edge and stiffness.volume. */
+const FIELDS = bodyFields(TYPE);
 
 /** @type {import('./index.js').ObjectType} */
 export const soft = {
   type: TYPE,
-  keys: BODY_KEYS,
-  read: (get, path, index) => readBody(get, path, index, TYPE, stiffness),
+  fields: FIELDS,
+  keys: fieldKeys(FIELDS),
+  read: (get, path, index) => readBody(FIELDS, get, path, index, TYPE),
   particleCount: bodyParticleCount,
   counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
 

@@ -4,6 +4,7 @@
 // density error), with a message when a hose has filled the capacity. All text is written with textContent.
 
 import { sceneEmitters } from '../engine/world-fluid.js';
+import { hasWater } from '../objects/index.js';
 import { formatNumber, t } from '../i18n/i18n.js';
 
 /** The hose switches and statistics inside `folder` (the panel's Fluid folder); returns { show(scene) -> whether
@@ -32,7 +33,7 @@ export function fluidPanel(doc, folder, tr, handlers) {
     folder.$children.append(info, full); // after the switches
     stats = null;
     render();
-    return scene.objects.some((o) => o.type === 'fluid');
+    return hasWater(scene);
   }
 
   function render() {

@@ -1,26 +1,12 @@
-// common.js — what the recorder and the replayer share: which World calls they wrap, the position quantum of a
-// scene, the check that a world is fresh, and wrapping a world's methods on the instance (and putting them back).
+// common.js — what the recorder and the replayer share besides the World calls they wrap (format/replay-calls.js):
+// the position quantum of a scene, the check that a world is fresh, and wrapping a world's methods on the instance
+// (and putting them back).
 
-import { PARAM_TABLE } from '../engine/params.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { REPLAY_LIMITS } from '../format/replay.js';
 import { objectTypeOf } from '../objects/index.js';
 
-export const WRAPPED = ['step', 'addAttachment', 'moveAttachment', 'removeAttachment', 'setColliderTransform', 'setColliderMaterial',
-  'setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setPosition', 'setVelocity', 'setMass', 'setInvMass', 'setEmitter', 'destroy'];
-/** Parameters that change nothing in the motion (instruments such as recordConvergence: no place in a scene),
- *  so they are not recorded. */
-export const UNRECORDED_PARAMS = new Set(PARAM_TABLE.filter((p) => p.scene === '').map((p) => p.name));
-/** World calls that change the motion outside a replay's events: they end a replay. */
-export const INTERFERING = ['setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius', 'setColliderMaterial', 'setPosition',
-  'setVelocity', 'setMass', 'setInvMass'];
 export const MAX_COORD = SCENE_LIMITS.maxCoord;
-/** A collider's material: what setColliderMaterial sets and a "f" event carries, with the scene's ranges. */
-export const MATERIAL = [
-  ['staticFriction', SCENE_LIMITS.colliderFriction],
-  ['kineticFriction', SCENE_LIMITS.colliderFriction],
-  ['restitution', SCENE_LIMITS.colliderRestitution],
-];
 
 /** The position quantum for a scene: the coarsest q whose step (1/q m) is at most 1/1000 of its largest object. */
 export function chooseQuantum(scene) {
@@ -56,4 +42,3 @@ export function wrap(world, names, make) {
 }
 
 export const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
-export const sameBits = (a, b) => a.length === b.length && a.every((v, k) => Object.is(v, b[k]));

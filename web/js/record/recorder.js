@@ -30,7 +30,8 @@
 // the page translates.
 
 import { readReplay, replayParamValue, REPLAY_LIMITS, REPLAY_VERSION } from '../format/replay.js';
-import { WRAPPED, UNRECORDED_PARAMS, MAX_COORD, MATERIAL, chooseQuantum, freshness, wrap, isNum, sameBits } from './common.js';
+import { MATERIAL, REPLAY_EVENTS, UNRECORDED_PARAMS, WORLD_CALLS, replayState } from '../format/replay-calls.js';
+import { MAX_COORD, chooseQuantum, freshness, wrap, isNum } from './common.js';
 
 export { chooseQuantum };
 
@@ -52,7 +53,7 @@ export class Recorder {
     this.onStop = onStop;
     /** Steps recorded so far. */
     this.steps = 0;
-    this.events = []; // { step, kind: 'g' | 'm' | 'r' | 'c' | 'f' | 'p', ... } with absolute integer positions
+    this.events = []; // { step, kind: 'g' | 'm' | 'r' | 'c' | 'f' | 'p' | 'e' (format/replay-calls.js), ... }, positions absolute integers
     this.grabs = 0;
     this.slotOf = new Map(); // attachment id -> slot (the n-th grab)
     this.lastOf = new Map(); // 'g3' / 'c0' / 'f0' -> the latest event of that grab or collider (for coalescing)
@@ -66,7 +67,14 @@ export class Recorder {
      *  vars } (the page words it in its language; stopReason is the English sentence). */
     this.stopCause = null;
     this.hash = null;
-    const { original, restore } = wrap(world, WRAPPED, (name) => (...args) => this[`_${name}`](...args));
+    // Every call that changes a run (format/replay-calls.js): one a replay carries is recorded by its method here
+    // (_addAttachment…), one it cannot ends the recording before it.
+    const calls = new Map(WORLD_CALLS.map((c) => [c.call, c]));
+    const { original, restore } = wrap(world, ['step', 'destroy', ...calls.keys()], (name) => {
+      const c = calls.get(name);
+      if (!c?.unrecorded) return (...args) => this[`_${name}`](...args);
+      return (...args) => this._unrecorded(name, args, c.unrecorded, c.cause ? { key: c.cause } : undefined);
+    });
     this.original = original;
     this.restore = restore;
   }
@@ -86,37 +94,11 @@ export class Recorder {
     const q = this.q;
     const events = [];
     let at = 0;
-    const grabAt = new Map();
-    const colliderAt = this.scene.colliders.map(() => [0, 0, 0]);
-    const colliderRot = this.scene.colliders.map((c) => [...(c.rotation ?? [0, 0, 0, 1])]);
-    const minus = (a, b) => a.map((v, k) => v - b[k] + 0);
+    const w = replayState(this.scene);
     for (const e of this.events) {
       if (e.step >= this.steps) break; // after the last recorded step: it never acted
-      const d = e.step - at;
+      events.push([e.step - at, e.kind, ...REPLAY_EVENTS.get(e.kind).write(e, w)]);
       at = e.step;
-      if (e.kind === 'g') {
-        grabAt.set(e.slot, e.n);
-        events.push(e.k === 1 ? [d, 'g', e.particle, ...e.n] : [d, 'g', e.particle, ...e.n, e.k]);
-      } else if (e.kind === 'm') {
-        events.push([d, 'm', e.slot, ...minus(e.n, grabAt.get(e.slot))]);
-        grabAt.set(e.slot, e.n);
-      } else if (e.kind === 'r') {
-        events.push([d, 'r', e.slot]);
-      } else if (e.kind === 'c') {
-        const ev = [d, 'c', e.collider, ...minus(e.n, colliderAt[e.collider])];
-        colliderAt[e.collider] = e.n;
-        if (!sameBits(e.rot, colliderRot[e.collider])) {
-          ev.push(...e.rot);
-          colliderRot[e.collider] = e.rot;
-        }
-        events.push(ev);
-      } else if (e.kind === 'f') {
-        events.push([d, 'f', e.collider, e.staticFriction, e.kineticFriction, e.restitution]);
-      } else if (e.kind === 'e') {
-        events.push([d, 'e', e.emitter, e.on]);
-      } else {
-        events.push([d, 'p', e.name, e.value]);
-      }
     }
     const replay = { v: REPLAY_VERSION, steps: this.steps, q };
     if (this.hash !== null) replay.hash = this.hash;
@@ -292,14 +274,6 @@ export class Recorder {
     if (same) same.on = emitter.enabled ? 1 : 0;
     else this._push({ kind: 'e', emitter: index, on: emitter.enabled ? 1 : 0 }, key);
   }
-
-  _setObjectStiffness(...args) { return this._unrecorded('setObjectStiffness', args, 'setting one object\'s stiffness cannot be recorded'); }
-  _setObjectPlasticity(...args) { return this._unrecorded('setObjectPlasticity', args, 'setting a body\'s plasticity cannot be recorded'); }
-  _setObjectRadius(...args) { return this._unrecorded('setObjectRadius', args, 'setting a body\'s particle radius cannot be recorded'); }
-  _setPosition(...args) { return this._unrecorded('setPosition', args, 'setting a particle position cannot be recorded', { key: 'position' }); }
-  _setVelocity(...args) { return this._unrecorded('setVelocity', args, 'setting a particle velocity cannot be recorded', { key: 'velocity' }); }
-  _setMass(...args) { return this._unrecorded('setMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }
-  _setInvMass(...args) { return this._unrecorded('setInvMass', args, 'changing masses cannot be recorded', { key: 'mass' }); }
 
   _destroy() {
     this._stop('destroyed');

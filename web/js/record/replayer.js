@@ -2,7 +2,11 @@
 // its step, whatever chunks world.step is called with; calls that would change the run under it end it first.
 
 import { readReplay } from '../format/replay.js';
-import { INTERFERING, UNRECORDED_PARAMS, freshness, wrap } from './common.js';
+import { EVENT_KINDS, WORLD_CALLS } from '../format/replay-calls.js';
+import { freshness, wrap } from './common.js';
+
+/** The calls that would change the run under a replay (format/replay-calls.js `ends`): one of them ends it first. */
+const ENDING = new Map(WORLD_CALLS.filter((c) => c.ends).map((c) => [c.call, c]));
 
 export class Replayer {
   /**
@@ -11,8 +15,8 @@ export class Replayer {
    * each event just before its step, whatever chunks world.step is called with. After replay.steps steps the
    * grabs still held are released and onEnd({ steps, hash, expected, exact }) is called (exact: the hash
    * equals the one recorded, null when the replay has none). The world then runs on as usual. A call that
-   * would change the run under the replay (setParam, setColliderMaterial, setPosition, setVelocity, setMass,
-   * setInvMass) ends it first ({ stopped: true, reason, cause: 'setting' | 'collider' | 'particle' }).
+   * would change the run under the replay (format/replay-calls.js `ends`: setParam, setColliderMaterial,
+   * setPosition, setEmitter…) ends it first ({ stopped: true, reason, cause: 'setting' | 'collider' | 'particle' }).
    * onParam(name, value) follows each parameter the replay sets.
    */
   constructor(world, replay, { onEnd = null, onParam = null } = {}) {
@@ -33,26 +37,20 @@ export class Replayer {
     this.result = null;
     // Besides step and destroy, the calls that would change the run under the replay: one of them ends it first
     // (its own events go to the originals). Grabs from the pointer are the app's to hold back (input.canGrab).
-    const { original, restore } = wrap(world, ['step', 'destroy', 'setEmitter', ...INTERFERING],
-      (name) => (INTERFERING.includes(name) ? (...args) => this._interfere(name, args) : (...args) => this[`_${name}`](...args)));
+    const { original, restore } = wrap(world, ['step', 'destroy', ...ENDING.keys()],
+      (name) => (ENDING.has(name) ? (...args) => this._interfere(ENDING.get(name), args) : (...args) => this[`_${name}`](...args)));
     this.original = original;
     this.restore = restore;
     if (this.steps === 0) this._finish(null);
   }
 
-  _interfere(name, args) {
-    if (this.active && !(name === 'setParam' && UNRECORDED_PARAMS.has(args[0]))) {
-      const setting = ['setParam', 'setObjectStiffness', 'setObjectPlasticity', 'setObjectRadius'].includes(name);
-      const cause = setting ? 'setting' : name === 'setColliderMaterial' ? 'collider' : 'particle';
-      this._finish(null, { stopped: true, reason: `a ${cause} was changed`, cause });
+  /** A call that would change the run under the replay (a setting, a collider's material, a particle, a hose
+   *  switched by hand): the replay ends first, unless the call changes nothing in the motion. */
+  _interfere(call, args) {
+    if (this.active && !call.ignored?.(args)) {
+      this._finish(null, { stopped: true, reason: call.endsAs ?? `a ${call.ends} was changed`, cause: call.ends });
     }
-    return this.original[name](...args);
-  }
-
-  /** A hose switched by hand during the replay changes the run under it: the replay ends first. */
-  _setEmitter(...args) {
-    if (this.active) this._finish(null, { stopped: true, reason: 'a hose was switched', cause: 'setting' });
-    return this.original.setEmitter(...args);
+    return this.original[call.call](...args);
   }
 
   /** Ends the replay early (the grabs it holds are released); the world runs on. */
@@ -84,24 +82,10 @@ export class Replayer {
 
   /** Applies the events due before the next step; false if one failed (the replay then ends). */
   _applyDue() {
-    const w = this.world;
     while (this.next < this.events.length && this.events[this.next].step === this.count) {
       const e = this.events[this.next++];
       try {
-        if (e.kind === 'grab') this.ids.set(e.slot, w.addAttachment(e.particle, e.target, e.stiffness));
-        else if (e.kind === 'move') w.moveAttachment(this.ids.get(e.slot), e.target);
-        else if (e.kind === 'release') {
-          w.removeAttachment(this.ids.get(e.slot));
-          this.ids.delete(e.slot);
-        } else if (e.kind === 'collider') w.setColliderTransform(e.collider, e.position, e.rotation);
-        else if (e.kind === 'emitter') this.original.setEmitter(e.emitter, { enabled: e.enabled });
-        else if (e.kind === 'material') {
-          const { staticFriction, kineticFriction, restitution } = e;
-          this.original.setColliderMaterial(e.collider, { staticFriction, kineticFriction, restitution });
-        } else {
-          this.original.setParam(e.name, e.value); // the same World method; the wrapper guards against others
-          this.onParam?.(e.name, e.value);
-        }
+        EVENT_KINDS.get(e.kind).apply(e, this);
       } catch (err) {
         this._finish(err);
         return false;

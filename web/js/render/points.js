@@ -65,8 +65,7 @@ export function describeObjects(world, scene) {
     const render = s ? findObjectType(s.type)?.render ?? null : null;
     const sprite = render ? render.sprite(s) : { radius: 0.01, pinnedRadius: 0.02, columns: 0, rows: 0 };
     const primitive = render?.primitive ?? null;
-    // Until objects/ registers the fluid type (with render.primitive 'fluid'), its scene type names it.
-    const fluid = primitive === 'fluid' || o.type === 'fluid';
+    const fluid = findObjectType(o.type)?.water === true;
     return {
       ...o, ...sprite, primitive, pointColor: render?.pointColor ?? (fluid ? 'fluidParticle' : 'particle'),
       skinColor: render?.skinColor ?? 'softBody', gloss: render?.gloss ?? 0.5,
