@@ -6,7 +6,7 @@
 
      node bench/ab.mjs --wasm-a OLD.wasm --wasm-b dist/minipbd.wasm \
                        [--native-a OLD/build/bench_native --native-b build/bench_native] \
-                       [--res 316] [--runs 9] [--steps 20] [--case NAME:k=v,k=v ...]
+                       [--res 316] [--runs 9] [--steps 20] [--case NAME:k=v,k=v ...] [--cpu]
 
    Each case builds the bench cloth (bench_native.c's scene: res x res, 2 m, pinned at the two
    top corners) through the flat exports both builds have (pbdjs_CreateWorld, pbdjs_AddCloth,
@@ -31,6 +31,11 @@ const opt = (name, fallback) => {
   return i >= 0 ? args[i + 1] : fallback;
 };
 const res = Number(opt('--res', 316));
+/* --cpu: the process's CPU time (user + system) instead of wall time: on a machine shared with other work, the
+   wall clock counts the time the process waited for a core (measured A/A with wall time on a loaded 2-core machine:
+   up to 10% apart; a step is one thread's work either way) */
+const cpu = args.includes('--cpu');
+const clock = cpu ? () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; } : () => performance.now();
 const runs = Number(opt('--runs', 9));
 const steps = Number(opt('--steps', 20));
 const cases = [];
@@ -89,9 +94,9 @@ async function wasmAB(fileA, fileB) {
     for (let r = 0; r < runs; r++) {
       for (const i of r % 2 ? [1, 0] : [0, 1]) {
         const { e } = builds[i];
-        const t0 = performance.now();
+        const t0 = clock();
         for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i]);
-        times[i].push((performance.now() - t0) / steps);
+        times[i].push((clock() - t0) / steps);
       }
     }
     const hashes = builds.map((b, i) => (b.e.pbd_World_Hash(worlds[i]) >>> 0).toString(16));
@@ -134,9 +139,9 @@ async function sceneAB(distA, distB, names) {
     for (let r = 0; r < runs; r++) {
       for (const i of r % 2 ? [1, 0] : [0, 1]) {
         const e = builds[i].engine.exports;
-        const t0 = performance.now();
+        const t0 = clock();
         for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i].id);
-        times[i].push((performance.now() - t0) / steps);
+        times[i].push((clock() - t0) / steps);
       }
     }
     const hashes = builds.map((b, i) => (b.engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
@@ -146,7 +151,7 @@ async function sceneAB(distA, distB, names) {
   }
 }
 
-console.log(`A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step`);
+console.log(`A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step (${cpu ? 'CPU time' : 'wall time'})`);
 console.log('| build | case | A | B | B/A | final state |');
 console.log('|---|---|---:|---:|---:|---|');
 if (opt('--wasm-a') && opt('--wasm-b')) await wasmAB(opt('--wasm-a'), opt('--wasm-b'));
