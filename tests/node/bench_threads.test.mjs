@@ -70,7 +70,9 @@ test('threads-bench.mjs --quick: 1 and 2 threads, native and wasm, the same hash
           const mean = x.runs.reduce((s, v) => s + v, 0) / x.runs.length;
           // The stages' ms per step add up to the step (the runs are per-step sums of the units; native adds the loop).
           assert.ok(sum <= mean * 1.0001 && sum >= 0.5 * mean, `${where}: stages ${sum} vs step ${mean}`);
-          assert.equal(x.stage_units.start, 1, `${where}: one start unit a step`);
+          // The step's start is cut too (world/step.c: a unit per family with a start hook, more for a fluid's emit
+          // and sort): a whole number of units, at least one a step.
+          assert.ok(Number.isInteger(x.stage_units.start) && x.stage_units.start >= 1, `${where}: start units ${x.stage_units.start} a step`);
           assert.equal(x.stage_units.predict, x.stage_units.commit, `${where}: a predict and a commit per substep`);
           assert.ok(x.stage_units.solve >= x.stage_units.predict, `${where}: at least a pass a substep`);
         }
