@@ -85,6 +85,7 @@ void OpCreateWorld(Fuzz* f)
 	memset(slot->attachment, 0, sizeof slot->attachment);
 	slot->attachmentCount = 0;
 	slot->id = id;
+	slot->midStep = 0;
 }
 
 void OpDestroyWorld(Fuzz* f)

@@ -118,6 +118,14 @@ void OpSetParam(Fuzz* f)
 	int known = pbd_GetParamInfo(p, &info) == PBD_OK;
 	int whole = known && (info.flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN));
 	int valid = known && isfinite(value) && value >= info.minValue && value <= info.maxValue && (!whole || value == floorf(value));
+	/* The one rule beyond the table: a thickness reaches at most 2 x PBD_MAX_RADIUS_SPACINGS spacings of every object
+	   whose particles take thickness / 2 (params.c). A value in the row's range refused for it must say so. */
+	if (valid && rc == PBD_ERR_INVALID_ARGUMENT && p == pbdParam_thickness) {
+		const char* why = pbd_World_GetLastErrorMessage(world);
+		FUZZ_CHECK(why != NULL && strstr(why, "particle spacings") != NULL, "SetParam(thickness, %.9g) refused for: %s", (double)value,
+				   why ? why : "(no message)");
+		return;
+	}
 	FUZZ_CHECK((rc >= 0) == valid, "SetParam(%s, %.9g) %s, but its table row says [%g, %g]%s", known ? info.name : "?", (double)value,
 			   rc >= 0 ? "was accepted" : "was refused", known ? (double)info.minValue : 0.0, known ? (double)info.maxValue : 0.0,
 			   whole ? ", whole" : "");
@@ -167,6 +175,7 @@ void OpStep(Fuzz* f)
 			FUZZ_CHECK(rc == PBD_ERR_INVALID_WORLD, "Step refused a live world: %d", rc);
 			return;
 		}
+		slot->midStep = 0; /* a whole step ends the one taken in slices */
 		FuzzCheckAfterStep(&slot->before, world);
 	}
 }
@@ -226,6 +235,7 @@ void OpStepSlice(Fuzz* f)
 		FUZZ_CHECK(rc == PBD_ERR_INVALID_WORLD, "StepSlice refused a live world: %d", rc);
 		return;
 	}
+	slot->midStep = rc > 0;
 	if (rc == 0) FuzzCheckAfterStep(&slot->before, world);
 }
 

@@ -40,6 +40,7 @@ typedef struct FuzzSlot {
 	int32_t attachment[FUZZ_MAX_IDS]; ///< ids the world handed out, live or since removed
 	int attachmentCount;
 	FuzzSnapshot before;
+	int midStep; ///< the last StepSlice left its step unfinished (builders are then refused, PBD_ERR_STEP_IN_PROGRESS)
 } FuzzSlot;
 
 /// The harness's state for one input (fuzz_api.c).
