@@ -16,14 +16,16 @@
    too. Not part of `make bench` (it needs an old build); `make bench` prints the absolute
    figures.
 
-     node bench/ab.mjs --dist-a OLD/dist --dist-b dist --scene dam-break [--scene hammock ...]
+     node bench/ab.mjs --dist-a OLD/dist --dist-b dist --scene dam-break [--scene hammock ...] [--build]
 
    A built-in scene instead, each build's own (its dist/js/minipbd.js and minipbd.wasm: the
-   engine's createWorld), the same warm-up, alternation and medians. */
+   engine's createWorld), the same warm-up, alternation and medians. A scene of bench/heavy-scenes.mjs by its name
+   too. --build times the scenes' builds (createWorld) instead of their steps: ms per build. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { heavyScenes } from './heavy-scenes.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -125,7 +127,13 @@ function nativeAB(binA, binB) {
   }
 }
 
-/* A built-in scene in each build's own engine (--dist-a, --dist-b). */
+const fail = (message) => { throw new Error(message); };
+/* --build: time the scenes' builds (ms per createWorld) instead of their steps */
+const buildTimes = args.includes('--build');
+/* the heavy scenes (bench/heavy-scenes.mjs) by name, beside the built-in ones */
+const heavy = heavyScenes();
+
+/* A built-in (or heavy) scene in each build's own engine (--dist-a, --dist-b). */
 async function sceneAB(distA, distB, names) {
   const builds = [];
   for (const dist of [distA, distB]) {
@@ -133,7 +141,23 @@ async function sceneAB(distA, distB, names) {
     builds.push({ engine: await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))), scenes: m.builtinScenes });
   }
   for (const name of names) {
-    const worlds = builds.map((b) => b.engine.createWorld(b.scenes[name]));
+    const scene = (b) => b.scenes[name] ?? heavy[name] ?? fail(`no built-in or heavy scene '${name}'`);
+    if (buildTimes) {
+      // --build: the world's build (createWorld, then destroyed), not its steps
+      const times = [[], []];
+      for (let r = 0; r < runs; r++) {
+        for (const i of r % 2 ? [1, 0] : [0, 1]) {
+          const t0 = clock();
+          const w = builds[i].engine.createWorld(scene(builds[i]));
+          times[i].push(clock() - t0);
+          w.destroy();
+        }
+      }
+      const [a, b] = times.map(median);
+      console.log(`| wasm | build ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(3)} | |`);
+      continue;
+    }
+    const worlds = builds.map((b) => b.engine.createWorld(scene(b)));
     builds.forEach((b, i) => { for (let s = 0; s < 30; s++) b.engine.exports.pbd_World_Step(worlds[i].id); });
     const times = [[], []];
     for (let r = 0; r < runs; r++) {
@@ -151,7 +175,8 @@ async function sceneAB(distA, distB, names) {
   }
 }
 
-console.log(`A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step (${cpu ? 'CPU time' : 'wall time'})`);
+console.log(buildTimes ? `A/B, medians of ${runs} alternated builds, ms per build (${cpu ? 'CPU time' : 'wall time'})`
+  : `A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step (${cpu ? 'CPU time' : 'wall time'})`);
 console.log('| build | case | A | B | B/A | final state |');
 console.log('|---|---|---:|---:|---:|---|');
 if (opt('--wasm-a') && opt('--wasm-b')) await wasmAB(opt('--wasm-a'), opt('--wasm-b'));
