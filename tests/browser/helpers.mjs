@@ -143,8 +143,9 @@ export async function waitFrames(page, n = 5) {
  * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), backFraction (blue cloth-back pixels),
  *   softFraction (green soft-body pixels), rigidFraction (pale wood rigid-body pixels), distinctColors }.
  */
-export async function canvasPixels(page) {
-  const png = await page.locator('#view').screenshot();
+export async function canvasPixels(page, clip) {
+  // clip ({ x, y, width, height }, page CSS px): that part of the page only
+  const png = clip ? await page.screenshot({ clip }) : await page.locator('#view').screenshot();
   return page.evaluate(async (b64) => {
     const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
