@@ -89,7 +89,11 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
     // The finger is held until the hold has been taken: on a loaded machine the page's timer fires late, and a move
     // before it would rightly be a swipe.
     await page.waitForFunction(() => ![...document.getElementById('a')._input.pointers.values()].some((p) => p.mode === 'undecided'),
-      null, { timeout: 10_000 });
+      null, { timeout: 10_000 }).catch(async (err) => {
+      // It timed out once on a loaded CI machine (not here): say what the pointers were.
+      const seen = await page.evaluate(() => JSON.stringify([...document.getElementById('a')._input.pointers].map(([id, p]) => ({ id, mode: p.mode }))));
+      throw new Error(`${err.message}; pointers ${seen}`);
+    });
     for (let s = 1; s <= 8; s++) await touch('touchMove', [[q.x - 6 * s, q.y - 15 * s]]); // upwards: a swipe that would scroll the page down
     await page.waitForFunction(() => document.getElementById('a')._input.attachmentCount === 1, null, { timeout: 10_000 });
     const held = await state();
