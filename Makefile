@@ -21,7 +21,7 @@ TEST_HDRS := $(wildcard tests/c/*.h)
 FP_FLAGS := -ffp-contract=off -fno-fast-math
 WARN := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 NATIVE_CFLAGS := -O2 $(FP_FLAGS) $(WARN) -Isrc
-SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer $(FP_FLAGS) $(WARN) -Isrc
+SAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DPBD_POOL_POISON=1 $(FP_FLAGS) $(WARN) -Isrc
 BENCH_CFLAGS := -O3 -march=native -DNDEBUG $(FP_FLAGS) $(WARN) -Isrc
 
 WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
@@ -196,7 +196,7 @@ test-c: $(TEST_C_BINS)
 # inputs (long call sequences) from the start. fuzz-short keeps libFuzzer's defaults, as before.
 FUZZ_SRC := $(filter-out tests/fuzz/make_corpus.c,$(wildcard tests/fuzz/*.c))
 FUZZ_HDRS := $(wildcard tests/fuzz/*.h)
-FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -DPBD_POOL_POISON=1 \
 	$(FP_FLAGS) $(WARN) -Isrc
 FUZZ_SECONDS ?= 600
 FUZZ_SHORT_SECONDS ?= 60

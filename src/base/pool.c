@@ -20,7 +20,9 @@ int pbd_PoolReserve(pbdPool* pool, size_t bytes)
 	if (posix_memalign(&block, PBD_POOL_ALIGN, bytes > 0 ? bytes : PBD_POOL_ALIGN) != 0) {
 		return 0;
 	}
-	memset(block, 0, bytes);
+#if defined(PBD_POOL_POISON)
+	memset(block, 0xff, bytes);
+#endif
 	pool->base = (uint8_t*)block;
 	pool->capacity = bytes;
 	return 1;
@@ -34,7 +36,7 @@ void pbd_PoolRelease(pbdPool* pool)
 	pool->used = 0;
 }
 
-void* pbd_PoolAlloc(pbdPool* pool, size_t count, size_t size)
+void* pbd_PoolAllocUnset(pbdPool* pool, size_t count, size_t size)
 {
 	size_t bytes = pbd_PoolBytes(count, size);
 	if (pool->used + bytes > pool->capacity) {
@@ -42,5 +44,12 @@ void* pbd_PoolAlloc(pbdPool* pool, size_t count, size_t size)
 	}
 	void* p = pool->base + pool->used;
 	pool->used += bytes;
+	return p;
+}
+
+void* pbd_PoolAlloc(pbdPool* pool, size_t count, size_t size)
+{
+	void* p = pbd_PoolAllocUnset(pool, count, size);
+	if (p != NULL) memset(p, 0, pbd_PoolBytes(count, size));
 	return p;
 }

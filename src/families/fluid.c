@@ -91,8 +91,9 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->scratchV = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->props = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->boundary = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
-	f->entryGrad = pbd_PoolAlloc(pool, E, sizeof(float));
-	f->entryAux = pbd_PoolAlloc(pool, E, sizeof(float));
+	/* the entries' caches: written by each density pass before the correction reads them (fluid_solve.c) */
+	f->entryGrad = pbd_PoolAllocUnset(pool, E, sizeof(float));
+	f->entryAux = pbd_PoolAllocUnset(pool, E, sizeof(float));
 	f->sheet = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->entrySide = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->nearSheet = pbd_PoolAlloc(pool, P, 1);

@@ -76,7 +76,7 @@ int pbd_NeighbourLists_Create(pbdNeighbourLists* lists, pbdPool* pool, int32_t m
 	memset(lists, 0, sizeof *lists);
 	lists->start = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
 	lists->count = pbd_PoolAlloc(pool, (size_t)maxParticles, sizeof(int32_t));
-	lists->indices = pbd_PoolAlloc(pool, (size_t)capacity, sizeof(int32_t));
+	lists->indices = pbd_PoolAllocUnset(pool, (size_t)capacity, sizeof(int32_t)); /* written by each search before read */
 	lists->capacity = capacity;
 	return lists->start != NULL && lists->count != NULL && lists->indices != NULL;
 }

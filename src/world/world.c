@@ -245,7 +245,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->objectSpacing = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
 	w->plasticity = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdPlasticity));
 	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));
-	w->scratch = pbd_PoolAlloc(&w->pool, scratchBytes, 1);
+	w->scratch = pbd_PoolAllocUnset(&w->pool, scratchBytes, 1); /* each user writes its part before reading it */
 	w->scratchBytes = scratchBytes;
 	pbd_ResetParams(w->params); /* before the families' create, which may read them */
 	for (int f = 0; f < pbdFamily_count; ++f) {
