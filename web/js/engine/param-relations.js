@@ -3,7 +3,7 @@
 // scene): the fluid's spacing against its smoothing radius, and the thickness against the particle spacing of every
 // chain and cloth (a contact radius reaches at most MAX_RADIUS_SPACINGS spacings: src/minipbd.h).
 import { fluidRatioProblem, radiusSpacingProblem } from './params.js';
-import { objectTypeOf } from '../objects/index.js';
+import { thicknessProblem } from '../objects/index.js';
 
 /** Why `value` (already within parameter p's range) cannot be set on a world of `scene`, or null. */
 export function sceneParamProblem(scene, p, value) {
@@ -13,14 +13,11 @@ export function sceneParamProblem(scene, p, value) {
     return problem ? `parameter ${p.name}: ${problem}` : null;
   }
   if (p.name === 'thickness') {
-    // every chain's and cloth's particles are spheres of thickness / 2: at most MAX_RADIUS_SPACINGS of their spacings
-    for (const [i, o] of scene.objects.entries()) {
-      const spacing = objectTypeOf(o).thicknessSpacing?.(o);
-      const problem = spacing === undefined ? null : radiusSpacingProblem(value, spacing, true);
-      if (problem) {
-        return `parameter thickness must be at most ${problem.spacings} times the ${problem.spacing} m between `
-          + `objects[${i}]'s particles (${problem.limit} m: ${problem.why}), got ${value}`;
-      }
+    const thick = thicknessProblem(scene, value);
+    if (thick) {
+      const { index, problem } = thick;
+      return `parameter thickness must be at most ${problem.spacings} times the ${problem.spacing} m between `
+        + `objects[${index}]'s particles (${problem.limit} m: ${problem.why}), got ${value}`;
     }
   }
   return null;

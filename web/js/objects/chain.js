@@ -6,7 +6,7 @@
 //   { "type": "chain", "name": "rope", "start": [0, 3, 0], "end": [2.5, 3, 0], "segments": 25, "mass": 0.05,
 //     "stiffness": 1, "pins": [0], "masses": [{ "from": 25, "to": 25, "mass": 1 }] }
 
-import { PARAMS, radiusSpacingProblem } from '../engine/params.js';
+import { PARAMS } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
 import { fail } from '../format/read.js';
@@ -52,20 +52,10 @@ export const chain = {
 
   particleCount: (o) => o.segments + 1,
 
-  /** Its particles are spheres of solver.thickness / 2: at most MAX_RADIUS_SPACINGS segments (the engine refuses more). */
-  checkScene(scene) {
-    scene.objects.forEach((o, i) => {
-      if (o.type !== TYPE) return;
-      const problem = radiusSpacingProblem(scene.solver.thickness, chainSpacing(o), true);
-      if (problem) {
-        fail(`objects[${i}].segments`, `put the chain's particles ${problem.spacing} m apart, and solver.thickness ${scene.solver.thickness} `
-          + `may be at most ${problem.spacings} times that (${problem.limit} m: ${problem.why})`, o.segments);
-      }
-    });
-  },
-
-  /** The spacing that bounds its contact radius (solver.thickness / 2): World.setParam checks a new thickness. */
+  /** Its particles are spheres of solver.thickness / 2, so the thickness is bounded by its spacing (index.js
+   *  thicknessProblem); a refusal names its segments. */
   thicknessSpacing: chainSpacing,
+  thicknessField: 'segments',
 
   /** What the engine reserves for it (pbd_ChainCounts). */
   counts(engine, o) {

@@ -16,7 +16,7 @@
 // flat grid, so two pins placed closer together than their rest distance leave the cloth between them slack and
 // it drapes (the built-in `cloth`); the tethers measure in the rest pose (families/tethers.c), so they allow it.
 
-import { PARAMS, radiusSpacingProblem, sceneParamShown } from '../engine/params.js';
+import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
 import { array, fail, join } from '../format/read.js';
@@ -93,20 +93,10 @@ export const cloth = {
 
   particleCount: (o) => o.resolution[0] * o.resolution[1],
 
-  /** Its particles are spheres of solver.thickness / 2: at most MAX_RADIUS_SPACINGS grid steps (the engine refuses more). */
-  checkScene(scene) {
-    scene.objects.forEach((o, i) => {
-      if (o.type !== TYPE) return;
-      const problem = radiusSpacingProblem(scene.solver.thickness, clothSpacing(o), true);
-      if (problem) {
-        fail(`objects[${i}].resolution`, `puts the cloth's particles ${problem.spacing} m apart, and solver.thickness ${scene.solver.thickness} `
-          + `may be at most ${problem.spacings} times that (${problem.limit} m: ${problem.why})`, o.resolution);
-      }
-    });
-  },
-
-  /** The spacing that bounds its contact radius (solver.thickness / 2): World.setParam checks a new thickness. */
+  /** Its particles are spheres of solver.thickness / 2, so the thickness is bounded by its finer grid step (index.js
+   *  thicknessProblem); a refusal names its resolution. */
   thicknessSpacing: clothSpacing,
+  thicknessField: 'resolution',
 
   /** What the engine reserves for it (pbd_ClothCounts). */
   counts(engine, o) {

@@ -15,6 +15,8 @@
 // @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
 //   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
 // @property {(scene) => void} [checkScene]   checks its objects of a scene together (throws a SceneError)
+// @property {(o) => number} [thicknessSpacing]   its particles take solver.thickness / 2 as their contact radius: the
+//   spacing that bounds it (thicknessProblem), with `thicknessField`, the key a refusal names
 // @property {(engine, id: number, o, index: number) => number} build   adds it to a world; its first particle
 // @property {(o, count: number) => number} [particleMass]   the mass of one of its `count` particles (default o.mass)
 // @property {(o, world?, index?: number) => Set<number>} particlesWithOwnMass   local particles its `mass` does
@@ -38,6 +40,8 @@ import { cloth } from './cloth.js';
 import { fluid } from './fluid.js';
 import { rigid } from './rigid.js';
 import { soft } from './soft.js';
+import { radiusSpacingProblem } from '../engine/params.js';
+import { fail } from '../format/read.js';
 
 /** The object types, in the order the panel shows their controls. */
 export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid, fluid]);
@@ -93,6 +97,29 @@ export function sceneParticleCount(scene) {
 /** Each type's checks of a scene's objects together (a fluid's capacities, emitters and drains in all). */
 export function checkSceneObjects(scene) {
   for (const t of OBJECT_TYPES) t.checkScene?.(scene);
+  const thick = thicknessProblem(scene, scene.solver.thickness);
+  if (thick) {
+    const { index, type, problem } = thick;
+    const o = scene.objects[index];
+    fail(`objects[${index}].${type.thicknessField}`, `puts the ${type.type}'s particles ${problem.spacing} m apart, and solver.thickness `
+      + `${scene.solver.thickness} may be at most ${problem.spacings} times that (${problem.limit} m: ${problem.why})`, o[type.thicknessField]);
+  }
+}
+
+/**
+ * The first object whose particles take `thickness` / 2 as their contact radius (a type with thicknessSpacing: chains,
+ * cloth) and would reach past MAX_RADIUS_SPACINGS of their spacing: { index, type, problem } (engine/params.js
+ * radiusSpacingProblem), or null. The one rule for the scene validator (above) and World.setParam
+ * (engine/param-relations.js); the engine refuses the same values.
+ */
+export function thicknessProblem(scene, thickness) {
+  for (const [index, o] of scene.objects.entries()) {
+    const type = objectTypeOf(o);
+    const spacing = type.thicknessSpacing?.(o);
+    const problem = spacing === undefined ? null : radiusSpacingProblem(thickness, spacing, true);
+    if (problem) return { index, type, problem };
+  }
+  return null;
 }
 
 /** The object's mesh data in a scene's totals: [vertices, triangles + tets] (0 for grids and chains). */
