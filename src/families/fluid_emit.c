@@ -77,40 +77,6 @@ static int Inside(const pbdDrain* d, const float* x)
 		   x[2] <= d->upper[2];
 }
 
-/* Removes the live particles of `o` inside any drain; returns how many. The survivors move down in
-   order (a stable compaction: every survivor's new index is at most its old one, so one forward
-   sweep never overwrites a particle it has still to read). */
-static int32_t DrainObject(pbdWorld* w, pbdFluid* f, pbdFluidObject* o)
-{
-	int32_t kept = 0, removed = 0;
-	int32_t* newIndex = (int32_t*)w->scratch; /* capacity ints: the scratch is at least maxParticles floats x 4 */
-	if (newIndex == NULL || w->scratchBytes < (size_t)o->capacity * sizeof(int32_t)) return 0;
-	for (int32_t k = 0; k < o->active; ++k) {
-		const float* x = w->x + 4 * (o->first + k);
-		int gone = 0;
-		for (int32_t d = 0; d < f->drainCount && !gone; ++d) gone = Inside(&f->drains[d], x);
-		newIndex[k] = gone ? -1 : o->first + kept;
-		if (gone) removed += 1;
-		else kept += 1;
-	}
-	if (removed == 0) return 0;
-	/* Freed slots are parked where the object's parked slots already wait (the builder put them at
-	   the block's lower corner); a full object has none, so they go to its first slot's position
-	   before the drain: a point of the scene either way, and fixed for the step. */
-	float at[3];
-	const int32_t parkedFrom = o->first + (o->active < o->capacity ? o->active : 0);
-	memcpy(at, w->x + 4 * parkedFrom, sizeof at);
-	for (int32_t k = 0; k < o->active; ++k) {
-		if (newIndex[k] >= 0) pbd_Fluid_MoveParticle(w, f, o->first + k, newIndex[k]);
-	}
-	for (int32_t k = kept; k < o->active; ++k) pbd_Fluid_Park(w, o->first + k, (uint32_t)o->object, at);
-	for (int32_t k = o->active; k < o->capacity; ++k) newIndex[k] = o->first + k; /* parked slots stay */
-	pbd_Attachments_Remap(w, o->first, o->capacity, newIndex);
-	o->active = kept;
-	w->objects[o->object].activeParticles = kept;
-	return removed;
-}
-
 /* ---- emitters ---- */
 
 /* Two unit vectors spanning the nozzle's plane: t1 = normalise(dir x a) with a the axis least
@@ -195,14 +161,6 @@ static int EmitDiscFrom(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEm
 	return 1;
 }
 
-/* One disc at distance `along` past the nozzle; returns 0 when the object ran out of parked slots. */
-static int EmitDisc(pbdWorld* w, pbdFluid* f, pbdFluidObject* o, const pbdEmitterDef* e, float along, float invMass)
-{
-	int32_t row = DISC_START, col = 0;
-	int64_t work = 0;
-	return EmitDiscFrom(w, f, o, e, along, invMass, &row, &col, INT64_MAX, &work);
-}
-
 static pbdFluidObject* FluidObject(pbdFluid* f, int32_t object)
 {
 	for (int32_t k = 0; k < f->objectCount; ++k) {
@@ -221,44 +179,6 @@ static void RangesChanged(pbdWorld* w, pbdFluid* f)
 	f->listsValid = 0;
 }
 
-void pbd_Fluid_EmitAndDrain(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
-{
-	f->full = 0;
-	if (f->objectCount == 0) return;
-	if (f->drainCount > 0) {
-		int32_t removed = 0;
-		for (int32_t k = 0; k < f->objectCount; ++k) removed += DrainObject(w, f, &f->objects[k]);
-		f->drained += removed;
-		if (removed > 0) RangesChanged(w, f);
-	}
-	const float d = pbd_Fluid_Spacing(w);
-	const float invMass = 1.0f / pbd_Fluid_ParticleMass(w);
-	int changed = 0;
-	for (int32_t k = 0; k < f->emitterCount; ++k) {
-		pbdEmitter* em = &f->emitters[k];
-		if (!em->def.enabled) continue;
-		pbdFluidObject* o = FluidObject(f, em->def.object);
-		if (o == NULL) continue;
-		em->travelled += em->def.speed * ctx->dt;
-		while (em->travelled >= d) {
-			const int32_t before = o->active;
-			const int fitted = EmitDisc(w, f, o, &em->def, em->travelled - d, invMass);
-			changed |= o->active != before;
-			if (!fitted) {
-				/* Capacity reached: what fitted is in, nothing already there moved. The stream
-				   waits at the nozzle (less than one disc travelled), so no backlog of discs
-				   bursts out at once when a drain frees room. */
-				f->full = 1;
-				while (em->travelled >= d) em->travelled -= d;
-				break;
-			}
-			em->travelled -= d;
-		}
-		w->objects[o->object].activeParticles = o->active;
-	}
-	if (changed) RangesChanged(w, f);
-}
-
 /* ---- in slice units ---- */
 
 /* pbd_Fluid_EmitAndDrain one bounded unit at a time (fluid.c Fluid_PrepareStepUnit), the same steps in the same order:
@@ -266,7 +186,12 @@ void pbd_Fluid_EmitAndDrain(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
    the survivors' moves (one forward sweep, cut anywhere: a survivor only moves down), the freed slots parked, the
    rest of newIndex and the attachments' remap; then per emitter, its discs point by point. The cursor lives in the
    family (startStep: the part of the object; startItem: the object or emitter; startRow: the particle, or the disc's
-   row and startCol its column); an emitter's travel is added once (startBefore >= 0 from then). */
+   row and startCol its column); an emitter's travel is added once (startBefore >= 0 from then).
+   A drain removes the live particles of an object inside it; the survivors move down in order (a stable compaction:
+   every survivor's new index is at most its old one, so one forward sweep never overwrites a particle it has still
+   to read). Freed slots are parked where the object's parked slots already wait (the builder put them at the
+   block's lower corner); a full object has none, so they go to its first slot's position before the drain: a point
+   of the scene either way, and fixed for the step. */
 enum { DrainMark, DrainMove, DrainPark, DrainEnd, Emit };
 
 void pbd_Fluid_EmitAndDrainBegin(pbdWorld* w, pbdFluid* f)
@@ -400,6 +325,18 @@ int pbd_Fluid_EmitAndDrainUnit(pbdWorld* w, pbdFluid* f, const pbdStepContext* c
 	}
 	*work += done;
 	return 0;
+}
+
+/* The drains, then the hoses, at a step's start: the units above without a budget, so the whole step and its slices
+   run one code. */
+void pbd_Fluid_EmitAndDrain(pbdWorld* w, pbdFluid* f, const pbdStepContext* ctx)
+{
+	f->full = 0;
+	if (f->objectCount == 0) return;
+	int64_t work = 0;
+	pbd_Fluid_EmitAndDrainBegin(w, f);
+	while (!pbd_Fluid_EmitAndDrainUnit(w, f, ctx, INT64_MAX, &work)) {
+	}
 }
 
 /* ---- the public API ---- */

@@ -18,14 +18,7 @@
 
 #include <string.h>
 
-/* dst[k] = src[perm[k]] over `count` rows of `width` bytes, through tmp. */
-static void Permute(void* base, size_t width, int32_t first, int32_t count, const int32_t* perm, uint8_t* tmp)
-{
-	uint8_t* b = (uint8_t*)base;
-	for (int32_t k = 0; k < count; ++k) memcpy(tmp + (size_t)k * width, b + (size_t)perm[k] * width, width);
-	memcpy(b + (size_t)first * width, tmp, (size_t)count * width);
-}
-
+/* The per-particle arrays a sort moves (those the world has). */
 int32_t pbd_Fluid_ParticleArrays(pbdWorld* w, pbdFluid* f, pbdParticleArray out[PBD_FLUID_PARTICLE_ARRAYS])
 {
 	const size_t f4 = 4 * sizeof(float);
@@ -43,41 +36,14 @@ int32_t pbd_Fluid_ParticleArrays(pbdWorld* w, pbdFluid* f, pbdParticleArray out[
 	return n;
 }
 
+/* Sorts each fluid object's particles into the grid's cell order (every per-particle array, and the attachments'
+   indices follow): the units below without a budget, so the whole step and its slices run one code. */
 void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
 {
-	pbdParticleArray arrays[PBD_FLUID_PARTICLE_ARRAYS];
-	const int32_t arrayCount = pbd_Fluid_ParticleArrays(w, f, arrays);
-	for (int32_t o = 0; o < f->objectCount; ++o) {
-		const pbdFluidObject* obj = &f->objects[o];
-		const int32_t first = obj->first, n = obj->active;
-		if (n < 2) continue;
-		/* scratch: the grid's sorted copies during the build; after it, perm | newIndex | rows */
-		pbdGridInput in;
-		memset(&in, 0, sizeof in);
-		in.positions = w->x + 4 * (size_t)first;
-		in.count = n;
-		in.radius = f->k.h;
-		in.orderOnly = 1; /* only the order is read: cellEntries */
-		uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_fluid);
-		if (!pbd_Grid_Build(&f->grid, &in, scratch, w->scratchBytes)) continue;
-		int32_t* perm = (int32_t*)scratch;
-		int32_t* newIndex = perm + n;
-		uint8_t* tmp = (uint8_t*)(newIndex + n);
-		tmp = (uint8_t*)(((uintptr_t)tmp + 15u) & ~(uintptr_t)15u);
-		int32_t moved = 0;
-		for (int32_t k = 0; k < n; ++k) {
-			const int32_t old = f->grid.cellEntries[k];
-			perm[k] = first + old;
-			newIndex[old] = first + k;
-			moved |= old != k;
-		}
-		if (!moved) continue;
-		for (int32_t a = 0; a < arrayCount; ++a) Permute(arrays[a].base, arrays[a].width, first, n, perm, tmp);
-		pbd_Attachments_Remap(w, first, n, newIndex);
+	int64_t work = 0;
+	pbd_Fluid_SortBegin(w, f);
+	while (!pbd_Fluid_SortUnit(w, f, INT64_MAX, &work)) {
 	}
-	w->positionVersion += 1;
-	f->listsValid = 0;
-	f->sorts += 1;
 }
 
 /* pbd_Fluid_Sort one bounded unit at a time (fluid.c Fluid_PrepareStepUnit), the same moves: per fluid object, the
