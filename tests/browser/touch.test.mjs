@@ -81,8 +81,16 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
     assert.deepEqual(swiped.orbit, before.orbit, 'the camera did not move');
 
     // 2. Back at the top: a finger held still, then moved, grabs the particle under it; the page does not scroll.
-    await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForFunction(() => window.scrollY === 0);
+    // The swipe's fling may still be scrolling (slowly, on a loaded machine): back to the top until the page has
+    // stayed there for 300 ms, so the finger lands where the particle is drawn.
+    await page.evaluate(() => new Promise((resolve) => {
+      let still = 0;
+      const tick = () => {
+        if (window.scrollY !== 0) { window.scrollTo({ top: 0, behavior: 'instant' }); still = 0; } else still += 50;
+        if (still >= 300) resolve(); else setTimeout(tick, 50);
+      };
+      tick();
+    }));
     const q = await onScreen(i);
     await touch('touchStart', [[q.x, q.y]]);
     await sleep(HOLD_MS + 250);
@@ -95,7 +103,11 @@ test('touch on an embed: a vertical swipe scrolls the page, a hold grabs, a side
       throw new Error(`${err.message}; pointers ${seen}`);
     });
     for (let s = 1; s <= 8; s++) await touch('touchMove', [[q.x - 6 * s, q.y - 15 * s]]); // upwards: a swipe that would scroll the page down
-    await page.waitForFunction(() => document.getElementById('a')._input.attachmentCount === 1, null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.getElementById('a')._input.attachmentCount === 1, null, { timeout: 10_000 }).catch(async (err) => {
+      const seen = await page.evaluate(() => JSON.stringify({ scrollY: window.scrollY,
+        pointers: [...document.getElementById('a')._input.pointers].map(([id, p]) => ({ id, mode: p.mode })) }));
+      throw new Error(`${err.message}; ${seen}`);
+    });
     const held = await state();
     assert.equal(held.added, 1, 'one attachment');
     const grabbed = await page.evaluate(() => window.__att.added[0].particle);
