@@ -164,3 +164,31 @@ test('minipbd-run prints a fluid scene\'s water: live particles, densities and d
   assert.ok(hose.emitted > 0 && hose.particles === hose.emitted - hose.drained && hose.capacity === 12000, JSON.stringify(hose));
   assert.equal('fluid' in run('builtin:cloth', '--steps', '1'), false);
 });
+
+test('peekFluidStats reads again only after a step or a fluid parameter changed, and then what fluidStats() reads', async () => {
+  const w = pbd.createWorld(await loadBuiltinScene('dam-break'));
+  try {
+    w.step(3);
+    let reads = 0;
+    const read = w.fluidStats.bind(w);
+    w.fluidStats = () => { reads++; return read(); }; // the instance's, in front of the prototype's
+    const first = w.peekFluidStats();
+    assert.equal(reads, 1);
+    assert.deepEqual(w.peekFluidStats(), first, 'nothing changed: the same reading');
+    w.setParam('gravityY', -5); // not a fluid parameter: the positions and the densities are as they were
+    assert.deepEqual(w.peekFluidStats(), first);
+    assert.equal(reads, 1, 'read once');
+    // The smoothing radius is a fluid parameter: a wider kernel takes in more neighbours, and the reading follows
+    // at once.
+    w.setParam('fluid.smoothingRadius', 1.25 * w.getParam('fluid.smoothingRadius'));
+    const denser = w.peekFluidStats();
+    assert.equal(reads, 2);
+    assert.notEqual(denser.meanDensity, first.meanDensity, `the density at the wider kernel`);
+    // A step: read again, unless within 20 times the last reading's cost; either way the reading is fluidStats()'s.
+    w.step();
+    const after = w.peekFluidStats();
+    assert.deepEqual(after, reads === 3 ? read() : denser);
+  } finally {
+    w.destroy();
+  }
+});

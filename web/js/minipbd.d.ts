@@ -193,7 +193,7 @@ export class World {
    *  flight) and its progress; busy says steps are in flight, measuredAt the step of the errors and energies. */
   peekStats(): Stats & { busy: boolean; measuredAt?: number; progress: number };
   /** fluidStats() without waiting: the last read while steps are in flight (null before any), and the last read while
-   *  the world has neither stepped nor had a parameter set since, or has only stepped within 20 times the reading's
+   *  the world has neither stepped nor had a fluid parameter changed since, or has only stepped within 20 times the reading's
    *  cost (each reading is a neighbour search of its own: 0.26 s for a fluid at the format's particle cap). */
   peekFluidStats(): FluidStats | null;
   /** Stops the steps in flight after the one running (the single-thread stepper and the threaded runner). */

@@ -5,9 +5,12 @@
 
 import { MiniPBDError, argIndex, argRecord, argNumber, argVec3, showArg } from './args.js';
 import { BUFFER } from './memory.js';
+import { PARAM_TABLE } from './param-table.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { EMITTER_KEYS } from '../objects/fluid.js';
 
+/** The parameters the fluid's statistics depend on (the fluid family's rows of the table). */
+const FLUID_PARAMS = PARAM_TABLE.filter((p) => p.owner === 'fluid');
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 /** pbdFluidStats (src/minipbd.h): 6 int32, then 4 float32 (pbdjs_GetFluidStats). */
@@ -40,15 +43,16 @@ export const fluidMethods = {
 
   /**
    * fluidStats() without waiting: the last ones read while steps are in flight (null before any), and again the
-   * last ones while the world has neither stepped nor had a parameter set since they were read, or has only
-   * stepped and less than 20 times their cost has passed since. They are measured with a neighbour search of their
-   * own (fluid_queries.c), 0.26 s for a fluid at the format's particle cap (0.3-0.65 s in a software-rendered page):
-   * a readout asking a few times a second held the page's thread all the time while paused, and most of it
+   * last ones while the world has neither stepped nor had a fluid parameter changed since they were read, or has
+   * only stepped and less than 20 times their cost has passed since. They are measured with a neighbour search of
+   * their own (fluid_queries.c), 0.26 s for a fluid at the format's particle cap (0.3-0.65 s in a software-rendered
+   * page): a readout asking a few times a second held the page's thread all the time while paused, and most of it
    * between the steps. So at most 1/20 of the page's time goes to them.
    */
   peekFluidStats() {
     if (this.engine.stepping === this) return this.lastFluidStats ? { ...this.lastFluidStats } : null;
-    const steps = this.stats().steps, edits = this.paramEdits ?? 0;
+    const steps = this.stats().steps;
+    const edits = FLUID_PARAMS.map((p) => this.engine.exports.pbd_World_GetParam(this.id, p.id)).join(' ');
     const last = this.lastFluidRead;
     if (this.lastFluidStats && last && last.edits === edits
       && (last.steps === steps || now() - last.at < 20 * last.cost)) return { ...this.lastFluidStats };
