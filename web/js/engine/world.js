@@ -193,7 +193,6 @@ export class World {
     const p = this.param(name);
     if (!paramAccepts(p, value)) throw new MiniPBDError('argument', `parameter ${p.name} must be ${paramRule(p)}, got ${showArg(value)}`);
     this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, p.id, value), 'argument', this.id);
-    this.paramEdits = (this.paramEdits ?? 0) + 1; // what peekFluidStats() measured may have changed
   }
 
   /**
