@@ -57,21 +57,26 @@ function watchReadout(page) {
 async function pauseLatencies(page) {
   const latencies = [];
   for (let k = 0; k < 4; k++) {
-    const want = String(!(await page.evaluate(() => window.minipbd.app.state.paused)));
-    await page.evaluate((want) => {
+    await page.evaluate(() => {
       const b = document.getElementById('pause');
       window.clickAt = undefined;
       window.pauseLatency = new Promise((resolve) => {
-        document.addEventListener('click', (e) => { window.clickAt = e.timeStamp; }, { capture: true, once: true });
-        // A change before the click's event is not the click's (a step far beyond the machine pauses the page once):
-        // such a press counts as unanswered (Infinity) if the click's own change does not follow within 5 s.
+        // What the click asks is read when its event comes (this capture listener runs before the button's): the page
+        // may have paused itself just before (a step far beyond the machine pauses it once, saying so).
+        document.addEventListener('click', (e) => {
+          window.clickAt = e.timeStamp;
+          window.clickWants = String(b.getAttribute('aria-pressed') !== 'true');
+        }, { capture: true, once: true });
         const obs = new MutationObserver(() => {
-          if (window.clickAt !== undefined && b.getAttribute('aria-pressed') === want) { obs.disconnect(); resolve(performance.now() - window.clickAt); }
+          if (window.clickAt !== undefined && b.getAttribute('aria-pressed') === window.clickWants) {
+            obs.disconnect();
+            resolve(performance.now() - window.clickAt);
+          }
         });
         obs.observe(b, { attributes: true });
-        setTimeout(() => { obs.disconnect(); resolve(Infinity); }, 5000);
+        setTimeout(() => { obs.disconnect(); resolve(Infinity); }, 5000); // unanswered
       });
-    }, want);
+    });
     await page.click('#pause');
     latencies.push(await page.evaluate(() => window.pauseLatency));
     await sleep(300);
