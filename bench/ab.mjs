@@ -20,7 +20,8 @@
 
    A built-in scene instead, each build's own (its dist/js/minipbd.js and minipbd.wasm: the
    engine's createWorld), the same warm-up, alternation and medians. A scene of bench/heavy-scenes.mjs by its name
-   too. --build times the scenes' builds (createWorld) instead of their steps: ms per build. */
+   too. --build times the scenes' builds (createWorld) instead of their steps: ms per build, and per build with its
+   first step (where a build may leave work to the step's start), with the hash after it. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -143,18 +144,25 @@ async function sceneAB(distA, distB, names) {
   for (const name of names) {
     const scene = (b) => b.scenes[name] ?? heavy[name] ?? fail(`no built-in or heavy scene '${name}'`);
     if (buildTimes) {
-      // --build: the world's build (createWorld, then destroyed), not its steps
-      const times = [[], []];
+      // --build: the world's build (createWorld), and with its first step (work a build may leave to the step's
+      // start: a rigid body's rest normals), then destroyed; the hash after that step
+      const times = [[], []], withStep = [[], []], hashes = [];
       for (let r = 0; r < runs; r++) {
         for (const i of r % 2 ? [1, 0] : [0, 1]) {
           const t0 = clock();
           const w = builds[i].engine.createWorld(scene(builds[i]));
           times[i].push(clock() - t0);
+          builds[i].engine.exports.pbd_World_Step(w.id);
+          withStep[i].push(clock() - t0);
+          hashes[i] = (builds[i].engine.exports.pbd_World_Hash(w.id) >>> 0).toString(16);
           w.destroy();
         }
       }
       const [a, b] = times.map(median);
+      const [sa, sb] = withStep.map(median);
+      const same = hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`;
       console.log(`| wasm | build ${name} | ${a.toFixed(1)} | ${b.toFixed(1)} | ${(b / a).toFixed(3)} | |`);
+      console.log(`| wasm | build ${name} + first step | ${sa.toFixed(1)} | ${sb.toFixed(1)} | ${(sb / sa).toFixed(3)} | ${same} |`);
       continue;
     }
     const worlds = builds.map((b) => b.engine.createWorld(scene(b)));

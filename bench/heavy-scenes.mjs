@@ -10,6 +10,9 @@
                    minipbd.h PBD_MAX_RADIUS_SPACINGS): the contacts' grid and pair search
      boxes-overlap two resolution-24 rigid boxes overlapping by half, at the largest particle radius they allow (2
                    lattice spacings): the body-body pairs
+     rigid-cap     two rigid boxes at the largest resolution (48 cells: 49^3 = 117,649 particles each, 235,298 of the
+                   format's 262,144): their rest normals (families/shapes_sdf.c), a neighbour search over each body at
+                   its first step's start
 
    `sizes` scales the fluids (a quick run): 1 is the format's limit. */
 
@@ -55,6 +58,13 @@ export function heavyScenes({ scale = 1 } = {}) {
       objects: [0, 0.5].map((x, k) => ({
         type: 'rigid', name: `box ${k + 1}`, shape: 'box', position: [x, 1, 0], halfExtents: [0.5, 0.5, 0.5], resolution: 24,
         mass: 1, particleRadius: 2 / 24,
+      })),
+    },
+    'rigid-cap': {
+      format: 'minipbd-scene', version: 2,
+      name: 'Two rigid boxes at resolution 48: 235,298 particles',
+      objects: [-0.6, 0.6].map((x, k) => ({
+        type: 'rigid', name: `box ${k + 1}`, shape: 'box', position: [x, 0.6, 0], halfExtents: [0.5, 0.5, 0.5], resolution: 48, mass: 1,
       })),
     },
   };

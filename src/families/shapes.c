@@ -26,12 +26,13 @@
    particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
    mass scaling of stacked bodies for the contacts (prepareSubstep) and plasticity (the update
    hook), in shapes_motion.c; the error hook (the heat map); each particle's surface normal,
-   layer and lattice faces for the contacts (shapes_sdf.c, computed at Add).
+   layer and lattice faces for the contacts (shapes_sdf.c, built at the start of the body's first step).
 
    Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
    its rotation, and its goals are c; two particles or a line leave the turn about the line as
    it was (rotation.c). Nothing divides by a quantity that can be 0 (M >= the pins' weight > 0). */
 #include "families/shapes_internal.h"
+#include "base/tasks.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -148,6 +149,33 @@ static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	}
 }
 
+/* The step's start in slice units (family.h prepareStepUnit): first the rest normals of the bodies added since
+   the last step (shapes_sdf.c: a neighbour search over each body, ~0.1 s natively for 48^3 cells, cut into units
+   of about PBD_SLICE_WORK candidates), then Shapes_PrepareStep, in the unit that finishes them. */
+static int Shapes_PrepareStepUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
+{
+	pbdShapes* s = state;
+	int64_t work = 0;
+	const int done = pbd_Shapes_NormalsUnit(w, s, whole ? INT64_MAX : w->sliceBudget, &work);
+	w->sliceWork = work;
+	if (!done) return 0;
+	Shapes_PrepareStep(w, s, ctx);
+	return 1;
+}
+
+/* Units of the step's start: those of the normals left (about 600 candidates a particle: the spacing's search
+   within twice the spacing, then four passes within 1.5 of it), and 1. */
+static int32_t Shapes_UnitsLeft(const pbdWorld* w, const void* state, int32_t stage, int begun)
+{
+	const pbdShapes* s = state;
+	(void)begun;
+	if (stage != pbdStage_count) return 1;
+	int64_t particles = 0;
+	for (int32_t k = s->job.body; k < s->count; ++k) particles += s->bodies[k].count;
+	const int64_t units = particles * 600 / (w->sliceBudget > 0 ? w->sliceBudget : PBD_SLICE_WORK);
+	return (int32_t)(units < 1 ? 1 : units > INT32_MAX ? INT32_MAX : units);
+}
+
 /* One shape-matching constraint per rigid body. */
 static int32_t Shapes_Count(const pbdWorld* w, const void* state) { return ((const pbdShapes*)state)->count; }
 
@@ -239,6 +267,8 @@ const pbdFamily pbd_family_shapes = {
 	.scratchBytes = Shapes_ScratchBytes,
 	.create = Shapes_Create,
 	.prepareStep = Shapes_PrepareStep,
+	.prepareStepUnit = Shapes_PrepareStepUnit,
+	.unitsLeft = Shapes_UnitsLeft,
 	.forces = pbd_Shapes_Forces,
 	.prepareSubstep = pbd_Shapes_PrepareSubstep,
 	.colourCount = Shapes_ColourCount,
@@ -283,7 +313,7 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	}
 	pbd_Shapes_Refresh(w, s, b);
 	memcpy(b->c, b->c0, sizeof b->c);
-	pbd_Shapes_BuildNormals(w, s, b);
+	pbd_Shapes_BeginNormals(w, s, b);
 	s->count += 1;
 	s->bodyOf[object] = s->count;
 }

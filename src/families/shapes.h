@@ -8,9 +8,10 @@
 /// PBD_OK, or PBD_ERR_OBJECT_CAPACITY (message set) when no body more fits.
 int pbd_Shapes_CheckRoom(pbdWorld* world);
 /// Makes particles [first, first + count) of `object` one shape-matched body; rest shape = world->x now.
-/// Uses the world's scratch (its particles' surface normals, shapes_sdf.c): call it when nothing
-/// else lives there.
+/// Its particles' surface normals (shapes_sdf.c) are built at the start of its first step, in slice units.
 void pbd_Shapes_Add(pbdWorld* world, int32_t object, int32_t first, int32_t count);
+/// Builds the surface normals still to build now, whole (the tests that read them before a step).
+void pbd_Shapes_FinishNormals(pbdWorld* world);
 /// 1 and the transform x = c + R(q) (x0 - c0) of object's body as last solved; 0 if it has none.
 int pbd_Shapes_Transform(const pbdWorld* world, int32_t object, float c[3], float q[4], float c0[3]);
 /// 1 when `object` is a shape-matched body (its particles may have contact normals).

@@ -37,7 +37,38 @@ typedef struct pbdBody {
 	float mass;       ///< M = sum m_i of the weights
 	float offsetSum[3]; ///< sum m_i q_i (0 but for rounding)
 	float plastic[9]; ///< P, the plastic deformation so far (row-major; identity when none)
+	float sdfReach;   ///< the first reach of its normals' spacing search (shapes_sdf.c, fixed at its Add)
 } pbdBody;
+
+/// A hash of cells over one body's rest positions, in the world's scratch (shapes_sdf.c).
+typedef struct pbdSdfHash {
+	const float* x;      ///< positions (float4), indexed by particle
+	int32_t first, count;
+	float cell, origin[3];
+	uint32_t mask;       ///< table size - 1 (a power of two >= 2 count)
+	int32_t dims[3];     ///< dense: the cells along each axis, their product at most the table size
+	int dense;           ///< 1: a cell's bucket is its index in the box of cells, so no two cells share one
+	int32_t* start;      ///< mask + 2 entries: bucket b's particles are order[start[b] .. start[b + 1])
+	int32_t* order;      ///< count particle indices
+	int32_t* cells;      ///< 3 count: particle i's cell at cells[3 (i - first)]
+	int64_t visits;      ///< candidates visited (and cells hashed) in this slice unit: its work
+} pbdSdfHash;
+
+/// The rest normals of the bodies added since the last step began, built at the start of the next step in
+/// slice units (pbd_Shapes_NormalsUnit): the body in progress, its part, where in it, and what it found so far.
+typedef struct pbdNormalsJob {
+	pbdSdfHash h;
+	int32_t body;        ///< the first body whose normals are not built (the shapes' count: none)
+	int32_t part;        ///< shapes_sdf.c's parts; 0: the body not begun
+	int32_t cursor;      ///< the next particle of the part (the queue's head in the breadth-first walk)
+	int32_t tail;        ///< the walk's queue length
+	int32_t tries;       ///< spacing searches so far (the reach doubles after each that finds too few)
+	int32_t found;       ///< particles with a neighbour within the reach, and the sum of their distances
+	double sum;
+	float reach, spacing, rho;
+	int32_t* queue;      ///< in the scratch, after the hash: the walk's queue and each particle's layer
+	int32_t* level;
+} pbdNormalsJob;
 
 typedef struct pbdShapes {
 	pbdBody* bodies;
@@ -50,6 +81,7 @@ typedef struct pbdShapes {
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
 	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
+	pbdNormalsJob job;   ///< the rest normals still to build (shapes_sdf.c)
 } pbdShapes;
 
 static inline pbdShapes* pbd_ShapesState(const pbdWorld* w) { return (pbdShapes*)w->families[pbdFamily_shapes]; }
@@ -62,10 +94,14 @@ void pbd_Shapes_Fit(const pbdShapes* s, const pbdBody* b, const float* positions
 void pbd_Shapes_Refresh(const pbdWorld* w, pbdShapes* s, pbdBody* b);
 
 /* shapes_sdf.c */
-/// Scratch bytes BuildNormals needs for a body of up to maxParticles particles.
+/// Scratch bytes the normals of a body of up to maxParticles particles need.
 size_t pbd_Shapes_SdfScratchBytes(int32_t maxParticles);
-/// Body b's particles' rest normals and layers, from s->rest (uses the world's scratch).
-void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b);
+/// At body b's Add: no normals yet, and what their build needs from now (the contact radius' reach).
+void pbd_Shapes_BeginNormals(pbdWorld* w, pbdShapes* s, pbdBody* b);
+/// Builds the rest normals and layers of the bodies still without them, from s->rest, for about `budget` work
+/// (neighbour candidates visited; INT64_MAX: all of it), holding the world's scratch from a body's first unit to
+/// its last; the work done in *work; 1 when none is left. The step's start runs it (shapes.c).
+int pbd_Shapes_NormalsUnit(pbdWorld* w, pbdShapes* s, int64_t budget, int64_t* work);
 
 /* shapes_motion.c */
 void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx);

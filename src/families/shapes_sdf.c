@@ -33,22 +33,20 @@
    each surface particle also keeps the faces of the lattice it lies on: +a_k when it has no
    neighbour along +a_k (within 18 degrees), likewise -a_k; one on a face, two on an edge, three
    on a corner (a ball's cells give a staircase of such faces). Costs a hash of the body's
-   particles, twice, in the world's scratch (Shapes_ScratchBytes reserves it), at Add. */
+   particles, twice, in the world's scratch (Shapes_ScratchBytes reserves it).
+
+   When. Not at Add: a body of 48^3 cells took 0.25 s of wasm for it, one call the page could not
+   answer a click during. Add only clears the body's normals and fixes the first reach
+   (pbd_Shapes_BeginNormals); the start of the next step builds them (pbd_Shapes_NormalsUnit, from
+   shapes.c's prepareStepUnit) part by part, particle by particle, a slice unit of about
+   PBD_SLICE_WORK candidates at a time, the hash and the walk held in the scratch between units. The
+   parts run in the same order on the same data as in one go: the same bits, sliced or not. */
 #include "families/shapes_internal.h"
 
 #include <math.h>
 #include <string.h>
 
-/* A hash of cells over one body's rest positions, in the world's scratch. */
-typedef struct Hash {
-	const float* x;      ///< positions (float4), indexed by particle
-	int32_t first, count;
-	float cell, origin[3];
-	uint32_t mask;       ///< table size - 1 (a power of two >= 2 count)
-	int32_t* start;      ///< mask + 2 entries: bucket b's particles are order[start[b] .. start[b + 1])
-	int32_t* order;      ///< count particle indices
-	int32_t* cells;      ///< 3 count: particle i's cell at cells[3 (i - first)], set by Build
-} Hash;
+typedef pbdSdfHash Hash; /* shapes_internal.h */
 
 static uint32_t TableSize(int32_t count)
 {
@@ -68,25 +66,47 @@ static void CellOf(const Hash* h, const float* p, int32_t c[3])
 	for (int k = 0; k < 3; ++k) c[k] = (int32_t)floorf((p[k] - h->origin[k]) / h->cell);
 }
 
+/* A cell's bucket; UINT32_MAX for a cell outside the dense box (no particle there). */
 static uint32_t Key(const Hash* h, const int32_t c[3])
 {
+	if (h->dense) {
+		if ((uint32_t)c[0] >= (uint32_t)h->dims[0] || (uint32_t)c[1] >= (uint32_t)h->dims[1] || (uint32_t)c[2] >= (uint32_t)h->dims[2]) {
+			return UINT32_MAX;
+		}
+		return (uint32_t)c[0] + (uint32_t)h->dims[0] * ((uint32_t)c[1] + (uint32_t)h->dims[1] * (uint32_t)c[2]);
+	}
 	return (((uint32_t)c[0] * 73856093u) ^ ((uint32_t)c[1] * 19349663u) ^ ((uint32_t)c[2] * 83492791u)) & h->mask;
 }
 
 /* Buckets by counting sort; order within a bucket is by particle index (deterministic). Each
    particle's cell is computed here once, into h->cells, and read by every visit (FOR_NEIGHBOURS'
    collision check ran CellOf on each candidate, a division and a floorf per visit: most of the
-   time of building a world of large rigid bodies). The same cells as CellOf's, so the same bits. */
+   time of building a world of large rigid bodies). The same cells as CellOf's, so the same bits.
+
+   When the box of cells around the body has at most the table's size of cells (a lattice body at
+   the reaches used here: a cell holds a few particles), a cell's bucket is its index in that box
+   (dense): the 27 cells around a particle are then 9 runs of 3 neighbouring buckets, and their
+   particles near in memory too (a lattice's particles are numbered row by row), where the hash
+   scattered them over the table (a cache miss a bucket: 71% of building a rigid box of 48^3 cells).
+   Each cell is visited in the same order and its particles by index either way: the same sums, the
+   same bits. */
 static void Build(Hash* h, float cell)
 {
 	h->cell = cell;
+	h->visits += h->count; /* and a clear of the table: a memset */
 	const uint32_t T = h->mask + 1;
-	memset(h->start, 0, (T + 1) * sizeof(int32_t));
+	int32_t top[3] = { 0, 0, 0 };
+	int low = 0;
 	for (int32_t i = h->first; i < h->first + h->count; ++i) {
 		int32_t* c = h->cells + 3 * (i - h->first);
 		CellOf(h, h->x + 4 * i, c);
-		h->start[Key(h, c) + 1] += 1;
+		for (int k = 0; k < 3; ++k) top[k] = c[k] > top[k] ? c[k] : top[k], low |= c[k] < 0;
 	}
+	const uint64_t box = ((uint64_t)top[0] + 1) * ((uint64_t)top[1] + 1) * ((uint64_t)top[2] + 1);
+	h->dense = !low && box <= T;
+	for (int k = 0; k < 3; ++k) h->dims[k] = top[k] + 1;
+	memset(h->start, 0, (T + 1) * sizeof(int32_t));
+	for (int32_t i = h->first; i < h->first + h->count; ++i) h->start[Key(h, h->cells + 3 * (i - h->first)) + 1] += 1;
 	for (uint32_t b = 0; b < T; ++b) h->start[b + 1] += h->start[b];
 	int32_t* fill = h->order; /* reuse order's slots: start[b] advanced, then moved back */
 	for (int32_t i = h->first; i < h->first + h->count; ++i) fill[h->start[Key(h, h->cells + 3 * (i - h->first))]++] = i;
@@ -94,7 +114,8 @@ static void Build(Hash* h, float cell)
 	h->start[0] = 0;
 }
 
-/* Calls visit(j) for every particle j != i within `radius` (<= cell) of particle i, each once. */
+/* Calls visit(j) for every particle j != i within `radius` (<= cell) of particle i, each once; counts the
+   candidates in h->visits (the work a slice unit is cut by). */
 #define FOR_NEIGHBOURS(h, i, radius, ...)                                                                   \
 	do {                                                                                                    \
 		const float* xi_ = (h)->x + 4 * (i);                                                               \
@@ -105,11 +126,13 @@ static void Build(Hash* h, float cell)
 				for (int32_t dx_ = -1; dx_ <= 1; ++dx_) {                                                  \
 					const int32_t cc_[3] = { ci_[0] + dx_, ci_[1] + dy_, ci_[2] + dz_ };                    \
 					const uint32_t b_ = Key((h), cc_);                                                     \
+					if (b_ == UINT32_MAX) continue;                                                        \
 					for (int32_t e_ = (h)->start[b_]; e_ < (h)->start[b_ + 1]; ++e_) {                     \
 						const int32_t j = (h)->order[e_];                                                  \
+						(h)->visits += 1;                                                                  \
 						if (j == (i)) continue;                                                            \
 						const int32_t* cj_ = (h)->cells + 3 * (j - (h)->first);                            \
-						if (cj_[0] != cc_[0] || cj_[1] != cc_[1] || cj_[2] != cc_[2]) continue; /* collision */ \
+						if (!(h)->dense && (cj_[0] != cc_[0] || cj_[1] != cc_[1] || cj_[2] != cc_[2])) continue; /* collision */ \
 						const float ox = (h)->x[4 * j] - xi_[0], oy = (h)->x[4 * j + 1] - xi_[1],          \
 									oz = (h)->x[4 * j + 2] - xi_[2];                                        \
 						if (!(ox * ox + oy * oy + oz * oz < r2_)) continue;                                \
@@ -118,28 +141,22 @@ static void Build(Hash* h, float cell)
 				}                                                                                           \
 	} while (0)
 
-/* The mean nearest-neighbour distance, searched within `reach`; 0 when fewer than half the
-   particles have a neighbour that close. */
-static float MeanSpacing(Hash* h, float reach)
+/* Particle i's squared distance to its nearest neighbour within the hash's cell, INFINITY when none: a
+   term of the mean spacing (the minimum, whatever order the candidates come in). */
+static float Nearest2(Hash* h, int32_t i)
 {
-	Build(h, reach);
-	double sum = 0.0;
-	int32_t found = 0;
-	for (int32_t i = h->first; i < h->first + h->count; ++i) {
-		float best2 = INFINITY;
-		FOR_NEIGHBOURS(h, i, reach, {
-			const float d2 = ox * ox + oy * oy + oz * oz;
-			if (d2 > 0.0f && d2 < best2) best2 = d2;
-		});
-		if (best2 < INFINITY) sum += sqrtf(best2), found += 1;
-	}
-	return 2 * found >= h->count && found > 0 ? (float)(sum / found) : 0.0f;
+	float best2 = INFINITY;
+	FOR_NEIGHBOURS(h, i, h->cell, {
+		const float d2 = ox * ox + oy * oy + oz * oz;
+		if (d2 > 0.0f && d2 < best2) best2 = d2;
+	});
+	return best2;
 }
 
 /* A lattice's axes: three orthogonal neighbours of particle i one spacing away (within 5%),
    orthonormalised into axes (row k = a_k); 0 when i has none (not a lattice, or i on a corner
    where fewer than three directions are present). */
-static int LatticeAxes(const Hash* h, int32_t i, float spacing, float rho, float axes[9])
+static int LatticeAxes(Hash* h, int32_t i, float spacing, float rho, float axes[9])
 {
 	float found[3][3];
 	int n = 0;
@@ -180,7 +197,20 @@ static int Normalise(float* g)
 	return 1;
 }
 
-void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
+/* At Add: no normal yet (they are built at the start of the body's first step, in slice units:
+   pbd_Shapes_NormalsUnit), and the first reach of the spacing's search, fixed now from the contact
+   radius the body has at its Add, so a radius set before that step changes nothing of them.
+
+   The spacing is searched from twice the contact radius (the builders' default spacing is 2 r)
+   outward, doubling, so a body of any spacing finds its own. A contact radius far above the spacing
+   (up to 1 m on a lattice of 2 cm) made that first reach take in the whole body, every particle a
+   neighbour of every other: a quadratic search (two boxes of 25^3 particles at r = 1 m took 44 s to
+   build natively). So the first reach is halved while it stays at least 2 s, s = (volume / count)^(1/3)
+   the spacing the box around the particles gives (compared as cubes: no cube root, whose last bit
+   libms disagree on). s is at least nearly the lattice's (a box of n^3 corners: (n - 1) / n of it),
+   so on a lattice every particle still finds its nearest neighbour, one spacing away, within the
+   first reach. */
+void pbd_Shapes_BeginNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 {
 	float* nrm = s->normal;
 	const int32_t end = b->first + b->count;
@@ -189,112 +219,219 @@ void pbd_Shapes_BuildNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 		s->faces[i] = 0;
 	}
 	b->lattice = 0;
-	if (b->count < 2 || pbd_Shapes_SdfScratchBytes(b->count) > w->scratchBytes) return;
-	Hash h;
-	memset(&h, 0, sizeof h);
-	h.x = s->rest;
-	h.first = b->first;
-	h.count = b->count;
-	h.mask = TableSize(b->count) - 1;
-	h.start = (int32_t*)w->scratch;
-	h.order = h.start + h.mask + 2;
-	int32_t* queue = h.order + b->count;
-	int32_t* level = queue + b->count; /* indexed by i - first; -1: not reached */
-	h.cells = level + b->count;
 	double volume = 1.0;
 	for (int k = 0; k < 3; ++k) {
-		float lo = h.x[4 * b->first + k], hi = lo;
+		float lo = s->rest[4 * b->first + k], hi = lo;
 		for (int32_t i = b->first; i < end; ++i) {
-			lo = h.x[4 * i + k] < lo ? h.x[4 * i + k] : lo;
-			hi = h.x[4 * i + k] > hi ? h.x[4 * i + k] : hi;
+			lo = s->rest[4 * i + k] < lo ? s->rest[4 * i + k] : lo;
+			hi = s->rest[4 * i + k] > hi ? s->rest[4 * i + k] : hi;
 		}
-		h.origin[k] = lo;
 		volume *= (double)hi - (double)lo;
 	}
-	/* the spacing: searched from twice the contact radius (the builders' default spacing is
-	   2 r) outward, doubling, so a body of any spacing finds its own. A contact radius far
-	   above the spacing (up to 1 m on a lattice of 2 cm) made that first reach take in the
-	   whole body, every particle a neighbour of every other: a quadratic search (two boxes of
-	   25^3 particles at r = 1 m took 44 s to build natively). So the first reach is halved
-	   while it stays at least 2 s, s = (volume / count)^(1/3) the spacing the box around the
-	   particles gives (compared as cubes: no cube root, whose last bit libms disagree on).
-	   s is at least nearly the lattice's (a box of n^3 corners: (n - 1) / n of it), so on a
-	   lattice every particle still finds its nearest neighbour, one spacing away, within the
-	   first reach: the mean, and the bits, are those of before. */
 	const float r = w->objectRadius[b->object] > 0.0f ? w->objectRadius[b->object] : 0.5f * w->params[pbdParam_thickness];
-	float reach = r > 0.0f ? 4.0f * r : 1.0f, spacing = 0.0f;
+	float reach = r > 0.0f ? 4.0f * r : 1.0f;
 	const double cube = 8.0 * volume / (double)b->count; /* (2 s)^3 */
 	while (cube > 0.0 && (double)(0.5f * reach) * (double)(0.5f * reach) * (double)(0.5f * reach) >= cube) reach *= 0.5f;
-	for (int it = 0; it < 12 && !(spacing > 0.0f); ++it, reach *= 2.0f) spacing = MeanSpacing(&h, reach);
-	if (!(spacing > 0.0f && spacing < INFINITY)) return;
-	const float rho = 1.5f * spacing;
-	Build(&h, rho);
-	/* layer 0: an inward imbalance, or a neighbourhood that is not three-dimensional (a sheet) */
-	int32_t tail = 0;
-	for (int32_t i = b->first; i < end; ++i) {
-		level[i - b->first] = -1;
-		float m[3] = { 0.0f, 0.0f, 0.0f }, C[6] = { 0.0f };
-		int32_t n = 0;
-		FOR_NEIGHBOURS(&h, i, rho, {
-			m[0] += ox, m[1] += oy, m[2] += oz;
-			C[0] += ox * ox, C[1] += ox * oy, C[2] += ox * oz, C[3] += oy * oy, C[4] += oy * oz, C[5] += oz * oz;
-			n += 1;
-		});
-		if (n == 0) continue; /* alone: no normal, never reached */
-		const float det = C[0] * (C[3] * C[5] - C[4] * C[4]) - C[1] * (C[1] * C[5] - C[4] * C[2]) + C[2] * (C[1] * C[4] - C[3] * C[2]);
-		const float tr = (C[0] + C[3] + C[5]) / 3.0f;
-		const int solid = det > 0.01f * tr * tr * tr;
-		const float m2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
-		if (solid && !(m2 > 0.25f * spacing * spacing)) continue; /* inside */
-		level[i - b->first] = 0;
-		queue[tail++] = i;
-		float* g = nrm + 4 * i;
-		g[0] = -m[0], g[1] = -m[1], g[2] = -m[2];
-		if (Normalise(g)) g[3] = 0.0f;
-		else g[0] = g[1] = g[2] = 0.0f;
+	b->sdfReach = reach;
+}
+
+/* The parts of one body's build, in order (the top of this file says what each finds). */
+enum { PartBegin, PartSpacing, PartLayer0, PartLayers, PartAxes, PartFaces, PartGradient };
+
+/* The search of the mean spacing within the job's reach, from the body's first particle. */
+static void StartSpacing(pbdNormalsJob* job, int32_t first)
+{
+	Build(&job->h, job->reach);
+	job->sum = 0.0;
+	job->found = 0;
+	job->cursor = first;
+	job->part = PartSpacing;
+}
+
+/* Body b's hash over the world's scratch (held until its last part), its origin the low corner of
+   its rest positions' box; 0 when it gets no normals (a lone particle, or a body past the scratch). */
+static int BeginBody(pbdWorld* w, pbdShapes* s, pbdBody* b)
+{
+	if (b->count < 2 || pbd_Shapes_SdfScratchBytes(b->count) > w->scratchBytes) return 0;
+	pbdNormalsJob* job = &s->job;
+	Hash* h = &job->h;
+	const int64_t visits = h->visits;
+	memset(h, 0, sizeof *h);
+	h->visits = visits;
+	h->x = s->rest;
+	h->first = b->first;
+	h->count = b->count;
+	h->mask = TableSize(b->count) - 1;
+	h->start = (int32_t*)pbd_Scratch_Take(w, pbdScratch_shapes);
+	h->order = h->start + h->mask + 2;
+	job->queue = h->order + b->count;
+	job->level = job->queue + b->count; /* indexed by i - first; -1: not reached */
+	h->cells = job->level + b->count;
+	for (int k = 0; k < 3; ++k) {
+		float lo = h->x[4 * b->first + k];
+		for (int32_t i = b->first; i < b->first + b->count; ++i) lo = h->x[4 * i + k] < lo ? h->x[4 * i + k] : lo;
+		h->origin[k] = lo;
 	}
-	/* the layers beneath, breadth first */
-	for (int32_t head = 0; head < tail; ++head) {
-		const int32_t i = queue[head];
-		const int32_t next = level[i - b->first] + 1;
-		FOR_NEIGHBOURS(&h, i, rho, {
-			if (level[j - b->first] < 0) level[j - b->first] = next, queue[tail++] = j;
-		});
-	}
-	/* the lattice's faces at each surface particle (see the top) */
-	b->lattice = 0;
-	for (int32_t i = b->first; i < end && !b->lattice; ++i) b->lattice = LatticeAxes(&h, i, spacing, rho, b->axes);
-	if (b->lattice) {
-		for (int32_t i = b->first; i < end; ++i) {
-			if (level[i - b->first] != 0) continue;
-			int32_t mask = 0x3f; /* bit 2k: +a_k missing, 2k + 1: -a_k */
-			FOR_NEIGHBOURS(&h, i, rho, {
-				const float o2 = ox * ox + oy * oy + oz * oz;
-				for (int k = 0; k < 3; ++k) {
-					const float* a = b->axes + 3 * k;
-					const float t = ox * a[0] + oy * a[1] + oz * a[2];
-					if (t * t > 0.9f * o2) mask &= ~(1 << (2 * k + (t < 0.0f)));
-				}
-			});
-			s->faces[i] = (uint8_t)mask;
+	pbd_Scratch_Hold(w, pbdScratch_shapes);
+	job->reach = b->sdfReach;
+	job->tries = 0;
+	StartSpacing(job, b->first);
+	return 1;
+}
+
+static void NextBody(pbdWorld* w, pbdNormalsJob* job)
+{
+	pbd_Scratch_Release(w, pbdScratch_shapes);
+	job->body += 1;
+	job->part = PartBegin;
+}
+
+int pbd_Shapes_NormalsUnit(pbdWorld* w, pbdShapes* s, int64_t budget, int64_t* work)
+{
+	pbdNormalsJob* job = &s->job;
+	Hash* h = &job->h;
+	h->visits = 0;
+	float* nrm = s->normal;
+	while (job->body < s->count) {
+		pbdBody* b = &s->bodies[job->body];
+		const int32_t first = b->first, end = first + b->count;
+		if (job->part == PartBegin && !BeginBody(w, s, b)) {
+			NextBody(w, job);
+			continue;
+		}
+		int32_t* level = job->level;
+		int32_t* queue = job->queue;
+		switch (job->part) {
+		case PartSpacing: {
+			for (; job->cursor < end; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				const float best2 = Nearest2(h, job->cursor);
+				if (best2 < INFINITY) job->sum += sqrtf(best2), job->found += 1;
+			}
+			const float spacing = 2 * job->found >= b->count && job->found > 0 ? (float)(job->sum / job->found) : 0.0f;
+			if (!(spacing > 0.0f) && ++job->tries < 12) {
+				job->reach *= 2.0f;
+				StartSpacing(job, first);
+				continue;
+			}
+			if (!(spacing > 0.0f && spacing < INFINITY)) {
+				NextBody(w, job);
+				continue;
+			}
+			job->spacing = spacing;
+			job->rho = 1.5f * spacing;
+			Build(h, job->rho);
+			job->cursor = first;
+			job->tail = 0;
+			job->part = PartLayer0;
+			continue;
+		}
+		case PartLayer0:
+			/* layer 0: an inward imbalance, or a neighbourhood that is not three-dimensional (a sheet) */
+			for (; job->cursor < end; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				const int32_t i = job->cursor;
+				level[i - first] = -1;
+				float m[3] = { 0.0f, 0.0f, 0.0f }, C[6] = { 0.0f };
+				int32_t n = 0;
+				FOR_NEIGHBOURS(h, i, job->rho, {
+					m[0] += ox, m[1] += oy, m[2] += oz;
+					C[0] += ox * ox, C[1] += ox * oy, C[2] += ox * oz, C[3] += oy * oy, C[4] += oy * oz, C[5] += oz * oz;
+					n += 1;
+				});
+				if (n == 0) continue; /* alone: no normal, never reached */
+				const float det = C[0] * (C[3] * C[5] - C[4] * C[4]) - C[1] * (C[1] * C[5] - C[4] * C[2]) + C[2] * (C[1] * C[4] - C[3] * C[2]);
+				const float tr = (C[0] + C[3] + C[5]) / 3.0f;
+				const int solid = det > 0.01f * tr * tr * tr;
+				const float m2 = m[0] * m[0] + m[1] * m[1] + m[2] * m[2];
+				if (solid && !(m2 > 0.25f * job->spacing * job->spacing)) continue; /* inside */
+				level[i - first] = 0;
+				queue[job->tail++] = i;
+				float* g = nrm + 4 * i;
+				g[0] = -m[0], g[1] = -m[1], g[2] = -m[2];
+				if (Normalise(g)) g[3] = 0.0f;
+				else g[0] = g[1] = g[2] = 0.0f;
+			}
+			job->cursor = 0;
+			job->part = PartLayers;
+			continue;
+		case PartLayers:
+			/* the layers beneath, breadth first (the cursor is the queue's head) */
+			for (; job->cursor < job->tail; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				const int32_t i = queue[job->cursor];
+				const int32_t next = level[i - first] + 1;
+				FOR_NEIGHBOURS(h, i, job->rho, {
+					if (level[j - first] < 0) level[j - first] = next, queue[job->tail++] = j;
+				});
+			}
+			b->lattice = 0;
+			job->cursor = first;
+			job->part = PartAxes;
+			continue;
+		case PartAxes:
+			/* the lattice's faces at each surface particle (see the top) */
+			for (; job->cursor < end && !b->lattice; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				b->lattice = LatticeAxes(h, job->cursor, job->spacing, job->rho, b->axes);
+			}
+			job->cursor = first;
+			job->part = b->lattice ? PartFaces : PartGradient;
+			continue;
+		case PartFaces:
+			for (; job->cursor < end; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				const int32_t i = job->cursor;
+				if (level[i - first] != 0) continue;
+				int32_t mask = 0x3f; /* bit 2k: +a_k missing, 2k + 1: -a_k */
+				FOR_NEIGHBOURS(h, i, job->rho, {
+					const float o2 = ox * ox + oy * oy + oz * oz;
+					for (int k = 0; k < 3; ++k) {
+						const float* a = b->axes + 3 * k;
+						const float t = ox * a[0] + oy * a[1] + oz * a[2];
+						if (t * t > 0.9f * o2) mask &= ~(1 << (2 * k + (t < 0.0f)));
+					}
+				});
+				s->faces[i] = (uint8_t)mask;
+			}
+			job->cursor = first;
+			job->part = PartGradient;
+			continue;
+		case PartGradient:
+			/* their normals: down the layer field's gradient, toward the nearest surface */
+			for (; job->cursor < end; ++job->cursor) {
+				if (h->visits >= budget) goto pause;
+				const int32_t i = job->cursor;
+				const int32_t L = level[i - first];
+				if (L < 1) continue;
+				float* g = nrm + 4 * i;
+				g[0] = g[1] = g[2] = 0.0f;
+				FOR_NEIGHBOURS(h, i, job->rho, {
+					const int32_t Lj = level[j - first];
+					if (Lj >= 0) {
+						const float dl = (float)(Lj - L);
+						g[0] -= dl * ox, g[1] -= dl * oy, g[2] -= dl * oz;
+					}
+				});
+				if (Normalise(g)) g[3] = (float)L;
+				else g[0] = g[1] = g[2] = 0.0f;
+			}
+			NextBody(w, job);
+			continue;
+		default: PBD_ASSERT(0);
 		}
 	}
-	/* their normals: down the layer field's gradient, toward the nearest surface */
-	for (int32_t i = b->first; i < end; ++i) {
-		const int32_t L = level[i - b->first];
-		if (L < 1) continue;
-		float* g = nrm + 4 * i;
-		g[0] = g[1] = g[2] = 0.0f;
-		FOR_NEIGHBOURS(&h, i, rho, {
-			const int32_t Lj = level[j - b->first];
-			if (Lj >= 0) {
-				const float dl = (float)(Lj - L);
-				g[0] -= dl * ox, g[1] -= dl * oy, g[2] -= dl * oz;
-			}
-		});
-		if (Normalise(g)) g[3] = (float)L;
-		else g[0] = g[1] = g[2] = 0.0f;
-	}
+	*work = h->visits;
+	return 1;
+pause:
+	*work = h->visits;
+	return 0;
+}
+
+void pbd_Shapes_FinishNormals(pbdWorld* w)
+{
+	int64_t work;
+	pbd_Shapes_NormalsUnit(w, pbd_ShapesState(w), INT64_MAX, &work);
 }
 
 /* ---------------------------------------------------------------- shapes.h */

@@ -201,6 +201,7 @@ typedef enum pbdScratchHolder {
 	pbdScratch_none = 0,
 	pbdScratch_contacts, ///< the contacts' grid: sorted copies, from its build to the search's last unit
 	pbdScratch_fluid,    ///< the fluid's grid and its lists' counts; its sort's permutation rows
+	pbdScratch_shapes,   ///< a body's hash, walk and layers while its rest normals are built (shapes_sdf.c)
 } pbdScratchHolder;
 
 /// The world's scratch for `holder` (pbdScratch_none: a user that keeps nothing in it past its call): never while

@@ -142,6 +142,7 @@ void Test_ShapesSurfaceNormals(void)
 	const float lone[3] = { 2.0f, 0.0f, 0.0f }, two[6] = { 3.0f, 0.0f, 0.0f, 3.05f, 0.0f, 0.0f };
 	TestBody one = AddPointsBody(w, lone, 1, 1.0f);
 	TestBody pair = AddPointsBody(w, two, 2, 1.0f);
+	pbd_Shapes_FinishNormals(pbd_GetWorld(w)); /* built at a step's start otherwise */
 	const pbdWorld* pw = pbd_GetWorld(w);
 	float R[9];
 	pbd_QuatToMatrix(q, R);

@@ -307,6 +307,9 @@ static void HeavySliced(HeavyScene scene, int32_t size, int64_t budget, int step
 		}
 	} else {
 		ENSURE(pbd_ContactsState(w)->searches > 0);
+		/* the boxes' rest normals, built at the first step's start: every particle of a lattice meets at least its 6
+		   axis neighbours in the spacing's search, the surface's and the walk beneath it (shapes_sdf.c) */
+		if (scene == HeavyBoxes) ENSURE(r.units[pbdStage_count] >= 18 * n / (budget + n));
 		printf("  %s: %lld particles, %d searches; ", s_heavyNames[scene], (long long)n, pbd_ContactsState(w)->searches);
 	}
 	printf("contacts: %d units, largest stage %d (%lld pairs), work per unit <= %lld; start: %d units, work <= %lld; "
