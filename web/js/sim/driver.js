@@ -172,6 +172,10 @@ export class StepDriver {
       // This one would step: it asks for the next turn (myTurn), so the one stepping now does not take it again.
       this.waiting = running || this.due > 0;
       if (this.waiting) this.wantAt = now();
+      // Known to the others' myTurn from now: a driver that had no step due yet when the engine was free never asked
+      // for a turn, so it was in no one's list, and two others stepping by turns kept it at step 0 (a gallery's swirl
+      // card, a minute long, once the rigid bodies' builds had become short).
+      (world.engine.stepDrivers ??= new Set()).add(this);
       // Another world of the engine steps (another element's, which may have stopped drawing: off screen): its
       // steps are polled here, or nobody would.
       if (!this.pollWorld(other, SLICE_BUDGET_MS)) {
