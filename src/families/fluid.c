@@ -639,12 +639,41 @@ static int32_t Fluid_SliceItems(const pbdWorld* w, const void* state)
 	return items >= 16.0f ? (int32_t)items : 16;
 }
 
+/* The velocities stage's hooks (XSPH viscosity, vorticity confinement), then, at the last substep of a step asked to
+   (pbd_World_SetFluidMeasure), the fluid's statistics: rho_i / rho0 of every live particle at p, the positions the
+   step commits (but where its speed or world bound clamps one), with this substep's lists, summed in the solve's
+   order; about Fluid_SliceItems particles a unit. One density pass, O(list entries): a page gets its readout's
+   numbers from the step (in slices, or on the threaded runner) instead of a neighbour search of its own
+   (pbd_World_GetFluidStats, seconds at the format's limits). The state is not touched: the same bits. */
 static int Fluid_VelocitiesUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
 {
 	pbdFluid* f = state;
-	(void)ctx;
 	if (!(f->listsValid && f->fluidCount > 0)) return 1;
-	return pbd_Fluid_VelocitiesUnit(w, f, Fluid_SliceItems(w, f), whole);
+	const int32_t items = whole ? f->fluidCount : Fluid_SliceItems(w, f);
+	if (f->measurePart == 0) {
+		if (!pbd_Fluid_VelocitiesUnit(w, f, items, whole)) return 0;
+		if (!(f->measureAsked && ctx->substep == ctx->substeps - 1)) return 1;
+		f->measurePart = 1;
+		f->measureNext = f->measureCount = 0;
+		f->measureSum = f->measureError = 0.0;
+		f->measureLargest = 0.0f;
+		if (!whole) return 0;
+	}
+	const int32_t end = f->fluidCount - f->measureNext > items ? f->measureNext + items : f->fluidCount;
+	for (; f->measureNext < end; ++f->measureNext) {
+		const float rho = pbd_Fluid_DensityAt(f, w->p, f->order[f->measureNext]);
+		f->measureSum += rho;
+		f->measureError += rho > 1.0f ? rho - 1.0f : 0.0f;
+		f->measureLargest = rho > f->measureLargest ? rho : f->measureLargest;
+		f->measureCount += 1;
+	}
+	if (f->measureNext < f->fluidCount) return 0;
+	f->measuredMean = (float)(f->measureSum / f->measureCount);
+	f->measuredError = (float)(f->measureError / f->measureCount);
+	f->measuredMax = f->measureLargest;
+	f->measuredStep = w->steps + 1; /* the step this unit ends (counted after its last unit) */
+	f->measurePart = 0;
+	return 1;
 }
 
 /* C_i = max(rho_i / rho0 - 1, 0) of each live fluid particle on `positions`, with the lists of the

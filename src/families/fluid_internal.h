@@ -132,6 +132,13 @@ typedef struct pbdFluid {
 	   the part (0: not begun, 1: the first pass, 2: confinement, 3: the write-back), the fluid
 	   object and its first particle of the next unit. */
 	int32_t velPart, velObject, velBegin;
+	/* The statistics the step measures when asked (pbd_World_SetFluidMeasure; fluid.c Fluid_VelocitiesUnit): asked,
+	   the part (0: the velocities, 1: the measure), the next particle of the solve's order and the sums so far, and
+	   the last measure's step (0: none) and values. */
+	int32_t measureAsked, measurePart, measureNext, measureCount, measuredStep;
+	double measureSum, measureError;
+	float measureLargest;
+	float measuredMean, measuredMax, measuredError;
 } pbdFluid;
 
 static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid*)world->families[pbdFamily_fluid]; }

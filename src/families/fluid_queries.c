@@ -51,6 +51,33 @@ int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
 	return PBD_OK;
 }
 
+int pbd_World_SetFluidMeasure(pbdWorldId id, int on)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	pbd_FluidState(w)->measureAsked = on != 0;
+	return PBD_OK;
+}
+
+int pbd_World_GetMeasuredFluidStats(pbdWorldId id, pbdFluidStats* stats)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
+	const pbdFluid* f = pbd_FluidState(w);
+	memset(stats, 0, sizeof *stats);
+	for (int32_t o = 0; o < f->objectCount; ++o) stats->particles += f->objects[o].active;
+	stats->capacity = f->reserved;
+	stats->emitted = f->emitted;
+	stats->drained = f->drained;
+	stats->full = f->full;
+	stats->droppedNeighbours = f->droppedNeighbours;
+	stats->meanNeighbours = f->meanNeighbours;
+	if (f->measuredStep == 0) return 0;
+	stats->meanDensity = f->measuredMean;
+	stats->maxDensity = f->measuredMax;
+	stats->densityError = f->measuredError;
+	return f->measuredStep;
+}
+
 int pbd_World_UpdateDensities(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);

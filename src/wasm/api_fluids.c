@@ -76,4 +76,14 @@ PBDJS_API int pbdjs_GetFluidStats(pbdWorldId world, int32_t* out)
 	return PBD_OK;
 }
 
+/* pbd_World_GetMeasuredFluidStats into out, the same record; returns the measuring step (0: none yet) or the error. */
+PBDJS_API int pbdjs_GetMeasuredFluidStats(pbdWorldId world, int32_t* out)
+{
+	pbdFluidStats s;
+	const int step = pbd_World_GetMeasuredFluidStats(world, &s);
+	if (step < 0) return step;
+	memcpy(out, &s, sizeof s);
+	return step;
+}
+
 _Static_assert(sizeof(pbdFluidStats) == 10 * sizeof(int32_t), "JS reads fluid stats as 6 int32 + 4 float32");

@@ -342,6 +342,45 @@ void Test_SlicedHeavyScenesBounded(void)
    units, each within the budget and a slot, with the whole step's bits. */
 void Test_SlicedFluidRealBudget(void) { HeavySliced(HeavyFluid, 32, PBD_SLICE_WORK, 2); }
 
+/* The fluid's statistics measured by the steps (pbd_World_SetFluidMeasure): none before a measuring step; after it the
+   same numbers whether the step ran whole or in units of 1 (the same sums in the same order), within a hair of what a
+   search of their own finds on the committed positions (pbd_World_GetFluidStats), counts equal; and measuring moves
+   no bit (a world that does not measure ends on the same hash). Readable between the units of a step too. */
+void Test_FluidMeasuredByStep(void)
+{
+	const pbdWorldId whole = HeavyWorld(HeavyFluid, 12), sliced = HeavyWorld(HeavyFluid, 12), plain = HeavyWorld(HeavyFluid, 12);
+	pbdFluidStats a, b, fresh;
+	ENSURE(pbd_World_SetFluidMeasure(whole, 1) == PBD_OK && pbd_World_SetFluidMeasure(sliced, 1) == PBD_OK);
+	ENSURE(pbd_World_GetMeasuredFluidStats(whole, &a) == 0 && a.particles > 0 && a.meanDensity == 0.0f);
+	pbd_GetWorld(sliced)->sliceBudget = 2048;
+	int units = 0, between = 0;
+	for (int s = 0; s < 3; ++s) {
+		pbd_World_Step(whole);
+		pbd_World_Step(plain);
+		int32_t left;
+		do {
+			left = pbd_World_StepSlice(sliced, 1);
+			units += 1;
+			between += left > 0 && pbd_World_GetMeasuredFluidStats(sliced, &b) == s; /* the last step's, mid-step */
+		} while (left > 0);
+	}
+	ENSURE(pbd_World_Hash(whole) == pbd_World_Hash(plain) && pbd_World_Hash(sliced) == pbd_World_Hash(plain));
+	ENSURE(pbd_World_GetMeasuredFluidStats(whole, &a) == 3 && pbd_World_GetMeasuredFluidStats(sliced, &b) == 3);
+	ENSURE(memcmp(&a, &b, sizeof a) == 0);
+	ENSURE(pbd_World_GetFluidStats(whole, &fresh) == PBD_OK);
+	printf("  measured by the step: mean %.6f max %.6f error %.6f; searched: %.6f %.6f %.6f; %d units, %d readings between\n",
+		   (double)a.meanDensity, (double)a.maxDensity, (double)a.densityError, (double)fresh.meanDensity, (double)fresh.maxDensity,
+		   (double)fresh.densityError, units, between);
+	ENSURE(a.particles == fresh.particles && a.capacity == fresh.capacity && a.emitted == fresh.emitted);
+	ENSURE(a.meanDensity > 0.1f && fabsf(a.meanDensity - fresh.meanDensity) < 0.01f * fresh.meanDensity);
+	ENSURE(fabsf(a.maxDensity - fresh.maxDensity) < 0.02f * fresh.maxDensity);
+	ENSURE(fabsf(a.densityError - fresh.densityError) < 0.01f);
+	ENSURE(between > units / 2);
+	pbd_DestroyWorld(whole);
+	pbd_DestroyWorld(sliced);
+	pbd_DestroyWorld(plain);
+}
+
 /* Between the units of a sliced step the world takes any call: those that would use the scratch or rebuild the
    search state the step's units keep (builders, FindPairs, the fluid's queries) and a mass change are refused, the
    others (positions, velocities, parameters, radii, emitters, drains, colliders, attachments, the instruments) act,

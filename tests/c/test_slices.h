@@ -5,4 +5,5 @@
 	X(FluidNotTethered) \
 	X(SlicedHeavyScenesBounded) \
 	X(SlicedFluidRealBudget) \
+	X(FluidMeasuredByStep) \
 	X(CallsBetweenSliceUnits)

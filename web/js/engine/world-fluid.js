@@ -5,13 +5,8 @@
 
 import { MiniPBDError, argIndex, argRecord, argNumber, argVec3, showArg } from './args.js';
 import { BUFFER } from './memory.js';
-import { PARAM_TABLE } from './param-table.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { EMITTER_KEYS } from '../objects/fluid.js';
-
-/** The parameters the fluid's statistics depend on (the fluid family's rows of the table). */
-const FLUID_PARAMS = PARAM_TABLE.filter((p) => p.owner === 'fluid');
-const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
 /** pbdFluidStats (src/minipbd.h): 6 int32, then 4 float32 (pbdjs_GetFluidStats). */
 export const FLUID_STATS_INTS = Object.freeze(['particles', 'capacity', 'emitted', 'drained', 'full', 'droppedNeighbours']);
@@ -24,42 +19,45 @@ export function sceneEmitters(scene) {
   return out;
 }
 
+/** The pbdFluidStats record just written to the heap's exchange (pbdjs_GetFluidStats, pbdjs_GetMeasuredFluidStats). */
+function readFluidStats(heap) {
+  const ints = heap.int32s(FLUID_STATS_INTS.length + FLUID_STATS_FLOATS.length);
+  const floats = heap.float32s(FLUID_STATS_INTS.length + FLUID_STATS_FLOATS.length);
+  const out = {};
+  FLUID_STATS_INTS.forEach((name, k) => { out[name] = ints[k]; });
+  FLUID_STATS_FLOATS.forEach((name, k) => { out[name] = floats[FLUID_STATS_INTS.length + k]; });
+  out.full = out.full !== 0;
+  return out;
+}
+
 export const fluidMethods = {
   /** The fluid now (pbd_World_GetFluidStats): live particles, capacity, emitted and drained so far, full (an
    *  emitter could not add all it meant to in the last step), neighbours and densities (rho / rho0). */
   fluidStats() {
     this.alive();
-    const heap = this.engine.heap;
-    heap.out('pbdjs_GetFluidStats', [this.id]);
-    const ints = heap.int32s(FLUID_STATS_INTS.length + FLUID_STATS_FLOATS.length);
-    const floats = heap.float32s(FLUID_STATS_INTS.length + FLUID_STATS_FLOATS.length);
-    const out = {};
-    FLUID_STATS_INTS.forEach((name, k) => { out[name] = ints[k]; });
-    FLUID_STATS_FLOATS.forEach((name, k) => { out[name] = floats[FLUID_STATS_INTS.length + k]; });
-    out.full = out.full !== 0;
-    this.lastFluidStats = { ...out }; // peekFluidStats() shows these while steps run
-    return out;
+    this.engine.heap.out('pbdjs_GetFluidStats', [this.id]);
+    return (this.lastFluidStats = readFluidStats(this.engine.heap)); // peekFluidStats() shows these before any step
   },
 
   /**
-   * fluidStats() without waiting: the last ones read while steps are in flight (null before any), and again the
-   * last ones while the world has neither stepped nor had a fluid parameter changed since they were read, or has
-   * only stepped and less than 20 times their cost has passed since. They are measured with a neighbour search of
-   * their own (fluid_queries.c), 0.26 s for a fluid at the format's particle cap (0.3-0.65 s in a software-rendered
-   * page): a readout asking a few times a second held the page's thread all the time while paused, and most of it
-   * between the steps. So at most 1/20 of the page's time goes to them.
+   * fluidStats() without waiting, from the steps: the first call asks every step to measure the fluid at its end
+   * (pbd_World_SetFluidMeasure: one density pass at the positions it commits, with its last substep's lists, in its
+   * slice units or on the threaded runner), and each call reads what the last of them measured. fluidStats() makes a
+   * neighbour search of its own (0.26 s for a fluid at the format's particle cap, 0.3-0.65 s in a software-rendered
+   * page: one long task the page could not answer a click during); this costs the page's thread a read. measuredAt
+   * is the step whose end the densities are of; before any measuring step it is 0 and they are 0 (the counts are
+   * now's), unless fluidStats() was read (then that). While steps are in flight, the last read.
    */
   peekFluidStats() {
     if (this.engine.stepping === this) return this.lastFluidStats ? { ...this.lastFluidStats } : null;
-    const steps = this.stats().steps;
-    const edits = FLUID_PARAMS.map((p) => this.engine.exports.pbd_World_GetParam(this.id, p.id)).join(' ');
-    const last = this.lastFluidRead;
-    if (this.lastFluidStats && last && last.edits === edits
-      && (last.steps === steps || now() - last.at < 20 * last.cost)) return { ...this.lastFluidStats };
-    const t0 = now();
-    const stats = this.fluidStats();
-    this.lastFluidRead = { steps, edits, at: now(), cost: now() - t0 };
-    return stats;
+    this.alive();
+    const heap = this.engine.heap;
+    if (!this.fluidMeasured) this.fluidMeasured = this.engine.exports.pbd_World_SetFluidMeasure(this.id, 1) === 0;
+    const step = heap.out('pbdjs_GetMeasuredFluidStats', [this.id]);
+    if (step < 0) return this.lastFluidStats ? { ...this.lastFluidStats } : null;
+    const read = readFluidStats(heap);
+    if (step > 0 || !this.lastFluidStats) this.lastFluidStats = { ...read, measuredAt: step };
+    return { ...this.lastFluidStats };
   },
 
   /** rho / rho0 of every live fluid particle into world.densities (0 for other particles). */

@@ -42,7 +42,8 @@ export function fluidPanel(doc, folder, tr, handlers) {
       c.domElement.title = t('fluid.hose.help');
     });
     info.textContent = stats ? t('fluid.stats', {
-      particles: formatNumber(stats.particles), capacity: formatNumber(stats.capacity), error: (100 * stats.densityError).toFixed(2),
+      particles: formatNumber(stats.particles), capacity: formatNumber(stats.capacity),
+      error: stats.measuredAt === 0 ? '–' : (100 * stats.densityError).toFixed(2), // no step has measured it yet
     }) : '';
     full.hidden = !stats?.full;
     full.textContent = stats?.full ? t('fluid.full', { particles: formatNumber(stats.particles), capacity: formatNumber(stats.capacity) }) : '';
