@@ -98,8 +98,10 @@ pbdWorldId BenchWorld_Load(const char* path)
 			if (p < 0) Fail(path, line, "not a world parameter");
 			Check(w, pbd_World_SetParam(w, (pbdParam)p, F(2)), path, line);
 		} else if (strcmp(op, "body") == 0) {
-			if (n != 24) Fail(path, line, "body takes 23 numbers");
-			if (I(20) != 0 || I(21) != 0 || I(22) != 0 || I(23) != 0) Fail(path, line, "a body with mesh arrays (lattice bodies only)");
+			if (n != 25) Fail(path, line, "body takes 24 numbers");
+			if (I(20) != 0 || I(21) != 0 || I(22) != 0 || I(23) != 0 || I(24) != 0) {
+				Fail(path, line, "a body with mesh arrays or cells (lattice bodies only)");
+			}
 			pbdBodyDef def = pbd_DefaultBodyDef();
 			def.type = I(1), def.shape = I(2);
 			for (int k = 0; k < 3; ++k) def.position[k] = F(3 + k);

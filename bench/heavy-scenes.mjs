@@ -69,3 +69,35 @@ export function heavyScenes({ scale = 1 } = {}) {
     },
   };
 }
+
+/**
+ * A scene whose build is mostly its models' inside test: two open UV spheres (their poles' triangles have no area and
+ * are left out, so the surface is open and each cell's winding number is summed: src/builders/winding.c) of
+ * `segments` x segments / 2 quads, at the largest resolution (48). 200 segments' worth of triangles (400) and the two
+ * fit a 4.2 KB link; their build took 6.9 s of wasm in one call (the fill run twice), now one fill a model
+ * (objects/body-fill.js), in pieces when the page asks for it (sim/prepare.js).
+ */
+export function openModels({ segments = 20 } = {}) {
+  const rings = segments / 2;
+  const lines = [];
+  for (let j = 0; j <= rings; j++) {
+    for (let i = 0; i < segments; i++) {
+      const th = (Math.PI * j) / rings, ph = (2 * Math.PI * i) / segments;
+      lines.push(`v ${(Math.sin(th) * Math.cos(ph)).toFixed(4)} ${Math.cos(th).toFixed(4)} ${(Math.sin(th) * Math.sin(ph)).toFixed(4)}`);
+    }
+  }
+  const id = (i, j) => j * segments + (i % segments) + 1;
+  for (let j = 0; j < rings; j++) {
+    for (let i = 0; i < segments; i++) {
+      lines.push(`f ${id(i, j)} ${id(i + 1, j)} ${id(i + 1, j + 1)}`, `f ${id(i, j)} ${id(i + 1, j + 1)} ${id(i, j + 1)}`);
+    }
+  }
+  const obj = `${lines.join('\n')}\n`;
+  return {
+    format: 'minipbd-scene', version: 2,
+    name: `Two open spheres of ${2 * segments * rings} triangles at resolution 48`,
+    objects: [-1.2, 1.2].map((x, k) => ({
+      type: 'rigid', name: `sphere ${k + 1}`, shape: 'mesh', obj, size: 2, resolution: 48, position: [x, 1.2, 0], mass: 1,
+    })),
+  };
+}

@@ -118,7 +118,7 @@ export function solidCases(quick, impls) {
 /* ---------------------------------------------------------------- building */
 
 const bodyArgs = (b) => [b.type, b.shape, ...b.position, ...b.rotation, ...b.velocity, ...b.halfExtents, b.radius, b.resolution, b.mass,
-	b.particleRadius, 0, 0, 0, 0];
+	b.particleRadius, 0, 0, 0, 0, 0]; // no mesh arrays, no cells (a surface's fill)
 const colliderArgs = (c) => [c.type, ...c.position, ...c.rotation, c.radius, c.halfHeight, ...c.halfExtents, c.staticFriction,
 	c.kineticFriction, c.restitution];
 

@@ -455,6 +455,8 @@ typedef struct pbdBodyDef {
 	int32_t vertexCount;
 	const uint32_t* indices; ///< tets: 4 per tet; surface: 3 per triangle, counter-clockwise seen from outside
 	int32_t indexCount;
+	const uint64_t* cells;   ///< surface, optional: the lattice's cells as pbd_BodyFill_Cells gave them for this def (its
+	                         ///< vertices, indices and resolution), so the inside test is not run again; NULL: run it
 	int32_t internalValue;   ///< cookie; do not touch
 } pbdBodyDef;
 
@@ -471,6 +473,24 @@ PBD_API pbdBodyDef pbd_DefaultBodyDef(void);
 PBD_API int pbd_BodyCounts(const pbdBodyDef* def, pbdBodyCounts* counts);
 /// Adds the body as one object; returns its first particle, or a negative pbdError (world unchanged).
 PBD_API int pbd_World_AddBody(pbdWorldId world, const pbdBodyDef* def);
+
+/// A surface body's inside test (which lattice cells it keeps: builders/surface.c) in parts, before its counts and
+/// its Add: for an open surface (the winding number, Jacobson et al. 2013) it is seconds of work at resolution 48,
+/// which a page cuts into pieces between frames. The caller's memory (pbd_BodyFill_Bytes), nothing allocated; the
+/// def's arrays are read until the last pbd_BodyFill_Run. Then pbd_BodyFill_Cells goes into pbdBodyDef.cells for
+/// pbd_BodyCounts and pbd_World_AddBody (the same cells they would have found, so the same body).
+typedef struct pbdBodyFill pbdBodyFill;
+/// Bytes a fill of `def` needs, or a negative pbdError when the def is refused (the message pbd_BodyCounts gives)
+/// or is no surface.
+PBD_API int pbd_BodyFill_Bytes(const pbdBodyDef* def);
+/// Starts the fill of `def` in `fill` (`bytes` from pbd_BodyFill_Bytes): its checks, its surface's tree, and the
+/// whole fill of a closed surface (exact ray crossings: fast). PBD_OK or a negative pbdError (message set).
+PBD_API int pbd_BodyFill_Begin(pbdBodyFill* fill, int bytes, const pbdBodyDef* def);
+/// Fills rows of cells until at least `cells` cells are tested or none is left; returns the rows left (0: done).
+PBD_API int pbd_BodyFill_Run(pbdBodyFill* fill, int cells);
+/// The cells, PBD_BODY_FILL_ROWS rows of bits (row j + 48 k: bit i = cell (i, j, k) kept) once done, else NULL.
+PBD_API const uint64_t* pbd_BodyFill_Cells(const pbdBodyFill* fill);
+#define PBD_BODY_FILL_ROWS (PBD_BODY_MAX_RESOLUTION * PBD_BODY_MAX_RESOLUTION)
 
 /* ---- shape matching: families/shapes.c ---------------------------------------------- */
 
@@ -555,6 +575,13 @@ typedef struct pbdFluidStats {
 /// RunFluidPart and FindPairs rebuild the search state the step uses: between the slices of a step they are refused,
 /// PBD_ERR_STEP_IN_PROGRESS.
 PBD_API int pbd_World_GetFluidStats(pbdWorldId world, pbdFluidStats* stats);
+/// With `on`, every step measures the fluid at its end (the densities at the positions it commits, with its last
+/// substep's lists: one density pass, in the step's slice units), for pbd_World_GetMeasuredFluidStats; 0 stops it.
+PBD_API int pbd_World_SetFluidMeasure(pbdWorldId world, int on);
+/// The fluid as the last measuring step left it (pbd_World_SetFluidMeasure): the counts as pbd_World_GetFluidStats
+/// gives them, the densities of that step's end; returns that step's number (the world's step count after it), 0
+/// when no step measured yet (densities 0), or a negative pbdError. Works between the slices of a step too.
+PBD_API int pbd_World_GetMeasuredFluidStats(pbdWorldId world, pbdFluidStats* stats);
 /// rho_i / rho0 of every live fluid particle on the committed positions into pbdBuffer_densities (0 for others).
 PBD_API int pbd_World_UpdateDensities(pbdWorldId world);
 

@@ -174,15 +174,47 @@ static int PlanDef(const pbdBodyDef* def, pbdBodyPlan* plan, pbdLattice* lat, pb
 	}
 }
 
-/* A given surface's lattice: resolution cells along the longest side of its bounds, cubic
-   cells, centred on the bounds; the cells whose centre is inside are kept. */
-static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyError* e)
+/* After the fill: the lattice's corners and counts, and the refusal of one without a cell. */
+static int SurfaceFilled(pbdBodyPlan* plan, const pbdSurface* s, const float lo[3], const float hi[3], float longest, pbdBodyError* e)
 {
 	const pbdBodyDef* def = plan->def;
-	pbdSurface surface;
-	int err = pbd_Surface_Prepare(&surface, def->vertices, def->vertexCount, def->indices, plan->primitives, mem, memBytes, e);
-	if (err != PBD_OK) return err;
-	float lo[3], hi[3];
+	pbd_Lattice_Finish(plan->lattice);
+	if (plan->lattice->cellCount == 0) {
+		/* A drawing rather than a solid (a planar triangulation, as some test models are): the volume the surface
+		   encloses (the divergence theorem: the sum of the triangles' signed tetrahedra with the origin) is next to
+		   none at any resolution, so say that instead of asking for a finer lattice. */
+		double volume = 0.0;
+		for (int32_t t = 0; t < plan->primitives; ++t) {
+			const float* a = def->vertices + 3 * def->indices[3 * t];
+			const float* b = def->vertices + 3 * def->indices[3 * t + 1];
+			const float* c = def->vertices + 3 * def->indices[3 * t + 2];
+			volume += ((double)a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) + (double)a[1] * ((double)b[2] * c[0] - (double)b[0] * c[2]) +
+					   (double)a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0])) / 6.0;
+		}
+		const double box = (double)longest * longest * longest;
+		if (fabs(volume) <= 1e-6 * box) {
+			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+								"the surface encloses no volume (its box is %g x %g x %g): a flat drawing, not a solid",
+								(double)(hi[0] - lo[0]), (double)(hi[1] - lo[1]), (double)(hi[2] - lo[2]));
+		}
+		if (s->closed) {
+			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+								"no lattice cell has its centre inside the surface at resolution %d: raise the resolution", def->resolution);
+		}
+		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+							"no lattice cell has its centre inside the surface (winding number >= 0.5) at resolution %d: raise the "
+							"resolution, or wind the triangles counter-clockwise seen from outside",
+							def->resolution);
+	}
+	return PBD_OK;
+}
+
+
+/* A given surface's lattice, empty: resolution cells along the longest side of its bounds, cubic
+   cells, centred on the bounds. Returns the longest side. */
+static float SurfaceLattice(pbdBodyPlan* plan, float lo[3], float hi[3])
+{
+	const pbdBodyDef* def = plan->def;
 	for (int a = 0; a < 3; ++a) lo[a] = hi[a] = def->vertices[a];
 	for (int32_t i = 1; i < def->vertexCount; ++i) {
 		for (int a = 0; a < 3; ++a) {
@@ -203,36 +235,31 @@ static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyErr
 		origin[a] = 0.5f * (lo[a] + hi[a]) - 0.5f * (float)cells[a] * s;
 	}
 	pbd_Lattice_Init(plan->lattice, cells, origin, spacing);
-	pbd_Surface_Fill(&surface, plan->lattice);
-	pbd_Lattice_Finish(plan->lattice);
-	if (plan->lattice->cellCount == 0) {
-		/* A drawing rather than a solid (a planar triangulation, as some test models are): the volume the surface
-		   encloses (the divergence theorem: the sum of the triangles' signed tetrahedra with the origin) is next to
-		   none at any resolution, so say that instead of asking for a finer lattice. */
-		double volume = 0.0;
-		for (int32_t t = 0; t < plan->primitives; ++t) {
-			const float* a = def->vertices + 3 * def->indices[3 * t];
-			const float* b = def->vertices + 3 * def->indices[3 * t + 1];
-			const float* c = def->vertices + 3 * def->indices[3 * t + 2];
-			volume += ((double)a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) + (double)a[1] * ((double)b[2] * c[0] - (double)b[0] * c[2]) +
-					   (double)a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0])) / 6.0;
-		}
-		const double box = (double)longest * longest * longest;
-		if (fabs(volume) <= 1e-6 * box) {
-			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
-								"the surface encloses no volume (its box is %g x %g x %g): a flat drawing, not a solid",
-								(double)(hi[0] - lo[0]), (double)(hi[1] - lo[1]), (double)(hi[2] - lo[2]));
-		}
-		if (surface.closed) {
-			return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
-								"no lattice cell has its centre inside the surface at resolution %d: raise the resolution", def->resolution);
-		}
-		return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
-							"no lattice cell has its centre inside the surface (winding number >= 0.5) at resolution %d: raise the "
-							"resolution, or wind the triangles counter-clockwise seen from outside",
-							def->resolution);
+	return longest;
+}
+
+/* The cells of a surface's lattice given (pbdBodyDef.cells, as pbd_BodyFill wrote them): each row's bits past the
+   lattice's width dropped, so any bits make some lattice of cells (an empty one is refused after). */
+static void CopyCells(pbdLattice* lat, const uint64_t* cells)
+{
+	const uint64_t width = lat->n[0] >= 64 ? ~0ull : (1ull << lat->n[0]) - 1u;
+	for (int32_t k = 0; k < lat->n[2]; ++k) {
+		for (int32_t j = 0; j < lat->n[1]; ++j) lat->cell[j + PBD_LATTICE_MAX * k] = cells[j + PBD_LATTICE_MAX * k] & width;
 	}
-	return PBD_OK;
+}
+
+/* A given surface's lattice: the cells whose centre is inside (pbd_Surface_Fill), or those given in def->cells. */
+static int PlanSurface(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyError* e)
+{
+	const pbdBodyDef* def = plan->def;
+	pbdSurface surface;
+	int err = pbd_Surface_Prepare(&surface, def->vertices, def->vertexCount, def->indices, plan->primitives, mem, memBytes, e);
+	if (err != PBD_OK) return err;
+	float lo[3], hi[3];
+	const float longest = SurfaceLattice(plan, lo, hi);
+	if (def->cells != NULL) CopyCells(plan->lattice, def->cells);
+	else pbd_Surface_Fill(&surface, plan->lattice);
+	return SurfaceFilled(plan, &surface, lo, hi, longest, e);
 }
 
 /* A given tet mesh: its vertices in the world (the particles), then its orientation and counts. */
@@ -443,6 +470,79 @@ int pbd_BodyCounts(const pbdBodyDef* def, pbdBodyCounts* counts)
 	*counts = plan.counts;
 	return PBD_OK;
 }
+
+/* ---------------------------------------------------------------- a surface's fill in parts */
+
+struct pbdBodyFill {
+	pbdBodyDef def; /* a copy, its arrays the caller's */
+	pbdBodyPlan plan;
+	pbdLattice lattice;
+	pbdSurface surface;
+	int32_t row, rows; /* the next row j + n1 k of the winding number's fill, and how many */
+	uint64_t mem[];    /* the surface's: pbd_Surface_Bytes */
+};
+_Static_assert(PBD_BODY_FILL_ROWS == PBD_LATTICE_CELL_ROWS, "pbd_BodyFill_Cells hands out the lattice's rows");
+
+/* A fill's bytes, or 0 and why in *e. */
+static size_t FillBytes(const pbdBodyDef* def, pbdBodyError* e)
+{
+	pbdLattice lattice;
+	pbdBodyPlan plan;
+	size_t bytes;
+	if (PlanDef(def, &plan, &lattice, e, &bytes) != PBD_OK) return 0;
+	if (def->shape != pbdBodyShape_surface) {
+		pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT, "only a surface body (shape %d) has cells to fill, got shape %d", pbdBodyShape_surface,
+					 def->shape);
+		return 0;
+	}
+	return sizeof(pbdBodyFill) + ((bytes + 7u) & ~(size_t)7u);
+}
+
+int pbd_BodyFill_Bytes(const pbdBodyDef* def)
+{
+	pbdBodyError e;
+	const size_t bytes = FillBytes(def, &e);
+	return bytes == 0 ? pbd_SetError(e.code, "%s", e.text) : (int)bytes;
+}
+
+int pbd_BodyFill_Begin(pbdBodyFill* f, int bytes, const pbdBodyDef* def)
+{
+	pbdBodyError e;
+	const size_t need = FillBytes(def, &e);
+	if (need == 0) return pbd_SetError(e.code, "%s", e.text);
+	if (f == NULL || bytes < 0 || (size_t)bytes < need) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "the fill needs %lu bytes, given %d", (unsigned long)need, bytes);
+	}
+	memset(f, 0, sizeof *f);
+	f->def = *def;
+	f->def.cells = NULL;
+	size_t meshBytes;
+	int err = PlanDef(&f->def, &f->plan, &f->lattice, &e, &meshBytes);
+	if (err == PBD_OK) err = pbd_Surface_Prepare(&f->surface, def->vertices, def->vertexCount, def->indices, f->plan.primitives, f->mem, meshBytes, &e);
+	if (err != PBD_OK) return pbd_SetError(e.code, "%s", e.text);
+	float lo[3], hi[3];
+	SurfaceLattice(&f->plan, lo, hi);
+	if (f->surface.closed) {
+		pbd_Surface_Fill(&f->surface, &f->lattice);
+		f->row = f->rows = 0;
+	} else {
+		f->row = 0;
+		f->rows = f->lattice.n[1] * f->lattice.n[2];
+	}
+	return PBD_OK;
+}
+
+int pbd_BodyFill_Run(pbdBodyFill* f, int cells)
+{
+	if (f == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "fill is NULL");
+	const pbdLattice* lat = &f->lattice;
+	for (int32_t tested = 0; f->row < f->rows && tested < cells; ++f->row, tested += lat->n[0]) {
+		pbd_Surface_FillWindingRow(&f->surface, &f->lattice, f->row % lat->n[1], f->row / lat->n[1]);
+	}
+	return f->rows - f->row;
+}
+
+const uint64_t* pbd_BodyFill_Cells(const pbdBodyFill* f) { return f != NULL && f->row >= f->rows ? f->lattice.cell : NULL; }
 
 /* Room the mesh check itself needs first: a surface's triangles become skin triangles, a tet
    mesh's vertices particles (and, soft, its tets volume constraints). */

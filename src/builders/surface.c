@@ -318,24 +318,26 @@ int pbd_Surface_Prepare(pbdSurface* s, const float* v, int32_t nv, const uint32_
 	return PBD_OK;
 }
 
-/* The winding number at every cell centre; kept where w >= 0.5 (Jacobson et al. 2013 sec. 3). */
-static void FillWinding(pbdLattice* lat, const pbdWindingTree* tree)
+/* The winding number at the centres of row (j, k) of cells; kept where w >= 0.5 (Jacobson et al. 2013 sec. 3). */
+void pbd_Surface_FillWindingRow(const pbdSurface* s, pbdLattice* lat, int32_t j, int32_t k)
+{
+	uint64_t row = 0;
+	for (int32_t i = 0; i < lat->n[0]; ++i) {
+		const double q[3] = { (double)lat->origin[0] + (i + 0.5) * lat->spacing[0], (double)lat->origin[1] + (j + 0.5) * lat->spacing[1],
+							  (double)lat->origin[2] + (k + 0.5) * lat->spacing[2] };
+		if (pbd_Winding_Inside(&s->tree, q)) row |= 1ull << i;
+	}
+	lat->cell[j + PBD_LATTICE_MAX * k] = row;
+}
+
+/* Every row: the winding number at every cell centre. */
+static void FillWinding(pbdLattice* lat, const pbdSurface* s)
 {
 	memset(lat->cell, 0, sizeof lat->cell);
 	for (int32_t k = 0; k < lat->n[2]; ++k) {
-		for (int32_t j = 0; j < lat->n[1]; ++j) {
-			uint64_t row = 0;
-			for (int32_t i = 0; i < lat->n[0]; ++i) {
-				const double q[3] = { (double)lat->origin[0] + (i + 0.5) * lat->spacing[0], (double)lat->origin[1] + (j + 0.5) * lat->spacing[1],
-									  (double)lat->origin[2] + (k + 0.5) * lat->spacing[2] };
-				if (pbd_Winding_Inside(tree, q)) row |= 1ull << i;
-			}
-			lat->cell[j + PBD_LATTICE_MAX * k] = row;
-		}
+		for (int32_t j = 0; j < lat->n[1]; ++j) pbd_Surface_FillWindingRow(s, lat, j, k);
 	}
 }
-
-
 
 /* FillCount's visit: the crossing's sign into the first cell right of it, saturated (a cell's count stays within the
    surface's layers; rather than wrap on absurd input). */
@@ -374,5 +376,5 @@ static void FillCount(pbdLattice* lat, const float* v, const uint32_t* idx, int3
 void pbd_Surface_Fill(const pbdSurface* s, pbdLattice* lat)
 {
 	if (s->closed) FillCount(lat, s->v, s->idx, s->triangleCount, s->counts);
-	else FillWinding(lat, &s->tree);
+	else FillWinding(lat, s);
 }

@@ -63,5 +63,8 @@ int pbd_Surface_Prepare(pbdSurface* s, const float* vertices, int32_t vertexCoun
 						void* mem, size_t memBytes, pbdBodyError* err);
 /// Keeps the cells of `lat` whose centre is inside: ray parity for a closed surface, w >= 0.5 otherwise.
 void pbd_Surface_Fill(const pbdSurface* s, pbdLattice* lat);
+/// One row (j, k) of an open surface's cells (s->closed 0): the winding number at each centre, the cells at
+/// w >= 0.5 kept. pbd_Surface_Fill is every row of it; pbd_BodyFill_Run takes them a few at a time.
+void pbd_Surface_FillWindingRow(const pbdSurface* s, pbdLattice* lat, int32_t j, int32_t k);
 
 #endif

@@ -11,7 +11,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { openBrowser, openPage, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 import { encodeLink } from '../../web/js/format/link.js';
-import { heavyScenes } from '../../bench/heavy-scenes.mjs';
+import { heavyScenes, openModels } from '../../bench/heavy-scenes.mjs';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -52,11 +52,11 @@ function watchReadout(page) {
 
 /**
  * The time between a click's event and the Pause button saying so (the page's thread was free for it), for four
- * presses (Pause, Resume, Pause, Resume): ms each.
+ * presses (Pause, Resume, Pause, Resume) or `presses`: ms each.
  */
-async function pauseLatencies(page) {
+async function pauseLatencies(page, presses = 4) {
   const latencies = [];
-  for (let k = 0; k < 4; k++) {
+  for (let k = 0; k < presses; k++) {
     await page.evaluate(() => {
       const b = document.getElementById('pause');
       window.clickAt = undefined;
@@ -138,9 +138,8 @@ for (const { build } of builds) {
         // A step far beyond this machine (a busy one) pauses the page once, saying so: run it again.
         await page.evaluate(() => window.minipbd.app.setPaused(false));
         const latencies = await pauseLatencies(page);
-        const median = [...latencies].sort((x, y) => x - y)[latencies.length >> 1];
         console.log(`# ${build} ${key}: Pause/Resume answered ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms after the click event`);
-        assert.ok(median < 200, `${key}: Pause/Resume answered in ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+        assert.ok(Math.max(...latencies) < 200, `${key}: Pause/Resume answered in ${latencies.map((ms) => ms.toFixed(0)).join(', ')} ms`);
         await page.evaluate(() => window.minipbd.app.setPaused(false));
       }
       // Another scene from a heavy one with steps due: the new world is there within 1 s, and runs.
@@ -183,13 +182,39 @@ for (const { build } of builds) {
         const next = key === keys.at(-1) ? await encodeLink(builtinScenes.chain) : await encodeLink(HEAVY_LINKS[keys[keys.indexOf(key) + 1]]);
         const ms = await openHash(page, next);
         console.log(`# ${build} ${key}: opened in ${opened.toFixed(0)} ms; Pause/Resume answered ${latencies.map((x) => x.toFixed(0)).join(', ')} ms; the next link's world in ${ms.toFixed(0)} ms`);
-        // The median, as above: a click may still meet the fluid's statistics being read between two steps of the
-        // single-thread build (0.3 s for the fluid at the cap; engine/world-fluid.js reads them at most 1/20 of the time).
-        const median = [...latencies].sort((x, y) => x - y)[latencies.length >> 1];
-        assert.ok(median < 200, `${key}: Pause/Resume answered in ${latencies.map((x) => x.toFixed(0)).join(', ')} ms`);
+        // Every press: the fluid's statistics come from the steps now (World.peekFluidStats), not a search of their own
+        // between two steps (0.3 s at the fluid's cap, which one press in 32 met: the test asked for the median then).
+        assert.ok(Math.max(...latencies) < 200, `${key}: Pause/Resume answered in ${latencies.map((x) => x.toFixed(0)).join(', ')} ms`);
         assert.ok(ms < 1000, `${key}: the next link's world was there in ${ms.toFixed(0)} ms`);
         await page.evaluate(() => history.replaceState(null, '', location.pathname + location.search)); // the next hash is new
       }
+      assert.deepEqual(problems, []);
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(`${build}: a link whose models take seconds to fill: clicks answered within 200 ms while they fill, then its world runs`, { timeout: TEST_TIMEOUT * 2 }, async () => {
+    const env = envs.get(build);
+    const { page, problems, context } = await openPage(env.browser, `${env.url}index.html?scene=chain`);
+    try {
+      // Two open spheres at resolution 48 (bench/heavy-scenes.mjs): the winding number at every cell, about 2 s of
+      // wasm, which was one call of 6.9 s (the page frozen, the clicks unanswered); now pieces between tasks
+      // (sim/prepare.js) while the chain runs on.
+      const hash = await encodeLink(openModels());
+      await page.evaluate((hash) => {
+        window.filledFrom = window.minipbd.app.state.world;
+        location.hash = hash;
+      }, hash);
+      const latencies = await pauseLatencies(page, 2);
+      const during = await page.evaluate(() => window.minipbd.app.state.world === window.filledFrom);
+      await page.waitForFunction(() => window.minipbd.app.state.world !== window.filledFrom, null, { timeout: READY_TIMEOUT * 4, polling: 50 });
+      const objects = await page.evaluate(() => window.minipbd.app.state.world.objects.map((o) => o.particleCount));
+      console.log(`# ${build} open models: Pause/Resume answered ${latencies.map((x) => x.toFixed(0)).join(', ')} ms while filling; then ${objects.join(' + ')} particles`);
+      assert.ok(during, 'the presses came while the models were being filled');
+      assert.ok(Math.max(...latencies) < 200, `answered in ${latencies.map((x) => x.toFixed(0)).join(', ')} ms`);
+      assert.equal(objects.length, 2);
+      await page.waitForFunction(() => window.minipbd.app.state.world.peekStats().steps >= 1, null, { timeout: READY_TIMEOUT * 2, polling: 50 });
       assert.deepEqual(problems, []);
     } finally {
       await context.close();

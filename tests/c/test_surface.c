@@ -410,3 +410,67 @@ void Test_WindingAtan2(void)
 	ENSURE(fabs(pbd_Atan2(1.0, 0.0) - 0.5 * PBD_PI) < 1e-15 && fabs(pbd_Atan2(-1.0, 0.0) + 0.5 * PBD_PI) < 1e-15);
 	ENSURE(fabs(pbd_Atan2(1.0, 1.0) - 0.25 * PBD_PI) < 1e-15 && fabs(pbd_Atan2(-1.0, -1.0) + 0.75 * PBD_PI) < 1e-15);
 }
+
+/* World hash after 30 steps of one body `def` alone (a fresh world), 0 when refused. */
+static uint32_t BodyHash(const pbdBodyDef* def)
+{
+	pbdWorldDef wd = pbd_DefaultWorldDef();
+	wd.maxParticles = 40000, wd.maxTets = 300000, wd.maxSkinVertices = 200000, wd.maxSkinTriangles = 400000;
+	pbdWorldId w = TestCreateWorld(&wd);
+	uint32_t h = 0;
+	if (pbd_World_AddBody(w, def) >= 0) {
+		for (int i = 0; i < 30; ++i) pbd_World_Step(w);
+		h = pbd_World_Hash(w);
+	}
+	pbd_DestroyWorld(w);
+	return h;
+}
+
+/* A surface's fill in parts (pbd_BodyFill: what a page runs between frames) finds the cells the whole fill finds:
+   an open torus (the winding number) filled a row a call, and a closed one (crossings, in Begin), give the counts
+   and, as def->cells, the same world as a body that fills itself. Cells given are taken as they are: all set is the
+   lattice's whole box, none is refused as no cell inside. */
+void Test_SurfaceFillInParts(void)
+{
+	TestMesh torus = TestTorus(1.0f, 0.35f, 32, 12);
+	for (int open = 1; open >= 0; --open) {
+		TestMesh m = torus;
+		if (open) m.triangleCount -= 12; /* one ring of quads gone: open */
+		pbdBodyDef def = TestSurfaceDef(&m, PBD_OBJECT_SOFT, 20);
+		pbdBodyCounts whole, parts;
+		ENSURE(pbd_BodyCounts(&def, &whole) == PBD_OK);
+		const int bytes = pbd_BodyFill_Bytes(&def);
+		ENSURE(bytes > 0);
+		pbdBodyFill* fill = malloc((size_t)bytes);
+		ENSURE(pbd_BodyFill_Begin(fill, bytes - 1, &def) == PBD_ERR_INVALID_ARGUMENT);
+		ENSURE(pbd_BodyFill_Begin(fill, bytes, &def) == PBD_OK);
+		int calls = 0, left;
+		while ((left = pbd_BodyFill_Run(fill, 1)) > 0) {
+			ENSURE(pbd_BodyFill_Cells(fill) == NULL);
+			calls += 1;
+		}
+		printf("  %s torus at resolution 20: %d particles, the fill in %d calls\n", open ? "open" : "closed", whole.particles, calls + 1);
+		ENSURE(open ? calls >= 20 : calls == 0); /* a row a call: rows of the lattice (20 x ~7) */
+		def.cells = pbd_BodyFill_Cells(fill);
+		ENSURE(def.cells != NULL);
+		ENSURE(pbd_BodyCounts(&def, &parts) == PBD_OK && memcmp(&whole, &parts, sizeof whole) == 0);
+		const uint32_t given = BodyHash(&def);
+		def.cells = NULL;
+		ENSURE(given != 0 && given == BodyHash(&def));
+		free(fill);
+	}
+	/* cells from elsewhere: any bits are some cells of the lattice */
+	pbdBodyDef def = TestSurfaceDef(&torus, PBD_OBJECT_RIGID, 4);
+	static uint64_t cells[PBD_BODY_FILL_ROWS];
+	memset(cells, 0xff, sizeof cells);
+	def.cells = cells;
+	pbdBodyCounts c;
+	ENSURE(pbd_BodyCounts(&def, &c) == PBD_OK && c.particles == 5 * 5 * 3); /* the torus' box (2.7 x 2.7 x 0.7): 4 x 4 x 2 cells of 0.675 */
+	memset(cells, 0, sizeof cells);
+	ENSURE(pbd_BodyCounts(&def, &c) == PBD_ERR_INVALID_ARGUMENT && strstr(pbd_GetLastErrorMessage(), "no lattice cell") != NULL);
+	/* not a surface */
+	pbdBodyDef box = pbd_DefaultBodyDef();
+	ENSURE(pbd_BodyFill_Bytes(&box) == PBD_ERR_INVALID_ARGUMENT && strstr(pbd_GetLastErrorMessage(), "only a surface body") != NULL);
+	TestMeshFree(&torus);
+}
+

@@ -4,6 +4,7 @@
 	X(SurfaceGoodLoads)              \
 	X(SurfaceRefusals)               \
 	X(SurfaceForgives)               \
+	X(SurfaceFillInParts)            \
 	X(WindingClosedForms)            \
 	X(WindingTreeMatchesExact)       \
 	X(WindingAtan2)

@@ -7,7 +7,9 @@
    The log is text, one call per line: the function's name and its arguments as JS numbers
    (shortest round-trip decimal of a double; a float parameter gets (float) of it, which rounds
    exactly as wasm's f32 conversion does). pbdjs_AddBody's two array pointers are written as 0 and
-   the arrays follow on the same line: "F n hex..." (float32 bits) and "U n hex..." (uint32).
+   the arrays follow on the same line: "F n hex..." (float32 bits) and "U n hex..." (uint32). Its cells
+   (a surface's fill, done in parts by the page) are not logged: here the body fills itself, to the same
+   cells (tests/c/test_surface.c SurfaceFillInParts).
    A line "pbd_World_Hash w" prints "hash <hex>". Unknown names are an error (exit 2), so a
    function the engine starts calling is never skipped silently.
 
@@ -35,7 +37,7 @@ int pbdjs_AddCloth(pbdWorldId, float, float, float, float, float, float, float, 
 int pbdjs_AddCollider(pbdWorldId, int, float, float, float, float, float, float, float, float, float, float, float, float,
 					  float, float, float);
 int pbdjs_AddBody(pbdWorldId, int, int, float, float, float, float, float, float, float, float, float, float, float, float,
-				  float, float, int, float, float, const float*, int, const uint32_t*, int);
+				  float, float, int, float, float, const float*, int, const uint32_t*, int, const uint64_t*);
 int pbdjs_StepN(pbdWorldId, int);
 int pbdjs_AddFluid(pbdWorldId, float, float, float, float, float, float, float, float, float, int);
 int pbdjs_AddEmitter(pbdWorldId, int, float, float, float, float, float, float, float, float, int);
@@ -76,7 +78,7 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 								 F(15), F(16));
 	if (IS(pbdjs_AddBody))
 		return pbdjs_AddBody(I(0), I(1), I(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), F(11), F(12), F(13), F(14),
-							 F(15), F(16), I(17), F(18), F(19), vertices, I(21), indices, I(23));
+							 F(15), F(16), I(17), F(18), F(19), vertices, I(21), indices, I(23), NULL);
 	if (IS(pbdjs_AddFluid)) return pbdjs_AddFluid(I(0), F(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), I(10));
 	if (IS(pbdjs_AddEmitter)) return pbdjs_AddEmitter(I(0), I(1), F(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), I(10));
 	if (IS(pbdjs_SetEmitter))

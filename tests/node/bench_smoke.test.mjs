@@ -262,12 +262,13 @@ test('bench_native refuses a bad solid plan file, naming the line', () => {
     for (const [text, status, message] of [
       ['param dt 0.01\n', 2, /line 1: the first operation, and only it, must be create/],
       [`${create}\nfly 1 2\n`, 2, /line 2: unknown operation/],
-      [`${create}\n${body}\n`, 2, /line 2: body takes 23 numbers/],
-      [`${create}\n${body} 0 0 0 nan\n`, 2, /line 2: a word is not a finite number/],
-      [`${create}\n${body} 0 1024 0 0\n`, 2, /line 2: a body with mesh arrays/],
+      [`${create}\n${body}\n`, 2, /line 2: body takes 24 numbers/],
+      [`${create}\n${body} 0 0 0 0 nan\n`, 2, /line 2: a word is not a finite number/],
+      [`${create}\n${body} 0 1024 0 0 0\n`, 2, /line 2: a body with mesh arrays/],
+      [`${create}\n${body} 0 0 0 0 4096\n`, 2, /line 2: a body with mesh arrays or cells/],
       [`${create}\nparam bogus 1\n`, 2, /line 2: not a world parameter/],
       // the engine's own refusal, with its message: a mass out of range
-      [`${create}\n${body.replace(/ 0\.5 0$/, ' -1 0')} 0 0 0 0\n`, 1, /line 2 refused: .*body mass must be/],
+      [`${create}\n${body.replace(/ 0\.5 0$/, ' -1 0')} 0 0 0 0 0\n`, 1, /line 2 refused: .*body mass must be/],
     ]) {
       const file = path.join(dir, 'case.plan');
       fs.writeFileSync(file, text);

@@ -192,10 +192,10 @@ export class World {
    *  (counted one by one on the single-thread stepper), the last step's time (or the estimate of the one in
    *  flight) and its progress; busy says steps are in flight, measuredAt the step of the errors and energies. */
   peekStats(): Stats & { busy: boolean; measuredAt?: number; progress: number };
-  /** fluidStats() without waiting: the last read while steps are in flight (null before any), and the last read while
-   *  the world has neither stepped nor had a fluid parameter changed since, or has only stepped within 20 times the reading's
-   *  cost (each reading is a neighbour search of its own: 0.26 s for a fluid at the format's particle cap). */
-  peekFluidStats(): FluidStats | null;
+  /** fluidStats() without waiting or searching: what the last step measured at its end (the first call asks every step
+   *  to measure: one density pass in its slices or on the threaded runner); measuredAt is that step, 0 before any (the
+   *  densities 0 then, unless fluidStats() was read); while steps are in flight the last read (null before any). */
+  peekFluidStats(): (FluidStats & { measuredAt?: number }) | null;
   /** Stops the steps in flight after the one running (the single-thread stepper and the threaded runner). */
   cancelSteps(): void;
   hash(): number;
@@ -230,6 +230,8 @@ export interface Engine {
   readonly memory: WebAssembly.Memory;
   readonly paramNames: ParamName[];
   createWorld(scene: Scene): World;
+  /** What createWorld can do ahead, in pieces (a mesh body's inside test): run(ms) works about ms, true when done. */
+  prepareScene(scene: Scene): { run(ms?: number): boolean; cancel(): void };
   /** The threaded build (minipbd_threads.wasm) with its team of workers. */
   readonly threaded: boolean;
   /** The team's size: 1 for the single-thread build or once closed. */

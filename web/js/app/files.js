@@ -9,6 +9,7 @@ import { fileKind, readSceneFile, readModelFile, modelObject, groundPoint, insta
 import { downloadText, sceneFileName } from '../panel/files.js';
 import { sceneFileText } from '../format/scene-file.js';
 import { t } from '../i18n/i18n.js';
+import { prepareAhead } from '../sim/prepare.js';
 
 function errorText(err) {
   return err && typeof err.message === 'string' && err.message ? err.message : String(err);
@@ -32,6 +33,7 @@ export function fileActions(app, dropTarget) {
   async function openScene(file) {
     try {
       const input = await readSceneFile(file);
+      await prepareAhead(app.state.pbd, input); // its models' cells, between frames (sim/prepare.js)
       await app.run(() => app.loadScene(input, null)); // after the steps in flight (main.js)
       ui.clearError();
       ui.showNotice(t('notice.sceneOpened', { name: file.name }));
@@ -54,6 +56,7 @@ export function fileActions(app, dropTarget) {
       const scene = currentScene();
       const name = file.name.replace(/\.obj$/i, '');
       scene.objects.push(modelObject(model, { type, resolution, at, name }));
+      await prepareAhead(app.state.pbd, scene);
       await app.run(() => app.loadScene(scene, null, { keepCamera: true }));
       ui.clearError();
       ui.showNotice(t('notice.modelAdded', { name, kind: t(`object.${type}`) }));

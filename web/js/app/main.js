@@ -26,6 +26,7 @@ import { editHandlers } from './edits.js';
 import { dotsByDefault, hasWater } from '../objects/index.js';
 import { embedCode } from '../panel/embed-code.js';
 import { builtinTitle, posterName } from '../embed/poster.js';
+import { prepareAhead } from '../sim/prepare.js';
 
 const READOUT_INTERVAL_MS = 200;
 // The panel's callbacks that call the world: run at once when it is free, else queued (driver.defer). The others
@@ -296,6 +297,7 @@ async function main() {
     try {
       const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
+      if (!(await prepareAhead(state.pbd, scene, () => seq !== state.linkSeq))) return; // its models, between frames
       driver.drop();
       await driver.run(() => {
         loadScene(scene, builtinKeyFor(scene));

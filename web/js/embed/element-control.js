@@ -10,6 +10,7 @@ import { BUILTIN_SCENE_IDS, loadBuiltinScene } from '../format/builtin-scenes.js
 import { decodeRun, LINK_MAX_FRAGMENT } from '../format/link.js';
 import { validateScene } from '../format/scene.js';
 import { hasWater } from '../objects/index.js';
+import { prepareAhead } from '../sim/prepare.js';
 
 /** Steps one step(n) call takes at most: n fixed steps of a large scene block for that long on the
  *  single-thread build, so the bound keeps one call in seconds, not minutes (and a typo of 1e9 harmless). */
@@ -107,6 +108,8 @@ const control = {
    */
   async load(input) {
     const { scene, replay } = await resolveLoadInput(input);
+    loadedWorld(this, 'load');
+    await prepareAhead(this._engine, scene); // a model's cells, between tasks (sim/prepare.js)
     loadedWorld(this, 'load');
     this._driver.drop(); // the old world's steps due (a job too) and the one in flight
     this._driver.flush(); // the calls waiting (drop() stopped the steps in flight)

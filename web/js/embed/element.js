@@ -34,6 +34,7 @@ import { installControl } from './element-control.js';
 import { ATTRIBUTES, accessibleName, applyControls, applyLabel, attributeChanged, hasControls, installAttrs, loadsEagerly,
   sceneCamera } from './element-attrs.js';
 import { dotsByDefault } from '../objects/index.js';
+import { prepareAhead } from '../sim/prepare.js';
 
 export class MiniPBDSceneElement extends HTMLElement {
   static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height', ...ATTRIBUTES]; }
@@ -268,7 +269,7 @@ export class MiniPBDSceneElement extends HTMLElement {
         sharedEngine(wasm ? new URL(wasm, document.baseURI).href : DEFAULT_WASM_URL).catch(tagged('engine')),
         shaderSources().catch(tagged('shaders')),
       ]);
-      if (gen !== this._gen) return;
+      if (gen !== this._gen || !(await prepareAhead(engine, scene, () => gen !== this._gen))) return; // its models
       try {
         world = engine.createWorld(scene);
       } catch (err) {

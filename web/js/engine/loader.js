@@ -153,6 +153,29 @@ export class Engine {
   get paramNames() { return [...this.paramIds.keys()]; }
 
   /**
+   * The part of building a world from `input` that can run ahead, in pieces (a mesh body's inside test: seconds for
+   * an open model at resolution 48; objects/body-fill.js): a job whose run(ms) works about that long and returns true
+   * when nothing is left, and cancel(). createWorld then uses what it found (and does it itself when not asked
+   * first). A scene the validator refuses gives a job with nothing to do: createWorld says why.
+   */
+  prepareScene(input) {
+    let jobs = [];
+    try {
+      jobs = validateScene(input).objects.map((o) => objectTypeOf(o).fillJob?.(this, o)).filter(Boolean);
+    } catch {
+      // nothing ahead: createWorld refuses it with the reason
+    }
+    return {
+      run: (ms = 8) => {
+        const deadline = performance.now() + ms;
+        while (jobs.length > 0 && jobs[0].run(deadline)) jobs.shift();
+        return jobs.length === 0;
+      },
+      cancel: () => { for (const j of jobs.splice(0)) j.cancel(); },
+    };
+  }
+
+  /**
    * Builds a world from a scene description (validated here; throws SceneError or
    * MiniPBDError). On failure nothing is left behind.
    */

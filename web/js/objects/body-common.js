@@ -19,6 +19,7 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
+import { BodyFillJob, keptCells } from './body-fill.js';
 import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
@@ -261,15 +262,26 @@ function bodyArgs(o, typeCode) {
   }
   const scalars = [typeCode, SHAPE_CODE[o.shape], ...o.position, ...q, ...o.velocity, ...h, o.radius ?? 0, o.resolution ?? 0,
     o.mass, o.particleRadius];
-  return { scalars, vertices, indices };
+  return { scalars, vertices, indices, resolution: o.resolution ?? 0 };
 }
 
-/** Runs pbdjs_<name> with the body's arguments (`world` first when given) and its arrays copied into wasm memory. */
+/** A mesh body's fill (body-fill.js) as a job for engine.prepareScene; null for the other shapes. */
+export function bodyFillJob(engine, o, typeCode) {
+  return o.shape === 'mesh' ? new BodyFillJob(engine, bodyArgs(o, typeCode)) : null;
+}
+
+/**
+ * Runs pbdjs_<name> with the body's arguments (`world` first when given) and its arrays copied into wasm memory; a
+ * mesh body's cells are found first, once (body-fill.js), and given to both the counts and the build.
+ */
 function callWithBody(engine, name, world, o, typeCode, out) {
-  const { scalars, vertices, indices } = bodyArgs(o, typeCode);
-  return engine.heap.withArrays([vertices, indices], (vp, ip) => {
-    const args = [...(world === null ? [] : [world]), ...scalars, vp, vertices.length / 3, ip, indices.length];
-    return out ? engine.heap.out(name, args, false) : engine.exports[name](...args);
+  const args = bodyArgs(o, typeCode);
+  const { scalars, vertices, indices } = args;
+  if (o.shape === 'mesh' && !keptCells(engine, args)) new BodyFillJob(engine, args).run(Infinity);
+  const cells = o.shape === 'mesh' ? keptCells(engine, args) ?? new Uint8Array(0) : new Uint8Array(0);
+  return engine.heap.withArrays([vertices, indices, cells], (vp, ip, cp) => {
+    const flat = [...(world === null ? [] : [world]), ...scalars, vp, vertices.length / 3, ip, indices.length, cp];
+    return out ? engine.heap.out(name, flat, false) : engine.exports[name](...flat);
   });
 }
 

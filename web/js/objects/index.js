@@ -14,6 +14,8 @@
 // @property {(o, scene?) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
 // @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
 //   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
+// @property {(engine, o) => ({run: (deadline: number) => boolean, cancel: () => void})|null} [fillJob]   work its build
+//                                      can do ahead, in parts (a mesh body's fill: objects/body-fill.js)
 // @property {(scene) => void} [checkScene]   checks its objects of a scene together (throws a SceneError)
 // @property {(o) => number} [thicknessSpacing]   its particles take solver.thickness / 2 as their contact radius: the
 //   spacing that bounds it (thicknessProblem), with `thicknessField`, the key a refusal names

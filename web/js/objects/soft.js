@@ -11,7 +11,7 @@
 import { fieldKeys } from '../format/fields.js';
 import { control } from '../panel/control.js';
 import {
-  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyFillJob, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
   bodyFields, bodySprite, buildBody, meshSize, readBody,
 } from './body-common.js';
 
@@ -30,6 +30,7 @@ export const soft = {
   read: (get, path, index) => readBody(FIELDS, get, path, index, TYPE),
   particleCount: bodyParticleCount,
   counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
+  fillJob: (engine, o) => bodyFillJob(engine, o, TYPE_CODE),
 
   /** Adds it to world `id` (its stiffnesses, plasticity and pins too); returns its first particle. */
   build(engine, id, o, index) {
