@@ -251,3 +251,31 @@ test('a model is filled ahead in pieces, and the world built after is the one bu
   assert.ok(cut.stats().particles < particles, `${cut.stats().particles} of ${particles} particles`);
   cut.destroy();
 });
+
+// A world of several heavy objects is built ahead an object a piece (World.building): two soft boxes were one call.
+// The pieces end on the world createWorld builds in one go; createWorld(scene) hands over the one built, once; a job
+// cancelled part way hands nothing over.
+test('a world is built ahead an object at a time, and createWorld hands it over', async () => {
+  const box = (x) => ({ type: 'soft', shape: 'box', position: [x, 1, 0], halfExtents: [0.3, 0.3, 0.3], resolution: 12, mass: 1 });
+  const scene = { format: 'minipbd-scene', version: 2, objects: [box(-1), box(0), box(1)] };
+  const engine = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
+  const cancelled = engine.prepareScene(scene);
+  assert.equal(cancelled.run(0), false); // the first object
+  cancelled.cancel();
+  assert.equal(engine.prepared ?? null, null, 'a cancelled job hands nothing over');
+  const job = engine.prepareScene(scene);
+  let pieces = 1;
+  while (!job.run(0)) pieces++;
+  assert.ok(pieces >= 3, `${pieces} pieces for 3 objects`);
+  const world = engine.createWorld(scene);
+  const again = engine.createWorld(scene);
+  assert.notEqual(again, world, 'handed over once');
+  again.destroy();
+  const fresh = pbd.createWorld(scene);
+  assert.deepEqual(world.objects.map((o) => o.particleCount), fresh.objects.map((o) => o.particleCount));
+  world.step(10);
+  fresh.step(10);
+  assert.equal(world.hash(), fresh.hash());
+  world.destroy();
+  fresh.destroy();
+});

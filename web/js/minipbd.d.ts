@@ -230,7 +230,8 @@ export interface Engine {
   readonly memory: WebAssembly.Memory;
   readonly paramNames: ParamName[];
   createWorld(scene: Scene): World;
-  /** What createWorld can do ahead, in pieces (a mesh body's inside test): run(ms) works about ms, true when done. */
+  /** createWorld(scene) in pieces, ahead (a mesh body's inside test, then an object at a time): run(ms) works about
+   *  ms and is true when done; createWorld(scene), the same object, then returns the world built. */
   prepareScene(scene: Scene): { run(ms?: number): boolean; cancel(): void };
   /** The threaded build (minipbd_threads.wasm) with its team of workers. */
   readonly threaded: boolean;

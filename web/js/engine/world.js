@@ -9,13 +9,13 @@ import {
 } from './args.js';
 import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
 import {
-  PARAM_TABLE, SCENE_PARAMS, isSection, parsePlace, paramInfo, paramAccepts, paramRule,
-  sceneParamValue, writeSceneParam,
+  PARAM_TABLE, paramInfo, paramAccepts, paramRule, writeSceneParam,
 } from './params.js';
 import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
 import { fluidMethods } from './world-fluid.js';
+import { buildMethods } from './world-build.js';
 import { asyncMethods } from './world-async.js';
 import { threadMethods } from './threads.js';
 
@@ -39,34 +39,6 @@ export class World {
     this.views = null;
     this.destroyed = false;
     this.attachmentIds = new Set();
-  }
-
-  build() {
-    const e = this.engine.exports;
-    const s = this.scene;
-    const check = (r) => this.engine.check(r, 'engine', this.id);
-    // Parameters first (every one with a place in the scene; object-type stiffness where all objects of the
-    // type agree, below): objects take their default stiffness from them.
-    const perObject = [];
-    for (const p of SCENE_PARAMS) {
-      const value = sceneParamValue(s, p);
-      if (isSection(s, parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
-      else perObject.push([p, value]);
-    }
-    s.objects.forEach((o, index) => objectTypeOf(o).build(this.engine, this.id, o, index));
-    // Each body's default contact radius (half its lattice spacing: the engine's when the scene left it at 0), so
-    // setObjectRadius(i, 0) can go back to it.
-    this.defaultRadius = s.objects.map((o, index) => (o.particleRadius > 0 ? objectTypeOf(o).defaultRadius(o)
-      : e.pbd_World_GetObjectRadius(this.id, index)));
-    this.objectsVersion = -1;
-    for (const c of s.colliders) {
-      const q = c.rotation ?? [0, 0, 0, 1];
-      const hx = c.halfExtents ?? [0.5, 0.5, 0.5];
-      check(e.pbdjs_AddCollider(this.id, COLLIDER_TYPES.indexOf(c.type), ...c.position, ...q, c.radius ?? 0.5,
-        c.halfHeight ?? 0.5, ...hx, c.staticFriction, c.kineticFriction, c.restitution));
-    }
-    // The world-wide stiffness of a kind reads back what the objects use, when they agree.
-    for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
   }
 
   /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first (step(n)'s order). */
@@ -491,6 +463,8 @@ export class World {
   }
 }
 
+// Its build from its scene, whole or object by object (build, building): world-build.js.
+Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(buildMethods));
 // The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
 Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
 // Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.

@@ -1,8 +1,10 @@
-// prepare.js — what a scene's build can do ahead (engine.prepareScene: a mesh body's inside test, seconds for an open
-// model at resolution 48) run a few milliseconds at a time between tasks, so the page keeps drawing the running world
-// and answering clicks while a link's or a file's models are filled; the build after is short.
+// prepare.js — a scene's world built ahead (engine.prepareScene: a mesh body's inside test, seconds for an open model
+// at resolution 48, then the world an object at a time) a few milliseconds at a time between tasks, so the page keeps
+// drawing the running world and answering clicks while a link's or a file's world is made; createWorld then hands
+// it over.
 
-/** Budget of one piece, ms: a click waits at most about this (plus a row of cells) for the page's answer. */
+/** Budget of one piece, ms: a click waits at most about this (plus a row of cells, or one object's build) for the
+ *  page's answer. */
 const PIECE_MS = 8;
 
 const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
