@@ -654,23 +654,15 @@ static int Fluid_VelocitiesUnit(pbdWorld* w, void* state, const pbdStepContext* 
 		if (!pbd_Fluid_VelocitiesUnit(w, f, items, whole)) return 0;
 		if (!(f->measureAsked && ctx->substep == ctx->substeps - 1)) return 1;
 		f->measurePart = 1;
-		f->measureNext = f->measureCount = 0;
-		f->measureSum = f->measureError = 0.0;
-		f->measureLargest = 0.0f;
+		f->measureNext = 0;
+		memset(&f->measuring, 0, sizeof f->measuring);
 		if (!whole) return 0;
 	}
 	const int32_t end = f->fluidCount - f->measureNext > items ? f->measureNext + items : f->fluidCount;
-	for (; f->measureNext < end; ++f->measureNext) {
-		const float rho = pbd_Fluid_DensityAt(f, w->p, f->order[f->measureNext]);
-		f->measureSum += rho;
-		f->measureError += rho > 1.0f ? rho - 1.0f : 0.0f;
-		f->measureLargest = rho > f->measureLargest ? rho : f->measureLargest;
-		f->measureCount += 1;
-	}
+	pbd_Fluid_SumDensities(f, w->p, f->measureNext, end, &f->measuring);
+	f->measureNext = end;
 	if (f->measureNext < f->fluidCount) return 0;
-	f->measuredMean = (float)(f->measureSum / f->measureCount);
-	f->measuredError = (float)(f->measureError / f->measureCount);
-	f->measuredMax = f->measureLargest;
+	f->measured = f->measuring;
 	f->measuredStep = w->steps + 1; /* the step this unit ends (counted after its last unit) */
 	f->measurePart = 0;
 	return 1;

@@ -57,6 +57,13 @@ typedef struct pbdFluidKernel {
 	float wallInvStep; ///< PBD_FLUID_WALL_SAMPLES / h
 } pbdFluidKernel;
 
+/// Densities summed for the statistics: rho_i / rho0, max(rho_i / rho0 - 1, 0), the largest, over `count` particles.
+typedef struct pbdDensitySums {
+	double sum, error;
+	float largest;
+	int32_t count;
+} pbdDensitySums;
+
 typedef struct pbdFluid {
 	int32_t maxFluidParticles; ///< 0: no fluid in this world (nothing else reserved)
 	pbdFluidObject objects[PBD_MAX_FLUID_OBJECTS];
@@ -135,13 +142,15 @@ typedef struct pbdFluid {
 	/* The statistics the step measures when asked (pbd_World_SetFluidMeasure; fluid.c Fluid_VelocitiesUnit): asked,
 	   the part (0: the velocities, 1: the measure), the next particle of the solve's order and the sums so far, and
 	   the last measure's step (0: none) and values. */
-	int32_t measureAsked, measurePart, measureNext, measureCount, measuredStep;
-	double measureSum, measureError;
-	float measureLargest;
-	float measuredMean, measuredMax, measuredError;
+	int32_t measureAsked, measurePart, measureNext, measuredStep;
+	pbdDensitySums measuring, measured;
 } pbdFluid;
 
 static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid*)world->families[pbdFamily_fluid]; }
+
+/* fluid_queries.c */
+/// Adds rho_i / rho0 at `positions` (the current lists) of the solve's order entries [begin, end) to *sums.
+void pbd_Fluid_SumDensities(const pbdFluid* fluid, const float* positions, int32_t begin, int32_t end, pbdDensitySums* sums);
 
 /* fluid.c */
 /// Kernel constants from the parameters (every step, and on demand for the queries).

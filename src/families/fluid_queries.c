@@ -19,13 +19,20 @@ static int MeasureLists(pbdWorld* w, pbdFluid* f)
 	return ok;
 }
 
-int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
+void pbd_Fluid_SumDensities(const pbdFluid* f, const float* positions, int32_t begin, int32_t end, pbdDensitySums* sums)
 {
-	PBD_GET_WORLD_OR_RETURN(w, id);
-	const int busy = pbd_CheckNoStep(w, "pbd_World_GetFluidStats"); /* the step's lists and the scratch are in use */
-	if (busy != PBD_OK) return busy;
-	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
-	pbdFluid* f = pbd_FluidState(w);
+	for (int32_t o = begin; o < end; ++o) {
+		const float rho = pbd_Fluid_DensityAt(f, positions, f->order[o]);
+		sums->sum += rho;
+		sums->error += rho > 1.0f ? rho - 1.0f : 0.0f;
+		sums->largest = rho > sums->largest ? rho : sums->largest;
+		sums->count += 1;
+	}
+}
+
+/* The record: the counts now, the densities of `sums` (none: 0). */
+static void FillStats(const pbdFluid* f, const pbdDensitySums* sums, pbdFluidStats* stats)
+{
 	memset(stats, 0, sizeof *stats);
 	for (int32_t o = 0; o < f->objectCount; ++o) stats->particles += f->objects[o].active;
 	stats->capacity = f->reserved;
@@ -34,20 +41,22 @@ int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
 	stats->full = f->full;
 	stats->droppedNeighbours = f->droppedNeighbours;
 	stats->meanNeighbours = f->meanNeighbours;
-	if (f->objectCount == 0 || !MeasureLists(w, f)) return PBD_OK;
-	double sum = 0.0, error = 0.0;
-	float largest = 0.0f;
-	for (int32_t o = 0; o < f->fluidCount; ++o) {
-		const float rho = pbd_Fluid_DensityAt(f, w->x, f->order[o]);
-		sum += rho;
-		error += rho > 1.0f ? rho - 1.0f : 0.0f;
-		largest = rho > largest ? rho : largest;
-	}
-	if (f->fluidCount > 0) {
-		stats->meanDensity = (float)(sum / f->fluidCount);
-		stats->densityError = (float)(error / f->fluidCount);
-		stats->maxDensity = largest;
-	}
+	if (sums == NULL || sums->count == 0) return;
+	stats->meanDensity = (float)(sums->sum / sums->count);
+	stats->densityError = (float)(sums->error / sums->count);
+	stats->maxDensity = sums->largest;
+}
+
+int pbd_World_GetFluidStats(pbdWorldId id, pbdFluidStats* stats)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	const int busy = pbd_CheckNoStep(w, "pbd_World_GetFluidStats"); /* the step's lists and the scratch are in use */
+	if (busy != PBD_OK) return busy;
+	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
+	pbdFluid* f = pbd_FluidState(w);
+	pbdDensitySums sums = { 0.0, 0.0, 0.0f, 0 };
+	if (f->objectCount > 0 && MeasureLists(w, f)) pbd_Fluid_SumDensities(f, w->x, 0, f->fluidCount, &sums);
+	FillStats(f, &sums, stats);
 	return PBD_OK;
 }
 
@@ -63,18 +72,7 @@ int pbd_World_GetMeasuredFluidStats(pbdWorldId id, pbdFluidStats* stats)
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	if (stats == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "fluid stats: no output given");
 	const pbdFluid* f = pbd_FluidState(w);
-	memset(stats, 0, sizeof *stats);
-	for (int32_t o = 0; o < f->objectCount; ++o) stats->particles += f->objects[o].active;
-	stats->capacity = f->reserved;
-	stats->emitted = f->emitted;
-	stats->drained = f->drained;
-	stats->full = f->full;
-	stats->droppedNeighbours = f->droppedNeighbours;
-	stats->meanNeighbours = f->meanNeighbours;
-	if (f->measuredStep == 0) return 0;
-	stats->meanDensity = f->measuredMean;
-	stats->maxDensity = f->measuredMax;
-	stats->densityError = f->measuredError;
+	FillStats(f, f->measuredStep > 0 ? &f->measured : NULL, stats);
 	return f->measuredStep;
 }
 

@@ -19,7 +19,7 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
-import { BodyFillJob, keptCells } from './body-fill.js';
+import { BodyFillJob, bodyCells } from './body-fill.js';
 import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
@@ -277,8 +277,7 @@ export function bodyFillJob(engine, o, typeCode) {
 function callWithBody(engine, name, world, o, typeCode, out) {
   const args = bodyArgs(o, typeCode);
   const { scalars, vertices, indices } = args;
-  if (o.shape === 'mesh' && !keptCells(engine, args)) new BodyFillJob(engine, args).run(Infinity);
-  const cells = o.shape === 'mesh' ? keptCells(engine, args) ?? new Uint8Array(0) : new Uint8Array(0);
+  const cells = (o.shape === 'mesh' && bodyCells(engine, args)) || new Uint8Array(0);
   return engine.heap.withArrays([vertices, indices, cells], (vp, ip, cp) => {
     const flat = [...(world === null ? [] : [world]), ...scalars, vp, vertices.length / 3, ip, indices.length, cp];
     return out ? engine.heap.out(name, flat, false) : engine.exports[name](...flat);

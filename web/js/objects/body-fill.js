@@ -36,9 +36,12 @@ function keep(engine, key, cells) {
   while (map.size > KEEP) map.delete(map.keys().next().value);
 }
 
-/** The cells kept for a surface body of these arguments (bodyArgs), or null. */
-export function keptCells(engine, { resolution, vertices, indices }) {
-  return kept(engine).get(fillKey(resolution, [vertices, indices])) ?? null;
+/** The cells of a surface body of these arguments (bodyArgs): those kept, else filled now, whole (and kept); null when
+ *  the engine refuses the body (its build then says why). */
+export function bodyCells(engine, args) {
+  const job = new BodyFillJob(engine, args);
+  job.run(Infinity);
+  return kept(engine).get(job.key) ?? null;
 }
 
 /**
