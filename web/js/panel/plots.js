@@ -38,6 +38,24 @@ function tickText(v) {
 /** Readout numbers: 4 significant digits (the plots show float32 sums, more digits would be noise). */
 function valueText(v) { return Number.isFinite(v) ? String(Number(v.toPrecision(4))) : '–'; }
 
+/** The y range widened to round ticks: decades on the log scale (values are log10 there), 1-2-5 steps on the linear one. */
+function yRange(values, logScale) {
+  let lo = Math.min(...values), hi = Math.max(...values), yTicks;
+  if (logScale) {
+    lo = Math.floor(lo); hi = Math.max(Math.ceil(hi), lo + 1);
+    const every = Math.ceil((hi - lo) / 3);
+    yTicks = [];
+    for (let e = lo; e <= hi; e += every) yTicks.push(e);
+  } else {
+    if (hi - lo < 1e-12) { hi += 0.5; lo -= 0.5; }
+    yTicks = niceTicks(lo, hi, 3);
+    const step = yTicks.length > 1 ? yTicks[1] - yTicks[0] : hi - lo;
+    lo = Math.min(lo, Math.floor(lo / step) * step); hi = Math.max(hi, Math.ceil(hi / step) * step);
+    yTicks = niceTicks(lo, hi, 3);
+  }
+  return { lo, hi, yTicks };
+}
+
 /**
  * Draws `plot` ({ x: numbers, series: [{ data, color }], logScale, xUnit, yUnit }) on its canvas, with the point
  * `hover` (an index, or null) marked (the caption is text above the canvas: Plots.redraw). The left margin fits the
@@ -62,20 +80,7 @@ function draw(canvas, plot, hover) {
   ctx.fillText(plot.yUnit, 2 * dpr, 11 * dpr);
   ctx.fillText(plot.xUnit, 2 * dpr, h - 4 * dpr);
   if (values.length === 0 || xs.length === 0) return null;
-  // The y range widened to round ticks: decades on the log scale, 1-2-5 steps on the linear one.
-  let lo = Math.min(...values), hi = Math.max(...values), yTicks;
-  if (plot.logScale) {
-    lo = Math.floor(lo); hi = Math.max(Math.ceil(hi), lo + 1);
-    const every = Math.ceil((hi - lo) / 3);
-    yTicks = [];
-    for (let e = lo; e <= hi; e += every) yTicks.push(e);
-  } else {
-    if (hi - lo < 1e-12) { hi += 0.5; lo -= 0.5; }
-    yTicks = niceTicks(lo, hi, 3);
-    const step = yTicks.length > 1 ? yTicks[1] - yTicks[0] : hi - lo;
-    lo = Math.min(lo, Math.floor(lo / step) * step); hi = Math.max(hi, Math.ceil(hi / step) * step);
-    yTicks = niceTicks(lo, hi, 3);
-  }
+  const { lo, hi, yTicks } = yRange(values, plot.logScale);
   const yLabel = (u) => (plot.logScale ? `1e${u}` : tickText(u));
   box.left = Math.max(box.left, Math.max(...yTicks.map((u) => ctx.measureText(yLabel(u)).width)) + 9 * dpr);
   const inset = INSET * dpr;

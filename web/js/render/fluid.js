@@ -112,24 +112,7 @@ export const fluid = {
     splat(r, r.progs.fluidDepth, camera, radius, halfScale);
 
     // 2. bilateral filter: A -> B horizontally, B -> A vertically
-    gl.disable(gl.DEPTH_TEST);
-    const f = r.progs.fluidFilter;
-    gl.useProgram(f.program);
-    gl.uniform1i(f.uniforms.u_depth, 0);
-    gl.uniform1f(f.uniforms.u_worldRadius, FILTER_SPACINGS * 2 * radius);
-    gl.uniform1f(f.uniforms.u_pixelScale, halfScale);
-    gl.uniform1f(f.uniforms.u_depthFalloff, FALLOFF_RADII * radius);
-    gl.uniform1f(f.uniforms.u_maxRadiusPx, MAX_FILTER_PX);
-    gl.bindVertexArray(r.vaoQuad);
-    gl.activeTexture(gl.TEXTURE0);
-    for (let k = 0; k < FILTER_ITERATIONS; k++) {
-      for (const [target, source, dir] of [[t.fbDepthB, t.depthA, [1, 0]], [t.fbDepthA, t.depthB, [0, 1]]]) {
-        gl.bindFramebuffer(gl.FRAMEBUFFER, target);
-        gl.bindTexture(gl.TEXTURE_2D, source);
-        gl.uniform2i(f.uniforms.u_dir, dir[0], dir[1]);
-        gl.drawArrays(gl.TRIANGLES, 0, 3);
-      }
-    }
+    filterDepth(r, t, radius, halfScale);
 
     // 3. thickness, additive
     gl.bindFramebuffer(gl.FRAMEBUFFER, t.fbThickness);
@@ -141,42 +124,71 @@ export const fluid = {
     gl.disable(gl.BLEND);
 
     // 4. composite onto the screen
-    gl.bindFramebuffer(gl.FRAMEBUFFER, null);
-    gl.viewport(0, 0, t.width, t.height);
-    const c = r.progs.fluidComposite;
-    const C = r.colors;
-    gl.useProgram(c.program);
-    const units = [[c.uniforms.u_scene, t.sceneColor], [c.uniforms.u_sceneDepth, t.sceneDepth],
-      [c.uniforms.u_fluidDepth, t.depthA], [c.uniforms.u_thickness, t.thickness]];
-    units.forEach(([loc, tex], k) => {
-      gl.activeTexture(gl.TEXTURE0 + k);
-      gl.bindTexture(gl.TEXTURE_2D, tex);
-      gl.uniform1i(loc, k);
-    });
-    gl.uniformMatrix4fv(c.uniforms.u_proj, false, camera.proj);
-    gl.uniformMatrix4fv(c.uniforms.u_invView, false, camera.invView ?? invertRigid(camera.view, r.invView ??= new Float32Array(16)));
-    gl.uniform3fv(c.uniforms.u_skyTop, C.skyTop);
-    gl.uniform3fv(c.uniforms.u_skyHorizon, C.skyHorizon);
-    gl.uniform3fv(c.uniforms.u_lightDir, LIGHT_DIR);
-    gl.uniform3fv(c.uniforms.u_absorb, ABSORB);
-    gl.uniform3fv(c.uniforms.u_deepColor, r.deepColor);
-    gl.uniform1f(c.uniforms.u_refraction, REFRACTION);
-    gl.uniform1f(c.uniforms.u_edgeDepth, EDGE_RADII * radius);
-    // The composite also writes the depth of what it shows (the scene's, or the water's where it is nearer), so
-    // what is drawn after it (glass: colliders.js) is depth tested against the water too. Depth writes need the
-    // depth test on.
-    gl.enable(gl.DEPTH_TEST);
-    gl.depthFunc(gl.ALWAYS);
-    gl.depthMask(true);
-    gl.bindVertexArray(r.vaoQuad);
-    gl.drawArrays(gl.TRIANGLES, 0, 3);
-    gl.depthFunc(gl.LEQUAL);
-    for (let k = units.length - 1; k >= 0; k--) {
-      gl.activeTexture(gl.TEXTURE0 + k);
-      gl.bindTexture(gl.TEXTURE_2D, null);
-    }
+    composite(r, t, camera, radius);
   },
 };
+
+/** The depth's bilateral filter (step 2): A -> B horizontally, B -> A vertically, FILTER_ITERATIONS times. */
+function filterDepth(r, t, radius, halfScale) {
+  const gl = r.gl;
+  gl.disable(gl.DEPTH_TEST);
+  const f = r.progs.fluidFilter;
+  gl.useProgram(f.program);
+  gl.uniform1i(f.uniforms.u_depth, 0);
+  gl.uniform1f(f.uniforms.u_worldRadius, FILTER_SPACINGS * 2 * radius);
+  gl.uniform1f(f.uniforms.u_pixelScale, halfScale);
+  gl.uniform1f(f.uniforms.u_depthFalloff, FALLOFF_RADII * radius);
+  gl.uniform1f(f.uniforms.u_maxRadiusPx, MAX_FILTER_PX);
+  gl.bindVertexArray(r.vaoQuad);
+  gl.activeTexture(gl.TEXTURE0);
+  for (let k = 0; k < FILTER_ITERATIONS; k++) {
+    for (const [target, source, dir] of [[t.fbDepthB, t.depthA, [1, 0]], [t.fbDepthA, t.depthB, [0, 1]]]) {
+      gl.bindFramebuffer(gl.FRAMEBUFFER, target);
+      gl.bindTexture(gl.TEXTURE_2D, source);
+      gl.uniform2i(f.uniforms.u_dir, dir[0], dir[1]);
+      gl.drawArrays(gl.TRIANGLES, 0, 3);
+    }
+  }
+}
+
+/** The water over the scene (step 4), onto the default framebuffer; writes the depth of what it shows. */
+function composite(r, t, camera, radius) {
+  const gl = r.gl;
+  gl.bindFramebuffer(gl.FRAMEBUFFER, null);
+  gl.viewport(0, 0, t.width, t.height);
+  const c = r.progs.fluidComposite;
+  const C = r.colors;
+  gl.useProgram(c.program);
+  const units = [[c.uniforms.u_scene, t.sceneColor], [c.uniforms.u_sceneDepth, t.sceneDepth],
+    [c.uniforms.u_fluidDepth, t.depthA], [c.uniforms.u_thickness, t.thickness]];
+  units.forEach(([loc, tex], k) => {
+    gl.activeTexture(gl.TEXTURE0 + k);
+    gl.bindTexture(gl.TEXTURE_2D, tex);
+    gl.uniform1i(loc, k);
+  });
+  gl.uniformMatrix4fv(c.uniforms.u_proj, false, camera.proj);
+  gl.uniformMatrix4fv(c.uniforms.u_invView, false, camera.invView ?? invertRigid(camera.view, r.invView ??= new Float32Array(16)));
+  gl.uniform3fv(c.uniforms.u_skyTop, C.skyTop);
+  gl.uniform3fv(c.uniforms.u_skyHorizon, C.skyHorizon);
+  gl.uniform3fv(c.uniforms.u_lightDir, LIGHT_DIR);
+  gl.uniform3fv(c.uniforms.u_absorb, ABSORB);
+  gl.uniform3fv(c.uniforms.u_deepColor, r.deepColor);
+  gl.uniform1f(c.uniforms.u_refraction, REFRACTION);
+  gl.uniform1f(c.uniforms.u_edgeDepth, EDGE_RADII * radius);
+  // The composite also writes the depth of what it shows (the scene's, or the water's where it is nearer), so
+  // what is drawn after it (glass: colliders.js) is depth tested against the water too. Depth writes need the
+  // depth test on.
+  gl.enable(gl.DEPTH_TEST);
+  gl.depthFunc(gl.ALWAYS);
+  gl.depthMask(true);
+  gl.bindVertexArray(r.vaoQuad);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  gl.depthFunc(gl.LEQUAL);
+  for (let k = units.length - 1; k >= 0; k--) {
+    gl.activeTexture(gl.TEXTURE0 + k);
+    gl.bindTexture(gl.TEXTURE_2D, null);
+  }
+}
 
 /** Draws every fluid object's live range with sphere program `p` (uniforms shared by the depth and thickness; the
  *  thickness's chords scaled by `volumeScale`). */
