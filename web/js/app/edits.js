@@ -4,10 +4,7 @@
 // the edit; a refusal is shown as text.
 
 import { t } from '../i18n/i18n.js';
-
-function errorText(err) {
-  return err && typeof err.message === 'string' && err.message ? err.message : String(err);
-}
+import { errorText } from './errors.js';
 
 /**
  * The handlers, over main.js's `state` and `exposed`, its `followWorld()` (our description from the world's, our
