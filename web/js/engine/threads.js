@@ -80,21 +80,6 @@ function workerExecArgv() {
   return out;
 }
 
-/** World's thread count (mixed into World.prototype by world.js, as world-fluid.js's calls are). */
-export const threadMethods = {
-  /** The threads this world's steps share out over: 1 without a team. */
-  get threads() { this.alive(); return this.engine.exports.pbd_World_GetThreads(this.id); },
-
-  /** Steps on `n` threads of the engine's team from the next step on, `n` in [1, engine.maxThreads]; the same bits
-   *  for any n (src/base/tasks.c). A step in flight finishes first. */
-  setThreads(n) {
-    this.alive();
-    checkThreads('setThreads', n, this.engine.maxThreads);
-    if (this.engine.stepper?.busy) this.engine.stepper.settle();
-    this.engine.check(this.engine.exports.pbd_World_SetThreads(this.id, this.engine.team, n), 'engine', this.id);
-  },
-};
-
 /** A worker running thread-worker.js, the same calls in Node and in browsers. */
 async function spawn(onMessage, onError) {
   const url = new URL('./thread-worker.js', import.meta.url);

@@ -1,25 +1,19 @@
-// world.js — a World: one simulation built from a scene, its buffers as views over wasm memory, and every call
-// that reads or changes it. Each entry point checks its arguments first (args.js) and refuses with a MiniPBDError
-// before any change; parameters follow the table (params.js) and the description (describe()) follows every
-// change, so a link carries it. What differs per object type is asked of the registry (objects/).
+// world.js — a World: one simulation built from a scene. The engine's side (its buffers, steps, parameters,
+// particles, statistics) is WorldHandle's (world-handle.js); World adds the scene: its build from it (build, or
+// building an object at a time) and every call that changes what the scene says (parameters, an object's mass,
+// stiffness, plasticity or radius, colliders, emitters), after which the description (describe()) follows, so a link
+// carries it. Each entry point checks its arguments first (args.js) and refuses with a MiniPBDError before any
+// change. What differs per object type is asked of the registry (objects/).
 
-import {
-  MiniPBDError, showArg, argIndex, argHandle, argNumber, argCount, argVec3, argQuat, argRecord,
-  PARTICLE_MASS, ATTACHMENT_STIFFNESS, MAX_STEPS_PER_CALL,
-} from './args.js';
-import { BUFFER, OBJECT_FIELDS, COLLIDER_TYPES, COLLIDER_FIELDS, readStats, readConstraintCounts, readObjectInfo } from './memory.js';
-import {
-  PARAM_TABLE, paramInfo, paramAccepts, paramRule, writeSceneParam,
-} from './params.js';
+import { MiniPBDError, showArg, argIndex, argNumber, argVec3, argQuat, argRecord, PARTICLE_MASS } from './args.js';
+import { COLLIDER_TYPES, COLLIDER_FIELDS, readObjectInfo } from './memory.js';
+import { paramInfo, paramAccepts, writeSceneParam, SCENE_PARAMS, isSection, parsePlace, sceneParamValue } from './params.js';
 import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
 import { objectTypeOf } from '../objects/index.js';
-import { fluidMethods } from './world-fluid.js';
-import { buildMethods } from './world-build.js';
-import { asyncMethods } from './world-async.js';
-import { threadMethods } from './threads.js';
-
-const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
+import { WorldHandle } from './world-handle.js';
+import { sceneEmitters } from './world-fluid.js';
+import { EMITTER_KEYS } from '../objects/fluid.js';
 
 /** A collider's material and its ranges (the scene format's, pbd_World_SetColliderMaterial's). */
 const COLLIDER_MATERIAL = {
@@ -28,24 +22,53 @@ const COLLIDER_MATERIAL = {
   restitution: SCENE_LIMITS.colliderRestitution,
 };
 
-const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
-
-export class World {
+export class World extends WorldHandle {
   constructor(engine, id, scene) {
-    this.engine = engine;
-    this.id = id;
+    super(engine, id);
     this.scene = structuredClone(scene);
-    this.lastStepMs = 0;
-    this.views = null;
-    this.destroyed = false;
-    this.attachmentIds = new Set();
   }
 
-  /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first (step(n)'s order). */
-  alive() {
-    if (!this.destroyed && this.engine.stepping === this) this.settle(); // what waited for it may destroy this world
-    if (this.destroyed) throw new MiniPBDError('destroyed', 'this world was destroyed');
+  // ---------- the build from the scene ----------
+
+  /** Builds the world from this.scene, whole. */
+  build() {
+    const pieces = this.building();
+    while (!pieces.next().done);
   }
+
+  /** build() as a generator: yields after each object (the pieces engine.prepareScene runs between tasks). */
+  * building() {
+    const e = this.engine.exports;
+    const s = this.scene;
+    const check = (r) => this.engine.check(r, 'engine', this.id);
+    // Parameters first (every one with a place in the scene; object-type stiffness where all objects of the
+    // type agree, below): objects take their default stiffness from them.
+    const perObject = [];
+    for (const p of SCENE_PARAMS) {
+      const value = sceneParamValue(s, p);
+      if (isSection(s, parsePlace(p.scene).head)) this.setParamRaw(p.name, value);
+      else perObject.push([p, value]);
+    }
+    for (const [index, o] of s.objects.entries()) {
+      objectTypeOf(o).build(this.engine, this.id, o, index);
+      yield index;
+    }
+    // Each body's default contact radius (half its lattice spacing: the engine's when the scene left it at 0), so
+    // setObjectRadius(i, 0) can go back to it.
+    this.defaultRadius = s.objects.map((o, index) => (o.particleRadius > 0 ? objectTypeOf(o).defaultRadius(o)
+      : e.pbd_World_GetObjectRadius(this.id, index)));
+    this.objectsVersion = -1;
+    for (const c of s.colliders) {
+      const q = c.rotation ?? [0, 0, 0, 1];
+      const hx = c.halfExtents ?? [0.5, 0.5, 0.5];
+      check(e.pbdjs_AddCollider(this.id, COLLIDER_TYPES.indexOf(c.type), ...c.position, ...q, c.radius ?? 0.5,
+        c.halfHeight ?? 0.5, ...hx, c.staticFriction, c.kineticFriction, c.restitution));
+    }
+    // The world-wide stiffness of a kind reads back what the objects use, when they agree.
+    for (const [p, value] of perObject) if (value !== undefined) this.setParamRaw(p.name, value);
+  }
+
+  // ---------- the scene's objects, parameters and colliders ----------
 
   /** Objects with their particle, constraint and triangle ranges, read again whenever the
    *  topology has changed (tearing moves triangle ranges and counts torn constraints). */
@@ -63,110 +86,6 @@ export class World {
     return this.objectsCache;
   }
 
-  /** Object `index`'s live particles now (pbdObjectInfo.activeParticles): a fluid's change as emitters and drains
-   *  work, between topology changes (world.objects keeps the count of the last one). No allocation: the renderer
-   *  asks once per fluid object per frame. */
-  liveParticles(index) {
-    this.alive();
-    const heap = this.engine.heap;
-    heap.out('pbdjs_GetObjectInfo', [this.id, index]);
-    return heap.i32[(heap.scratch >> 2) + ACTIVE_FIELD];
-  }
-
-  /** Typed-array views over the world's buffers; rebuilt only if wasm memory grew. */
-  view(name) {
-    this.alive();
-    const heap = this.engine.heap;
-    heap.refreshViews();
-    if (!this.views || this.views.generation !== heap.generation || this.views.topology !== this.topologyVersion) {
-      const make = (buffer, Type, per) => heap.bufferView(this.id, buffer, Type, per);
-      this.views = {
-        generation: heap.generation,
-        topology: this.topologyVersion,
-        positions: make(BUFFER.positions, Float32Array, 4),
-        velocities: make(BUFFER.velocities, Float32Array, 4),
-        normals: make(BUFFER.normals, Float32Array, 4),
-        triangles: make(BUFFER.triangles, Uint32Array, 3),
-        lines: make(BUFFER.lines, Uint32Array, 2),
-        errors: make(BUFFER.errors, Float32Array, 1),
-        skinPositions: make(BUFFER.skinPositions, Float32Array, 4),
-        skinNormals: make(BUFFER.skinNormals, Float32Array, 4),
-        skinTriangles: make(BUFFER.skinTriangles, Uint32Array, 3),
-        densities: make(BUFFER.densities, Float32Array, 1),
-      };
-    }
-    return this.views[name];
-  }
-
-  /** x, y, z, w (= 1/mass, 0 for pins) per particle. */
-  get positions() { return this.view('positions'); }
-  /** vx, vy, vz, 0 per particle. */
-  get velocities() { return this.view('velocities'); }
-  /** Unit normals, 4 floats per particle; call updateNormals() first. */
-  get normals() { return this.view('normals'); }
-  /** Three particle indices per cloth triangle. */
-  get triangles() { return this.view('triangles'); }
-  /** Two particle indices per chain segment. */
-  get lines() { return this.view('lines'); }
-  /** Bodies' render surfaces (soft and rigid objects: world.objects[i].firstSkinVertex...): x, y, z, 1 per skin
-   *  vertex, and its unit normal; call updateSkin() first (the renderer does, once per frame). */
-  get skinPositions() { return this.view('skinPositions'); }
-  get skinNormals() { return this.view('skinNormals'); }
-  /** Three skin vertex indices per skin triangle (every body's, after one another). */
-  get skinTriangles() { return this.view('skinTriangles'); }
-  /** Moves every body's skin with its particles (soft: barycentric in its tets; rigid: its transform). */
-  updateSkin() {
-    this.alive();
-    this.engine.check(this.engine.exports.pbd_World_UpdateSkin(this.id), 'engine', this.id);
-  }
-  /** Per particle, the largest relative error of its constraints; call updateErrors() first. */
-  get errors() { return this.view('errors'); }
-  /** Mean relative constraint error after each solver pass of the last step, when the
-   *  'recordConvergence' parameter is 1 (a fresh view: its length follows the step). */
-  get convergence() {
-    this.alive();
-    return this.engine.heap.bufferView(this.id, BUFFER.convergence, Float32Array, 1);
-  }
-  updateErrors() {
-    this.alive();
-    this.engine.exports.pbd_World_UpdateErrors(this.id);
-  }
-  get particleCount() { this.alive(); return this.engine.exports.pbd_World_GetParticleCount(this.id); }
-  get constraintCount() { this.alive(); return this.engine.exports.pbd_World_GetConstraintCount(this.id); }
-  get topologyVersion() { this.settle(); return this.engine.exports.pbd_World_GetTopologyVersion(this.id); } // settle: no-op unless busy
-
-  /** Advances n fixed steps of scene.solver.dt now (blocking). */
-  step(n = 1) {
-    this.alive();
-    argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
-    if (this.startAsync) return this.startSteps(n); // stepAsync's call, through any wrapper of step (world-async.js)
-    const t0 = now();
-    this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
-    if (n > 0) this.lastStepMs = (now() - t0) / n;
-    this.countSteps(n);
-  }
-
-  updateNormals() {
-    this.alive();
-    this.engine.exports.pbd_World_UpdateNormals(this.id);
-  }
-
-  /** The table row of parameter `name`; throws naming the known ones. */
-  param(name) {
-    const p = paramInfo(name);
-    if (p === undefined) {
-      throw new MiniPBDError('unknown-param', `unknown parameter ${showArg(name)}; known: ${PARAM_TABLE.map((r) => r.name).join(', ')}`);
-    }
-    return p;
-  }
-
-  /** Checks `value` against the parameter table (what the scene format accepts), then sets it in the engine. */
-  setParamRaw(name, value) {
-    const p = this.param(name);
-    if (!paramAccepts(p, value)) throw new MiniPBDError('argument', `parameter ${p.name} must be ${paramRule(p)}, got ${showArg(value)}`);
-    this.engine.check(this.engine.exports.pbd_World_SetParam(this.id, p.id, value), 'argument', this.id);
-  }
-
   /**
    * Sets a solver/environment parameter (names and ranges: engine/param-table.js, engine.paramNames). Exactly
    * the values the scene format accepts are taken, so describe() always gives a scene the validator accepts; a
@@ -181,73 +100,8 @@ export class World {
     writeSceneParam(this.scene, this.param(name), value);
   }
 
-  getParam(name) {
-    this.alive();
-    return this.engine.exports.pbd_World_GetParam(this.id, this.param(name).id);
-  }
-
   /** The scene description with the current parameters: what a link should carry. */
   describe() { return structuredClone(this.scene); }
-
-  /** A particle index of this world (checked: see engine/args.js). */
-  particleArg(call, value) { return argIndex(call, 'particle', value, this.particleCount); }
-
-  /** Pulls `particle` toward `target` with stiffness k in [0, 1]. Returns an id. */
-  addAttachment(particle, target, stiffness = 1) {
-    this.alive();
-    const i = this.particleArg('addAttachment', particle);
-    const t = argVec3('addAttachment', 'target', target);
-    const k = argNumber('addAttachment', 'stiffness', stiffness, ATTACHMENT_STIFFNESS.min, ATTACHMENT_STIFFNESS.max);
-    const id = this.engine.check(this.engine.exports.pbd_World_AddAttachment(this.id, i, t[0], t[1], t[2], k), 'argument', this.id);
-    this.attachmentIds.add(id);
-    return id;
-  }
-
-  moveAttachment(id, target) {
-    this.alive();
-    const a = argHandle('moveAttachment', 'attachment', id);
-    const t = argVec3('moveAttachment', 'target', target);
-    this.engine.check(this.engine.exports.pbd_World_MoveAttachment(this.id, a, t[0], t[1], t[2]), 'argument', this.id);
-  }
-
-  removeAttachment(id) {
-    this.alive();
-    const a = argHandle('removeAttachment', 'attachment', id);
-    this.engine.check(this.engine.exports.pbd_World_RemoveAttachment(this.id, a), 'argument', this.id);
-    this.attachmentIds.delete(a);
-  }
-
-  /** Moves a particle (and its prediction) to `position`; its velocity is kept. */
-  setPosition(particle, position) {
-    this.alive();
-    const i = this.particleArg('setPosition', particle);
-    const p = argVec3('setPosition', 'position', position);
-    this.engine.check(this.engine.exports.pbd_World_SetPosition(this.id, i, p[0], p[1], p[2]), 'argument', this.id);
-  }
-
-  /** Sets a particle's velocity; pins (w = 0) keep none. */
-  setVelocity(particle, velocity) {
-    this.alive();
-    const i = this.particleArg('setVelocity', particle);
-    const v = argVec3('setVelocity', 'velocity', velocity);
-    this.engine.check(this.engine.exports.pbd_World_SetVelocity(this.id, i, v[0], v[1], v[2]), 'argument', this.id);
-  }
-
-  /** Sets a particle's mass in kg (w = 1/m); use setInvMass(i, 0) to pin. */
-  setMass(particle, mass) {
-    this.alive();
-    const i = this.particleArg('setMass', particle);
-    const m = argNumber('setMass', 'mass (kg)', mass, PARTICLE_MASS.min, PARTICLE_MASS.max);
-    this.engine.check(this.engine.exports.pbd_World_SetMass(this.id, i, m), 'argument', this.id);
-  }
-
-  /** Sets a particle's inverse mass w = 1/m in 1/kg; 0 pins it. */
-  setInvMass(particle, invMass) {
-    this.alive();
-    const i = this.particleArg('setInvMass', particle);
-    const w = argNumber('setInvMass', 'inverse mass (1/kg)', invMass, 0, 1 / PARTICLE_MASS.min);
-    this.engine.check(this.engine.exports.pbd_World_SetInvMass(this.id, i, w), 'argument', this.id);
-  }
 
   /**
    * Object `index` weighs `mass` kg per particle (a body: `mass` kg in all, spread evenly), as if its scene had
@@ -359,8 +213,6 @@ export class World {
     set(o, v);
   }
 
-  get attachmentCount() { this.alive(); return this.engine.exports.pbd_World_GetAttachmentCount(this.id); }
-
   /** Colliders as they are now: [{type, position, rotation, radius, halfHeight, halfExtents, ..., glass}]. */
   get colliders() {
     this.alive();
@@ -413,61 +265,39 @@ export class World {
     Object.assign(c, next);
   }
 
-  /** Nearest collider hit by the ray: { index, t } or null. */
-  pickCollider(origin, dir) {
+  // ---------- the fluid's emitters ----------
+
+  /**
+   * Changes emitter `index` (scene order over the fluid objects): any of { position, direction, speed, radius,
+   * enabled }, the others kept (the panel's hose switch sets `enabled`). Refused values (the scene format's
+   * ranges) throw a MiniPBDError naming the field, and nothing changes. The description follows.
+   */
+  setEmitter(index, emitter) {
     this.alive();
-    const o = argVec3('pickCollider', 'origin', origin), d = argVec3('pickCollider', 'direction', dir);
-    const heap = this.engine.heap;
-    const index = heap.out('pbdjs_RayCastColliders', [this.id, o[0], o[1], o[2], d[0], d[1], d[2]], false);
-    if (index < 0) return null;
-    return { index, t: heap.float64s(1)[0] };
-  }
-
-  /** Nearest particle to the ray (origin, dir) within `radius`, first along the ray; -1 if none. */
-  pick(origin, dir, radius) {
-    this.alive();
-    const o = argVec3('pick', 'origin', origin), d = argVec3('pick', 'direction', dir);
-    const r = argNumber('pick', 'radius', radius, 0);
-    return this.engine.exports.pbd_World_RayPick(this.id, o[0], o[1], o[2], d[0], d[1], d[2], r);
-  }
-
-  /** Errors, energies and counts of the current state (memory.js readStats), plus the last step's time. */
-  stats() {
-    this.alive();
-    const out = { ...readStats(this.engine.heap, this.id), stepMs: this.lastStepMs, constraintsByFamily: this.constraintCounts() };
-    this.lastStats = { ...out, measuredAt: out.steps }; // peekStats() shows these while steps run (world-async.js)
-    return out;
-  }
-
-  /** Each family's constraints now, by name (memory.js readConstraintCounts); stats().constraints is their sum. */
-  constraintCounts() { this.alive(); return readConstraintCounts(this.engine.heap, this.id); }
-
-  /** FNV-1a of positions and velocities: equal hashes mean bit-identical states. */
-  hash() { this.alive(); return this.engine.exports.pbd_World_Hash(this.id) >>> 0; }
-
-  destroy() {
-    if (this.destroyed) return;
-    if (this.engine.stepping === this) {
-      if (this.stepper.abandon) {
-        // Slices: the step in flight is dropped between two slices; pbd_DestroyWorld releases a world mid-step.
-        this.stepper.abandon();
-        this.engine.stepping = null;
-      } else {
-        try { this.settle(); } catch { /* a failed step: the world goes anyway */ }
-      }
+    const call = 'setEmitter';
+    const list = sceneEmitters(this.scene);
+    const i = argIndex(call, 'emitter', index, list.length);
+    argRecord(call, 'emitter', emitter, EMITTER_KEYS);
+    const { object, emitter: now } = list[i];
+    const L = SCENE_LIMITS;
+    const next = { ...now };
+    if (emitter.position !== undefined) next.position = argVec3(call, 'position', emitter.position);
+    if (emitter.direction !== undefined) {
+      next.direction = argVec3(call, 'direction', emitter.direction);
+      if (Math.hypot(...next.direction) < 1e-6) throw new MiniPBDError('argument', `${call}: direction must be a non-zero vector, got ${showArg(emitter.direction)}`);
     }
-    this.engine.exports.pbd_DestroyWorld(this.id);
-    this.engine.worlds.delete(this);
-    this.destroyed = true;
-    this.views = null;
+    if (emitter.speed !== undefined) {
+      next.speed = argNumber(call, 'speed (m/s)', emitter.speed, Number.MIN_VALUE, L.emitterSpeed.max);
+    }
+    if (emitter.radius !== undefined) next.radius = argNumber(call, 'radius (m)', emitter.radius, this.scene.fluid.spacing / 2, L.emitterRadius.max);
+    if (emitter.enabled !== undefined) {
+      if (typeof emitter.enabled !== 'boolean') throw new MiniPBDError('argument', `${call}: enabled must be true or false, got ${showArg(emitter.enabled)}`);
+      next.enabled = emitter.enabled;
+    }
+    next.position = [...next.position].map((v) => v + 0);
+    next.direction = [...next.direction].map((v) => v + 0);
+    this.engine.check(this.engine.exports.pbdjs_SetEmitter(this.id, i, object, ...next.position, ...next.direction, next.speed,
+      next.radius, next.enabled ? 1 : 0), 'argument', this.id);
+    Object.assign(now, next);
   }
 }
-
-// Its build from its scene, whole or object by object (build, building): world-build.js.
-Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(buildMethods));
-// The fluid's calls (fluidStats, updateDensities, densities, setEmitter): world-fluid.js.
-Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(fluidMethods));
-// Stepping without waiting (stepAsync, busy, poll, settle): world-async.js.
-Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(asyncMethods));
-// The thread count (threads, setThreads): threads.js.
-Object.defineProperties(World.prototype, Object.getOwnPropertyDescriptors(threadMethods));
