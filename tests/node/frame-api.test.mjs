@@ -10,7 +10,7 @@ import { loadMiniPBD } from '../../web/js/minipbd.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { encodeLink } from '../../web/js/format/link.js';
 import { validateScene } from '../../web/js/format/scene.js';
-import { installControl, MAX_CONTROL_STEPS, MAX_LOAD_LINK_LENGTH } from '../../web/js/embed/element-control.js';
+import { withControl, MAX_CONTROL_STEPS, MAX_LOAD_LINK_LENGTH } from '../../web/js/embed/element-control.js';
 import { StepDriver } from '../../web/js/sim/driver.js';
 import { FixedStepLoop } from '../../web/js/sim/loop.js';
 import {
@@ -23,8 +23,9 @@ const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..')
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
 
 // The element's internals the control methods use, as the element has them (embed/element.js), minus drawing.
-class StandIn {
+class StandIn extends withControl(class {}) {
   constructor(scene) {
+    super();
     this._engine = pbd;
     this._playing = false;
     // The element's own loop and driver (sim/): a step(n) job runs in chunks from the driver's pump (timers).
@@ -43,7 +44,6 @@ class StandIn {
   _dropPointers() {}
   _startReplay() {}
 }
-installControl(StandIn);
 
 /** Timers the test runs by hand. */
 function fakeTimers() {

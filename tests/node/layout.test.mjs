@@ -189,6 +189,7 @@ function functionSpans(text) {
     'delete', 'void', 'case', 'do', 'else', 'yield']);
   const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'yield', 'await', 'void', 'delete', 'new']);
   let line = 1, i = 0, prev = '', word = '', closedBy = null;
+  let classHead = -1; // the paren depth of a `class` heading whose body's { is still to come (extends f(B) {)
   const n = text.length;
   const skipTemplate = () => { // from inside a template literal to its end (`) or to a ${ (a brace of its own)
     for (; i < n; i++) {
@@ -226,13 +227,15 @@ function functionSpans(text) {
       let j = i;
       while (j < n && /[\w$]/.test(text[j])) j++;
       word = text.slice(i, j); prev = 'w'; i = j;
+      if (word === 'class') classHead = parens.length;
       continue;
     }
     if (c === '(') parens.push(prev === 'w' ? word : '');
     else if (c === ')') closedBy = parens.pop() ?? '';
     else if (c === '{') {
       let name = null;
-      if (prev === '>' && text[i - 1] !== undefined && /=>\s*$/.test(text.slice(Math.max(0, i - 40), i))) name = '=>';
+      if (classHead === parens.length) classHead = -1; // a class's body
+      else if (prev === '>' && text[i - 1] !== undefined && /=>\s*$/.test(text.slice(Math.max(0, i - 40), i))) name = '=>';
       else if (prev === ')' && !NOT_CALLS.has(closedBy)) name = closedBy || 'function';
       braces.push({ line, name });
     } else if (c === '}') {
@@ -251,7 +254,7 @@ test('the function scan finds functions, their lengths, and nothing in strings, 
   const src = [
     'const s = "function f() {", t = `a ${ { b: 1 }.b } }`, r = /[{(]\\}/g; // function g() {',
     `export function outer(a) {\n  const inner = (b) => {\n${body(3)}\n  };\n  if (a) {\n${body(2)}\n  }\n}`,
-    `class K {\n  method(x) {\n${body(4)}\n  }\n  get y() { return 1; }\n}`,
+    `class K extends mix(Base) {\n  method(x) {\n${body(4)}\n  }\n  get y() { return 1; }\n}`,
   ].join('\n');
   const spans = functionSpans(src).map((s) => `${s.name}:${s.lines}`);
   assert.deepEqual(spans.sort(), ['=>:5', 'method:6', 'outer:11', 'y:1'].sort());

@@ -1,8 +1,8 @@
 // element-attrs.js — what <minipbd-scene>'s model-viewer-like attributes do (parsed in attrs.js): alt, poster,
 // loading, controls, camera-orbit, camera-target, field-of-view; their properties (alt, poster, loading, controls,
 // cameraOrbit, cameraTarget, fieldOfView reflect the attributes) and getCameraOrbit() / getCameraTarget().
-// installAttrs(MiniPBDSceneElement) adds them to the class; element.js calls the hooks below from its life cycle,
-// so its own file keeps the life cycle and this one the attributes.
+// withAttrs(Base) is a class over Base with them, which the element class extends; element.js calls the hooks below
+// from its life cycle, so its own file keeps the life cycle and this one the attributes.
 //
 // A refused value is said once on the console (console.warn, naming the element and why) and kept in
 // element.attributeErrors; the element then behaves as if the attribute were absent (it never fails for it).
@@ -111,33 +111,36 @@ export function attributeChanged(el, name) {
   }
 }
 
-const reflect = (attr) => ({
-  get() { return this.getAttribute(attr) ?? ''; },
-  set(v) {
-    if (v === null || v === undefined) this.removeAttribute(attr);
-    else this.setAttribute(attr, String(v));
-  },
-  configurable: true,
-});
-
-const props = {
-  alt: reflect('alt'),
-  poster: reflect('poster'),
-  cameraOrbit: reflect('camera-orbit'),
-  cameraTarget: reflect('camera-target'),
-  fieldOfView: reflect('field-of-view'),
-  loading: { ...reflect('loading'), get() { return read(this, 'loading'); } },
-  controls: { ...reflect('controls'), get() { return read(this, 'controls'); } },
-  /** The camera now (after the user's orbiting too): { theta, phi, radius } in radians and metres. */
-  getCameraOrbit: { value() { return orbitOf(this._camera); }, configurable: true, writable: true },
-  /** The point the camera orbits now: { x, y, z } in metres. */
-  getCameraTarget: { value() { const [x, y, z] = this._camera.target; return { x, y, z }; }, configurable: true, writable: true },
-  /** The refused attributes and why: { name: message } (empty when all are fine). */
-  attributeErrors: { get() { return Object.fromEntries(this._attrErrors ?? []); }, configurable: true },
-};
-
-/** Adds the attribute properties to the element class (once). */
-export function installAttrs(cls) {
-  if (Object.hasOwn(cls.prototype, 'getCameraOrbit')) return;
-  Object.defineProperties(cls.prototype, props);
+/** Sets a reflected attribute (null or undefined removes it). */
+function reflect(el, attr, v) {
+  if (v === null || v === undefined) el.removeAttribute(attr);
+  else el.setAttribute(attr, String(v));
 }
+
+/**
+ * The attributes' properties as a class over `Base` (embed/element.js: MiniPBDSceneElement extends
+ * withControl(withAttrs(HTMLElement))). alt, poster, cameraOrbit, cameraTarget and fieldOfView reflect their
+ * attribute as it is; loading and controls read the checked value.
+ */
+export const withAttrs = (Base) => class SceneAttrs extends Base {
+  get alt() { return this.getAttribute('alt') ?? ''; }
+  set alt(v) { reflect(this, 'alt', v); }
+  get poster() { return this.getAttribute('poster') ?? ''; }
+  set poster(v) { reflect(this, 'poster', v); }
+  get cameraOrbit() { return this.getAttribute('camera-orbit') ?? ''; }
+  set cameraOrbit(v) { reflect(this, 'camera-orbit', v); }
+  get cameraTarget() { return this.getAttribute('camera-target') ?? ''; }
+  set cameraTarget(v) { reflect(this, 'camera-target', v); }
+  get fieldOfView() { return this.getAttribute('field-of-view') ?? ''; }
+  set fieldOfView(v) { reflect(this, 'field-of-view', v); }
+  get loading() { return read(this, 'loading'); }
+  set loading(v) { reflect(this, 'loading', v); }
+  get controls() { return read(this, 'controls'); }
+  set controls(v) { reflect(this, 'controls', v); }
+  /** The camera now (after the user's orbiting too): { theta, phi, radius } in radians and metres. */
+  getCameraOrbit() { return orbitOf(this._camera); }
+  /** The point the camera orbits now: { x, y, z } in metres. */
+  getCameraTarget() { const [x, y, z] = this._camera.target; return { x, y, z }; }
+  /** The refused attributes and why: { name: message } (empty when all are fine). */
+  get attributeErrors() { return Object.fromEntries(this._attrErrors ?? []); }
+};

@@ -1,7 +1,7 @@
 // element-control.js — the control methods of <minipbd-scene> that a host page (and the iframe API,
 // embed/frame-api.js) drives it with: step(n), load(input), setParam(name, value), stats(), paused.
-// installControl(MiniPBDSceneElement) adds them to the element class (embed/element.js), so the element's own
-// file keeps its life cycle and this one its remote control.
+// withControl(Base) is a class over Base with them, which the element class (embed/element.js) extends, so the
+// element's own file keeps its life cycle and this one its remote control.
 //
 // Every method checks its input before touching anything: a refused call throws (or rejects) with a message
 // naming what is wrong and the running world stays exactly as it was (a refused load keeps the old scene).
@@ -67,12 +67,17 @@ function loadedWorld(el, call) {
   return world;
 }
 
-const control = {
+/**
+ * The control methods as a class over `Base` (embed/element.js: MiniPBDSceneElement extends
+ * withControl(withAttrs(HTMLElement))); they use the element's internals (_engine, _world, _driver, _loop, _view,
+ * _kick, _adopt, …).
+ */
+export const withControl = (Base) => class SceneControl extends Base {
   /** Resolves once no step is in flight or due (after pause(), the world's step count then holds still). */
-  idle() { return this._driver.whenIdle(); },
+  idle() { return this._driver.whenIdle(); }
 
   /** True unless the simulation is set to run (before load too). */
-  get paused() { return this._playing !== true; },
+  get paused() { return this._playing !== true; }
 
   /**
    * Takes exactly n steps after those in flight, also while paused (through World.stepAsync, so a replay or a
@@ -81,7 +86,7 @@ const control = {
    */
   async step(n) {
     return (await this.stepJob(n)).steps;
-  },
+  }
 
   /**
    * step(n) as a job that says how far it is and can be stopped: the steps run in chunks (sim/driver.js stepJob:
@@ -98,8 +103,7 @@ const control = {
     const { ran, cancelled } = await job;
     const world = this._world;
     return { steps: world && !world.destroyed ? world.peekStats().steps : 0, ran, cancelled };
-  },
-
+  }
 
   /**
    * Replaces the scene: `input` is a scene object, a link (fragment or whole URL) or a built-in scene's name,
@@ -122,7 +126,7 @@ const control = {
     old.destroy();
     this._kick();
     return { particles: world.particleCount };
-  },
+  }
 
   /** World.setParam with its checks and messages; the element's loop and view follow dt and the ground. */
   setParam(name, value) {
@@ -133,7 +137,7 @@ const control = {
     this._view.groundHeight = world.getParam('groundHeight');
     this._dirty = true;
     this._kick();
-  },
+  }
 
   /**
    * world.stats() plus `time` (steps × dt, s) and `fluid` (World.fluidStats()) when the scene has water; never
@@ -150,7 +154,7 @@ const control = {
       if (fluid) out.fluid = fluid;
     }
     return out;
-  },
+  }
 
   /** stats() as a Promise (the stats subscription's reads: they never wait on the steps in flight either). */
   nextStats() {
@@ -159,11 +163,5 @@ const control = {
     } catch (err) {
       return Promise.reject(err);
     }
-  },
+  }
 };
-
-/** Adds the control methods to the element class (once). */
-export function installControl(cls) {
-  if (Object.hasOwn(cls.prototype, 'step')) return;
-  Object.defineProperties(cls.prototype, Object.getOwnPropertyDescriptors(control));
-}

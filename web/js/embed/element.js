@@ -30,13 +30,15 @@ import { styleInto, sizeInto } from './style.js';
 import { classify, languageOf, say, tagged } from './failure.js';
 import { makePoster, namePoster } from './poster.js';
 import { builtinName, fragmentOf, reducedMotion, resolveScene, waterOn } from './source.js';
-import { installControl } from './element-control.js';
-import { ATTRIBUTES, accessibleName, applyControls, applyLabel, attributeChanged, hasControls, installAttrs, loadsEagerly,
+import { withControl } from './element-control.js';
+import { ATTRIBUTES, accessibleName, applyControls, applyLabel, attributeChanged, hasControls, withAttrs, loadsEagerly,
   sceneCamera } from './element-attrs.js';
 import { dotsByDefault } from '../objects/index.js';
 import { prepareAhead } from '../sim/prepare.js';
 
-export class MiniPBDSceneElement extends HTMLElement {
+// Its remote control (step(n), load(input), setParam, stats(), paused: element-control.js) and its attributes'
+// properties (alt, poster, loading, controls, cameraOrbit, …: element-attrs.js) are the classes it extends.
+export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
   static get observedAttributes() { return ['src', 'scene', 'wasm', 'water', 'width', 'height', ...ATTRIBUTES]; }
 
   constructor() {
@@ -488,8 +490,5 @@ export class MiniPBDSceneElement extends HTMLElement {
     }
   }
 }
-
-installControl(MiniPBDSceneElement); // step(n), load(input), setParam, stats(), paused: element-control.js
-installAttrs(MiniPBDSceneElement); // alt, poster, loading, controls, cameraOrbit, …: element-attrs.js
 
 if (!customElements.get('minipbd-scene')) customElements.define('minipbd-scene', MiniPBDSceneElement);
