@@ -14,7 +14,7 @@
 // units left it returns are counted with the contacts known at the time (a later substep's contacts and search
 // counted as the last one's), so the count may change as the step goes: progress is kept within [0, 1).
 //
-// The interface is the threaded one's (engine/threads.js: engine.stepper), so World.stepAsync (world.js) and the
+// The interface is the threaded one's (engine/threads.js: engine.stepper), so WorldHandle.stepAsync (world-handle.js) and the
 // page run on either: start(worldId, n), busy, poll(budgetMs) -> true when done, settle(), lastStepMs; plus what
 // only slices can say: progress (units done of the step in flight) and estimateMs (a step's cost, from its units).
 
