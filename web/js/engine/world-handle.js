@@ -112,7 +112,7 @@ export class WorldHandle {
   step(n = 1) {
     this.alive();
     argCount('step', 'step count', n, 0, MAX_STEPS_PER_CALL);
-    if (this.startAsync) return this.startSteps(n); // stepAsync's call, through any wrapper of step (world-async.js)
+    if (this.startAsync) return this.startSteps(n); // stepAsync's call, through any wrapper of step (below)
     const t0 = now();
     this.engine.check(this.engine.exports.pbdjs_StepN(this.id, n), 'engine', this.id);
     if (n > 0) this.lastStepMs = (now() - t0) / n;
@@ -229,7 +229,7 @@ export class WorldHandle {
   stats() {
     this.alive();
     const out = { ...readStats(this.engine.heap, this.id), stepMs: this.lastStepMs, constraintsByFamily: this.constraintCounts() };
-    this.lastStats = { ...out, measuredAt: out.steps }; // peekStats() shows these while steps run (world-async.js)
+    this.lastStats = { ...out, measuredAt: out.steps }; // peekStats() shows these while steps run
     return out;
   }
 
