@@ -20,6 +20,7 @@ const ACTIVE_FIELD = OBJECT_FIELDS.indexOf('activeParticles');
 
 const now = typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
 
+/** One world of `engine` by its id (engine.createWorld makes a World, world.js, which extends this with its scene). */
 export class WorldHandle {
   constructor(engine, id) {
     this.engine = engine;
