@@ -273,3 +273,13 @@ test(`no function in web/js is over ${FUNCTION_MAX_LINES} lines`, () => {
   assert.ok(count > 1000, `${count} functions scanned`);
   assert.deepEqual(over, []);
 });
+
+test('no module adds methods to a class\'s prototype (a class gets its methods from its own body or a class it extends)', () => {
+  // Object.defineProperty(ies)(X.prototype, …), Object.assign(X.prototype, …), X.prototype.y = …
+  const PATCH = /Object\.(?:defineProperties|defineProperty|assign)\(\s*[\w$.]+\.prototype\b|\.prototype\.[\w$]+\s*=[^=]/;
+  assert.ok(PATCH.test('Object.defineProperties(World.prototype, d)') && PATCH.test('El.prototype.step = f;'), 'the check sees a patch');
+  for (const file of modules(WEB).filter((f) => f.endsWith('.js'))) {
+    const code = fs.readFileSync(file, 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*|\/\*)/.test(l)).join('\n');
+    assert.ok(!PATCH.test(code), `${path.relative(root, file)} patches a prototype`);
+  }
+});
