@@ -105,3 +105,9 @@ export function bodiesPanel(doc, folder, els, tr, handlers, { numberField }) {
 
   return { show };
 }
+
+/** A panel folder (panel.js FOLDERS) in panel.folders.bodies; show(scene) returns ['bodies'] when it has a body. */
+export function buildBodies({ doc, folders, els, tr, handlers, rows }) {
+  const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rows);
+  return { show: (scene) => (bodies.show(scene) ? ['bodies'] : []) };
+}

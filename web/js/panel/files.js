@@ -110,3 +110,6 @@ export function addFilesFolder(doc, gui, tr, handlers, { numberField, help }) {
     },
   };
 }
+
+/** A panel folder (panel.js FOLDERS): the Files folder; its `model` is the panel's. */
+export function buildFiles({ doc, gui, tr, handlers, rows }) { return addFilesFolder(doc, gui, tr, handlers, rows); }

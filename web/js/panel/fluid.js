@@ -56,3 +56,13 @@ export function fluidPanel(doc, folder, tr, handlers) {
     update(s) { stats = s; render(); },
   };
 }
+
+/** A panel folder (panel.js FOLDERS) in panel.folders.fluid; show(scene) returns ['fluid'] when the scene has water,
+ *  update({ fluid }) shows the fluid's statistics (World.fluidStats(), or null). */
+export function buildFluid({ doc, folders, tr, handlers }) {
+  const fluid = fluidPanel(doc, folders.fluid, tr, handlers);
+  return {
+    show: (scene) => (fluid.show(scene) ? ['fluid'] : []),
+    update(stats) { if ('fluid' in stats) fluid.update(stats.fluid); },
+  };
+}

@@ -14,11 +14,11 @@
 
 import { GUI } from '../vendor/lil-gui.esm.min.js';
 import { rowBuilders } from './widgets.js';
-import { installShortcuts } from './shortcuts.js';
-import { addShareFolder } from './share.js';
-import { addFilesFolder } from './files.js';
-import { bodiesPanel } from './bodies.js';
-import { fluidPanel } from './fluid.js';
+import { buildShortcuts } from './shortcuts.js';
+import { buildShare } from './share.js';
+import { buildFiles } from './files.js';
+import { buildBodies } from './bodies.js';
+import { buildFluid } from './fluid.js';
 import { buildRun } from './run.js';
 import { buildParamRows } from './param-rows.js';
 import { buildMasses } from './masses.js';
@@ -41,30 +41,12 @@ export const FOLDERS = [
   { name: 'params', build: buildParamRows },
   { name: 'masses', build: buildMasses },
   { name: 'colliders', build: buildColliders },
-  {
-    name: 'bodies',
-    build: ({ doc, folders, els, tr, handlers, rows }) => {
-      const bodies = bodiesPanel(doc, folders.bodies, els, tr, handlers, rows);
-      return { show: (scene) => (bodies.show(scene) ? ['bodies'] : []) };
-    },
-  },
-  {
-    name: 'fluid',
-    build: ({ doc, folders, tr, handlers }) => {
-      const fluid = fluidPanel(doc, folders.fluid, tr, handlers);
-      return { show: (scene) => (fluid.show(scene) ? ['fluid'] : []), update: (stats) => { if ('fluid' in stats) fluid.update(stats.fluid); } };
-    },
-  },
+  { name: 'bodies', build: buildBodies },
+  { name: 'fluid', build: buildFluid },
   { name: 'view', build: buildView },
-  { name: 'share', build: ({ gui, els, tr, handlers }) => addShareFolder(gui, els, tr, handlers) },
-  { name: 'files', build: ({ doc, gui, tr, handlers, rows }) => addFilesFolder(doc, gui, tr, handlers, rows) },
-  {
-    name: 'shortcuts',
-    build: ({ doc, gui, els, tr, handlers, ui }) => {
-      installShortcuts(doc, gui, els, tr, handlers, { isPaused: () => ui.isPaused(), notice: (text) => ui.showNotice(text) });
-      return {};
-    },
-  },
+  { name: 'share', build: buildShare },
+  { name: 'files', build: buildFiles },
+  { name: 'shortcuts', build: buildShortcuts },
   { name: 'language', build: buildLanguage },
 ];
 

@@ -66,3 +66,6 @@ export function addShareFolder(gui, els, tr, handlers) {
     },
   };
 }
+
+/** A panel folder (panel.js FOLDERS): the Share folder; setLink, setEmbedCode and clearLink are the panel's. */
+export function buildShare({ gui, els, tr, handlers }) { return addShareFolder(gui, els, tr, handlers); }

@@ -35,3 +35,9 @@ export function installShortcuts(doc, gui, els, tr, handlers, { isPaused, notice
     }
   });
 }
+
+/** A panel folder (panel.js FOLDERS): the shortcuts' list, and the keys (the panel's isPaused() and showNotice()). */
+export function buildShortcuts({ doc, gui, els, tr, handlers, ui }) {
+  installShortcuts(doc, gui, els, tr, handlers, { isPaused: () => ui.isPaused(), notice: (text) => ui.showNotice(text) });
+  return {};
+}
