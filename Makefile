@@ -61,7 +61,7 @@ LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
 LIB_CSS := node_modules/lil-gui/dist/lil-gui.min.css
 LIB_LICENSE := node_modules/lil-gui/LICENSE.md
 
-.PHONY: all dist release setup test test-build test-c test-node test-browser serve bench clean
+.PHONY: all dist release setup test test-build test-c test-node test-browser test-browser-shared test-browser-alone serve bench clean
 all: dist
 
 setup:
@@ -250,21 +250,25 @@ test-node: dist build/replay_calls
 	@$(call run_each,node --test --test-concurrency=2 $(filter-out $(NODE_THREADS) $(NODE_ALONE),$(wildcard tests/node/*.test.mjs)),\
 		node --test --test-concurrency=2 $(NODE_THREADS),node --test --test-concurrency=1 $(NODE_ALONE))
 
-# BROWSER_JOBS files at a time, each with its own Chromium (their waits are for steps and frames, never for a time), then
-# alone the files that time the page's answers: a click handled within 100 or 200 ms (frame, respond, responsive), a
-# finger held HOLD_MS (touch); and heatmap, whose red area after a drag depends on how many steps the page ran
-# while drawing (it found too little red once beside another file, on a machine loaded by other builds). Both runs
-# run; the status is the first failure's.
-# BROWSER_JOBS files at a time (1 by default: two at a time is not yet measured on a quiet machine, and on a loaded one
-# the heatmap file once saw too little red beside another; `make test-browser BROWSER_JOBS=2` to try it).
+# The browser layer in two halves. test-browser-shared: BROWSER_JOBS files at a time, each with its own Chromium (their
+# waits are for steps and frames, never for a time; 1 by default: on a loaded machine the heatmap file once saw too
+# little red beside another, `make test-browser BROWSER_JOBS=2` to try it). `make test` runs this half beside the C
+# layer (tools/test-layers.sh). test-browser-alone: alone, the files that time the page's answers: a click handled
+# within 100 or 200 ms (frame, respond, responsive), a finger held HOLD_MS (touch); and heatmap, whose red area after a
+# drag depends on how many steps the page ran while drawing. `make test-browser` runs both halves in turn; the status
+# is the first failure's.
 BROWSER_JOBS ?= 1
 BROWSER_ALONE := $(addprefix tests/browser/,frame.test.mjs heatmap.test.mjs respond.test.mjs responsive.test.mjs touch.test.mjs)
+test-browser-shared: dist
+	@node --test --test-concurrency=$(BROWSER_JOBS) $(filter-out $(BROWSER_ALONE),$(wildcard tests/browser/*.test.mjs))
+test-browser-alone: dist
+	@node --test --test-concurrency=1 $(BROWSER_ALONE)
 test-browser: dist
-	@$(call run_each,node --test --test-concurrency=$(BROWSER_JOBS) $(filter-out $(BROWSER_ALONE),$(wildcard tests/browser/*.test.mjs)),\
-		node --test --test-concurrency=1 $(BROWSER_ALONE))
+	@$(call run_each,$(MAKE) --no-print-directory test-browser-shared,$(MAKE) --no-print-directory test-browser-alone)
 
-# Everything the layers run built first, two programs at a time (make -j test-build), then the layers in turn, each in
-# a make of its own, with each step's wall time printed at the end (tools/test-layers.sh).
+# Everything the layers run built first, two programs at a time (make -j test-build), then the layers, each in a make
+# of its own, the C layer and the browser's untimed files side by side (TEST_LAYERS_SERIAL=1: in turn), with each
+# layer's wall time printed at the end (tools/test-layers.sh).
 test: setup
 	@bash tools/test-layers.sh
 

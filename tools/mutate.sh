@@ -161,7 +161,7 @@ run() {
 	for filter in "$@"; do
 		timeout "$TIMEOUT" "$bin" "$filter" >"$TMP/log/out.txt" 2>&1
 		local rc=$?
-		grep '^FAIL ' "$TMP/log/out.txt" | sed 's/^FAIL //' >>"$TMP/log/run.txt"
+		grep '^FAIL ' "$TMP/log/out.txt" | sed 's/^FAIL //; s/ ([0-9]* ms CPU)$//' >>"$TMP/log/run.txt"
 		if [ $rc -ne 0 ]; then
 			status=1
 			[ $rc -eq 124 ] && echo "(timeout)" >>"$TMP/log/run.txt"

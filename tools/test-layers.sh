@@ -1,46 +1,80 @@
 #!/usr/bin/env bash
 # test-layers.sh — `make test`'s body. First it builds everything the layers run, TEST_JOBS programs at a time
 # (`make -j test-build`: the C tests' seven builds, dist/, build/replay_calls and the benches' programs; default: the
-# machine's cores, 2 here and on CI). Then it runs the three layers (C, Node, browser) one after another, each in a
-# make of its own (so a make that started before tools/setup.sh installed Emscripten never decides what to build; a
-# layer's own make then finds its programs built), and prints the build's and each layer's wall time at the end,
-# with its result. Every layer runs even when an earlier one failed, so one CI run shows every failure; the exit
-# status is the first failure's.
+# machine's cores, 2 here and on CI). Then it runs the layers, each in a make of its own (so a make that started before
+# tools/setup.sh installed Emscripten never decides what to build; a layer's own make then finds its programs built),
+# and prints the build's and each layer's wall time at the end, with its result. Every layer runs even when another
+# failed, so one CI run shows every failure; the exit status is the first failure's (in the order printed).
 #
-# Inside a layer the work is shared over the cores where that is safe: the C layer's runs TEST_C_JOBS at a time
-# (tools/test-c.sh), the Node and browser files two at a time (node --test --test-concurrency=2), the files with a
-# timed check apart (the Makefile's NODE_ALONE and BROWSER_ALONE). The layers themselves run in turn, not side by
-# side: each keeps both cores busy, and the browser tests draw with software WebGL and their waits are sized for a
-# machine that is not also compiling.
+# Why two layers run side by side: the whole suite costs about 45 CPU-minutes, and the C layer alone keeps both cores
+# busy for only part of its time (its last runs, tsan and the fuzzer, leave a core idle), while the browser layer's
+# one-file-at-a-time run leaves the cores half idle (Chromium waits on frames). So the order is:
+#   1. test-c beside test-browser-shared (the browser files whose waits are for steps and frames, never for a time;
+#      no C test asserts a time either: a slower run changes only when it ends, tools/test-c.sh);
+#   2. test-node (its few timed checks, a refusal within 50 ms, a reply within 200 ms, and bench_threads's stage
+#      times, want the cores to themselves);
+#   3. test-browser-alone (the files that time the page's answers: the Makefile's BROWSER_ALONE).
+# TEST_LAYERS_SERIAL=1 runs build, test-c, test-node, test-browser-shared, test-browser-alone one after another (the
+# old order), for a machine where two layers at once would not fit in memory or to time one layer by itself.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 jobs=${TEST_JOBS:-$(nproc)}
 export TEST_C_JOBS=${TEST_C_JOBS:-$jobs}
-steps=(build test-c test-node test-browser)
+serial=${TEST_LAYERS_SERIAL:-0}
+logs=build/test-layers
+mkdir -p "$logs"
 declare -A secs status
-rc=0
-for step in "${steps[@]}"; do
+order=()
+t_start=$(date +%s)
+
+# layer NAME: runs it (in the foreground), recording its wall time and status.
+layer() {
+	local name=$1 t0 s
 	t0=$(date +%s)
-	if [ "$step" = build ]; then
+	if [ "$name" = build ]; then
 		make --no-print-directory -j"$jobs" test-build
 	else
-		make --no-print-directory "$step"
+		make --no-print-directory "$name"
 	fi
 	s=$?
-	secs[$step]=$(( $(date +%s) - t0 ))
-	status[$step]=$s
-	[ "$s" -ne 0 ] && [ "$rc" -eq 0 ] && rc=$s
-done
+	echo "$(( $(date +%s) - t0 )) $s" >"$logs/$name.result"
+}
 
-total=0
+record() {
+	local name=$1 r
+	r=$(cat "$logs/$name.result" 2>/dev/null || echo "0 1")
+	secs[$name]=${r% *}
+	status[$name]=${r#* }
+	order+=("$name")
+}
+
+rm -f "$logs"/*.result "$logs"/*.log
+layer build; record build
+if [ "$serial" = 1 ]; then
+	for name in test-c test-node test-browser-shared test-browser-alone; do layer "$name"; record "$name"; done
+else
+	# The browser half's output goes to its log and is printed whole when it ends (after the C layer's, which
+	# prints each run whole as it ends), so the two never interleave their lines.
+	layer test-browser-shared >"$logs/test-browser-shared.log" 2>&1 &
+	browser=$!
+	layer test-c
+	wait "$browser"
+	echo "---- test-browser-shared (beside test-c)"
+	cat "$logs/test-browser-shared.log"
+	record test-c; record test-browser-shared
+	layer test-node; record test-node
+	layer test-browser-alone; record test-browser-alone
+fi
+
+rc=0
 echo
-echo "make test: wall time per layer"
-for step in "${steps[@]}"; do
-	s=${secs[$step]}
-	total=$(( total + s ))
-	if [ "${status[$step]}" -eq 0 ]; then r=passed; else r="FAILED (exit ${status[$step]})"; fi
-	printf '  %-13s %4d min %02d s  %s\n' "$step" $(( s / 60 )) $(( s % 60 )) "$r"
+if [ "$serial" = 1 ]; then echo "make test: wall time per layer (in turn)"; else echo "make test: wall time per layer (test-c and test-browser-shared side by side)"; fi
+for name in "${order[@]}"; do
+	s=${secs[$name]}
+	if [ "${status[$name]}" -eq 0 ]; then r=passed; else r="FAILED (exit ${status[$name]})"; [ "$rc" -eq 0 ] && rc=${status[$name]}; fi
+	printf '  %-20s %4d min %02d s  %s\n' "$name" $(( s / 60 )) $(( s % 60 )) "$r"
 done
-printf '  %-13s %4d min %02d s\n' total $(( total / 60 )) $(( total % 60 ))
+total=$(( $(date +%s) - t_start ))
+printf '  %-20s %4d min %02d s\n' total $(( total / 60 )) $(( total % 60 ))
 exit "$rc"
