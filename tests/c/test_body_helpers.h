@@ -1,7 +1,7 @@
-/* test_body_helpers.h -- what the body tests share (test_bodies.c, test_surface.c, test_skin.c):
-   closed surfaces made here (cube, octahedron, torus), an independent inside test (the winding
-   number from solid angles, not ray parity), and a snapshot of a world that a refused call must
-   leave exactly as it was. */
+/* test_body_helpers.h -- what the body tests share (test_bodies.c, test_surface.c, test_skin.c,
+   test_body_motion.c, test_scenes.c): the bodies' world, closed surfaces made here (cube,
+   octahedron, torus), an independent inside test (the winding number from solid angles, not ray
+   parity), and a snapshot of a world that a refused call must leave exactly as it was. */
 #ifndef PBD_TEST_BODY_HELPERS_H
 #define PBD_TEST_BODY_HELPERS_H
 
@@ -12,6 +12,19 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The bodies' scenes' world (test_body_motion.c, and BodyDeterminismHash's scene in test_scenes.c):
+   room for a few bodies, the scene format's 10 substeps x 1 pass. */
+static inline pbdWorldId TestMotionWorld(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 4000;
+	def.maxSkinVertices = 4000;
+	def.maxSkinTriangles = 8000;
+	def.maxTets = 16000;
+	def.maxObjects = 16;
+	return pbd_CreateWorld(&def);
+}
 
 typedef struct TestMesh {
 	float* v;      ///< 3 per vertex

@@ -4,22 +4,11 @@
    particles, and the ground holds the particles a radius above it), soft ones keeping their
    volume with no tet inverted; and a scene of bodies hashes the same on every build. */
 #include "test.h"
+#include "test_scenes.h"
 #include "test_body_helpers.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static pbdWorldId MotionWorld(void)
-{
-	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = 4000;
-	def.maxSkinVertices = 4000;
-	def.maxSkinTriangles = 8000;
-	def.maxTets = 16000;
-	def.maxObjects = 16;
-	pbdWorldId w = pbd_CreateWorld(&def); /* the scene format's 10 substeps x 1 pass */
-	return w;
-}
 
 static const float* Pos(pbdWorldId w) { return pbd_World_GetBuffer(w, pbdBuffer_positions, NULL); }
 static const float* SkinPos(pbdWorldId w) { return pbd_World_GetBuffer(w, pbdBuffer_skinPositions, NULL); }
@@ -29,7 +18,7 @@ static const float* SkinPos(pbdWorldId w) { return pbd_World_GetBuffer(w, pbdBuf
    u the skin vertex's rest coordinates in that frame). */
 void Test_SkinFollowsRigidBody(void)
 {
-	pbdWorldId w = MotionWorld();
+	pbdWorldId w = TestMotionWorld();
 	pbd_World_SetParam(w, pbdParam_gravityY, 0.0f);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
 	pbdBodyDef def = pbd_DefaultBodyDef();
@@ -84,7 +73,7 @@ static float SkinBottom(pbdWorldId w, const pbdObjectInfo* info)
 
 void Test_BodiesRestOnGround(void)
 {
-	pbdWorldId w = MotionWorld();
+	pbdWorldId w = TestMotionWorld();
 	TestMesh torus = TestTorus(0.3f, 0.12f, 24, 10);
 	static const float cubeV[24] = { 0, 0, 0, .4f, 0, 0, 0, .4f, 0, .4f, .4f, 0, 0, 0, .4f, .4f, 0, .4f, 0, .4f, .4f, .4f, .4f, .4f };
 	static const uint32_t cubeT[20] = { 0, 1, 2, 4, 3, 1, 2, 7, 5, 1, 4, 7, 6, 2, 4, 7, 1, 2, 4, 7 };
@@ -146,28 +135,10 @@ void Test_BodiesRestOnGround(void)
    build (native, scalar, sanitised, wasm). */
 void Test_BodyDeterminismHash(void)
 {
-	pbdWorldId w = MotionWorld();
-	pbdClothDef cloth = pbd_DefaultClothDef();
-	cloth.origin[0] = -1.0f, cloth.origin[1] = 0.8f, cloth.origin[2] = -1.0f;
-	cloth.axisU[0] = 2.0f, cloth.axisV[1] = 0.0f, cloth.axisV[2] = 2.0f;
-	cloth.resolutionU = cloth.resolutionV = 12;
-	ENSURE(pbd_World_AddCloth(w, &cloth) == 0);
-	pbd_World_SetInvMass(w, 0, 0.0f), pbd_World_SetInvMass(w, 11, 0.0f), pbd_World_SetInvMass(w, 132, 0.0f), pbd_World_SetInvMass(w, 143, 0.0f);
-	pbdBodyDef soft = pbd_DefaultBodyDef();
-	soft.position[1] = 1.5f, soft.halfExtents[0] = soft.halfExtents[1] = soft.halfExtents[2] = 0.2f, soft.resolution = 3;
-	soft.rotation[2] = 0.2f; /* tilted, normalised by the builder */
-	pbdBodyDef rigid = soft;
-	rigid.type = PBD_OBJECT_RIGID, rigid.position[0] = 0.5f, rigid.shape = pbdBodyShape_ball, rigid.radius = 0.2f;
-	TestMesh torus = TestTorus(0.25f, 0.1f, 16, 8);
-	pbdBodyDef ring = TestSurfaceDef(&torus, PBD_OBJECT_SOFT, 8);
-	ring.position[0] = -0.5f, ring.position[1] = 1.2f;
-	ENSURE(pbd_World_AddBody(w, &soft) > 0 && pbd_World_AddBody(w, &rigid) > 0 && pbd_World_AddBody(w, &ring) > 0);
-	pbd_World_SetObjectPlasticity(w, 3, 0.05f, 5.0f, 0.5f);
-	for (int s = 0; s < 150; ++s) pbd_World_Step(w);
+	pbdWorldId w = TestSceneRun(&g_sceneBodies); /* test_scenes.c */
 	ENSURE(TestAllFinite(w));
 	const uint32_t hash = pbd_World_Hash(w);
 	printf("  bodies on a cloth: hash 0x%08x\n", hash);
-	TestMeshFree(&torus);
 	pbd_DestroyWorld(w);
-	ENSURE(hash == 0x81f3ac8fu);
+	ENSURE(hash == PBD_BODY_DETERMINISM_HASH);
 }

@@ -6,6 +6,7 @@
    a scene of mixed radii hashes alike on every build. Scenes that test contacts also run
    without them (or with the old radius) and must then fail their criterion. */
 #include "test_clusters.h"
+#include "test_scenes.h"
 #include "test_contacts.h"
 
 /* ---------------------------------------------------------------- helpers */
@@ -387,30 +388,9 @@ void Test_ContactRadiusChangeTakesEffectNextStep(void)
 /* Same inputs, same bits on every build (native SIMD, scalar, sanitizers, wasm), with radii
    that differ: a cloth (thickness / 2), a rope of radius 0.02 and loose pairs of 0.035 falling
    onto it, a box collider, the ground, self-collision on. */
-#define PBD_CONTACT_RADIUS_HASH 0x8cd027fbu
 void Test_ContactRadiusDeterminismHash(void)
 {
-	pbdWorldId w = MakeWorld(600, 0);
-	pbd_World_SetParam(w, pbdParam_thickness, 0.02f);
-	pbd_World_SetParam(w, pbdParam_selfCollision, 1.0f);
-	pbd_World_SetParam(w, pbdParam_substeps, 4.0f);
-	pbd_World_SetParam(w, pbdParam_iterations, 3.0f);
-	const float u[3] = { 0.6f, 0, 0 }, v[3] = { 0, 0, 0.6f };
-	const int cloth = AddCloth(w, 16, -0.3f, 0.4f, -0.3f, u, v);
-	pbd_World_SetInvMass(w, cloth, 0.0f);
-	pbd_World_SetInvMass(w, cloth + 15, 0.0f);
-	AddChain(w, -0.25f, 0.6f, 0.0f, 0.25f, 0.65f, 0.05f, 20);
-	pbd_World_SetObjectRadius(w, 1, 0.02f);
-	for (int k = 0; k < 6; ++k) {
-		AddChain(w, -0.2f + 0.07f * (float)k, 0.8f + 0.05f * (float)k, 0.1f, -0.15f + 0.07f * (float)k, 0.85f, 0.12f, 1);
-		pbd_World_SetObjectRadius(w, 2 + k, 0.035f);
-	}
-	pbdColliderDef box = pbd_DefaultColliderDef();
-	box.type = pbdShape_box;
-	box.position[1] = 0.1f;
-	box.halfExtents[0] = box.halfExtents[1] = box.halfExtents[2] = 0.1f;
-	pbd_World_AddCollider(w, &box);
-	for (int s = 0; s < 150; ++s) pbd_World_Step(w);
+	pbdWorldId w = TestSceneRun(&g_sceneContactRadii); /* test_scenes_contacts.c */
 	ENSURE(TestAllFinite(w));
 	const uint32_t hash = pbd_World_Hash(w);
 	printf("  contact radius hash 0x%08x\n", hash);

@@ -4,43 +4,18 @@
    also runs without the contacts it tests and must then fail its own criterion, so a solver
    that does nothing cannot pass. */
 #include "test_contacts.h"
+#include "test_scenes.h"
 
 /* ---------------------------------------------------------------- cloth scenes */
 
-typedef struct Scene {
-	pbdWorldId w;
-	int lower, upper, n; /* first particles of the two layers, particles per layer */
-} Scene;
+/* The two layers are built in test_scenes_contacts.c (SelfCollisionDeterminismHash's scene is one). */
+typedef TestLayers Scene;
 
-static const float kT = 0.02f;        /* thickness */
-static const int kRes = 20;           /* 20 x 20 particles per cloth */
-static const float kSpacing = 0.012f; /* 0.6 thickness: no gap a particle could slip through */
+static const float kT = TEST_LAYERS_THICKNESS;
+static const int kRes = TEST_LAYERS_RES;
+static const float kSpacing = TEST_LAYERS_SPACING;
 
-/* Two horizontal 20 x 20 cloths (two objects), the upper 3 thickness above the lower and
-   offset by half a spacing in x and z, so its particles fall between the lower one's.
-   contacts: 0 none (selfCollision and collisions off), 1 selfCollision on (collisions at its
-   default, on), 2 collisions between objects only (selfCollision off). */
-static Scene TwoLayers(int contacts, int pinCorners)
-{
-	Scene sc;
-	sc.w = MakeWorld(2 * kRes * kRes, 0);
-	pbd_World_SetParam(sc.w, pbdParam_thickness, kT);
-	pbd_World_SetParam(sc.w, pbdParam_selfCollision, contacts == 1 ? 1.0f : 0.0f);
-	if (contacts == 0) pbd_World_SetParam(sc.w, pbdParam_collisions, 0.0f);
-	pbd_World_SetParam(sc.w, pbdParam_substeps, 5.0f);
-	pbd_World_SetParam(sc.w, pbdParam_iterations, 4.0f);
-	const float L = kSpacing * (float)(kRes - 1);
-	const float u[3] = { L, 0, 0 }, v[3] = { 0, 0, L };
-	const float base = pinCorners ? 0.5f : 0.5f * kT; /* on the ground: centres at the radius */
-	sc.lower = AddCloth(sc.w, kRes, -0.5f * L, base, -0.5f * L, u, v);
-	sc.upper = AddCloth(sc.w, kRes, -0.5f * L + 0.5f * kSpacing, base + 3.0f * kT, -0.5f * L + 0.5f * kSpacing, u, v);
-	sc.n = kRes * kRes;
-	if (pinCorners) {
-		const int corners[4] = { 0, kRes - 1, kRes * (kRes - 1), kRes * kRes - 1 };
-		for (int k = 0; k < 4; ++k) pbd_World_SetInvMass(sc.w, sc.lower + corners[k], 0.0f);
-	}
-	return sc;
-}
+static Scene TwoLayers(int contacts, int pinCorners) { return TestTwoLayers(contacts, pinCorners); }
 
 static float Dist2(const float* x, int a, int b)
 {
@@ -403,25 +378,19 @@ void Test_SelfCollisionSearchesLessAtRest(void)
 }
 
 /* Self-collision scenes give the same bits in every build (native, scalar, sanitizers,
-   wasm): the pairs' order is a function of the positions only. The lower cloth is pinned at
-   its four corners, four pin islands, so since the tethers reach every island its particles
-   are tethered to all four corners, not only the nearest (was 0xc423502a). */
-#define PBD_SELF_COLLISION_HASH 0x67f3af04u
+   wasm): the pairs' order is a function of the positions only (the hash: test_scenes.h). */
 void Test_SelfCollisionDeterminismHash(void)
 {
-	Scene sc = TwoLayers(1, 1);
-	pbd_World_SetParam(sc.w, pbdParam_selfFriction, 0.3f);
-	for (int s = 0; s < 150; ++s) pbd_World_Step(sc.w);
-	uint32_t hash = pbd_World_Hash(sc.w);
+	pbdWorldId w = TestSceneRun(&g_sceneSelfCollision); /* test_scenes_contacts.c: TwoLayers(1, 1) with friction */
+	uint32_t hash = pbd_World_Hash(w);
 	printf("  self-collision determinism hash 0x%08x\n", hash);
 	ENSURE(hash == PBD_SELF_COLLISION_HASH);
-	pbd_DestroyWorld(sc.w);
+	pbd_DestroyWorld(w);
 	/* Its two cloths are two objects: the hash covers the pairs between them as well (with the
 	   collisions parameter, which selfCollision used to imply), so without those it moves. */
-	sc = TwoLayers(1, 1);
-	pbd_World_SetParam(sc.w, pbdParam_selfFriction, 0.3f);
-	pbd_World_SetParam(sc.w, pbdParam_collisions, 0.0f);
-	for (int s = 0; s < 150; ++s) pbd_World_Step(sc.w);
-	ENSURE(pbd_World_Hash(sc.w) != PBD_SELF_COLLISION_HASH);
-	pbd_DestroyWorld(sc.w);
+	w = g_sceneSelfCollision.build();
+	pbd_World_SetParam(w, pbdParam_collisions, 0.0f);
+	for (int s = 0; s < g_sceneSelfCollision.steps; ++s) pbd_World_Step(w);
+	ENSURE(pbd_World_Hash(w) != PBD_SELF_COLLISION_HASH);
+	pbd_DestroyWorld(w);
 }

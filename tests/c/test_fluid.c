@@ -4,6 +4,7 @@
    break must reach (its volume over the tank's base), the momentum of a closed system, the sort's
    invisibility to the physics, finiteness under a violent drag, and one hash for every build. */
 #include "test.h"
+#include "test_scenes.h"
 #include "test_fluid.h"
 #include "test_fluid_helpers.h"
 
@@ -306,13 +307,9 @@ void Test_FluidViolentInput(void)
 
 /* The fluid's hash: a dam break of 480 particles in a tank with a sort every step, 60 steps at
    2 x 4; native, scalar (-DPBD_SCALAR=1, ASan) and wasm runs of this file must all reach it. */
-#define PBD_FLUID_HASH 0xfe962bceu /* since the velocity passes read the density pass's per-entry cache (fluid_velocity.c) */
 void Test_FluidDeterminismHash(void)
 {
-	pbdWorldId w = FluidWorld(1000, 1000, 2, 4);
-	FluidTank(w, 0.2f, 0.12f, 0.4f);
-	ENSURE(AddFluidBlock(w, 0.0f, 0.0f, 0.0f, 0.08f, 0.2f, 0.12f, 0) == 0);
-	for (int s = 0; s < 60; ++s) pbd_World_Step(w);
+	pbdWorldId w = TestSceneRun(&g_sceneDamBreak); /* test_scenes.c */
 	const uint32_t hash = pbd_World_Hash(w);
 	printf("  fluid hash 0x%08x\n", hash);
 	ENSURE(TestAllFinite(w));

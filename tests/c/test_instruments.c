@@ -3,6 +3,7 @@
    DeterminismHash, the same bits on every build (tests/node/engine.test.mjs reads its constant
    from this file). */
 #include "test_physics_helpers.h"
+#include "test_scenes.h"
 
 void Test_NormalsUnitLength(void)
 {
@@ -81,27 +82,9 @@ void Test_ConvergenceCurveClosedForm(void)
 /* Same inputs, same bits: on every build (native SIMD, native scalar, sanitizers,
    wasm SIMD) this scene hashes to the same constant. A change to the solver's
    arithmetic must update the constant on purpose. */
-#define PBD_DETERMINISM_HASH 0x4a8bd6a1u
 void Test_DeterminismHash(void)
 {
-	pbdWorldId w = MakeWorld(1200, 12000);
-	pbd_World_SetParam(w, pbdParam_gravityY, -9.81f);
-	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	pbd_World_SetParam(w, pbdParam_damping, 0.3f);
-	int first = AddCloth(w, 24, 24, 1.5f);
-	pbd_World_SetInvMass(w, first, 0.0f);
-	pbd_World_SetMass(w, first + 100, 0.5f);
-	pbdChainDef chain = pbd_DefaultChainDef();
-	chain.start[1] = 2.0f;
-	chain.end[1] = 2.5f;
-	chain.segments = 25;
-	pbd_World_AddChain(w, &chain);
-	pbdAttachmentId a = pbd_World_AddAttachment(w, first + 23, 1.0f, 2.0f, 0.5f, 0.7f);
-	for (int s = 0; s < 200; ++s) {
-		if (s < 100) pbd_World_MoveAttachment(w, a, 1.0f + 0.01f * (float)s, 2.0f, 0.5f - 0.02f * (float)s);
-		if (s == 100) pbd_World_RemoveAttachment(w, a);
-		pbd_World_Step(w);
-	}
+	pbdWorldId w = TestSceneRun(&g_sceneDeterminism); /* test_scenes.c */
 	uint32_t hash = pbd_World_Hash(w);
 	printf("  determinism hash 0x%08x\n", hash);
 	ENSURE(hash == PBD_DETERMINISM_HASH);

@@ -5,6 +5,7 @@
    stacked and spinning bodies (the same bits on every build). At the scene format's 10
    substeps x 1 pass, with the ground and gravity on; particle radius r = thickness / 2. */
 #include "test_shapes_helpers.h"
+#include "test_scenes.h"
 
 #include <stdlib.h>
 
@@ -335,32 +336,9 @@ void Test_ShapesPlasticBarKeepsBend(void)
    lopsided body thrown at them spinning about a tilted axis, and a soft body (stiffness 0.5)
    with plasticity dropped beside them, for 240 steps. The hash is of positions and velocities
    (pbd_World_Hash); it changes only when the physics does. */
-#define PBD_SHAPES_DETERMINISM_HASH 0x63fbdd19u
 void Test_ShapesDeterminismHash(void)
 {
-	const float r = 0.025f;
-	pbdWorldId w = SceneWorld(256, 8, r);
-	const int cube[3] = { 4, 4, 4 };
-	for (int k = 0; k < 3; ++k) {
-		const float at[3] = { 0.0f, 0.1f + 0.2f * (float)k, 0.0f };
-		AddBoxBody(w, cube, 2.0f * r, at, s_noTurn, 1.0f);
-	}
-	const int lop[3] = { 4, 3, 2 };
-	const float from[3] = { -0.8f, 0.5f, 0.05f };
-	TestBody thrown = AddBoxBody(w, lop, 2.0f * r, from, s_noTurn, 0.5f);
-	const float* x = (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
-	const float axis[3] = { 0.26726124f, 0.53452248f, 0.80178373f }, omega = 12.0f;
-	for (int i = thrown.first; i < thrown.first + thrown.count; ++i) {
-		const float q[3] = { x[4 * i] - from[0], x[4 * i + 1] - from[1], x[4 * i + 2] - from[2] };
-		pbd_World_SetVelocity(w, i, 3.0f + omega * (axis[1] * q[2] - axis[2] * q[1]), 1.0f + omega * (axis[2] * q[0] - axis[0] * q[2]),
-							  omega * (axis[0] * q[1] - axis[1] * q[0]));
-	}
-	const int slab[3] = { 3, 2, 3 };
-	const float beside[3] = { 0.5f, 0.4f, 0.0f };
-	TestBody soft = AddBoxBody(w, slab, 2.0f * r, beside, s_noTurn, 0.8f);
-	pbd_World_SetObjectStiffness(w, soft.object, pbdKind_shape, 0.5f);
-	pbd_World_SetObjectPlasticity(w, soft.object, 0.02f, 2.0f, 0.5f);
-	for (int s = 0; s < 240; ++s) pbd_World_Step(w);
+	pbdWorldId w = TestSceneRun(&g_sceneShapes); /* test_scenes.c */
 	ENSURE(TestAllFinite(w));
 	const uint32_t hash = pbd_World_Hash(w);
 	printf("  hash 0x%08x\n", hash);

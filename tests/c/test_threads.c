@@ -1,12 +1,12 @@
 /* Same bits for any thread count and any slicing (the threaded build's design contract:
    blocks never depend on the thread count, reductions summed in block order). Every scene of
-   test_threads_scenes.c and test_threads_contacts.c, and the collider scene below, is hashed
+   test_threads_scenes.c and test_threads_contacts.c (the pinned ones are test_scenes.h's) is hashed
    after its steps alone (the reference, and where a test pins a hash, that hash), on a team of 8
    with 1, 2, 3, 4 and 8 threads, and in slices of 1, 2 and 7 units. A loop whose blocks raced or
    whose sums followed the split would move a bit of some scene. The pthread parts are not in the
    wasm test build (it has no host/threads.c); the slices run there too. */
 #include "test_threads.h"
-#include "test_collider_helpers.h"
+#include "test.h"
 #include "base/tasks.h"
 
 #include <stdlib.h>
@@ -31,46 +31,6 @@ static const int s_counts[] = { 1, 2, 3, 4, 8 };
 static int Steps(const ThreadScene* sc) { return TEST_LIGHT && sc->steps > 8 ? 8 : sc->steps; }
 /* The hash a test pins for the scene, 0 when none applies (none, or fewer steps). */
 static uint32_t Pinned(const ThreadScene* sc) { return Steps(sc) == sc->steps ? sc->pinned : 0; }
-
-/* ---------------------------------------------------------------- ColliderDeterminismHash */
-
-static pbdWorldId BuildColliders(void)
-{
-	pbdWorldId w = MakeWorld(1200, 12000);
-	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	pbd_World_SetParam(w, pbdParam_substeps, 2.0f);
-	pbd_World_SetParam(w, pbdParam_collisions, 0.0f);
-	float origin[3] = { -0.8f, 1.2f, -0.8f }, u[3] = { 1.6f, 0, 0 }, v[3] = { 0, 0, 1.6f };
-	int first = AddCloth(w, origin, u, v, 24, 24);
-	pbd_World_SetInvMass(w, first, 0.0f);
-	AddSphere(w, 0.2f, 0.5f, 0.1f, 0.3f);
-	pbdColliderDef cap = pbd_DefaultColliderDef();
-	cap.type = pbdShape_capsule;
-	cap.radius = 0.1f;
-	cap.halfHeight = 0.6f;
-	cap.position[0] = -0.4f, cap.position[1] = 0.3f;
-	cap.restitution = 0.5f;
-	AxisAngle(0.6f, 0.0f, 0.8f, 1.1, cap.rotation);
-	pbd_World_AddCollider(w, &cap);
-	float bpos[3] = { 0.5f, 0.15f, -0.4f }, q[4];
-	AxisAngle(0, 1, 0, 0.4, q);
-	AddBox(w, bpos, q, 0.3f, 0.15f, 0.2f);
-	pbdChainDef chain = pbd_DefaultChainDef();
-	chain.start[1] = 1.5f;
-	chain.end[0] = 0.5f;
-	chain.end[1] = 1.6f;
-	chain.segments = 25;
-	pbd_World_AddChain(w, &chain);
-	return w;
-}
-
-static void DriveColliders(pbdWorldId w, int s)
-{
-	const float angle = 0.02f * (float)s;
-	pbd_World_SetColliderTransform(w, 0, 0.2f + 0.005f * (float)s, 0.5f, 0.1f - 0.004f * (float)s, 0.0f, 0.1f * angle, 0.0f, 1.0f);
-}
-
-static const ThreadScene s_colliderScene = { "colliders", BuildColliders, DriveColliders, 150, 0x20471342u };
 
 /* ---------------------------------------------------------------- running a scene */
 
@@ -158,8 +118,8 @@ void Test_ThreadsSameBitsAnyCount(void)
 {
 	int same = 1;
 	s_onTeam = 0;
-	for (int i = 0; i <= g_threadSceneCount; ++i) {
-		const ThreadScene* sc = i < g_threadSceneCount ? &g_threadScenes[i] : &s_colliderScene;
+	for (int i = 0; i < g_threadSceneCount; ++i) {
+		const ThreadScene* sc = g_threadScenes[i];
 		const uint32_t reference = Reference(sc);
 		ENSURE(reference != 0 && (Pinned(sc) == 0 || reference == Pinned(sc)));
 		s_reference[i] = reference;
@@ -172,8 +132,8 @@ void Test_ThreadsSameBitsAnyCount(void)
 void Test_ThreadsSlicesSameBits(void)
 {
 	int same = 1;
-	for (int i = 0; i <= g_threadSceneCount; ++i) {
-		const ThreadScene* sc = i < g_threadSceneCount ? &g_threadScenes[i] : &s_colliderScene;
+	for (int i = 0; i < g_threadSceneCount; ++i) {
+		const ThreadScene* sc = g_threadScenes[i];
 		const uint32_t reference = s_reference[i] != 0 ? s_reference[i] : RunScene(sc, NULL, 1, 0);
 		ENSURE(reference != 0 && (Pinned(sc) == 0 || reference == Pinned(sc)));
 		same &= SameForSlices(sc, reference);
@@ -185,7 +145,7 @@ void Test_ThreadsContactsSameBits(void)
 {
 	int same = 1;
 	for (int i = 0; i < g_threadContactSceneCount; ++i) {
-		const ThreadScene* sc = &g_threadContactScenes[i];
+		const ThreadScene* sc = g_threadContactScenes[i];
 		const uint32_t reference = Reference(sc);
 		ENSURE(reference != 0 && (Pinned(sc) == 0 || reference == Pinned(sc)));
 		same &= SameForThreads(sc, reference);

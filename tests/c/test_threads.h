@@ -1,12 +1,13 @@
 /* test_threads.h -- the same bits for any thread count and any slicing:
    every family's scene hashed after its steps with 1, 2, 3, 4 and 8 threads (host/threads.h, not
    in the wasm test build) and taken in slices of 1, 2 and 7 units; a stress test of a team shared
-   by two worlds while objects and attachments come and go. The scenes are in
-   test_threads_scenes.c and test_threads_contacts.c. */
+   by two worlds while objects and attachments come and go. The scenes are the pinned scenes of
+   test_scenes.h and the threads tests' own (test_threads_scenes.c, test_threads_contacts.c). */
 #ifndef PBD_TEST_THREADS_H
 #define PBD_TEST_THREADS_H
 
 #include "minipbd.h"
+#include "test_scenes.h"
 
 #include <stdint.h>
 
@@ -17,20 +18,13 @@
 #define TEST_LIGHT 0
 #endif
 
-/* A scene: built by `build`, driven by `drive` (NULL: nothing) before each of its `steps` steps;
-   `pinned` is the hash a C test already pins for it (0: none, the single-thread run is the
-   reference). */
-typedef struct ThreadScene {
-	const char* name;
-	pbdWorldId (*build)(void);
-	void (*drive)(pbdWorldId world, int step);
-	int steps;
-	uint32_t pinned;
-} ThreadScene;
+/* A scene of test_scenes.h: its builder, drive, steps and pinned hash (0: none, the single-thread
+   run is the reference). */
+typedef TestScene ThreadScene;
 
-extern const ThreadScene g_threadScenes[];
+extern const ThreadScene* const g_threadScenes[];
 extern const int g_threadSceneCount;
-extern const ThreadScene g_threadContactScenes[];
+extern const ThreadScene* const g_threadContactScenes[];
 extern const int g_threadContactSceneCount;
 
 #define TEST_LIST_THREADS(X) \

@@ -1,8 +1,8 @@
-/* Scenes of the threads tests (test_threads.h): the cloth, chain, attachment and ground of
-   DeterminismHash (test_instruments.c), tearing in a wind, soft bodies (volume and distance,
-   test_volume.c), rigid and soft shapes (test_shapes_scenes.c), bodies on a cloth
-   (test_body_motion.c), the fluid's dam break (test_fluid.c) and a hose over a cloth with a
-   drain. Where a test pins a hash, the scene is that test's, step for step, and so is its hash. */
+/* Scenes of the threads tests (test_threads.h): the pinned scenes of test_scenes.h (the cloth,
+   chain, attachment and ground of DeterminismHash, soft bodies, rigid and soft shapes, bodies on a
+   cloth, the fluid's dam break: the hash tests' own builders, so their pinned hashes hold here
+   too), and the threads tests' own: tearing in a wind, a hose over a cloth with a drain, and
+   large scenes whose loops split into several blocks. */
 #include "test_threads.h"
 #include "test_physics_helpers.h"
 #include "test_fluid_helpers.h"
@@ -10,33 +10,8 @@
 #include "test_body_helpers.h"
 #include "test_shapes_helpers.h"
 
-/* ---------------------------------------------------------------- DeterminismHash */
-
+/* The drive's grabs, from the build (the scenes run one world at a time). */
 static pbdAttachmentId s_grab, s_grabB;
-
-static pbdWorldId BuildDeterminism(void)
-{
-	pbdWorldId w = MakeWorld(1200, 12000);
-	pbd_World_SetParam(w, pbdParam_gravityY, -9.81f);
-	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	pbd_World_SetParam(w, pbdParam_damping, 0.3f);
-	int first = AddCloth(w, 24, 24, 1.5f);
-	pbd_World_SetInvMass(w, first, 0.0f);
-	pbd_World_SetMass(w, first + 100, 0.5f);
-	pbdChainDef chain = pbd_DefaultChainDef();
-	chain.start[1] = 2.0f;
-	chain.end[1] = 2.5f;
-	chain.segments = 25;
-	pbd_World_AddChain(w, &chain);
-	s_grab = pbd_World_AddAttachment(w, first + 23, 1.0f, 2.0f, 0.5f, 0.7f);
-	return w;
-}
-
-static void DriveDeterminism(pbdWorldId w, int s)
-{
-	if (s < 100) pbd_World_MoveAttachment(w, s_grab, 1.0f + 0.01f * (float)s, 2.0f, 0.5f - 0.02f * (float)s);
-	if (s == 100) pbd_World_RemoveAttachment(w, s_grab);
-}
 
 /* ---------------------------------------------------------------- tearing in a wind */
 
@@ -75,99 +50,7 @@ static void DriveTearing(pbdWorldId w, int s)
 	pbd_World_MoveAttachment(w, s_grabB, 1.0f + pull, 2.5f, 0.0f);
 }
 
-/* ---------------------------------------------------------------- soft bodies (VolumeDeterminismHash) */
-
-static pbdWorldId BuildSoft(void)
-{
-	pbdWorldId id = TestSoftWorld(400);
-	pbd_World_SetParam(id, pbdParam_substeps, 10.0f);
-	pbd_World_SetParam(id, pbdParam_iterations, 1.0f);
-	pbd_World_SetParam(id, pbdParam_stiffnessEdge, 0.7f);
-	pbd_World_SetParam(id, pbdParam_stiffnessVolume, 0.9f);
-	const float a[3] = { -0.1f, 0.3f, -0.05f }, b[3] = { 1.0f, 0.0051f, 0.0f };
-	TestSoftLattice(id, 5, 3, 2, a, 0.04f, 0.01f);
-	TestSoftLattice(id, 3, 3, 3, b, 0.05f, 0.02f);
-	pbd_World_SetObjectPlasticity(id, 0, 0.01f, 10.0f, 0.5f);
-	const float* x = X(id);
-	for (int i = 0; i < 72; ++i) {
-		const float rx = x[4 * i] - 0.0f, ry = x[4 * i + 1] - 0.36f;
-		pbd_World_SetVelocity(id, i, 1.0f - 6.0f * ry, -1.0f + 6.0f * rx, 0.3f);
-	}
-	return id;
-}
-
-/* ---------------------------------------------------------------- shapes (ShapesDeterminismHash) */
-
-static pbdWorldId BuildShapes(void)
-{
-	const float r = 0.025f;
-	pbdWorldId w = ShapesWorld(256, 8);
-	pbd_World_SetParam(w, pbdParam_gravityY, -9.81f);
-	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	pbd_World_SetParam(w, pbdParam_thickness, 2.0f * r);
-	const int cube[3] = { 4, 4, 4 };
-	for (int k = 0; k < 3; ++k) {
-		const float at[3] = { 0.0f, 0.1f + 0.2f * (float)k, 0.0f };
-		AddBoxBody(w, cube, 2.0f * r, at, s_noTurn, 1.0f);
-	}
-	const int lop[3] = { 4, 3, 2 };
-	const float from[3] = { -0.8f, 0.5f, 0.05f };
-	TestBody thrown = AddBoxBody(w, lop, 2.0f * r, from, s_noTurn, 0.5f);
-	const float* x = X(w);
-	const float axis[3] = { 0.26726124f, 0.53452248f, 0.80178373f }, omega = 12.0f;
-	for (int i = thrown.first; i < thrown.first + thrown.count; ++i) {
-		const float q[3] = { x[4 * i] - from[0], x[4 * i + 1] - from[1], x[4 * i + 2] - from[2] };
-		pbd_World_SetVelocity(w, i, 3.0f + omega * (axis[1] * q[2] - axis[2] * q[1]), 1.0f + omega * (axis[2] * q[0] - axis[0] * q[2]),
-							  omega * (axis[0] * q[1] - axis[1] * q[0]));
-	}
-	const int slab[3] = { 3, 2, 3 };
-	const float beside[3] = { 0.5f, 0.4f, 0.0f };
-	TestBody soft = AddBoxBody(w, slab, 2.0f * r, beside, s_noTurn, 0.8f);
-	pbd_World_SetObjectStiffness(w, soft.object, pbdKind_shape, 0.5f);
-	pbd_World_SetObjectPlasticity(w, soft.object, 0.02f, 2.0f, 0.5f);
-	return w;
-}
-
-/* ---------------------------------------------------------------- bodies on a cloth (BodyDeterminismHash) */
-
-static pbdWorldId BuildBodies(void)
-{
-	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = 4000;
-	def.maxSkinVertices = 4000;
-	def.maxSkinTriangles = 8000;
-	def.maxTets = 16000;
-	def.maxObjects = 16;
-	pbdWorldId w = pbd_CreateWorld(&def);
-	pbdClothDef cloth = pbd_DefaultClothDef();
-	cloth.origin[0] = -1.0f, cloth.origin[1] = 0.8f, cloth.origin[2] = -1.0f;
-	cloth.axisU[0] = 2.0f, cloth.axisV[1] = 0.0f, cloth.axisV[2] = 2.0f;
-	cloth.resolutionU = cloth.resolutionV = 12;
-	pbd_World_AddCloth(w, &cloth);
-	pbd_World_SetInvMass(w, 0, 0.0f), pbd_World_SetInvMass(w, 11, 0.0f), pbd_World_SetInvMass(w, 132, 0.0f), pbd_World_SetInvMass(w, 143, 0.0f);
-	pbdBodyDef soft = pbd_DefaultBodyDef();
-	soft.position[1] = 1.5f, soft.halfExtents[0] = soft.halfExtents[1] = soft.halfExtents[2] = 0.2f, soft.resolution = 3;
-	soft.rotation[2] = 0.2f;
-	pbdBodyDef rigid = soft;
-	rigid.type = PBD_OBJECT_RIGID, rigid.position[0] = 0.5f, rigid.shape = pbdBodyShape_ball, rigid.radius = 0.2f;
-	TestMesh torus = TestTorus(0.25f, 0.1f, 16, 8);
-	pbdBodyDef ring = TestSurfaceDef(&torus, PBD_OBJECT_SOFT, 8);
-	ring.position[0] = -0.5f, ring.position[1] = 1.2f;
-	pbd_World_AddBody(w, &soft), pbd_World_AddBody(w, &rigid), pbd_World_AddBody(w, &ring);
-	pbd_World_SetObjectPlasticity(w, 3, 0.05f, 5.0f, 0.5f);
-	TestMeshFree(&torus);
-	return w;
-}
-
 /* ---------------------------------------------------------------- fluids */
-
-static pbdWorldId BuildDamBreak(void)
-{
-	pbdWorldId w = FluidWorld(1000, 1000, 2, 4);
-	FluidTank(w, 0.2f, 0.12f, 0.4f);
-	AddFluidBlock(w, 0.0f, 0.0f, 0.0f, 0.08f, 0.2f, 0.12f, 0);
-	return w;
-}
 
 /* A 64 x 64 cloth over a metre pinned at its corners under a hose, a drain on the ground: particles
    are emitted, land on the cloth (two-way coupling), run off and are removed; the fluid's live
@@ -264,16 +147,15 @@ static pbdWorldId BuildBigFluid(void)
 	return w;
 }
 
-const ThreadScene g_threadScenes[] = {
-	{ "determinism", BuildDeterminism, DriveDeterminism, 200, 0x4a8bd6a1u }, /* PBD_DETERMINISM_HASH */
-	{ "tearing in a wind", BuildTearing, DriveTearing, 120, 0 },
-	{ "soft bodies", BuildSoft, NULL, 180, 0x3cb79eabu },                    /* PBD_VOLUME_DETERMINISM_HASH */
-	{ "shapes", BuildShapes, NULL, 240, 0x63fbdd19u },                       /* PBD_SHAPES_DETERMINISM_HASH */
-	{ "bodies on a cloth", BuildBodies, NULL, 150, 0x81f3ac8fu },            /* BodyDeterminismHash */
-	{ "dam break", BuildDamBreak, NULL, 60, 0xfe962bceu },                   /* PBD_FLUID_HASH */
-	{ "hose, cloth, drain", BuildHose, NULL, 60, 0 },
-	{ "large cloth", BuildBigCloth, DriveBigCloth, 16, 0 },
-	{ "large soft body", BuildBigSoft, NULL, 16, 0 },
-	{ "large fluid", BuildBigFluid, NULL, 16, 0 },
+static const ThreadScene s_tearing = { "tearing in a wind", BuildTearing, DriveTearing, 120, 0 };
+static const ThreadScene s_hose = { "hose, cloth, drain", BuildHose, NULL, 60, 0 };
+static const ThreadScene s_bigCloth = { "large cloth", BuildBigCloth, DriveBigCloth, 16, 0 };
+static const ThreadScene s_bigSoft = { "large soft body", BuildBigSoft, NULL, 16, 0 };
+static const ThreadScene s_bigFluid = { "large fluid", BuildBigFluid, NULL, 16, 0 };
+
+/* The pinned scenes are the hash tests' own (test_scenes.h), not copies. */
+const ThreadScene* const g_threadScenes[] = {
+	&g_sceneDeterminism, &s_tearing, &g_sceneSoft, &g_sceneShapes, &g_sceneBodies, &g_sceneDamBreak, &s_hose,
+	&s_bigCloth, &s_bigSoft, &s_bigFluid, &g_sceneColliders,
 };
 const int g_threadSceneCount = (int)(sizeof g_threadScenes / sizeof g_threadScenes[0]);

@@ -6,6 +6,7 @@
    bodies are made here from the builder primitives (builders/builder.h) and the families'
    building calls (test_soft_helpers.c), so the tests do not depend on the body builders. */
 #include "test_volume.h"
+#include "test_scenes.h"
 #include "test_soft_helpers.h"
 #include "test.h"
 #include "families/distance_internal.h"
@@ -446,25 +447,9 @@ void Test_VolumeMirroredCubeRecovers(void)
    the scene defaults (10 substeps x 1 pass), and a second soft box resting further away: every
    build (native SIMD, scalar, sanitizers, wasm) must end on the same bits. Colours of 4n + 1..3
    tets and the serial path run too. */
-#define PBD_VOLUME_DETERMINISM_HASH 0x3cb79eabu
 void Test_VolumeDeterminismHash(void)
 {
-	pbdWorldId id = TestSoftWorld(400);
-	pbd_World_SetParam(id, pbdParam_substeps, 10.0f);
-	pbd_World_SetParam(id, pbdParam_iterations, 1.0f);
-	pbd_World_SetParam(id, pbdParam_stiffnessEdge, 0.7f);
-	pbd_World_SetParam(id, pbdParam_stiffnessVolume, 0.9f);
-	const float a[3] = { -0.1f, 0.3f, -0.05f }, b[3] = { 1.0f, 0.0051f, 0.0f };
-	const int first = TestSoftLattice(id, 5, 3, 2, a, 0.04f, 0.01f);
-	ENSURE(first == 0 && TestSoftLattice(id, 3, 3, 3, b, 0.05f, 0.02f) == 72);
-	ENSURE(pbd_World_SetObjectPlasticity(id, 0, 0.01f, 10.0f, 0.5f) == PBD_OK);
-	const float* x = Pos(id);
-	for (int i = 0; i < 72; ++i) {
-		/* thrown sideways and spinning about z */
-		const float rx = x[4 * i] - 0.0f, ry = x[4 * i + 1] - 0.36f;
-		pbd_World_SetVelocity(id, i, 1.0f - 6.0f * ry, -1.0f + 6.0f * rx, 0.3f);
-	}
-	for (int i = 0; i < 180; ++i) pbd_World_Step(id);
+	pbdWorldId id = TestSceneRun(&g_sceneSoft); /* test_scenes.c: 180 steps */
 	ENSURE(TestAllFinite(id));
 	double out[3];
 	pbd_World_GetObjectVolume(id, 0, out);

@@ -244,11 +244,11 @@ test('free fall through the API matches the integrator closed form; energies are
 	world.destroy();
 });
 
-// The DeterminismHash scene of tests/c/test_instruments.c through the shipped -O3 wasm:
+// The DeterminismHash scene of tests/c/test_scenes.c through the shipped -O3 wasm:
 // it must land on the same bits as the native, scalar and sanitizer builds.
 test('the shipped wasm reproduces the native determinism hash', () => {
 	const e = pbd.exports;
-	const src = fs.readFileSync(path.join(root, 'tests', 'c', 'test_instruments.c'), 'utf8');
+	const src = fs.readFileSync(path.join(root, 'tests', 'c', 'test_scenes.h'), 'utf8');
 	const expected = Number(/#define PBD_DETERMINISM_HASH (0x[0-9a-f]+)u/.exec(src)[1]);
 	const P = (name) => pbd.paramIds.get(name);
 	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0, 0);
