@@ -81,13 +81,14 @@ test(`a plain link: the page reaches the bits Node computes, for its own run and
 
     // Opened again through the app, paused: a fresh world, then exactly N steps.
     const r = await page.evaluate(async ({ h, n }) => {
+      const hashes = eval(h); // before any await: after one, the page's CSP applies to eval (replayInNewPage)
       const { app } = window.minipbd;
       await app.openLink(location.hash, { fallback: false });
       const start = window.minipbd.world.stats().steps;
       app.stepN(n);
-      const at = eval(h)(window.minipbd.world);
+      const at = hashes(window.minipbd.world);
       app.stepN(1);
-      return { start, at, after: eval(h)(window.minipbd.world), name: window.minipbd.scene.name };
+      return { start, at, after: hashes(window.minipbd.world), name: window.minipbd.scene.name };
     }, { h: HASHES, n: N });
     assert.equal(r.name, scene.name);
     assert.equal(r.start, 0);
