@@ -5,50 +5,11 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitSteps, waitFrames, chooseScene, particleOnScreen, canvasPixels, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, chooseScene, particleOnScreen, canvasPixels, colliderOnScreen, pointOnCollider, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
-
-/** Screen position of collider i's centre and its projected radius, with the app's own camera. */
-async function colliderOnScreen(page, i) {
-  return page.evaluate((i) => {
-    const { world, app } = window.minipbd;
-    const c = world.colliders[i];
-    const r = app.canvas.getBoundingClientRect();
-    app.camera.update(r.width / r.height);
-    const [x, y] = app.camera.project(c.position, r.width, r.height);
-    const [, yTop] = app.camera.project([c.position[0], c.position[1] + (c.radius || 0.1), c.position[2]], r.width, r.height);
-    return { x: r.left + x, y: r.top + y, radius: Math.abs(y - yTop), position: c.position };
-  }, i);
-}
-
-/**
- * A page point over collider i where a press takes the collider, not the cloth lying on it: of all such
- * points in its projected disc, the one deepest inside a bare patch (most neighbours also bare).
- */
-async function pointOnCollider(page, i) {
-  const c = await colliderOnScreen(page, i);
-  return page.evaluate(({ c, i }) => {
-    const { app } = window.minipbd;
-    const bare = (x, y) => {
-      const hit = app.input.hitTest(x, y);
-      return hit?.kind === 'collider' && hit.index === i;
-    };
-    const step = Math.max(2, c.radius / 30);
-    let best = null;
-    for (let y = c.y - c.radius; y <= c.y + c.radius; y += step) {
-      for (let x = c.x - c.radius; x <= c.x + c.radius; x += step) {
-        if (Math.hypot(x - c.x, y - c.y) > c.radius * 0.95 || !bare(x, y)) continue;
-        let score = 0;
-        for (let a = 0; a < 8; a++) score += bare(x + 6 * Math.cos(a * Math.PI / 4), y + 6 * Math.sin(a * Math.PI / 4)) ? 1 : 0;
-        if (!best || score > best.score) best = { x, y, score };
-      }
-    }
-    return best;
-  }, { c, i });
-}
 
 /** Press on a bare patch of collider i (retrying if the cloth moved over it meanwhile). */
 async function pressCollider(page, i) {

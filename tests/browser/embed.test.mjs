@@ -7,7 +7,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, hostPage, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, hostPage, watchProblems, elementPixels, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { encodeLink } from '../../web/js/format/link.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 
@@ -41,27 +41,6 @@ async function waitStepping(page, id, n = 5) {
 }
 
 /** Screenshot of `selector`, measured in the page: { lumaStdDev, distinctColors }. */
-async function pixels(page, selector) {
-  const png = await page.locator(selector).screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0;
-    const colors = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-      sum += y;
-      sum2 += y * y;
-      if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    }
-    const n = d.length / 4, mean = sum / n;
-    return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
-  }, png.toString('base64'));
-}
-
 /** Steps do not increase over `ms` (after letting in-flight frames settle). */
 async function assertStill(page, id, what) {
   await sleep(300);
@@ -95,7 +74,7 @@ test('the element loads when scrolled into view, steps only while visible and wh
     assert.ok(info.gfx, 'holds a WebGL context while visible');
     assert.deepEqual(info.canvas, [480, 300].map((v) => Math.round(v * info.dpr)), 'canvas sized by devicePixelRatio');
     await waitStepping(page, 'a');
-    const px = await pixels(page, '#a');
+    const px = await elementPixels(page, '#a');
     assert.ok(px.lumaStdDev > 5 && px.distinctColors > 50, `the element draws the scene (${JSON.stringify(px)})`);
 
     // Scrolled away: stops stepping; scrolled far away: the context is released.

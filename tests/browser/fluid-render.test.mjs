@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitFrames, watchProblems, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitFrames, watchProblems, SMALL_VIEWPORT, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 
 const LOWER = [-0.2, 0.0, -0.2];
 const UPPER = [0.2, 0.3, 0.2];
@@ -171,7 +171,7 @@ function assertParticles(m, what) {
 }
 
 test('a fluid draws as water, unlike its particles; the switch works both ways, also after a context loss', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     assert.equal(await page.evaluate(() => window.minipbd.app.renderer.waterUnavailable), null, 'float targets work in this browser');
     const n = await showFluid(page);
@@ -234,7 +234,7 @@ test('a fluid draws as water, unlike its particles; the switch works both ways, 
 });
 
 test('water behind a glass pane shows through it, as water and as particles; behind an opaque one it does not', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     const shot = async (colliders) => {
       await showFluid(page, colliders);
@@ -270,7 +270,7 @@ test('water behind a glass pane shows through it, as water and as particles; beh
 });
 
 test('without float render targets the page draws the fluid as particles and says so', { timeout: TEST_TIMEOUT }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  const context = await env.browser.newContext({ viewport: SMALL_VIEWPORT });
   await context.addInitScript(() => {
     const original = WebGL2RenderingContext.prototype.getExtension;
     WebGL2RenderingContext.prototype.getExtension = function getExtension(name) {
@@ -298,7 +298,7 @@ test('without float render targets the page draws the fluid as particles and say
 });
 
 test('without multisampled renderbuffers the water still draws, single-sampled', { timeout: TEST_TIMEOUT }, async () => {
-  const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
+  const context = await env.browser.newContext({ viewport: SMALL_VIEWPORT });
   await context.addInitScript(() => {
     const original = WebGL2RenderingContext.prototype.getParameter;
     WebGL2RenderingContext.prototype.getParameter = function getParameter(name) {
@@ -321,7 +321,7 @@ test('without multisampled renderbuffers the water still draws, single-sampled',
 });
 
 test('a hose\'s new particles are drawn the frame they exist: live counts are read every frame', { timeout: TEST_TIMEOUT }, async (t) => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     const made = await page.evaluate(({ camera }) => {
       const { app } = window.minipbd;

@@ -1,4 +1,4 @@
-// helpers.mjs — shared set-up for the browser tests: serve dist/ on 127.0.0.1 (ephemeral port), launch the
+// helpers.mjs — what the browser tests share: serve dist/ on 127.0.0.1 (ephemeral port), launch the
 // system Chromium (software WebGL via SwiftShader), open the demo and wait until it has drawn a frame.
 // One browser per test file: call openBrowser() in before() and close() in after().
 //
@@ -26,6 +26,12 @@ export const CHROMIUM_ARGS = [
 
 // Software WebGL is slow and CI machines are small: waits are generous, and nothing asserts a frame rate.
 export const READY_TIMEOUT = 60_000;
+
+// The viewport of the files that look at whole scenes, not at the layout: the desktop layout still (wider than the
+// page's 760 px breakpoint, css/app.css), with a canvas of 500 x 560 CSS px, half the 800 x 720 of the default
+// 1100 x 720. Software WebGL's cost is per pixel: scenes.test.mjs took 107 CPU-s at the default, XX at this size.
+// Their pixel checks are fractions of the canvas, which do not depend on its size.
+export const SMALL_VIEWPORT = { width: 800, height: 560 };
 export const TEST_TIMEOUT = 180_000;
 
 /** `isolation: false` serves without the cross-origin isolation headers (tools/serve.mjs --no-isolation): the
@@ -183,4 +189,65 @@ export async function particleOnScreen(page, i) {
     const [x, y] = app.camera.project([P[4 * i], P[4 * i + 1], P[4 * i + 2]], r.width, r.height);
     return { x: r.left + x, y: r.top + y, world: [P[4 * i], P[4 * i + 1], P[4 * i + 2]] };
   }, i);
+}
+
+/** Screen position of collider i's centre and its projected radius, with the app's own camera. */
+export async function colliderOnScreen(page, i) {
+  return page.evaluate((i) => {
+    const { world, app } = window.minipbd;
+    const c = world.colliders[i];
+    const r = app.canvas.getBoundingClientRect();
+    app.camera.update(r.width / r.height);
+    const [x, y] = app.camera.project(c.position, r.width, r.height);
+    const [, yTop] = app.camera.project([c.position[0], c.position[1] + (c.radius || 0.1), c.position[2]], r.width, r.height);
+    return { x: r.left + x, y: r.top + y, radius: Math.abs(y - yTop), position: c.position };
+  }, i);
+}
+
+/**
+ * A page point over collider i where a press takes the collider, not the cloth lying on it: of all such
+ * points in its projected disc, the one deepest inside a bare patch (most neighbours also bare).
+ */
+export async function pointOnCollider(page, i) {
+  const c = await colliderOnScreen(page, i);
+  return page.evaluate(({ c, i }) => {
+    const { app } = window.minipbd;
+    const bare = (x, y) => {
+      const hit = app.input.hitTest(x, y);
+      return hit?.kind === 'collider' && hit.index === i;
+    };
+    const step = Math.max(2, c.radius / 30);
+    let best = null;
+    for (let y = c.y - c.radius; y <= c.y + c.radius; y += step) {
+      for (let x = c.x - c.radius; x <= c.x + c.radius; x += step) {
+        if (Math.hypot(x - c.x, y - c.y) > c.radius * 0.95 || !bare(x, y)) continue;
+        let score = 0;
+        for (let a = 0; a < 8; a++) score += bare(x + 6 * Math.cos(a * Math.PI / 4), y + 6 * Math.sin(a * Math.PI / 4)) ? 1 : 0;
+        if (!best || score > best.score) best = { x, y, score };
+      }
+    }
+    return best;
+  }, { c, i });
+}
+
+/** A page element's screenshot measured in the page: { lumaStdDev, distinctColors (up to 5000) }. */
+export async function elementPixels(page, selector) {
+  const png = await page.locator(selector).screenshot();
+  return page.evaluate(async (b64) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
+    ctx.drawImage(bmp, 0, 0);
+    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
+    let sum = 0, sum2 = 0;
+    const colors = new Set();
+    for (let i = 0; i < d.length; i += 4) {
+      const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+      sum += y;
+      sum2 += y * y;
+      if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+    }
+    const n = d.length / 4, mean = sum / n;
+    return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
+  }, png.toString('base64'));
 }

@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, hostPage, recordSceneEvents, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, hostPage, recordSceneEvents, elementPixels, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { STRINGS } from '../../web/js/i18n/i18n.js';
 import { encodeLink } from '../../web/js/format/link.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
@@ -36,27 +36,6 @@ const posterOf = (page, id) => page.evaluate((id) => {
 }, id);
 
 /** Screenshot of `selector`, measured in the page: { lumaStdDev, distinctColors }. */
-async function pixels(page, selector) {
-  const png = await page.locator(selector).screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0;
-    const colors = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-      sum += y;
-      sum2 += y * y;
-      if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    }
-    const n = d.length / 4, mean = sum / n;
-    return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
-  }, png.toString('base64'));
-}
-
 const waitEvents = (page, n) => page.waitForFunction((n) => window.__events.length >= n, n, { timeout: READY_TIMEOUT });
 
 test('WebGL2 unavailable: the poster stays, drawn and named, with the reason as text; before load it is named too', { timeout: TEST_TIMEOUT }, async () => {
@@ -83,7 +62,7 @@ test('WebGL2 unavailable: the poster stays, drawn and named, with the reason as 
     assert.equal(a.reason, STRINGS.en['embed.failed'].replace('{reason}', STRINGS.en['embed.fail.webgl']));
     assert.equal(a.world, false, 'no world kept');
     assert.equal(a.canvases, 0, 'no WebGL canvas left behind');
-    const px = await pixels(page, '#a');
+    const px = await elementPixels(page, '#a');
     assert.ok(px.lumaStdDev > 5 && px.distinctColors > 30, `the poster is drawn, not blank (${JSON.stringify(px)})`);
     // In the language of the host page around it.
     const zh = await posterOf(page, 'zh');
@@ -112,7 +91,7 @@ test('WebAssembly missing: the poster with its reason, and nothing fetched', { t
     assert.ok(a.shown && a.reason.includes(STRINGS.en['embed.fail.noWasm']));
     assert.equal(a.name, 'Hanging cloth');
     assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => r.name.endsWith('.wasm'))), false);
-    const px = await pixels(page, '#a');
+    const px = await elementPixels(page, '#a');
     assert.ok(px.lumaStdDev > 5 && px.distinctColors > 30, `not blank (${JSON.stringify(px)})`);
     assert.deepEqual(problems, []);
   } finally {

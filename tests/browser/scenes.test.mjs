@@ -4,14 +4,14 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, SMALL_VIEWPORT, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
 after(async () => { await env?.close(); });
 
 test('every built-in scene loads from the picker and draws without errors', { timeout: TEST_TIMEOUT * 3 }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     const keys = await page.evaluate(async () => (await import('./js/format/builtin-scenes.js')).BUILTIN_SCENE_IDS);
     const options = await page.locator('#scene-select option').evaluateAll((os) => os.map((o) => o.value));
@@ -59,7 +59,7 @@ test('every built-in scene loads from the picker and draws without errors', { ti
 });
 
 test('the 100k cloth keeps the page responsive: one upload per buffer per frame, few steps per frame', { timeout: TEST_TIMEOUT * 2 }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     await chooseScene(page, 'cloth-100k');
     assert.equal(await page.evaluate(() => window.minipbd.world.particleCount), 316 * 316);

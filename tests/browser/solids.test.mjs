@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, watchProblems, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, chooseScene, watchProblems, SMALL_VIEWPORT, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 import { encodeLink, decodeRun } from '../../web/js/format/link.js';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
 import { Replayer } from '../../web/js/record/replayer.js';
@@ -43,7 +43,7 @@ function assertBodiesDrawn(key, info, px) {
 }
 
 test('each solid scene opens from the picker and from a link, draws its bodies and runs finite', { timeout: TEST_TIMEOUT * 4 }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     for (const key of SOLID_SCENES) {
       await chooseScene(page, key);
@@ -136,7 +136,7 @@ async function setField(page, selector, { from = 'Home', steps = 0 }) {
 }
 
 test('the Bodies folder shows and sets a soft body\'s stiffness and plasticity and a rigid body\'s stiffness', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     await chooseScene(page, 'jelly');
     const k = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'soft'));
@@ -181,7 +181,7 @@ test('the Bodies folder shows and sets a soft body\'s stiffness and plasticity a
 });
 
 test('with ?lang=zh the Bodies and Files folders speak Chinese', { timeout: TEST_TIMEOUT }, async () => {
-  const { page, problems, context } = await openPage(env.browser, `${env.url}?lang=zh`);
+  const { page, problems, context } = await openPage(env.browser, `${env.url}?lang=zh`, { viewport: SMALL_VIEWPORT });
   try {
     await chooseScene(page, 'jelly');
     const k = await page.evaluate(() => window.minipbd.scene.objects.findIndex((o) => o.type === 'soft'));
@@ -201,7 +201,7 @@ test('with ?lang=zh the Bodies and Files folders speak Chinese', { timeout: TEST
 });
 
 test('Download scene gives JSON that validates and rebuilds the same world; Open scene loads it; a mesh too large for a link says so', { timeout: TEST_TIMEOUT * 2 }, async () => {
-  const { page, problems, context } = await openPage(env.browser, env.url);
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
     await chooseScene(page, 'jelly');
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('#download-scene')]);
