@@ -28,9 +28,8 @@ export const CHROMIUM_ARGS = [
 export const READY_TIMEOUT = 60_000;
 
 // The viewport of the files that look at whole scenes, not at the layout: the desktop layout still (wider than the
-// page's 760 px breakpoint, css/app.css), with a canvas of 500 x 560 CSS px, half the 800 x 720 of the default
-// 1100 x 720. Software WebGL's cost is per pixel: scenes.test.mjs took 107 CPU-s at the default, XX at this size.
-// Their pixel checks are fractions of the canvas, which do not depend on its size.
+// page's 760 px breakpoint, css/app.css), with a canvas of 500 x 560 CSS px, half the pixels of the default 1100 x 720
+// (800 x 720). Their pixel checks are fractions of the canvas or counts far below its size.
 export const SMALL_VIEWPORT = { width: 800, height: 560 };
 export const TEST_TIMEOUT = 180_000;
 
