@@ -14,7 +14,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openBrowser, openPage, watchProblems, waitSteps, chooseScene, particleOnScreen, pointOnCollider, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, watchProblems, waitSteps, chooseScene, particleOnScreen, DIST, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 
 // Node runs the very files the page is served.
 const js = (f) => import(pathToFileURL(path.join(DIST, 'js', f)).href);
@@ -220,6 +220,35 @@ test('a mouse drag recorded on the page replays in a new page, and in Node, to t
     await context.close();
   }
 });
+
+/** A page point over collider i where a press takes the collider (input.hitTest), deepest inside a bare patch (its own
+ *  grid, not helpers.mjs's pointOnCollider: that one picks another point, so another drag is recorded). */
+async function pointOnCollider(page, i) {
+  return page.evaluate((i) => {
+    const { world, app } = window.minipbd;
+    const c = world.colliders[i];
+    const r = app.canvas.getBoundingClientRect();
+    app.camera.update(r.width / r.height);
+    const [cx, cy] = app.camera.project(c.position, r.width, r.height);
+    const [, top] = app.camera.project([c.position[0], c.position[1] + c.radius, c.position[2]], r.width, r.height);
+    const R = Math.abs(cy - top);
+    const bare = (x, y) => {
+      const hit = app.input.hitTest(x, y);
+      return hit?.kind === 'collider' && hit.index === i;
+    };
+    let best = null;
+    for (let y = cy - R; y <= cy + R; y += Math.max(2, R / 25)) {
+      for (let x = cx - R; x <= cx + R; x += Math.max(2, R / 25)) {
+        const px = r.left + x, py = r.top + y;
+        if (Math.hypot(x - cx, y - cy) > R * 0.95 || !bare(px, py)) continue;
+        let score = 0;
+        for (let a = 0; a < 8; a++) score += bare(px + 6 * Math.cos(a * Math.PI / 4), py + 6 * Math.sin(a * Math.PI / 4)) ? 1 : 0;
+        if (!best || score > best.score) best = { x: px, y: py, score };
+      }
+    }
+    return best;
+  }, i);
+}
 
 test('a recorded drag of the ball (a collider) replays in a new page to the same bits', { timeout: TEST_TIMEOUT }, async () => {
   const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
