@@ -19,8 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { MAX_RADIUS_SPACINGS, placeFields, fieldDefault } from '../web/js/engine/params.js';
 import { SCENE_LIMITS as L } from '../web/js/format/limits.js';
 import { SCENE_TABLES as T } from '../web/js/format/scene.js';
-import { variantRows } from '../web/js/format/fields.js';
-import { OBJECT_TYPES } from '../web/js/objects/index.js';
+import { tagRow, tagVariant } from '../web/js/format/fields.js';
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -102,46 +101,14 @@ function paramSection(fields, where) {
 }
 
 
-// ---------------------------------------------------------------- the scene's sections
-
-function camera() {
-  const d = T.cameraDefaults;
-  return record(T.cameraKeys, {
-    target: { ...coord3(), default: d.target },
-    yaw: { type: 'number', default: d.yaw },
-    pitch: { ...num(-L.maxPitch, L.maxPitch, { minExcl: true, maxExcl: true }), default: d.pitch },
-    distance: { ...num(L.distance.min, L.distance.max), default: d.distance },
-    fov: { ...num(L.fov.min, L.fov.max), default: d.fov },
-  }, [], 'camera');
-}
-
-function collider(type) {
-  const d = T.colliderDefaults;
-  const size = () => num(0, L.colliderSize.max, { minExcl: true });
-  const all = {
-    type: { const: type },
-    name: nameSchema(),
-    position: coord3(),
-    rotation: { ...quaternion(), default: d.rotation },
-    radius: { ...size(), default: d.radius },
-    halfHeight: { ...size(), default: d.halfHeight },
-    halfExtents: { ...tuple(size(), 3), default: d.halfExtents },
-    staticFriction: { ...num(L.colliderFriction.min, L.colliderFriction.max), default: d.staticFriction },
-    kineticFriction: { ...num(L.colliderFriction.min, L.colliderFriction.max), default: d.kineticFriction },
-    restitution: { ...num(L.colliderRestitution.min, L.colliderRestitution.max), default: d.restitution },
-    glass: { type: 'boolean', default: d.glass },
-  };
-  const keys = T.colliderKeys[type];
-  return record(keys, Object.fromEntries(keys.map((k) => [k, all[k]])), ['type', 'position'], `collider ${type}`);
-}
-
-// ---------------------------------------------------------------- the object types (their rows: format/fields.js)
+// ---------------------------------------------------------------- rows (format/fields.js): the scene's, its colliders' and camera's, each object type's
 
 const KIND_SCHEMA = {
   const: (f) => ({ const: f.value }),
   name: () => nameSchema(),
   number: (f) => num(f.min, f.max, f),
   integer: (f) => (f.max === undefined ? { type: 'integer', minimum: f.min } : int(f.min, f.max)),
+  finite: () => ({ type: 'number' }),
   mass: () => mass(),
   coord3: () => coord3(),
   quaternion: () => quaternion(),
@@ -151,12 +118,20 @@ const KIND_SCHEMA = {
   colour: () => ({ type: 'string', pattern: '^#[0-9a-fA-F]{6}$' }),
   boolean: () => ({ type: 'boolean' }),
   text: (f) => ({ type: 'string', maxLength: f.maxLength }),
-  params: (f) => (f.field ? paramSchema(f.field) : paramSection(f.fields, f.place)),
+  params: (f) => {
+    const s = f.field ? paramSchema(f.field) : paramSection(f.fields, f.place);
+    return f.orNull ? { oneOf: [{ type: 'null' }, s] } : s; // null and absent both: the defaults
+  },
   list: (f) => list(fieldSchema(f.item), f.max, f.min),
   record: (f) => {
-    const s = () => rowsSchema(f.fields, f.def ?? 'a record');
+    const s = () => recordSchema(f.fields, f.def ?? 'a record');
     return f.def ? def(f.def, s)() : s();
   },
+  // An object of one of the registered types, chosen by its type (objects/index.js OBJECT_TYPES: each its rows).
+  object: (f) => byTag('type', f.types.map((t) => {
+    if (t.keys.join() !== t.fields.map((x) => x.key).join()) throw new Error(`gen-scene-schema: ${t.type}: its keys are not its rows'`);
+    return recordSchema(t.fields, t.type, { key: 'type', value: t.type });
+  })),
   nullable: (f) => ({ oneOf: [{ type: 'null' }, fieldSchema(f.of)] }),
   anyOf: (f) => ({ anyOf: f.of.map(fieldSchema) }),
 };
@@ -179,7 +154,7 @@ function fieldSchema(f) {
   if (!Object.hasOwn(KIND_SCHEMA, f.kind)) throw new Error(`gen-scene-schema: ${f.key}: no schema for kind ${f.kind}`);
   const s = { ...KIND_SCHEMA[f.kind](f) };
   if (f.default !== undefined && typeof f.default !== 'function' && !f.required) s.default = f.default;
-  const description = (f.shapes && MESH_KEYS[f.key]) ?? ROW_NOTES[f.key] ?? (f.unit ? `unit: ${f.unit}` : undefined);
+  const description = f.description ?? (f.shapes && MESH_KEYS[f.key]) ?? ROW_NOTES[f.key] ?? (f.unit ? `unit: ${f.unit}` : undefined);
   if (description && f.key !== undefined) s.description = description;
   return s;
 }
@@ -190,66 +165,54 @@ function rowsSchema(rows, where) {
   return record(rows.map((f) => f.key), props, rows.filter((f) => f.required).map((f) => f.key), where);
 }
 
-/** An object type: a record of its rows, or, when some rows belong to some shapes only (a body), one variant per
- *  shape, chosen by its shape (a discriminator, as the objects are by type): a mistake in a box is one error about
- *  the box, not one per shape it failed to be. */
-function objectSchema(t) {
-  if (t.keys.join() !== t.fields.map((f) => f.key).join()) throw new Error(`gen-scene-schema: ${t.type}: its keys are not its rows'`);
-  if (!t.fields.some((f) => f.shapes)) return rowsSchema(t.fields, t.type);
-  const tag = t.fields.find((f) => f.key === 'shape');
+/** A record of rows; with a tag row (a collider's type, a body's shape: format/fields.js), one variant per value of
+ *  the tag, chosen by it (a discriminator): a mistake in a box is one error about the box, not one per shape it
+ *  failed to be. `outer`: the tag of the choice it is a variant of ({key: 'type', value: 'soft'}), which it states. */
+function recordSchema(fields, where, outer) {
+  const tag = tagRow(fields);
+  if (!tag) return rowsSchema(fields, where);
+  const variants = tag.values.map((value) => {
+    const rows = tagVariant(fields, value);
+    const s = rowsSchema(rows, `${where} ${value}`);
+    // "exactly one of" (a mesh body's mesh or obj). Each branch names its key in its own properties: Ajv's strict
+    // mode checks a "required" against the properties beside it (oneOf is applied before them).
+    const either = rows.find((f) => f.or);
+    if (either) s.oneOf = [either.or, either.key].map((k) => ({ properties: { [k]: true }, required: [k] }));
+    return s;
+  });
+  if (!outer) return byTag(tag.key, variants);
   return {
     type: 'object',
-    properties: { type: { const: t.type }, shape: true },
-    required: ['type', 'shape'],
-    discriminator: { propertyName: 'shape' },
-    oneOf: tag.values.map((shape) => {
-      const rows = variantRows(t.fields, shape).map((f) => (f.key === 'shape' ? { key: 'shape', kind: 'const', value: shape, required: true } : f));
-      const s = rowsSchema(rows, `${t.type} ${shape}`);
-      // "exactly one of" (a mesh body's mesh or obj). Each branch names its key in its own properties: Ajv's strict
-      // mode checks a "required" against the properties beside it (oneOf is applied before them).
-      const either = rows.find((f) => f.or);
-      if (either) s.oneOf = [either.or, either.key].map((k) => ({ properties: { [k]: true }, required: [k] }));
-      return s;
-    }),
+    properties: { [outer.key]: { const: outer.value }, [tag.key]: true },
+    required: [outer.key, tag.key],
+    discriminator: { propertyName: tag.key },
+    oneOf: variants,
   };
 }
 
 // ---------------------------------------------------------------- the scene
 
-/** One of `variants`, chosen by the value of its "type" (a discriminator: Ajv with its `discriminator` option, the
+/** One of `variants`, chosen by the value of its `tag` (a discriminator: Ajv with its `discriminator` option, the
  *  OpenAPI keyword; a validator that does not know it still has the oneOf). Chosen, not tried: one mistake in a
  *  cloth is one error about the cloth, where a plain oneOf reports why it is not each of the other types too. */
-function byType(variants) {
-  // Every variant requires "type" (as Ajv's discriminator asks), so a missing type is one error, the tag's.
-  if (!variants.every((v) => v.required?.includes('type'))) throw new Error('gen-scene-schema: a variant does not require its type');
-  return { type: 'object', discriminator: { propertyName: 'type' }, oneOf: variants };
+function byTag(tag, variants) {
+  // Every variant requires its tag (as Ajv's discriminator asks), so a missing one is one error, the tag's.
+  if (!variants.every((v) => v.required?.includes(tag))) throw new Error(`gen-scene-schema: a variant does not require its ${tag}`);
+  return { type: 'object', discriminator: { propertyName: tag }, oneOf: variants };
 }
 
+/** The scene: its rows (format/scene.js SCENE_TABLES.rows), walked as every record's. */
 export function sceneSchema() {
-  const objects = OBJECT_TYPES.map(objectSchema);
-  const props = {
-    $schema: { type: 'string', maxLength: L.maxSchemaLength, description: 'the address of this schema, for editors (the validator reads and drops it)' },
-    format: { const: T.format },
-    version: { enum: [...T.versions], description: `the scene version (this page writes ${T.versions.at(-1)})` },
-    name: { ...nameSchema(), default: T.defaultName },
-    ...Object.fromEntries(T.sections.map((head) => [head, paramSection(placeFields(head), head)])),
-    // null and absent both mean the default ground (format/scene.js SECTION_RULES)
-    ground: { oneOf: [{ type: 'null' }, paramSection(placeFields('ground'), 'ground')] },
-    camera: camera(),
-    colliders: list(byType(Object.keys(T.colliderKeys).map(collider)), L.maxColliders),
-    objects: list(byType(objects), L.maxObjects, 1),
-  };
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'MiniPBD scene',
     description: 'A MiniPBD scene description (docs/scene-format.md). GENERATED by tools/gen-scene-schema.mjs from the '
       + 'validator\'s tables (web/js/format/scene.js validateScene); rules across values (particle budgets, pins inside '
       + 'their grid, the fluid\'s smoothing radius against its spacing, OBJ text) are the validator\'s alone.',
-    ...record(T.keys, props, ['format', 'version', 'objects'], 'scene'),
+    ...rowsSchema(T.rows, 'scene'),
     $defs: Object.fromEntries(Object.keys(DEFS).sort().map((k) => [k, DEFS[k]])),
   };
 }
-
 export const schemaText = () => `${JSON.stringify(sceneSchema(), null, 2)}\n`;
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -19,9 +19,15 @@
 //   read(value, path, ctx)    a reader of its own, where the kind's does not say all (a cloth pin, a body's mesh)
 // Kinds: const {value} (the "type"), name, number {min, max, minExcl?, maxExcl?}, integer {min, max?}, mass,
 //   coord3, quaternion, vec {n, min, max, minExcl?}, tuple {items, what}, enum {values}, colour, boolean,
-//   params (engine parameters: paramsRow), list {item, max, min?, noun}, record {fields}, nullable {of} (null or
-//   `of`); text {maxLength} and anyOf {of} have no reader of the kind's: their row's read, or their type's (a body's
-//   OBJ text is read with its mesh), reads them.
+//   params (engine parameters: paramsRow; `orNull`: null means the defaults, a scene's ground), list {item, max,
+//   min?, noun}, record {fields}, nullable {of} (null or `of`), finite (any finite number: a camera's yaw); text
+//   {maxLength}, anyOf {of} and object (an object of a registered type, a scene's objects) have no reader of the
+//   kind's: their row's read, or their reader's (a body's OBJ text is read with its mesh, the objects by
+//   format/scene.js), reads them.
+// A tag: a record one of whose rows has `tag: true` (an enum: a collider's type, a body's shape) has one variant
+//   per value of that row, each the rows without `shapes` and those whose `shapes` hold the value (variantRows);
+//   the record's keys are its variant's (readTagged), and the JSON Schema says one variant per value.
+// A row's `description` (what it is, for editors) goes into the JSON Schema; a row without one says its unit.
 //
 // The reading context (ctx) holds what the object's reader was given (type, index, scene, a fluid's spacing) and
 // value(key): a key of the record being read, else of the records around it, read first if it was not yet.
@@ -29,7 +35,8 @@
 import { fieldDefault, placeFields } from '../engine/params.js';
 import { SCENE_LIMITS as L } from './limits.js';
 import {
-  SceneError, array, boolean, colour, coord3, fail, integer, join, mass, name, number, paramValue, quaternion, record, structuredCopy, vec,
+  SceneError, array, boolean, colour, coord3, fail, finite, integer, join, mass, name, number, paramValue, peek, quaternion, record, structuredCopy,
+  vec,
 } from './read.js';
 
 const KINDS = {
@@ -49,14 +56,16 @@ const KINDS = {
   },
   colour: (f, v, p) => colour(v, p),
   boolean: (f, v, p) => boolean(v, p),
-  // Left out (v undefined): the table's defaults.
-  params: (f, v, p) => (!f.field ? readParams(f.fields, v, p) : v === undefined ? fieldDefault(f.field) : paramField(f.field, v, p)),
+  finite: (f, v, p) => finite(v, p),
+  // Left out (v undefined; null too where the row says `orNull`): the table's defaults.
+  params: (f, v, p) => (!f.field ? readParams(f.fields, f.orNull && v === null ? undefined : v, p, f.orNull ? 'an object or null' : undefined)
+    : v === undefined ? fieldDefault(f.field) : paramField(f.field, v, p)),
   list: (f, v, p, ctx) => {
     const min = f.min ?? 0;
     return array(v, p, min, f.max, `an array of ${min > 0 ? `${min}..` : 'at most '}${f.max} ${f.noun}`)
-      .map((x, i) => readField(f.item, x, join(p, i), ctx));
+      .map((x, i) => readField(f.item, x, join(p, i), ctx, i));
   },
-  record: (f, v, p, ctx) => readRecord(f.fields, v, p, ctx),
+  record: (f, v, p, ctx, index) => (tagRow(f.fields) ? readTagged(f.fields, v, p, index) : readRecord(f.fields, v, p, ctx)),
   nullable: (f, v, p, ctx) => (v === null ? null : readField(f.of, v, p, ctx)),
 };
 
@@ -69,15 +78,16 @@ function bounds(f, ctx) {
   return known.get(f);
 }
 
-/** One row's value (`value` undefined: left out), read, checked and normalised; undefined when it stays out. */
-export function readField(f, value, path, ctx) {
+/** One row's value (`value` undefined: left out), read, checked and normalised; undefined when it stays out. `index`:
+ *  its place in the list it is an item of (a collider's default name counts it). */
+export function readField(f, value, path, ctx, index) {
   if (value === undefined) {
     if (f.required) throw new SceneError(path, `${path} is required`);
     if (typeof f.default === 'function') return f.default(ctx);
     if (f.default !== undefined) return structuredCopy(f.default);
     return f.kind === 'record' || f.kind === 'params' ? KINDS[f.kind](f, undefined, path, ctx) : undefined;
   }
-  const v = f.read ? f.read(value, path, ctx) : KINDS[f.kind](f, value, path, ctx);
+  const v = f.read ? f.read(value, path, ctx) : KINDS[f.kind](f, value, path, ctx, index);
   f.check?.(v, path, ctx);
   return v;
 }
@@ -124,6 +134,36 @@ export function variantRows(fields, shape) {
     const g = f.perShape ? { ...f, ...f.perShape[shape] } : f;
     return Array.isArray(g.required) ? { ...g, required: g.required.includes(shape) } : g;
   });
+}
+
+const TAGS = new WeakMap(); // rows -> their tag row (null: none) and its variants' rows by value
+
+/** The tag row of a table of rows (the one with `tag: true`), or undefined. */
+export const tagRow = (fields) => fields.find((f) => f.tag);
+
+/** The rows of the variant `value` of a tagged table, its tag row a const of that value. */
+export function tagVariant(fields, value) {
+  if (!TAGS.has(fields)) TAGS.set(fields, new Map());
+  const known = TAGS.get(fields);
+  if (!known.has(value)) {
+    const tag = tagRow(fields);
+    known.set(value, variantRows(fields, value).map((f) => (f === tag ? { key: f.key, kind: 'const', value, required: true } : f)));
+  }
+  return known.get(value);
+}
+
+/** "a", "b" or "c": the values of an enum in a message. */
+const choices = (values) => values.map((s) => `"${s}"`).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
+/** A record of a tagged table (a collider): its tag first, then the keys against that variant's own list (a
+ *  capsule's "halfExtents" is as unknown as "foo", and the message lists a capsule's keys). */
+function readTagged(fields, value, path, index) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, 'must be an object', value);
+  const tag = tagRow(fields);
+  const v = peek(value, tag.key);
+  if (typeof v !== 'string' || !tag.values.includes(v)) fail(join(path, tag.key), `must be ${choices(tag.values)}`, v);
+  const rows = tagVariant(fields, v);
+  return fieldReader(rows, record(value, path, fieldKeys(rows)), path, { type: v, index }).all();
 }
 
 /** The keys of a table of rows. */
@@ -175,7 +215,7 @@ export function paramsRow(type, key) {
 
 /** A record of parameter fields (a scene section, a cloth's stiffness): every field of the table, defaults filled
  *  in. A field may sit in a sub-record ("fluid.scorr.k": the key "k" of the section's "scorr"), read the same way. */
-export function readParams(fields, value, path) {
+export function readParams(fields, value, path, what = 'an object') {
   const subs = new Map(); // first part of a dotted key -> its fields, with the rest of the key
   const keys = [];
   for (const f of fields) {
@@ -187,7 +227,7 @@ export function readParams(fields, value, path) {
       subs.get(key).push({ ...f, key: f.key.slice(dot + 1) });
     }
   }
-  const get = value === undefined ? () => undefined : record(value, path, keys);
+  const get = value === undefined ? () => undefined : record(value, path, keys, what);
   const out = {};
   for (const key of keys) {
     const v = get(key);

@@ -52,16 +52,18 @@ export function validateScene(input: unknown): NormalisedScene;
 /** Particles of a validated scene (a mesh body's count is a bound: the engine has the exact number). */
 export function sceneParticleCount(scene: Scene): number;
 
-/** The scene's own keys and defaults as data (what the JSON Schema, web/scene.schema.json, is generated from). */
+/** A row of a table of keys (format/fields.js): its key, its kind and the kind's own (range, items, fields…),
+ *  required, default, unit, description. */
+export interface FieldRow { readonly key?: string; readonly kind: string; readonly required?: boolean | readonly string[]; readonly default?: unknown;
+  readonly unit?: string; readonly description?: string; readonly [own: string]: unknown; }
+
+/** The scene's keys as rows (what the JSON Schema, web/scene.schema.json, is generated from). */
 export const SCENE_TABLES: {
   readonly format: 'minipbd-scene';
   readonly versions: readonly number[];
+  /** the scene's rows, in the order of a normalised scene's keys */ readonly rows: readonly FieldRow[];
   readonly keys: readonly string[];
+  /** the parameter sections: the first parts of the parameter table's places that no object type claims */
   readonly sections: readonly string[];
-  readonly colliderKeys: Readonly<Record<'sphere' | 'capsule' | 'box', readonly string[]>>;
-  readonly colliderDefaults: Readonly<{ rotation: number[]; radius: number; halfHeight: number; halfExtents: number[];
-    staticFriction: number; kineticFriction: number; restitution: number; glass: boolean }>;
-  readonly cameraKeys: readonly string[];
-  readonly cameraDefaults: Readonly<{ target: number[]; yaw: number; pitch: number; distance: number; fov: number }>;
-  readonly defaultName: string;
+  /** the camera's row (a record) and a collider's (a record tagged by its type) */ readonly camera: FieldRow; readonly collider: FieldRow;
 };

@@ -14,17 +14,16 @@
 // validateScene(input) never mutates or returns `input`: it builds a NEW object holding every field of the
 // schema (defaults filled in), so callers can rely on the full shape without `?? default` everywhere. Input is
 // untrusted (it arrives in share links): the readers (format/read.js) walk only the known schema, read only own
-// data properties, refuse forbidden keys and bound every length. The solver, ground, wind and fluid sections are
-// the engine's parameters (engine/params.js, from the C table); each object's keys and rules are its type's rows
-// (objects/, the registry; format/fields.js reads by them).
+// data properties, refuse forbidden keys and bound every length. The scene's keys are rows (format/fields.js,
+// SCENE_ROWS below); its parameter sections (solver, ground, wind, fluid) are the places of the engine's parameter
+// table (engine/params.js, from the C table); each object's keys and rules are its type's rows (objects/, the
+// registry).
 
 import { SCENE_PARAMS, fluidRatioProblem, parsePlace, placeFields } from '../engine/params.js';
 import { checkSceneObjects, findObjectType, isObjectPlace, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
-import { readParams } from './fields.js';
+import { NAME_ROW, fieldKeys, readField } from './fields.js';
 import { SCENE_LIMITS } from './limits.js';
-import {
-  SceneError, array, boolean, coord3, fail, finite, join, name, number, optional, peek, quaternion, record, required, structuredCopy,
-} from './read.js';
+import { SceneError, array, fail, join, peek, record } from './read.js';
 
 export { SceneError, SCENE_LIMITS, sceneParticleCount };
 
@@ -40,48 +39,23 @@ function upgradeFromVersion1(input, solver) {
   if (!given) solver.collisions = solver.selfCollision;
 }
 
-// "$schema" is for editors (a file may name scene.schema.json to get completion and checks): it is read, bounded and
-// left out of the normalised scene, which describes a world, so a link or a download does not carry an address.
-const SCENE_KEYS = ['$schema', 'format', 'version', 'name', 'solver', 'ground', 'camera', 'wind', 'fluid', 'colliders', 'objects'];
-const COLLIDER_KEYS = {
-  sphere: ['type', 'name', 'position', 'radius', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
-  capsule: ['type', 'name', 'position', 'rotation', 'radius', 'halfHeight', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
-  box: ['type', 'name', 'position', 'rotation', 'halfExtents', 'staticFriction', 'kineticFriction', 'restitution', 'glass'],
-};
-const CAMERA_KEYS = ['target', 'yaw', 'pitch', 'distance', 'fov'];
+// The scene's keys, one row each (format/fields.js), in the order a normalised scene writes them and an unknown key's
+// message lists them: what the validator reads the camera, the colliders and the parameter sections with, the JSON
+// Schema is made from (tools/gen-scene-schema.mjs) and tests/node/types.test.mjs checks minipbd.d.ts against. The
+// rows marked `own` are read by validateScene itself (their messages, the objects' running totals).
 
 // The sections whose fields are the engine's parameters: every first part of a place in the parameter table that is
-// not an object type's (objects/, their `params` rows: "cloth.stiffness.stretch"), in the table's order (solver,
-// ground, wind, fluid). Their keys, ranges and defaults are the table's (e.g. 10 substeps of 1 pass: of all splits of
-// 10 passes per step it gives the least stretch per millisecond, tools/split-curve.mjs). A scene written before a
-// field existed gets the engine's default, so it builds the same world.
-const SECTIONS = Object.fromEntries(SCENE_PARAMS.filter((p) => !isObjectPlace(p.scene)).map((p) => parsePlace(p.scene).head)
-  .map((head) => [head, placeFields(head)]));
-for (const head of Object.keys(SECTIONS)) {
-  if (!SCENE_KEYS.includes(head)) throw new Error(`format/scene.js: the parameter table's section ${head} has no place among SCENE_KEYS`);
-}
-const DEFAULT_COLLIDER = { rotation: [0, 0, 0, 1], radius: 0.5, halfHeight: 0.5, halfExtents: [0.5, 0.5, 0.5], staticFriction: 0.5, kineticFriction: 0.4, restitution: 0, glass: false };
-const DEFAULT_CAMERA = { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 };
-const DEFAULT_SCENE_NAME = 'Untitled scene';
+// not an object type's (objects/, their `params` rows: "cloth.stiffness.stretch"), in the table's order. Their keys,
+// ranges and defaults are the table's (e.g. 10 substeps of 1 pass: of all splits of 10 passes per step it gives the
+// least stretch per millisecond, tools/split-curve.mjs). A scene written before a field existed gets the engine's
+// default, so it builds the same world.
+const SECTION_HEADS = [...new Set(SCENE_PARAMS.filter((p) => !isObjectPlace(p.scene)).map((p) => parsePlace(p.scene).head))];
 
-/** The scene's own keys and defaults as data, for the JSON Schema (tools/gen-scene-schema.mjs) to be made from the
- *  same tables this module checks against. */
-export const SCENE_TABLES = Object.freeze({
-  format: FORMAT, versions: Object.freeze([1, SCENE_VERSION]), keys: SCENE_KEYS, sections: Object.keys(SECTIONS),
-  colliderKeys: COLLIDER_KEYS, colliderDefaults: DEFAULT_COLLIDER, cameraKeys: CAMERA_KEYS, cameraDefaults: DEFAULT_CAMERA,
-  defaultName: DEFAULT_SCENE_NAME,
-});
-
-/** The rules of a section beyond its fields: the ground may be null (the default ground), and the fluid's smoothing
- *  radius is 1 to 4 times its spacing (engine/params.js FLUID_RATIO; objects/fluid.js reads the spacing). */
+/** The rules of a section beyond its fields: the ground may be null (the default ground; {"enabled": false} switches
+ *  it off), and the fluid's smoothing radius is 1 to 4 times its spacing (engine/params.js FLUID_RATIO; objects/fluid.js
+ *  reads the spacing). */
 const SECTION_RULES = {
-  ground: {
-    // null and absent both mean "default ground"; {"enabled": false} switches it off.
-    read(value, path) {
-      if (value !== undefined && value !== null && (typeof value !== 'object' || Array.isArray(value))) fail(path, 'must be an object or null', value);
-      return value ?? undefined;
-    },
-  },
+  ground: { orNull: true },
   fluid: {
     check(out, path) {
       const problem = fluidRatioProblem(out.spacing, out.smoothingRadius);
@@ -89,68 +63,68 @@ const SECTION_RULES = {
     },
   },
 };
+const sectionRow = (head) => ({ key: head, kind: 'params', place: head, fields: placeFields(head), ...SECTION_RULES[head] });
 
-/** A section of engine parameters: every field of the table, defaults filled in (format/fields.js readParams). */
-function section(head, value) {
-  const rule = SECTION_RULES[head] ?? {};
-  const out = readParams(SECTIONS[head], rule.read ? rule.read(value, head) : value, head);
-  rule.check?.(out, head);
-  return out;
-}
-
-function collider(value, path, index) {
-  // The type first: an unknown key is then named against this type's keys, not every collider's.
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) fail(path, 'must be an object', value);
-  const type = peek(value, 'type');
-  if (typeof type !== 'string' || !Object.hasOwn(COLLIDER_KEYS, type)) fail(join(path, 'type'), 'must be "sphere", "capsule" or "box"', type);
-  const get = record(value, path, COLLIDER_KEYS[type]);
-  const d = DEFAULT_COLLIDER;
-  const size = (v, p) => number(v, p, 0, L.colliderSize.max, { minExcl: true });
-  const out = {
-    type,
-    name: optional(get('name'), `${type} ${index + 1}`, (v) => name(v, join(path, 'name'))),
-    position: coord3(required(get, 'position', path), join(path, 'position')),
-  };
-  if (type !== 'sphere') {
-    out.rotation = optional(get('rotation'), [...d.rotation], (v) => quaternion(v, join(path, 'rotation')));
-  }
-  if (type !== 'box') out.radius = optional(get('radius'), d.radius, (v) => size(v, join(path, 'radius')));
-  if (type === 'capsule') out.halfHeight = optional(get('halfHeight'), d.halfHeight, (v) => size(v, join(path, 'halfHeight')));
-  if (type === 'box') {
-    out.halfExtents = optional(get('halfExtents'), [...d.halfExtents], (v) => {
-      const p = join(path, 'halfExtents');
-      return array(v, p, 3, 3, 'an array of 3 numbers').map((x, i) => size(x, join(p, i)));
-    });
-  }
-  const friction = (key) => optional(get(key), d[key], (v) => number(v, join(path, key), L.colliderFriction.min, L.colliderFriction.max));
-  out.staticFriction = friction('staticFriction');
-  out.kineticFriction = friction('kineticFriction');
-  out.restitution = optional(get('restitution'), d.restitution, (v) => number(v, join(path, 'restitution'), L.colliderRestitution.min, L.colliderRestitution.max));
-  // How it is drawn, not what it does: a glass collider is translucent (render/colliders.js), the physics the same.
-  out.glass = optional(get('glass'), d.glass, (v) => boolean(v, join(path, 'glass')));
-  return out;
-}
-
-function camera(value, path) {
-  if (value === undefined) return structuredCopy(DEFAULT_CAMERA);
-  const get = record(value, path, CAMERA_KEYS);
-  const d = DEFAULT_CAMERA;
-  return {
-    target: optional(get('target'), [...d.target], (v) => coord3(v, join(path, 'target'))),
+const CAMERA = {
+  key: 'camera', kind: 'record',
+  fields: [
+    { key: 'target', kind: 'coord3', default: [0, 1, 0], unit: 'm' },
     // yaw has no range in the spec (an orbiting user may wind it up): any finite number.
-    yaw: optional(get('yaw'), d.yaw, (v) => finite(v, join(path, 'yaw'))),
-    pitch: optional(get('pitch'), d.pitch, (v) => number(v, join(path, 'pitch'), -L.maxPitch, L.maxPitch, { minExcl: true, maxExcl: true })),
-    distance: optional(get('distance'), d.distance, (v) => number(v, join(path, 'distance'), L.distance.min, L.distance.max)),
-    fov: optional(get('fov'), d.fov, (v) => number(v, join(path, 'fov'), L.fov.min, L.fov.max)),
-  };
-}
-
-/** The scene's parts that are not parameter sections. */
-const PARTS = {
-  camera,
-  colliders: (value, path) => optional(value, [], (v) => array(v, path, 0, L.maxColliders, `an array of at most ${L.maxColliders} colliders`)
-    .map((c, i) => collider(c, join(path, i), i))),
+    { key: 'yaw', kind: 'finite', default: 0.6, unit: 'rad' },
+    { key: 'pitch', kind: 'number', min: -L.maxPitch, max: L.maxPitch, minExcl: true, maxExcl: true, default: 0.25, unit: 'rad' },
+    { key: 'distance', kind: 'number', min: L.distance.min, max: L.distance.max, default: 4, unit: 'm' },
+    { key: 'fov', kind: 'number', min: L.fov.min, max: L.fov.max, default: 45, unit: 'degrees' },
+  ],
 };
+
+/** A collider: a sphere, capsule or box (its `type`, the tag: the rows with `shapes` are those shapes' only). */
+const COLLIDER_SIZE = { kind: 'number', min: 0, minExcl: true, max: L.colliderSize.max, unit: 'm' };
+const FRICTION = { kind: 'number', ...L.colliderFriction };
+const COLLIDER = {
+  kind: 'record',
+  fields: [
+    { key: 'type', kind: 'enum', values: ['sphere', 'capsule', 'box'], required: true, tag: true },
+    NAME_ROW,
+    { key: 'position', kind: 'coord3', required: true, unit: 'm' },
+    { key: 'rotation', kind: 'quaternion', default: [0, 0, 0, 1], shapes: ['capsule', 'box'] },
+    { key: 'radius', ...COLLIDER_SIZE, default: 0.5, shapes: ['sphere', 'capsule'] },
+    { key: 'halfHeight', ...COLLIDER_SIZE, default: 0.5, shapes: ['capsule'] },
+    { key: 'halfExtents', ...COLLIDER_SIZE, kind: 'vec', n: 3, default: [0.5, 0.5, 0.5], shapes: ['box'] },
+    { key: 'staticFriction', ...FRICTION, default: 0.5 },
+    { key: 'kineticFriction', ...FRICTION, default: 0.4 },
+    { key: 'restitution', kind: 'number', ...L.colliderRestitution, default: 0 },
+    // How it is drawn, not what it does: a glass collider is translucent (render/colliders.js), the physics the same.
+    { key: 'glass', kind: 'boolean', default: false },
+  ],
+};
+
+/** The rows of the scene's parts that are not sections, and where each stands among the sections (`after`: the
+ *  camera has stood after the ground since version 1, and the order of a normalised scene is in every link's bytes). */
+const SCENE_ROWS = (() => {
+  const rows = SECTION_HEADS.map(sectionRow);
+  rows.splice(rows.findIndex((f) => f.key === 'ground') + 1, 0, CAMERA);
+  return [
+    // "$schema" is for editors (a file may name scene.schema.json to get completion and checks): it is read, bounded
+    // and left out of the normalised scene, which describes a world, so a link or a download does not carry an address.
+    { key: '$schema', kind: 'text', maxLength: L.maxSchemaLength, own: true,
+      description: 'the address of this schema, for editors (the validator reads and drops it)' },
+    { key: 'format', kind: 'const', value: FORMAT, required: true, own: true },
+    { key: 'version', kind: 'enum', values: [1, SCENE_VERSION], required: true, own: true,
+      description: `the scene version (this page writes ${SCENE_VERSION})` },
+    { key: 'name', kind: 'name', default: 'Untitled scene' },
+    ...rows,
+    { key: 'colliders', kind: 'list', item: COLLIDER, max: L.maxColliders, noun: 'colliders', default: [] },
+    { key: 'objects', kind: 'list', item: { kind: 'object', types: OBJECT_TYPES }, min: 1, max: L.maxObjects, noun: 'objects', required: true, own: true },
+  ];
+})();
+const SCENE_KEYS = fieldKeys(SCENE_ROWS);
+
+/** The scene's rows as data, for the JSON Schema (tools/gen-scene-schema.mjs) and the types' test to be made from and
+ *  checked against the same tables this module reads with. */
+export const SCENE_TABLES = Object.freeze({
+  format: FORMAT, versions: Object.freeze([1, SCENE_VERSION]), rows: SCENE_ROWS, keys: SCENE_KEYS, sections: SECTION_HEADS,
+  camera: CAMERA, collider: COLLIDER,
+});
 
 /**
  * Validates an untrusted scene (parsed JSON or a JS object) and returns a new, fully normalised scene.
@@ -166,15 +140,10 @@ export function validateScene(input) {
   if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
   const version = get('version');
   if (version !== 1 && version !== SCENE_VERSION) fail('version', `must be 1 or ${SCENE_VERSION} (the scene versions this page reads)`, version);
-  const scene = {
-    format: FORMAT,
-    version: SCENE_VERSION,
-    name: optional(get('name'), DEFAULT_SCENE_NAME, (v) => name(v, 'name')),
-  };
-  // The sections, the camera and the colliders, in the order of the scene's keys.
-  for (const key of SCENE_KEYS.slice(SCENE_KEYS.indexOf('name') + 1, -1)) {
-    scene[key] = Object.hasOwn(SECTIONS, key) ? section(key, get(key)) : PARTS[key](get(key), key);
-  }
+  const scene = { format: FORMAT, version: SCENE_VERSION };
+  // The name, the sections, the camera and the colliders, in the order of the scene's keys.
+  const ctx = {};
+  for (const f of SCENE_ROWS) if (!f.own) scene[f.key] = readField(f, get(f.key), f.key, ctx);
   scene.objects = [];
   if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);

@@ -62,7 +62,7 @@ export function bodyFields(type) {
   return [
     typeRow(type),
     NAME_ROW,
-    { key: 'shape', kind: 'enum', values: SHAPES, required: true, first: true },
+    { key: 'shape', kind: 'enum', values: SHAPES, required: true, first: true, tag: true },
     // box, ball: the centre; mesh, tets: added to the given vertices.
     { key: 'position', kind: 'coord3', required: ['box', 'ball'], default: [0, 0, 0], unit: 'm' },
     { key: 'rotation', kind: 'quaternion', default: [0, 0, 0, 1] },
