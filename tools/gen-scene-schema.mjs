@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // gen-scene-schema.mjs — writes web/scene.schema.json, the scene format ("minipbd-scene", docs/scene-format.md) as
-// a JSON Schema (draft 2020-12), from the validator's own tables: the scene's keys, sections and defaults
-// (format/scene.js SCENE_TABLES), its limits (format/limits.js SCENE_LIMITS), the engine's parameter table for the
-// parameter sections and the stiffnesses (engine/params.js placeFields), and each object type's rows
-// (objects/<type>.js `fields`, format/fields.js: one schema per kind; a body's variants by its rows' `shapes`).
+// a JSON Schema (draft 2020-12), by walking the validator's own declarative tables, with no function of its own for
+// any part of a scene: the scene's rows (format/scene.js SCENE_TABLES.rows: its keys, camera, colliders and the
+// parameter sections), the engine's parameter table for the sections and the stiffnesses (engine/params.js
+// placeFields), and each object type's rows (objects/<type>.js `fields`), all rows of format/fields.js: one schema
+// per kind, one variant per value of a tag row (a collider's type, a body's shape), a row's `description` or unit.
 //
 // Usage: node tools/gen-scene-schema.mjs [out]    (default web/scene.schema.json; tests/node/schema.test.mjs
 //        fails when the committed file is not what this writes now)
@@ -136,25 +137,13 @@ const KIND_SCHEMA = {
   anyOf: (f) => ({ anyOf: f.of.map(fieldSchema) }),
 };
 
-// What a mesh body's own keys say beyond their kind, for editors (other rows say their unit: "unit: m").
-const MESH_KEYS = {
-  size: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
-  obj: 'the text of an OBJ file (v and f lines)',
-};
-
-// What a row's range does not say (the validator checks it: src/minipbd.h PBD_MAX_RADIUS_SPACINGS).
-const ROW_NOTES = {
-  particleRadius: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
-    + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings',
-};
-
 /** A row's schema: its kind's, with its default (a static one: a default that depends on the scene or the
  *  object's index is the validator's) and what it is, for editors. */
 function fieldSchema(f) {
   if (!Object.hasOwn(KIND_SCHEMA, f.kind)) throw new Error(`gen-scene-schema: ${f.key}: no schema for kind ${f.kind}`);
   const s = { ...KIND_SCHEMA[f.kind](f) };
   if (f.default !== undefined && typeof f.default !== 'function' && !f.required) s.default = f.default;
-  const description = f.description ?? (f.shapes && MESH_KEYS[f.key]) ?? ROW_NOTES[f.key] ?? (f.unit ? `unit: ${f.unit}` : undefined);
+  const description = f.description ?? (f.unit ? `unit: ${f.unit}` : undefined);
   if (description && f.key !== undefined) s.description = description;
   return s;
 }

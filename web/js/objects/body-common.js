@@ -71,7 +71,12 @@ export function bodyFields(type) {
     { key: 'radius', ...SIZE, default: 0.25, shapes: ['ball'] },
     { key: 'resolution', kind: 'integer', min: L.bodyResolution.min, max: L.bodyResolution.max, default: 4, shapes: ['box', 'ball', 'mesh'] },
     { key: 'mass', kind: 'mass', default: 1, unit: 'kg' },
-    { key: 'particleRadius', kind: 'number', min: 0, max: L.maxBodyRadius, default: 0, unit: 'm' },
+    {
+      key: 'particleRadius', kind: 'number', min: 0, max: L.maxBodyRadius, default: 0, unit: 'm',
+      // What its range does not say (readBody checks it: src/minipbd.h PBD_MAX_RADIUS_SPACINGS).
+      description: `contact radius (m), 0: half the lattice spacing (tets: half the shortest edge); at most ${MAX_RADIUS_SPACINGS} lattice `
+        + 'spacings (tets: shortest edges): a contact radius reaches at most that many particle spacings',
+    },
     paramsRow(type, 'stiffness'),
     { key: 'plasticity', kind: 'record', fields: [plastic('yield', 0.1), plastic('creep', 0, '1/s'), plastic('max', 0.5)] },
     // Local particle indices, below the body's count (set by readBody once its lattice or mesh is read).
@@ -79,10 +84,13 @@ export function bodyFields(type) {
     { key: 'pinBoxes', kind: 'list', item: boxRecord('min', 'max'), max: L.maxPinBoxes, noun: 'boxes {min, max}', default: [] },
     // Its surface's colour (sRGB "#rrggbb", how it is drawn only); left out, its type's (render/palette.js).
     { key: 'colour', kind: 'colour' },
-    { ...SIZE, key: 'size', shapes: ['mesh'] },
+    {
+      ...SIZE, key: 'size', shapes: ['mesh'],
+      description: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
+    },
     { key: 'mesh', perShape: { mesh: SURFACE, tets: TETS }, required: ['tets'], shapes: ['mesh', 'tets'] },
     // The text of an OBJ file instead of `mesh` (exactly one of them), read into `mesh` (format/obj.js).
-    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh' },
+    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: 'the text of an OBJ file (v and f lines)' },
   ];
 }
 
