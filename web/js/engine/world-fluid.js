@@ -7,12 +7,7 @@
 export const FLUID_STATS_INTS = Object.freeze(['particles', 'capacity', 'emitted', 'drained', 'full', 'droppedNeighbours']);
 export const FLUID_STATS_FLOATS = Object.freeze(['meanNeighbours', 'meanDensity', 'maxDensity', 'densityError']);
 
-/** The scene's emitters in engine order: [{ object, k, emitter }] (object: its scene index, k: its index there). */
-export function sceneEmitters(scene) {
-  const out = [];
-  scene.objects.forEach((o, object) => (o.emitters ?? []).forEach((emitter, k) => out.push({ object, k, emitter })));
-  return out;
-}
+export { sceneEmitters } from '../objects/index.js'; // the types' emitters (a fluid's hoses), in engine order
 
 /** The pbdFluidStats record just written to the heap's exchange (pbdjs_GetFluidStats, pbdjs_GetMeasuredFluidStats). */
 export function readFluidStats(heap) {

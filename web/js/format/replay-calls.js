@@ -9,7 +9,7 @@
 // (replayState) follow grabs and colliders from event to event, as their deltas need.
 
 import { PARAM_TABLE } from '../engine/params.js';
-import { sceneEmitters } from '../engine/world-fluid.js';
+import { sceneEmitters } from '../objects/index.js';
 import { SCENE_LIMITS as L } from './limits.js';
 import { fail, integer, join, number } from './read.js';
 

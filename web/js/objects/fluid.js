@@ -166,6 +166,8 @@ export const fluid = {
   /** Its particles are water: hoses and drains change how many live at any step (World.objects reads them again),
    *  World.fluidStats measures them, the renderer draws them as water and the pointer does not grab them. */
   water: true,
+  /** Its hoses (objects/index.js sceneEmitters numbers them over the scene). */
+  emitters: (o) => o.emitters,
 
   /** Its largest size in metres: the block's, or the reach of its drains and nozzles (a recording's quantum). */
   extent(o) {

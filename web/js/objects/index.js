@@ -28,6 +28,8 @@
 // @property {boolean} [shapeMatched]  its particles move as one rigid transform (World.getBodyTransform)
 // @property {boolean} [water]        its particles are water: live counts that change at any step (hoses, drains),
 //   World.fluidStats, drawn as water, not grabbed (hasWater: a scene with some)
+// @property {(o) => object[]} [emitters]   its emitters (a fluid's hoses), the scene's own records: sceneEmitters
+//   numbers them over the scene in the order the engine does (World.setEmitter, replays' "e" events, the hose switches)
 // @property {(o) => number[]} [meshSize]   [vertices, triangles + tets] of its mesh, for the scene's totals
 // @property {{primitive: 'lines'|'triangles'|'skin', pointColor: string, skinColor?: string, gloss?: number, sprite: (o) => object}} render
 //   'skin': a body, drawn from world.skinPositions / skinNormals / skinTriangles after world.updateSkin()
@@ -122,6 +124,15 @@ export function thicknessProblem(scene, thickness) {
     if (problem) return { index, type, problem };
   }
   return null;
+}
+
+/** The scene's emitters in engine order (scene order over the objects whose type has `emitters`, as build() adds
+ *  them and pbd_World_AddEmitter numbers them): [{ object, k, emitter }] (object: its scene index, k: its index there,
+ *  emitter: the scene's own record, which World.setEmitter updates). */
+export function sceneEmitters(scene) {
+  const out = [];
+  scene.objects.forEach((o, object) => (findObjectType(o.type)?.emitters?.(o) ?? []).forEach((emitter, k) => out.push({ object, k, emitter })));
+  return out;
 }
 
 /** The object's mesh data in a scene's totals: [vertices, triangles + tets] (0 for grids and chains). */
