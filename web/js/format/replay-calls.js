@@ -1,17 +1,19 @@
 // replay-calls.js — the World calls that change a run, declared once, one row each: for a call a replay carries, its
-// event (the letter on the wire, its arguments, how the format reads them and the recorder writes them, how a
-// replayer applies them); for one it cannot, why (the recorder then ends the recording before it). The recorder
-// (record/recorder.js) wraps these calls, the replayer (record/replayer.js) applies their events and ends a replay
-// when one of them is called under it (`ends`: what it says was changed), and format/replay.js reads their events.
+// event (the letter on the wire, its arguments, how the recorder captures a call, how the format reads its events
+// and the recorder writes them, how a replayer applies them); for one it cannot, why (the recorder then ends the
+// recording before it). The recorder (record/recorder.js) wraps these calls and names none, the replayer
+// (record/replayer.js) applies their events and ends a replay when one of them is called under it (`ends`: what it
+// says was changed), and format/replay.js reads their events; the parameters a replay may set are here too.
 //
 // A replay's events are [d, code, ...args] (format/replay.js): positions are integers n in units of 1/q metre,
 // applied as n / q; the reading state `r` (replayState, with readReplay's checks) and the writing state `w`
 // (replayState) follow grabs and colliders from event to event, as their deltas need.
 
-import { PARAM_TABLE } from '../engine/params.js';
+import { sceneParamProblem } from '../engine/param-relations.js';
+import { PARAM_TABLE, SCENE_PARAMS, fluidRatioProblem } from '../engine/params.js';
 import { sceneEmitters } from '../objects/index.js';
 import { SCENE_LIMITS as L } from './limits.js';
-import { fail, integer, join, number } from './read.js';
+import { deepFreeze, fail, integer, join, number } from './read.js';
 
 /** Parameters that change nothing in the motion (instruments such as recordConvergence: no place in a scene): setting
  *  one is neither recorded nor ends a replay. */
@@ -23,6 +25,42 @@ export const MATERIAL = [
   ['restitution', L.colliderRestitution],
 ];
 
+/** Parameters a replay may set ("p" events): every parameter with a place in the scene format, with the values
+ *  the scene format (the engine's table) allows. */
+export const REPLAY_PARAMS = deepFreeze(Object.fromEntries(SCENE_PARAMS.map((p) => [p.name, p])));
+
+/** REPLAY_PARAMS' names for a message: each plain name, and each dotted family once ("fluid.* (10)", its members
+ *  are in engine.paramNames and docs/api.md), so the message stays short as the table grows (a person reads it). */
+const REPLAY_PARAM_LIST = (() => {
+  const groups = new Map();
+  for (const name of Object.keys(REPLAY_PARAMS)) {
+    const dot = name.indexOf('.');
+    const head = dot < 0 ? name : name.slice(0, dot);
+    if (!groups.has(head)) groups.set(head, []);
+    if (dot >= 0) groups.get(head).push(name.slice(dot + 1));
+  }
+  return [...groups].map(([head, rest]) => (rest.length === 0 ? head : `${head}.* (${rest.length})`)).join(', ');
+})();
+
+/** Checks one replay parameter value (also used by the recorder before it records one). Returns the value or throws. */
+export function replayParamValue(name, value, path = 'value', namePath = path) {
+  if (typeof name !== 'string' || !Object.hasOwn(REPLAY_PARAMS, name)) {
+    fail(namePath, `must name a parameter a replay may set (${REPLAY_PARAM_LIST})`, name);
+  }
+  const p = REPLAY_PARAMS[name];
+  return p.integer ? integer(value, path, p.min, p.max) : number(value, path, p.min, p.max);
+}
+
+const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+/** A position as a recording carries it: integers n in units of 1/q m (clamped to the scene's coordinate limit), or
+ *  null when `v` is not three finite numbers. */
+function quantise(v, q) {
+  if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== 3 || ![0, 1, 2].every((k) => isNum(v[k]))) return null;
+  return [0, 1, 2].map((k) => Math.round(Math.min(L.maxCoord, Math.max(-L.maxCoord, v[k])) * q) + 0);
+}
+/** What a capture answers for a call a replay cannot carry with these values: the recording ends before it. */
+const REFUSED = Object.freeze({ refuse: undefined });
+
 const minus = (a, b) => a.map((v, k) => v - b[k] + 0);
 const sameBits = (a, b) => a.length === b.length && a.every((v, k) => Object.is(v, b[k]));
 
@@ -30,10 +68,17 @@ const sameBits = (a, b) => a.length === b.length && a.every((v, k) => Object.is(
  * The calls, in the order of their letters in a message. A row: call (the World method), and either
  *   code, kind, args, more?   its event: the letter, the expanded event's kind, the names of its arguments (`more`:
  *                             those it may add at the end), so it has 2 + args (+ more) items
+ *   capture(args, s)          the recorder: a call's arguments (s: captureState, the recording's own state) ->
+ *                             { pass } (made unrecorded, changing nothing in the motion), { refuse, cause? } (it cannot
+ *                             be carried: the recording ends before it; refuse: why, or undefined), or { args (what the
+ *                             world is given: positions quantised), same? (the key of an event of this step it updates
+ *                             rather than adds to: merge(e)), done?(result) (after the world took it), record(result) ->
+ *                             [the event's fields, its key for later calls of the step] }
  *   read(items, p, r)         the format: checks the items (p: their path) -> [event fields, normalised items]
  *   write(e, w)               the recorder: its record of the call -> the items after [d, code]
  *   apply(e, rep)             the replayer: the call, made again (rep.world: the world; rep.original: its calls the
- *                             replayer wraps)
+ *                             replayer wraps; rep.ids: slot -> attachment id); end?(rep): what it undoes when a
+ *                             replay ends (the grabs it still holds)
  * or unrecorded (the recorder's reason) and cause (the page's key for it: StopCause); and ends: what a replay says
  * was changed when the call is made under it ('setting', 'collider', 'particle'; `endsAs` its own sentence), absent
  * when the call leaves a replay running (grabs are the app's to hold back).
@@ -58,6 +103,27 @@ export const WORLD_CALLS = Object.freeze([
       return e.k === 1 ? [e.particle, ...e.n] : [e.particle, ...e.n, e.k];
     },
     apply: (e, rep) => rep.ids.set(e.slot, rep.world.addAttachment(e.particle, e.target, e.stiffness)),
+    /** A replay's end (rep: the replayer): the grabs it still holds are released. */
+    end(rep) {
+      for (const id of rep.ids.values()) {
+        try { rep.world.removeAttachment(id); } catch { /* already gone */ }
+      }
+      rep.ids.clear();
+    },
+    capture([particle, target, stiffness = 1], s) {
+      const n = quantise(target, s.q);
+      if (n === null || !isNum(stiffness) || stiffness < 0 || stiffness > 1) return REFUSED;
+      const k = stiffness + 0;
+      let slot;
+      return {
+        args: [particle, n.map((x) => x / s.q), k],
+        done(id) {
+          slot = s.grabs++;
+          s.slotOf.set(id, slot);
+        },
+        record: () => [{ slot, particle, n, k }, `g${slot}`],
+      };
+    },
   },
   {
     // move a held grab's target by (dx, dy, dz) / q
@@ -74,6 +140,13 @@ export const WORLD_CALLS = Object.freeze([
       return [e.slot, ...d];
     },
     apply: (e, rep) => rep.world.moveAttachment(rep.ids.get(e.slot), e.target),
+    capture([id, target], s) {
+      const slot = s.slotOf.get(id);
+      const n = quantise(target, s.q);
+      if (slot === undefined || n === null) return REFUSED;
+      // Grab or move since the last step: only the target it ends with acts in the next step.
+      return { args: [id, n.map((x) => x / s.q)], same: `g${slot}`, merge: (e) => { e.n = n; }, record: () => [{ slot, n }, `g${slot}`] };
+    },
   },
   {
     // release a held grab
@@ -87,6 +160,11 @@ export const WORLD_CALLS = Object.freeze([
     apply(e, rep) {
       rep.world.removeAttachment(rep.ids.get(e.slot));
       rep.ids.delete(e.slot);
+    },
+    capture([id], s) {
+      const slot = s.slotOf.get(id);
+      if (slot === undefined) return REFUSED;
+      return { args: [id], done: () => s.slotOf.delete(id), record: () => [{ slot }] };
     },
   },
   {
@@ -117,6 +195,23 @@ export const WORLD_CALLS = Object.freeze([
       return items;
     },
     apply: (e, rep) => rep.world.setColliderTransform(e.collider, e.position, e.rotation),
+    capture([index, position, rotation = [0, 0, 0, 1]], s) {
+      const n = quantise(position, s.q);
+      const okIndex = Number.isInteger(index) && index >= 0 && index < s.scene.colliders.length;
+      const okRot = Array.isArray(rotation) && rotation.length === 4 && rotation.every((v) => isNum(v) && Math.abs(v) <= 1e4)
+        && Math.hypot(...rotation) >= 1e-6;
+      if (n === null || !okIndex || !okRot) return REFUSED;
+      const rot = rotation.map((v) => v + 0);
+      // A collider's transform is set, not accumulated: the last one before a step is what the step sees.
+      return {
+        args: [index, n.map((x) => x / s.q), rot], same: `c${index}`,
+        merge(e) {
+          e.n = n;
+          e.rot = rot;
+        },
+        record: () => [{ collider: index, n, rot }, `c${index}`],
+      };
+    },
   },
   {
     // set a collider's material (friction and bounce), within the ranges of a scene's colliders
@@ -128,19 +223,58 @@ export const WORLD_CALLS = Object.freeze([
     },
     write: (e) => [e.collider, ...MATERIAL.map(([key]) => e[key])],
     apply: (e, rep) => rep.original.setColliderMaterial(e.collider, Object.fromEntries(MATERIAL.map(([key]) => [key, e[key]]))),
+    /** The full material (fields not given keep their value) is what is applied and recorded; values the world
+     *  refuses too are refused (it throws and nothing changes, so the recording goes on). */
+    capture([index, material], s) {
+      const current = Number.isInteger(index) ? s.materials[index] : undefined;
+      if (!current || material === null || typeof material !== 'object') return REFUSED;
+      const next = {};
+      for (const [key, range] of MATERIAL) {
+        const v = material[key] ?? current[key];
+        if (!isNum(v) || v < range.min || v > range.max) return REFUSED;
+        next[key] = v + 0;
+      }
+      // Set, not accumulated: the last material before a step is what the step sees.
+      return {
+        args: [index, next], same: `f${index}`, merge: (e) => Object.assign(e, next),
+        done: () => { s.materials[index] = next; }, record: () => [{ collider: index, ...next }, `f${index}`],
+      };
+    },
   },
   {
     // set a parameter (names and ranges: format/replay.js REPLAY_PARAMS)
     call: 'setParam', code: 'p', kind: 'param', args: ['name', 'value'], ends: 'setting', ignored: ([name]) => UNRECORDED_PARAMS.has(name),
     read(items, p, r) {
       const name = items[2];
-      const value = r.param(name, items[3], join(p, 3), join(p, 2));
+      const value = replayParamValue(name, items[3], join(p, 3), join(p, 2));
+      if (name === 'thickness') { // against the scene's chains and cloths, as World.setParam will check it
+        const problem = sceneParamProblem(r.scene, { name }, value);
+        if (problem) fail(join(p, 3), `sets thickness past what the scene allows: ${problem}`, value);
+      }
+      // The fluid's spacing and smoothing radius as the replay's events leave them: a pair the World would refuse
+      // (engine/params.js FLUID_RATIO) is refused here, before anything runs.
+      if (Object.hasOwn(r.fluid, name)) {
+        r.fluid[name] = value;
+        const problem = fluidRatioProblem(r.fluid['fluid.spacing'], r.fluid['fluid.smoothingRadius']);
+        if (problem) fail(join(p, 3), `sets ${name} so that ${problem}`, value);
+      }
       return [{ name, value }, [name, value]];
     },
     write: (e) => [e.name, e.value],
     apply(e, rep) {
       rep.original.setParam(e.name, e.value); // the same World method; the wrapper guards against others
       rep.onParam?.(e.name, e.value);
+    },
+    capture([name, value]) {
+      if (UNRECORDED_PARAMS.has(name)) return { pass: true };
+      let v;
+      try {
+        v = replayParamValue(name, value);
+      } catch {
+        const shown = { name: String(name).slice(0, 40), value: String(value).slice(0, 20) };
+        return { refuse: `the parameter ${shown.name} cannot be recorded with the value ${shown.value}`, cause: { key: 'param', vars: shown } };
+      }
+      return { args: [name, v], record: () => [{ name, value: v }] };
     },
   },
   {
@@ -156,6 +290,16 @@ export const WORLD_CALLS = Object.freeze([
     },
     write: (e) => [e.emitter, e.on],
     apply: (e, rep) => rep.original.setEmitter(e.emitter, { enabled: e.enabled }),
+    /** A hose switched on or off (the last switch of an emitter before a step is what it sees); any other change of
+     *  an emitter cannot be carried. A bad index: the world throws, and nothing is recorded. */
+    capture([index, emitter]) {
+      const keys = emitter !== null && typeof emitter === 'object' ? Object.keys(emitter) : null;
+      if (!keys || keys.length !== 1 || keys[0] !== 'enabled' || typeof emitter.enabled !== 'boolean') {
+        return { refuse: 'changing an emitter other than switching it on or off cannot be recorded' };
+      }
+      const on = emitter.enabled ? 1 : 0;
+      return { args: [index, { enabled: emitter.enabled }], same: `e${index}`, merge: (e) => { e.on = on; }, record: () => [{ emitter: index, on }, `e${index}`] };
+    },
   },
   { call: 'setObjectStiffness', unrecorded: 'setting one object\'s stiffness cannot be recorded', ends: 'setting' },
   { call: 'setObjectPlasticity', unrecorded: 'setting a body\'s plasticity cannot be recorded', ends: 'setting' },
@@ -172,12 +316,24 @@ export const REPLAY_EVENTS = new Map(WORLD_CALLS.filter((c) => c.code).map((c) =
 /** The calls a replay carries, by the kind of their expanded events. */
 export const EVENT_KINDS = new Map(WORLD_CALLS.filter((c) => c.code).map((c) => [c.kind, c]));
 
-/** What grabs and colliders are between events, for the deltas a replay carries: grabs held (slot -> [x, y, z]
- *  integers), each collider's position (integers, from 0, 0, 0) and rotation (at first the scene's). */
+/** What grabs, colliders and the fluid's parameters are between events, for the deltas a replay carries and the
+ *  checks its reader makes: grabs held (slot -> [x, y, z] integers), each collider's position (integers, from 0, 0, 0)
+ *  and rotation (at first the scene's), the fluid's spacing and smoothing radius. */
 export function replayState(scene) {
   return {
     held: new Map(),
     colliderAt: scene.colliders.map(() => [0, 0, 0]),
     colliderRot: scene.colliders.map((c) => [...(c.rotation ?? [0, 0, 0, 1])]),
+    fluid: { 'fluid.spacing': scene.fluid.spacing, 'fluid.smoothingRadius': scene.fluid.smoothingRadius },
+  };
+}
+
+/** The recording's own state, which the captures keep (scene: the one it starts from, q: its position quantum): grabs
+ *  made so far and each live attachment's slot, each collider's material as it is now (the world's description keeps
+ *  it too, but describe() copies the scene). */
+export function captureState(scene, q) {
+  return {
+    scene, q, grabs: 0, slotOf: new Map(),
+    materials: scene.colliders.map((c) => Object.fromEntries(MATERIAL.map(([key]) => [key, c[key]]))),
   };
 }

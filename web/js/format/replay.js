@@ -16,18 +16,19 @@
 //   [d, "c", collider, dx, dy, dz]       move a collider (its position: the sum of its deltas from 0, 0, 0)
 //   [d, "c", collider, dx, dy, dz, qx, qy, qz, qw]   ... and set its rotation
 //   [d, "f", collider, staticFriction, kineticFriction, restitution]   set a collider's material
-//   [d, "p", name, value]                set a solver parameter (names and ranges: REPLAY_PARAMS)
+//   [d, "p", name, value]                set a solver parameter (names and ranges: replay-calls.js REPLAY_PARAMS)
 //   [d, "e", emitter, on]                turn a fluid's hose on (1) or off (0)
 // validateReplay checks all of it against the scene before anything runs (indices in range, grabs held when
 // moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
 // starts never fails half-way.
 
-import { sceneParamProblem } from '../engine/param-relations.js';
-import { SCENE_PARAMS, fluidRatioProblem } from '../engine/params.js';
 import { sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS as L } from './limits.js';
-import { array, deepFreeze, fail, integer, join, number, optional, record, required } from './read.js';
-import { REPLAY_EVENTS, replayState } from './replay-calls.js';
+import { array, deepFreeze, fail, integer, join, optional, record, required } from './read.js';
+import { REPLAY_EVENTS, REPLAY_PARAMS, replayParamValue, replayState } from './replay-calls.js';
+
+/** The parameters a replay may set and the check of one value (format/replay-calls.js, beside the call that sets them). */
+export { REPLAY_PARAMS, replayParamValue };
 
 export const REPLAY_VERSION = 1;
 export const REPLAY_LIMITS = deepFreeze({
@@ -38,35 +39,9 @@ export const REPLAY_LIMITS = deepFreeze({
   grabStiffness: { min: 0, max: 1 }, // an attachment's stiffness (pbd_World_AddAttachment)
 });
 
-/** Parameters a replay may set ("p" events): every parameter with a place in the scene format, with the values
- *  the scene format (the engine's table) allows. */
-export const REPLAY_PARAMS = deepFreeze(Object.fromEntries(SCENE_PARAMS.map((p) => [p.name, p])));
-
-/** REPLAY_PARAMS' names for a message: each plain name, and each dotted family once ("fluid.* (10)", its members
- *  are in engine.paramNames and docs/api.md), so the message stays short as the table grows (a person reads it). */
-const REPLAY_PARAM_LIST = (() => {
-  const groups = new Map();
-  for (const name of Object.keys(REPLAY_PARAMS)) {
-    const dot = name.indexOf('.');
-    const head = dot < 0 ? name : name.slice(0, dot);
-    if (!groups.has(head)) groups.set(head, []);
-    if (dot >= 0) groups.get(head).push(name.slice(dot + 1));
-  }
-  return [...groups].map(([head, rest]) => (rest.length === 0 ? head : `${head}.* (${rest.length})`)).join(', ');
-})();
-
 const REPLAY_KEYS = ['v', 'steps', 'q', 'hash', 'events'];
 const CODES = [...REPLAY_EVENTS.keys()].map((c) => `"${c}"`);
 const KIND_RULE = `must be ${CODES.slice(0, -1).join(', ')} or ${CODES.at(-1)}`;
-
-/** Checks one replay parameter value (also used by the recorder before it records one). Returns the value or throws. */
-export function replayParamValue(name, value, path = 'value', namePath = path) {
-  if (typeof name !== 'string' || !Object.hasOwn(REPLAY_PARAMS, name)) {
-    fail(namePath, `must name a parameter a replay may set (${REPLAY_PARAM_LIST})`, name);
-  }
-  const p = REPLAY_PARAMS[name];
-  return p.integer ? integer(value, path, p.min, p.max) : number(value, path, p.min, p.max);
-}
 
 /**
  * Reads an untrusted replay against a validated scene. Returns { replay: a new normalised copy of the wire
@@ -92,9 +67,6 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
   const colliders = scene.colliders;
   const maxN = L.maxCoord * q;                    // |n| <= maxN: within the scene's coordinate limit
   const delta = (n, p) => integer(n, p, -2 * maxN, 2 * maxN);
-  // The fluid's spacing and smoothing radius as the replay's "p" events leave them: a pair the World would refuse
-  // (engine/params.js FLUID_RATIO) is refused here, before anything runs.
-  const fluid = { 'fluid.spacing': scene.fluid.spacing, 'fluid.smoothingRadius': scene.fluid.smoothingRadius };
   // What the events' readers (format/replay-calls.js) check against and keep track of.
   const r = {
     ...replayState(scene), scene, q, particles, limits: R, grabs: 0,
@@ -115,19 +87,6 @@ export function readReplay(input, scene, path = 'replay', particles = sceneParti
       if (Math.abs(n) > maxN) fail(join(p, at + k), `moves coordinate ${k} to ${n / q}, outside ±${L.maxCoord}`, items[at + k]);
       return n + 0;
     }),
-    param(name, value, path, namePath) {
-      const v = replayParamValue(name, value, path, namePath);
-      if (name === 'thickness') { // against the scene's chains and cloths, as World.setParam will check it
-        const problem = sceneParamProblem(scene, { name }, v);
-        if (problem) fail(path, `sets thickness past what the scene allows: ${problem}`, v);
-      }
-      if (Object.hasOwn(fluid, name)) {
-        fluid[name] = v;
-        const problem = fluidRatioProblem(fluid['fluid.spacing'], fluid['fluid.smoothingRadius']);
-        if (problem) fail(path, `sets ${name} so that ${problem}`, v);
-      }
-      return v;
-    },
   };
   let step = 0;
   const wire = [];

@@ -2,11 +2,8 @@
 // the position quantum of a scene, the check that a world is fresh, and wrapping a world's methods on the instance
 // (and putting them back).
 
-import { SCENE_LIMITS } from '../format/limits.js';
 import { REPLAY_LIMITS } from '../format/replay.js';
 import { objectTypeOf } from '../objects/index.js';
-
-export const MAX_COORD = SCENE_LIMITS.maxCoord;
 
 /** The position quantum for a scene: the coarsest q whose step (1/q m) is at most 1/1000 of its largest object. */
 export function chooseQuantum(scene) {
@@ -41,4 +38,3 @@ export function wrap(world, names, make) {
   return { original, restore };
 }
 
-export const isNum = (v) => typeof v === 'number' && Number.isFinite(v);

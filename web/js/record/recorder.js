@@ -29,9 +29,9 @@
 // (stopReason, result.reason, thrown errors) stay English, with a code beside them (stopCause, result.cause) that
 // the page translates.
 
-import { readReplay, replayParamValue, REPLAY_LIMITS, REPLAY_VERSION } from '../format/replay.js';
-import { MATERIAL, REPLAY_EVENTS, UNRECORDED_PARAMS, WORLD_CALLS, replayState } from '../format/replay-calls.js';
-import { MAX_COORD, chooseQuantum, freshness, wrap, isNum } from './common.js';
+import { readReplay, REPLAY_LIMITS, REPLAY_VERSION } from '../format/replay.js';
+import { REPLAY_EVENTS, WORLD_CALLS, captureState, replayState } from '../format/replay-calls.js';
+import { chooseQuantum, freshness, wrap } from './common.js';
 
 export { chooseQuantum };
 
@@ -53,12 +53,10 @@ export class Recorder {
     this.onStop = onStop;
     /** Steps recorded so far. */
     this.steps = 0;
-    this.events = []; // { step, kind: 'g' | 'm' | 'r' | 'c' | 'f' | 'p' | 'e' (format/replay-calls.js), ... }, positions absolute integers
-    this.grabs = 0;
-    this.slotOf = new Map(); // attachment id -> slot (the n-th grab)
+    this.events = []; // { step, kind: its call's code (format/replay-calls.js), ... }, positions absolute integers
     this.lastOf = new Map(); // 'g3' / 'c0' / 'f0' -> the latest event of that grab or collider (for coalescing)
-    // Each collider's material as it is now (the world's description keeps it too, but describe() copies the scene).
-    this.materials = this.scene.colliders.map((c) => Object.fromEntries(MATERIAL.map(([key]) => [key, c[key]])));
+    /** What the calls' captures keep (format/replay-calls.js captureState: grab slots, colliders' materials). */
+    this.state = captureState(this.scene, this.q);
     this.active = true;
     this.failed = null;
     /** Why the recording ended: 'stopped' (stop()), 'steps' / 'events' (a limit), 'destroyed', or a sentence. */
@@ -67,12 +65,13 @@ export class Recorder {
      *  vars } (the page words it in its language; stopReason is the English sentence). */
     this.stopCause = null;
     this.hash = null;
-    // Every call that changes a run (format/replay-calls.js): one a replay carries is recorded by its method here
-    // (_addAttachment…), one it cannot ends the recording before it.
+    // Every call that changes a run (format/replay-calls.js): one a replay carries is captured by its row, one it
+    // cannot ends the recording before it. Besides them, the world's steps and its end.
     const calls = new Map(WORLD_CALLS.map((c) => [c.call, c]));
     const { original, restore } = wrap(world, ['step', 'destroy', ...calls.keys()], (name) => {
       const c = calls.get(name);
-      if (!c?.unrecorded) return (...args) => this[`_${name}`](...args);
+      if (!c) return (...args) => this[`_${name}`](...args);
+      if (c.capture) return (...args) => this._capture(c, args);
       return (...args) => this._unrecorded(name, args, c.unrecorded, c.cause ? { key: c.cause } : undefined);
     });
     this.original = original;
@@ -132,11 +131,6 @@ export class Recorder {
     return result;
   }
 
-  _quantise(v) {
-    if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== 3 || ![0, 1, 2].every((k) => isNum(v[k]))) return null;
-    return [0, 1, 2].map((k) => Math.round(Math.min(MAX_COORD, Math.max(-MAX_COORD, v[k])) * this.q) + 0);
-  }
-
   _push(event, key = null) {
     event.step = this.steps;
     this.events.push(event);
@@ -167,112 +161,22 @@ export class Recorder {
     }
   }
 
-  _addAttachment(particle, target, stiffness = 1) {
-    const n = this._quantise(target);
-    if (n === null || !isNum(stiffness) || stiffness < 0 || stiffness > 1) return this._unrecorded('addAttachment', [particle, target, stiffness]);
-    if (this._full()) return this.world.addAttachment(particle, target, stiffness);
-    const k = stiffness + 0;
-    const id = this.original.addAttachment(particle, n.map((x) => x / this.q), k);
-    const slot = this.grabs++;
-    this.slotOf.set(id, slot);
-    this._push({ kind: 'g', slot, particle, n, k }, `g${slot}`);
-    return id;
-  }
-
-  _moveAttachment(id, target) {
-    const slot = this.slotOf.get(id);
-    const n = this._quantise(target);
-    if (slot === undefined || n === null) return this._unrecorded('moveAttachment', [id, target]);
-    const same = this._sameStep(`g${slot}`);
-    if (!same && this._full()) return this.world.moveAttachment(id, target);
-    this.original.moveAttachment(id, n.map((x) => x / this.q));
-    // Grab or move since the last step: only the target it ends with acts in the next step.
-    if (same) same.n = n;
-    else this._push({ kind: 'm', slot, n }, `g${slot}`);
-  }
-
-  _removeAttachment(id) {
-    const slot = this.slotOf.get(id);
-    if (slot === undefined) return this._unrecorded('removeAttachment', [id]);
-    if (this._full()) return this.world.removeAttachment(id);
-    this.original.removeAttachment(id);
-    this.slotOf.delete(id);
-    this._push({ kind: 'r', slot });
-    this.lastOf.delete(`g${slot}`);
-  }
-
-  _setColliderTransform(index, position, rotation = [0, 0, 0, 1]) {
-    const n = this._quantise(position);
-    const okIndex = Number.isInteger(index) && index >= 0 && index < this.scene.colliders.length;
-    const okRot = Array.isArray(rotation) && rotation.length === 4 && rotation.every((v) => isNum(v) && Math.abs(v) <= 1e4)
-      && Math.hypot(...rotation) >= 1e-6;
-    if (n === null || !okIndex || !okRot) return this._unrecorded('setColliderTransform', [index, position, rotation]);
-    const key = `c${index}`;
-    const same = this._sameStep(key);
-    if (!same && this._full()) return this.world.setColliderTransform(index, position, rotation);
-    const rot = rotation.map((v) => v + 0);
-    this.original.setColliderTransform(index, n.map((x) => x / this.q), rot);
-    // A collider's transform is set, not accumulated: the last one before a step is what the step sees.
-    if (same) {
-      same.n = n;
-      same.rot = rot;
-    } else {
-      this._push({ kind: 'c', collider: index, n, rot }, key);
+  /** A call that changes the run (format/replay-calls.js): its row captures it (what the world is given, the event),
+   *  or says it cannot be carried (the recording ends before it) or changes nothing in the motion (made as it is). */
+  _capture(c, args) {
+    const got = c.capture(args, this.state);
+    if (got.pass) return this.original[c.call](...args);
+    if (!got.args) return this._unrecorded(c.call, args, got.refuse, got.cause);
+    const same = got.same ? this._sameStep(got.same) : null;
+    if (!same && this._full()) return this.world[c.call](...args);
+    const result = this.original[c.call](...got.args);
+    got.done?.(result);
+    if (same) got.merge(same);
+    else {
+      const [fields, key] = got.record(result);
+      this._push({ kind: c.code, ...fields }, key);
     }
-  }
-
-  /** A material change: the full material (fields not given keep their value) is what is applied and recorded. */
-  _setColliderMaterial(index, material) {
-    const current = Number.isInteger(index) ? this.materials[index] : undefined;
-    let next = null;
-    if (current && material !== null && typeof material === 'object') {
-      next = {};
-      for (const [key, range] of MATERIAL) {
-        const v = material[key] ?? current[key];
-        if (!isNum(v) || v < range.min || v > range.max) { next = null; break; }
-        next[key] = v + 0;
-      }
-    }
-    // Values the world refuses too (it throws and nothing changes, so the recording goes on).
-    if (!next) return this._unrecorded('setColliderMaterial', [index, material]);
-    const key = `f${index}`;
-    const same = this._sameStep(key);
-    if (!same && this._full()) return this.world.setColliderMaterial(index, material);
-    this.original.setColliderMaterial(index, next);
-    this.materials[index] = next;
-    // Set, not accumulated: the last material before a step is what the step sees.
-    if (same) Object.assign(same, next);
-    else this._push({ kind: 'f', collider: index, ...next }, key);
-  }
-
-  _setParam(name, value) {
-    if (UNRECORDED_PARAMS.has(name)) return this.original.setParam(name, value);
-    let v;
-    try {
-      v = replayParamValue(name, value);
-    } catch {
-      const shown = { name: String(name).slice(0, 40), value: String(value).slice(0, 20) };
-      return this._unrecorded('setParam', [name, value], `the parameter ${shown.name} cannot be recorded with the value ${shown.value}`,
-        { key: 'param', vars: shown });
-    }
-    if (this._full()) return this.world.setParam(name, value);
-    this.original.setParam(name, v);
-    this._push({ kind: 'p', name, value: v });
-  }
-
-  /** A hose switched on or off is an "e" event (the last switch of an emitter before a step is what it sees); any
-   *  other change of an emitter cannot be carried and ends the recording. */
-  _setEmitter(index, emitter) {
-    const keys = emitter !== null && typeof emitter === 'object' ? Object.keys(emitter) : null;
-    if (!keys || keys.length !== 1 || keys[0] !== 'enabled' || typeof emitter.enabled !== 'boolean') {
-      return this._unrecorded('setEmitter', [index, emitter], 'changing an emitter other than switching it on or off cannot be recorded');
-    }
-    const key = `e${index}`;
-    const same = this._sameStep(key);
-    if (!same && this._full()) return this.world.setEmitter(index, emitter);
-    this.original.setEmitter(index, { enabled: emitter.enabled }); // throws (and records nothing) on a bad index
-    if (same) same.on = emitter.enabled ? 1 : 0;
-    else this._push({ kind: 'e', emitter: index, on: emitter.enabled ? 1 : 0 }, key);
+    return result;
   }
 
   _destroy() {

@@ -97,10 +97,7 @@ export class Replayer {
   _finish(error, extra = {}) {
     this.active = false;
     const hash = this.world.destroyed ? null : this.world.hash();
-    for (const id of this.ids.values()) {
-      try { this.world.removeAttachment(id); } catch { /* already gone */ }
-    }
-    this.ids.clear();
+    for (const c of WORLD_CALLS) c.end?.(this); // what the replay still holds (its grabs) is let go
     this.restore();
     this.result = {
       steps: this.count, total: this.steps, hash, expected: this.expected,
