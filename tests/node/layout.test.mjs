@@ -77,13 +77,15 @@ test('only web/js/objects/ (and the built-in scenes\' data) names an object type
   // section and its panel folder as well, so only its tests are refused).
   const literal = new RegExp(names.filter((n) => !SCENE_TABLES.sections.includes(n)).map((n) => `['"]${n}['"]`).join('|'));
   // A test of an object's type: o.type === 'x', 'x' !== o.type, { type: 'x' }, ['x', …].includes(o.type),
-  // findObjectType('x'). Ask the type instead (a member: render.primitive, water, shapeMatched, …).
+  // findObjectType('x'), case 'x': (a switch over types). Ask the type instead (a member: render.primitive, water,
+  // shapeMatched, emitters, …). Every registered name, fluid included.
   const typeTest = new RegExp([
     `\\btype\\s*[!=]==?\\s*['"](${any})['"]`,
     `['"](${any})['"]\\s*[!=]==?\\s*[\\w.?]*\\btype\\b`,
     `\\btype\\s*:\\s*['"](${any})['"]`,
     `['"](${any})['"][^\\]]*\\]\\.includes\\([\\w.?]*\\btype\\)`,
     `ObjectType\\(\\s*['"](${any})['"]`,
+    `\\bcase\\s+['"](${any})['"]\\s*:`,
   ].join('|'));
   let files = 0;
   for (const file of modules(WEB)) {
@@ -99,7 +101,7 @@ test('only web/js/objects/ (and the built-in scenes\' data) names an object type
   assert.ok(files > 100, `${files} modules read`);
   // The patterns find what they are for.
   for (const l of ["if (o.type === 'fluid') {", "scene.objects.some((x) => 'fluid' !== x?.type)", "const o = { type: 'fluid' };",
-    "['soft', 'rigid'].includes(o.type)", "findObjectType('fluid')"]) assert.ok(typeTest.test(l), l);
+    "['soft', 'rigid'].includes(o.type)", "findObjectType('fluid')", "    case 'fluid':", "case \"cloth\": return 1;"]) assert.ok(typeTest.test(l), l);
 });
 
 test('every registered object type has what the page asks of it, in both languages', () => {

@@ -1,8 +1,10 @@
 // The hand-written declarations agree with the one description of the scene format: each object type's interface
 // (web/js/objects/<type>.d.ts, read with TypeScript's own parser) has exactly its rows' keys (format/fields.js), each
 // optional unless the type requires it, each of the type its row's kind says; the Scene interface (minipbd.d.ts) has
-// the scene's keys, and each parameter section's interface the fields of the parameter table's places. The .d.ts
-// keep their comments (what the types say to an editor); what they declare is checked here, not copied.
+// the scene's keys, each parameter section's interface the fields of the parameter table's places, and the camera's
+// and a collider's interfaces their rows (format/scene.js SCENE_TABLES); every type has its name in both languages
+// (object.<type>), and the recorder names no World call (format/replay-calls.js declares them). The .d.ts keep their
+// comments (what the types say to an editor); what they declare is checked here, not copied.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,6 +15,8 @@ import { OBJECT_TYPES } from '../../web/js/objects/index.js';
 import { SCENE_TABLES } from '../../web/js/format/scene.js';
 import { placeFields, parsePlace } from '../../web/js/engine/params.js';
 import { WORLD_CALLS } from '../../web/js/format/replay-calls.js';
+import { tagRow, tagVariant } from '../../web/js/format/fields.js';
+import { STRINGS } from '../../web/js/i18n/i18n.js';
 
 const JS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'js');
 
@@ -87,7 +91,7 @@ function rowType(f) {
   switch (f.kind) {
     case 'const': return `'${f.value}'`;
     case 'name': case 'colour': case 'text': return 'string';
-    case 'number': case 'integer': case 'mass': return 'number';
+    case 'number': case 'integer': case 'mass': case 'finite': return 'number';
     case 'boolean': return 'boolean';
     case 'coord3': return tuple(3);
     case 'quaternion': return tuple(4);
@@ -124,7 +128,7 @@ function sectionType(fields) {
 
 // ---------------------------------------------------------------- the checks
 
-const FILES = ['minipbd.d.ts', 'format/replay.d.ts', 'record/recorder.d.ts', 'record/replayer.d.ts', ...fs.readdirSync(path.join(JS, 'objects')).filter((f) => f.endsWith('.d.ts')).map((f) => `objects/${f}`)];
+const FILES = ['minipbd.d.ts', 'format/scene.d.ts', 'format/replay.d.ts', 'record/recorder.d.ts', 'record/replayer.d.ts', ...fs.readdirSync(path.join(JS, 'objects')).filter((f) => f.endsWith('.d.ts')).map((f) => `objects/${f}`)];
 const decls = declarations(FILES);
 
 /** The interface of object type `t`: the one whose "type" is the literal t.type (SceneObject names it). */
@@ -184,4 +188,49 @@ test('the replay\'s types name the World calls of format/replay-calls.js: their 
   for (const c of WORLD_CALLS.filter((x) => x.cause)) assert.ok(literals(stop).split('|').includes(`'${c.cause}'`), `StopCause ${c.cause}`);
   const world = decls.get('World').methods;
   for (const c of WORLD_CALLS) assert.ok(world.includes(c.call), `World.${c.call} is declared`);
+});
+
+test('the camera\'s and a collider\'s interfaces are their rows: a collider\'s keys those of every type, required as each says', () => {
+  const camera = SCENE_TABLES.camera;
+  // Partial<CameraSettings> in a scene: the settings as a normalised scene holds them, every field present.
+  assert.equal(canon(decls, allMembers(decls, 'Scene').find((m) => m.key === 'camera').type).replace(/\?:/g, ':'),
+    object(camera.fields.map((f) => [f.key, false, rowType(f)])), 'Scene.camera: the camera\'s rows');
+  const collider = SCENE_TABLES.collider;
+  const tag = tagRow(collider.fields);
+  const declared = new Map(allMembers(decls, 'ColliderDescription').map((m) => [m.key, m]));
+  assert.deepEqual([...declared.keys()].sort(), collider.fields.map((f) => f.key).sort(), 'ColliderDescription: its rows\' keys');
+  assert.equal(canon(decls, declared.get(tag.key).type), union(tag.values.map((v) => `'${v}'`)), 'its type: the tag\'s values');
+  for (const f of collider.fields.filter((x) => x !== tag)) {
+    // Required only where every type requires it (a position); a key some types lack is optional.
+    const everywhere = tag.values.every((v) => tagVariant(collider.fields, v).some((x) => x.key === f.key && x.required === true));
+    assert.equal(declared.get(f.key).optional, !everywhere, `ColliderDescription.${f.key}`);
+    assert.equal(canon(decls, declared.get(f.key).type), rowType(f), `ColliderDescription.${f.key}: the type its row says`);
+  }
+  assert.equal(allMembers(decls, 'Scene').find((m) => m.key === 'colliders').type.getText(), 'ColliderDescription[]', 'Scene.colliders');
+});
+
+test('NormalisedScene requires every key a normalised scene always holds: the rows the validator fills in', () => {
+  const required = decls.get('NormalisedScene').alias.types.find((n) => n.typeName?.getText() === 'Required').typeArguments[0].typeArguments[1];
+  const filled = SCENE_TABLES.rows.filter((f) => !f.own).map((f) => `'${f.key}'`);
+  assert.equal(canon(decls, required), union(filled));
+});
+
+test('every object type has its name in both languages (object.<type>: the panel\'s and notices\' word for it)', () => {
+  for (const t of OBJECT_TYPES) {
+    for (const lang of ['en', 'zh']) {
+      assert.ok(typeof t.strings[lang][`object.${t.type}`] === 'string', `${t.type}: object.${t.type} in ${lang}`);
+      assert.equal(STRINGS[lang][`object.${t.type}`], t.strings[lang][`object.${t.type}`], `${lang}: the registry's strings are the page's`);
+    }
+  }
+});
+
+test('the recorder and replayer name no World call that changes a run: they find them in format/replay-calls.js', () => {
+  const code = (file) => fs.readFileSync(path.join(JS, file), 'utf8').split('\n').filter((l) => !/^\s*(\/\/|\*|\/\*\*)/.test(l))
+    .map((l) => l.replace(/\/\/.*$/, '')).join('\n');
+  for (const file of ['record/recorder.js', 'record/replayer.js', 'record/common.js', 'format/replay.js']) {
+    const text = code(file);
+    for (const c of WORLD_CALLS) assert.ok(!new RegExp(`\\b${c.call}\\b`).test(text), `${file} names ${c.call}`);
+  }
+  assert.ok(WORLD_CALLS.filter((c) => c.code).every((c) => typeof c.capture === 'function' && typeof c.read === 'function'
+    && typeof c.write === 'function' && typeof c.apply === 'function'), 'each carried call is captured, read, written and applied by its row');
 });

@@ -6,7 +6,7 @@ import type { Scene, SceneObject } from '../minipbd.js';
 export type { Scene, SceneObject };
 
 /** A scene as validateScene returns it: every field present, defaults filled in, version 2. */
-export type NormalisedScene = Scene & Required<Pick<Scene, 'name' | 'solver' | 'camera' | 'wind' | 'fluid' | 'colliders'>> & { version: 2 };
+export type NormalisedScene = Scene & Required<Pick<Scene, 'name' | 'solver' | 'ground' | 'camera' | 'wind' | 'fluid' | 'colliders'>> & { version: 2 };
 
 /** A refused scene: `path` locates the first bad value ("objects[1].resolution[0]"; "" = the scene itself). */
 export class SceneError extends Error {

@@ -103,10 +103,12 @@ export const chain = {
 
   strings: {
     en: {
+      'object.chain': 'Chain',
       'param.stiffness.chain': 'Chain',
       'param.stiffness.chain.help': 'Chain link stiffness',
     },
     zh: {
+      'object.chain': '链条',
       'param.stiffness.chain': '链条',
       'param.stiffness.chain.help': '链条连接的刚度',
     },

@@ -4,6 +4,7 @@
 
 export const CLOTH_STRINGS = {
   en: {
+    'object.cloth': 'Cloth',
     'folder.cloth': 'Cloth',
     'param.stiffness.stretch': 'Stretch',
     'param.stiffness.stretch.help': 'Cloth stretch stiffness (grid neighbours)',
@@ -35,6 +36,7 @@ export const CLOTH_STRINGS = {
     'param.lift.help': 'Lift coefficient: the sideways push across the flow that makes a flag flutter',
   },
   zh: {
+    'object.cloth': '布料',
     'folder.cloth': '布料',
     'param.stiffness.stretch': '拉伸',
     'param.stiffness.stretch.help': '布料的拉伸刚度（网格相邻粒子）',
