@@ -2,7 +2,7 @@
 
    A collider is a shape with a transform the user sets (pbd_World_SetColliderTransform);
    it is never moved by the particles. Particles are spheres of radius r, their object's
-   (contacts.h pbd_ObjectContactRadius: thickness / 2 unless the object has its own), so the
+   (services/materials.h pbd_Material_ContactRadius: thickness / 2 unless the object has its own), so the
    constraint for particle i and collider c is the inequality
 
        C(p_i) = sdf_c(p_i) - r >= 0,
@@ -62,7 +62,7 @@
    The geometry is in collider_shapes.c, the API in colliders_api.c. Determinism: + - * /
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
 #include "families/colliders_internal.h"
-#include "families/contacts.h"
+#include "services/materials.h"
 #include "families/distance.h"
 
 #include <string.h>
@@ -74,17 +74,16 @@
    grown by the largest particle radius (culls only: the results do not depend on them). */
 static void BeginSubstep(pbdWorld* w, pbdColliders* cs, const pbdStepContext* ctx)
 {
-	float r = 0.5f * w->params[pbdParam_thickness];
+	float r = pbd_Material_DefaultRadius(w);
 	for (int o = 0; o < w->objectCount; ++o) {
-		const float ro = pbd_ObjectContactRadius(w, o);
+		const float ro = pbd_Material_ContactRadius(w, o);
 		if (o == 0 || ro > r) r = ro;
 	}
 	cs->alphaFrom = cs->alphaTo;
 	cs->alphaTo = ctx->alpha;
 	cs->bounceCount = 0;
 	cs->h = ctx->h;
-	const float* g = &w->params[pbdParam_gravityX];
-	cs->restingSpeed = 2.0f * cs->h * sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]); /* as the ground's */
+	cs->restingSpeed = pbd_RestingSpeed(w, cs->h); /* as the ground's */
 	for (int o = 0; o < w->objectCount; ++o) {
 		const pbdObjectInfo* info = &w->objects[o];
 		pbd_ParticleBox(w->x, info->firstParticle, info->firstParticle + info->particleCount, cs->xBox + 6 * o);
@@ -447,9 +446,8 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			}
 			if (BoxesMiss(hull, f->lo, f->hi)) continue;
 			const pbdObjectInfo* info = &w->objects[o];
-			const float r = pbd_ObjectContactRadius(w, o);
-			/* a fluid object feels fluid.friction of the collider's friction (ground.c) */
-			const float share = info->type == PBD_OBJECT_FLUID ? w->params[pbdParam_fluidFriction] : 1.0f;
+			const float r = pbd_Material_ContactRadius(w, o);
+			const float share = pbd_Material_FrictionShare(w, o); /* water slips (services/materials.h) */
 			SolveParticles(w, cs, i, r, share, info->firstParticle, info->firstParticle + info->particleCount, pb, record);
 		}
 		int type = cs->colliders[i].shape.type;
@@ -460,7 +458,7 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			if (!pbd_Distance_StructuralEdges(w, g, &edges)) continue;
 			float* pb = ObjectPBox(w, cs, edges.object);
 			if (BoxesMiss(pb, f->edgeLo, f->edgeHi)) continue;
-			SolveEdges(w, cs, i, pbd_ObjectContactRadius(w, edges.object), &edges, pb);
+			SolveEdges(w, cs, i, pbd_Material_ContactRadius(w, edges.object), &edges, pb);
 		}
 	}
 }

@@ -79,6 +79,7 @@
 
    The family is one serial colour: pairs share particles, so they are projected in list order. */
 #include "families/contacts.h"
+#include "services/materials.h"
 #include "families/shapes.h"
 #include "base/tasks.h"
 
@@ -117,13 +118,13 @@ static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
    through the API moves paramVersion, which already makes the kept list stale. */
 static void Radii(const pbdWorld* w, pbdContacts* c)
 {
-	float first = 0.5f * w->params[pbdParam_thickness];
+	float first = pbd_Material_DefaultRadius(w);
 	int32_t uniform = 1;
 	c->bodies = 0;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
 		c->body[o] = (uint8_t)pbd_Shapes_HasNormals(w, o);
 		c->bodies |= c->body[o];
-		const float r = pbd_ObjectContactRadius(w, o);
+		const float r = pbd_Material_ContactRadius(w, o);
 		if (o == 0) first = r;
 		uniform &= r == first;
 		c->radius[o] = r;
@@ -137,10 +138,10 @@ static void Radii(const pbdWorld* w, pbdContacts* c)
 
 float pbd_Contacts_SearchRadius(const pbdWorld* w)
 {
-	const float r0 = w->objectCount > 0 ? pbd_ObjectContactRadius(w, 0) : 0.5f * w->params[pbdParam_thickness];
+	const float r0 = w->objectCount > 0 ? pbd_Material_ContactRadius(w, 0) : pbd_Material_DefaultRadius(w);
 	float largest = (r0 + r0) * PBD_CONTACT_MARGIN;
 	for (int32_t o = 1; o < w->objectCount; ++o) {
-		const float r = pbd_ObjectContactRadius(w, o);
+		const float r = pbd_Material_ContactRadius(w, o);
 		const float search = (r + r) * PBD_CONTACT_MARGIN;
 		largest = search > largest ? search : largest;
 	}
@@ -184,12 +185,12 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 static void Contacts_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdContacts* c = state;
-	/* Fluid particles are the fluid family's (its own search pairs them with everything): only the
-	   other objects count, so a fluid beside one cloth costs this family no search. */
+	/* Only the objects this family pairs count (services/materials.h: a fluid's particles are paired by the
+	   fluid's own search), so a fluid beside one cloth costs this family no search. */
 	int32_t solids = 0;
-	for (int32_t o = 0; o < w->objectCount; ++o) solids += w->objects[o].type != PBD_OBJECT_FLUID;
+	for (int32_t o = 0; o < w->objectCount; ++o) solids += pbd_Material_InPairContacts(w, o);
 	c->self = w->params[pbdParam_selfCollision] != 0.0f && solids > 0;
-	c->others = w->params[pbdParam_collisions] != 0.0f && solids > 1;
+	c->others = pbd_Material_ObjectsCollide(w) && solids > 1;
 	if (!c->self && !c->others) c->pairCount = 0, c->reusable = 0;
 }
 

@@ -18,16 +18,6 @@
 /// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
 #define PBD_CONTACT_MASS_RATIO 10.0f
 
-/// The contact radius of object `object`'s particles: its own (pbd_World_SetObjectRadius), or
-/// half the world's thickness when that is 0 (chains and cloth), computed as the families did
-/// before radii per object (0.5f * thickness) so their results keep their bits. Read by the
-/// contacts, the ground and the colliders.
-static inline float pbd_ObjectContactRadius(const pbdWorld* world, int32_t object)
-{
-	const float r = world->objectRadius[object];
-	return r > 0.0f ? r : 0.5f * world->params[pbdParam_thickness];
-}
-
 typedef struct pbdContacts {
 	pbdGrid grid;
 	int32_t* pairs; ///< 2 per pair: (i, j), i < j, in the search's order

@@ -33,6 +33,7 @@
 #include "families/fluid_internal.h"
 #include "families/fluid.h"
 #include "families/contacts.h"
+#include "services/materials.h"
 #include "families/colliders_internal.h"
 #include "families/collider_shapes.h"
 
@@ -364,7 +365,7 @@ static void BuildOrder(pbdWorld* w, pbdFluid* f)
 {
 	/* a solid particle's share in the density: (2 r_o)^3 of fluid, in units of d^3 (Macklin 2014 7.1) */
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		const float r = pbd_ObjectContactRadius(w, o), s = (r + r) / f->k.d;
+		const float r = pbd_Material_ContactRadius(w, o), s = (r + r) / f->k.d;
 		f->volume[o] = w->objects[o].type == PBD_OBJECT_FLUID ? 1.0f : s * s * s;
 	}
 	const float mass = f->k.mass;
@@ -388,7 +389,7 @@ static void BuildOrder(pbdWorld* w, pbdFluid* f)
 		pr[0] = w->x[4 * i + 3] * mass; /* x.w, not p.w: see fluid_internal.h props */
 		pr[1] = f->volume[o];
 		pr[2] = 0.0f;
-		pr[3] = pbd_ObjectContactRadius(w, (int32_t)o);
+		pr[3] = pbd_Material_ContactRadius(w, (int32_t)o);
 		f->order[count++] = i;
 	}
 	f->orderCount = count;

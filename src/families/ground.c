@@ -1,6 +1,6 @@
 /* families/ground.c -- the ground plane y = groundHeight as a constraint family.
 
-   Each particle is a sphere of radius r, its object's (contacts.h pbd_ObjectContactRadius:
+   Each particle is a sphere of radius r, its object's (services/materials.h pbd_Material_ContactRadius:
    thickness / 2 unless the object has its own), so the constraint is the inequality
    C(p) = p.y - (height + r) >= 0, projected only when violated (seed 000 section 1): the
    ground has w = 0, so the particle takes the whole correction, straight up. When every object
@@ -20,7 +20,8 @@
 
    Each particle's constraint involves that particle alone, so the family is one colour of
    particleCount constraints that any split may solve (no two share a particle). */
-#include "families/contacts.h"
+#include "families/family.h"
+#include "services/materials.h"
 #include "base/tasks.h"
 
 #include <math.h>
@@ -35,7 +36,7 @@ typedef struct pbdGround {
 	float height; ///< plane height plus the particle radius, when uniform
 	float heights[PBD_MAX_OBJECTS]; ///< plane height plus object o's particle radius
 	float staticFriction, kineticFriction, restitution, restingSpeed;
-	float fluidFriction; ///< fluid.friction: the share of the friction fluid particles feel
+	float share[PBD_MAX_OBJECTS]; ///< the share of the friction object o's particles feel (services/materials.h)
 } pbdGround;
 
 static size_t Ground_Bytes(const pbdCapacity* cap)
@@ -61,19 +62,18 @@ static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	g->enabled = params[pbdParam_groundEnabled] != 0.0f;
 	/* particles are spheres of their object's radius against every surface */
 	const float plane = params[pbdParam_groundHeight];
-	g->height = plane + 0.5f * params[pbdParam_thickness];
+	g->height = plane + pbd_Material_DefaultRadius(w);
 	g->uniform = 1;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		g->heights[o] = plane + pbd_ObjectContactRadius(w, o);
+		g->heights[o] = plane + pbd_Material_ContactRadius(w, o);
+		g->share[o] = pbd_Material_FrictionShare(w, o);
 		if (o == 0) g->height = g->heights[0];
 		g->uniform &= g->heights[o] == g->height;
 	}
 	g->staticFriction = params[pbdParam_staticFriction];
 	g->kineticFriction = params[pbdParam_kineticFriction];
-	g->fluidFriction = params[pbdParam_fluidFriction];
 	g->restitution = params[pbdParam_restitution];
-	const float* gr = &params[pbdParam_gravityX];
-	g->restingSpeed = 2.0f * ctx->h * sqrtf(gr[0] * gr[0] + gr[1] * gr[1] + gr[2] * gr[2]);
+	g->restingSpeed = pbd_RestingSpeed(w, ctx->h);
 }
 
 static void Ground_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
@@ -108,9 +108,8 @@ static inline __attribute__((always_inline)) void SolveParticles(pbdWorld* w, pb
 		const float* x = w->x + 4 * i;
 		float tx = p[0] - x[0], tz = p[2] - x[2];
 		float travel = sqrtf(tx * tx + tz * tz);
-		/* water slips along the floor (fluid.friction, default 0): Coulomb friction on each of its
-		   particles piles a dam break up like sand; the fluid's own drag is XSPH's */
-		const float share = phase[i] & PBD_PHASE_FLUID ? g->fluidFriction : 1.0f;
+		/* water slips along the floor (services/materials.h pbd_Material_FrictionShare) */
+		const float share = g->share[phase[i] & PBD_PHASE_OBJECT_MASK];
 		if (travel < (muS * share) * depth) {
 			p[0] = x[0];
 			p[2] = x[2];

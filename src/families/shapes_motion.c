@@ -46,6 +46,7 @@
    plasticity is for bodies of stiffness below 1. */
 #include "base/tasks.h"
 #include "families/shapes_internal.h"
+#include "services/materials.h"
 #include "families/rotation.h"
 
 #include <math.h>
@@ -259,7 +260,7 @@ void pbd_Shapes_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* c
 	pbdShapes* s = state;
 	s->scaled = 0;
 	/* two bodies at least, that meet each other's particles */
-	if (s->count < 2 || w->params[pbdParam_collisions] == 0.0f) return;
+	if (s->count < 2 || !pbd_Material_ObjectsCollide(w)) return;
 	float low = 0.0f, H = 0.0f;
 	for (int32_t k = 0; k < s->count; ++k) {
 		pbdBody* b = &s->bodies[k];

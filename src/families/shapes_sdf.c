@@ -42,6 +42,7 @@
    PBD_SLICE_WORK candidates at a time, the hash and the walk held in the scratch between units. The
    parts run in the same order on the same data as in one go: the same bits, sliced or not. */
 #include "families/shapes_internal.h"
+#include "services/materials.h"
 
 #include <math.h>
 #include <string.h>
@@ -228,7 +229,7 @@ void pbd_Shapes_BeginNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 		}
 		volume *= (double)hi - (double)lo;
 	}
-	const float r = w->objectRadius[b->object] > 0.0f ? w->objectRadius[b->object] : 0.5f * w->params[pbdParam_thickness];
+	const float r = pbd_Material_ContactRadius(w, b->object);
 	float reach = r > 0.0f ? 4.0f * r : 1.0f;
 	const double cube = 8.0 * volume / (double)b->count; /* (2 s)^3 */
 	while (cube > 0.0 && (double)(0.5f * reach) * (double)(0.5f * reach) * (double)(0.5f * reach) >= cube) reach *= 0.5f;

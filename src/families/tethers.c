@@ -18,6 +18,7 @@
    and steps exactly as before. */
 #include "families/family.h"
 #include "families/tethers.h"
+#include "services/materials.h"
 #include "base/simd.h"
 
 #include <math.h>
@@ -375,7 +376,7 @@ static void Build(pbdWorld* w, pbdTethers* t, int reference)
 		   particles to them pulled them toward the spot the slots wait at, and took O(live x parked) at the step
 		   that built the tethers (a hose of 200,000 slots: 2.2 s in wasm; 195,112 particles and 4,888 slots:
 		   25 s), all the parked slots sharing one cell of the pins' grid. */
-		if (info->type == PBD_OBJECT_FLUID) continue;
+		if (!pbd_Material_HasRestShape(w, o)) continue;
 		int32_t* pins = pbd_PoolAlloc(&scratch, (size_t)info->particleCount, sizeof(int32_t));
 		if (pins == NULL) return; /* cannot happen: scratch holds at least maxParticles ints */
 		int pinCount = 0;

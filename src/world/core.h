@@ -5,6 +5,7 @@
 #include "minipbd.h"
 #include "base/pool.h"
 
+#include <math.h>
 #include <stdint.h>
 
 /* Marks a function of the flat JS surface (the files of src/wasm); tools/wasm-exports.sh exports them. */
@@ -232,6 +233,14 @@ static inline int pbd_StepInProgress(const pbdWorld* w) { return w->stepBegun !=
 int pbd_CheckNoStep(pbdWorld* world, const char* what);
 
 void pbd_Solver_Step(pbdWorld* world);
+
+/// The approach speed below which a contact does not bounce (the ground's, the colliders' restitution): what
+/// gravity adds over two substeps of length h, 2 h |g|. Gravity is the step's parameter; families read it here.
+static inline float pbd_RestingSpeed(const pbdWorld* w, float h)
+{
+	const float* g = &w->params[pbdParam_gravityX];
+	return 2.0f * h * sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
+}
 /// The world-wide parameter of each constraint kind ("stiffness.<kind>"), params.c: a new group of a
 /// kind starts at its value, and setting it sets every object's constraints of that kind.
 extern const pbdParam pbd_kindParam[pbdKind_count];

@@ -8,6 +8,7 @@
 #include "test_clusters.h"
 #include "test_scenes.h"
 #include "test_contacts.h"
+#include "services/materials.h"
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -58,11 +59,11 @@ static int ReferencePairs(pbdWorldId id, int64_t* out)
 	int count = 0;
 	for (int i = 0; i < n; ++i) {
 		const int oi = (int)(w->phase[i] & PBD_PHASE_OBJECT_MASK);
-		const float ri = pbd_ObjectContactRadius(w, oi);
+		const float ri = pbd_Material_ContactRadius(w, oi);
 		const float si = (ri + ri) * PBD_CONTACT_MARGIN;
 		for (int j = i + 1; j < n; ++j) {
 			const int oj = (int)(w->phase[j] & PBD_PHASE_OBJECT_MASK);
-			const float rj = pbd_ObjectContactRadius(w, oj);
+			const float rj = pbd_Material_ContactRadius(w, oj);
 			const float sj = (rj + rj) * PBD_CONTACT_MARGIN;
 			const float rij = (si + sj) * 0.5f;
 			const float* a = w->p + 4 * i;
