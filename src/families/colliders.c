@@ -59,7 +59,8 @@
    travelled (no sqrt); an edge when its box misses it, or when both ends are farther than
    rho + L/2 from the core. Edges are tested for spheres and capsules only.
 
-   The geometry is in collider_shapes.c, the API in colliders_api.c. Determinism: + - * /
+   The records, the geometry and the API are the boundary's (services/boundary.h, collider_shapes.c,
+   boundary_api.c). Determinism: + - * /
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
 #include "families/colliders_internal.h"
 #include "services/materials.h"
@@ -88,8 +89,8 @@ static void BeginSubstep(pbdWorld* w, pbdColliders* cs, const pbdStepContext* ct
 		const pbdObjectInfo* info = &w->objects[o];
 		pbd_ParticleBox(w->x, info->firstParticle, info->firstParticle + info->particleCount, cs->xBox + 6 * o);
 	}
-	for (int i = 0; i < cs->count; ++i) {
-		const pbdCollider* c = &cs->colliders[i];
+	for (int i = 0; i < cs->walls->count; ++i) {
+		const pbdCollider* c = &cs->walls->colliders[i];
 		pbdColliderFrame* f = &cs->frames[i];
 		pbd_XfInterpolate(c->prevPosition, c->prevRotation, c->shape.position, c->shape.rotation, cs->alphaFrom, &f->from);
 		pbd_XfInterpolate(c->prevPosition, c->prevRotation, c->shape.position, c->shape.rotation, cs->alphaTo, &f->to);
@@ -123,7 +124,7 @@ static float* ObjectPBox(const pbdWorld* w, pbdColliders* cs, int o)
 static void SolveParticles(pbdWorld* w, pbdColliders* cs, int index, float r, float share, int begin, int end, float* box,
 						   int record)
 {
-	const pbdColliderInfo* s = &cs->colliders[index].shape;
+	const pbdColliderInfo* s = &cs->walls->colliders[index].shape;
 	const pbdColliderFrame* f = &cs->frames[index];
 	const float muS = s->staticFriction * share, muK = s->kineticFriction * share;
 	const float lo0 = f->lo[0], lo1 = f->lo[1], lo2 = f->lo[2];
@@ -249,7 +250,7 @@ static void SolveParticles(pbdWorld* w, pbdColliders* cs, int index, float r, fl
    object's, of p) grows with every move. */
 static void SolveEdges(pbdWorld* w, const pbdColliders* cs, int index, float r, const pbdEdges* edges, float* box)
 {
-	const pbdColliderInfo* s = &cs->colliders[index].shape;
+	const pbdColliderInfo* s = &cs->walls->colliders[index].shape;
 	const pbdColliderFrame* f = &cs->frames[index];
 	const int sphere = s->type == pbdShape_sphere;
 	const float hh = sphere ? 0.0f : s->halfHeight;
@@ -382,7 +383,7 @@ static size_t Colliders_Bytes(const pbdCapacity* cap)
 {
 	size_t C = (size_t)cap->maxColliders, O = (size_t)cap->maxObjects;
 	size_t B = (size_t)cap->maxParticles * (size_t)(cap->maxColliders < 4 ? cap->maxColliders : 4);
-	return pbd_PoolBytes(1, sizeof(pbdColliders)) + pbd_PoolBytes(C, sizeof(pbdCollider)) +
+	return pbd_PoolBytes(1, sizeof(pbdColliders)) + pbd_Boundary_Bytes(cap->maxColliders) +
 		   pbd_PoolBytes(C, sizeof(pbdColliderFrame)) + pbd_PoolBytes(B, sizeof(pbdBounce)) +
 		   2 * pbd_PoolBytes(O, 6 * sizeof(float)) + pbd_PoolBytes(O, 1);
 }
@@ -393,8 +394,8 @@ static void* Colliders_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap
 	size_t B = (size_t)cap->maxParticles * (size_t)(cap->maxColliders < 4 ? cap->maxColliders : 4);
 	pbdColliders* cs = pbd_PoolAlloc(pool, 1, sizeof(pbdColliders));
 	if (cs == NULL) return NULL;
-	cs->colliders = pbd_PoolAlloc(pool, C, sizeof(pbdCollider));
-	cs->capacity = cap->maxColliders;
+	if (!pbd_Boundary_Create(w, pool, cap->maxColliders)) return NULL;
+	cs->walls = pbd_Boundary(w);
 	cs->frames = pbd_PoolAlloc(pool, C, sizeof(pbdColliderFrame));
 	cs->bounces = pbd_PoolAlloc(pool, B, sizeof(pbdBounce));
 	cs->bounceCapacity = (int32_t)B;
@@ -414,16 +415,16 @@ static void Colliders_PrepareStep(pbdWorld* w, void* state, const pbdStepContext
 static void Colliders_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdColliders* cs = state;
-	if (cs->count > 0) BeginSubstep(w, cs, ctx);
+	if (cs->walls->count > 0) BeginSubstep(w, cs, ctx);
 }
 
-static int32_t Colliders_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdColliders*)state)->count > 0; }
+static int32_t Colliders_ColourCount(const pbdWorld* w, const void* state) { return ((const pbdColliders*)state)->walls->count > 0; }
 
 /* The colliders, one after the other: they share particles, so serial. */
 static int32_t Colliders_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
 {
 	*serial = 1;
-	return ((const pbdColliders*)state)->count;
+	return ((const pbdColliders*)state)->walls->count;
 }
 
 /* Colliders [begin, end) against every object they may reach, particles then structural edges
@@ -450,7 +451,7 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 			const float share = pbd_Material_FrictionShare(w, o); /* water slips (services/materials.h) */
 			SolveParticles(w, cs, i, r, share, info->firstParticle, info->firstParticle + info->particleCount, pb, record);
 		}
-		int type = cs->colliders[i].shape.type;
+		int type = cs->walls->colliders[i].shape.type;
 		if (type != pbdShape_sphere && type != pbdShape_capsule) continue;
 		const int32_t groups = pbd_Distance_GroupCount(w);
 		for (int32_t g = 0; g < groups; ++g) {
@@ -471,7 +472,7 @@ static void Colliders_Velocities(pbdWorld* w, void* state, const pbdStepContext*
 	const float h = ctx->h;
 	for (int k = 0; k < cs->bounceCount; ++k) {
 		const pbdBounce* b = &cs->bounces[k];
-		const pbdColliderInfo* s = &cs->colliders[b->collider].shape;
+		const pbdColliderInfo* s = &cs->walls->colliders[b->collider].shape;
 		const pbdColliderFrame* f = &cs->frames[b->collider];
 		const float* p = w->p + 4 * b->particle;
 		float* v = w->v + 4 * b->particle;
@@ -499,8 +500,8 @@ static void Colliders_Velocities(pbdWorld* w, void* state, const pbdStepContext*
 static void Colliders_EndStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdColliders* cs = state;
-	for (int i = 0; i < cs->count; ++i) {
-		pbdCollider* c = &cs->colliders[i];
+	for (int i = 0; i < cs->walls->count; ++i) {
+		pbdCollider* c = &cs->walls->colliders[i];
 		memcpy(c->prevPosition, c->shape.position, sizeof c->prevPosition);
 		memcpy(c->prevRotation, c->shape.rotation, sizeof c->prevRotation);
 	}

@@ -1,19 +1,10 @@
-/* families/colliders_internal.h -- the collider family's state, shared by its two files:
-   colliders.c (the family: the solve and restitution) and colliders_api.c (the public API).
-   No other file reads it. */
+/* families/colliders_internal.h -- the collider family's state: colliders.c (the family: the solve and
+   restitution). The colliders' records and their API are the boundary's (services/boundary.h). */
 #ifndef PBD_COLLIDERS_INTERNAL_H
 #define PBD_COLLIDERS_INTERNAL_H
 
-#include "families/collider_shapes.h"
 #include "families/family.h"
-
-/// A kinematic collider: its shape now and its transform at the start of the step, so
-/// the solver can interpolate the motion per substep and friction can follow it.
-typedef struct pbdCollider {
-	pbdColliderInfo shape;
-	float prevPosition[3];
-	float prevRotation[4];
-} pbdCollider;
+#include "services/boundary.h"
 
 typedef struct pbdBounce {
 	int32_t particle, collider;
@@ -27,8 +18,7 @@ typedef struct pbdColliderFrame {
 } pbdColliderFrame;
 
 typedef struct pbdColliders {
-	pbdCollider* colliders;
-	int32_t count, capacity;
+	pbdBoundary* walls; ///< the colliders' records (services/boundary.h)
 	/* The step in progress (per world, so worlds may step at the same time). */
 	float alphaFrom;    ///< share of the step at the substep's start
 	float alphaTo;      ///< ... and at its end

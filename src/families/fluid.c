@@ -32,10 +32,8 @@
 #include "base/tasks.h"
 #include "families/fluid_internal.h"
 #include "families/fluid.h"
-#include "families/contacts.h"
+#include "services/boundary.h"
 #include "services/materials.h"
-#include "families/colliders_internal.h"
-#include "families/collider_shapes.h"
 
 #include <math.h>
 #include <string.h>
@@ -267,12 +265,9 @@ static void FollowMass(pbdWorld* w, pbdFluid* f)
    collider at the substep's end (alpha: the colliders' interpolation, 1 outside the step), as the
    plane n . p + c = phi through the closest surface point; the passes move the particle along it. */
 typedef struct WallsBlock {
-	pbdWorld* w;
 	pbdFluid* f;
 	const float* positions;
-	const pbdColliders* cs;
-	const pbdXf* xf;
-	int32_t colliders;
+	pbdWalls walls;
 	int32_t offset; /* the block's range starts here in f->order (a slice unit's part of it) */
 } WallsBlock;
 
@@ -280,46 +275,23 @@ typedef struct WallsBlock {
 static void WallsOf(void* data, int32_t begin, int32_t end)
 {
 	const WallsBlock* wb = data;
-	pbdWorld* w = wb->w;
 	pbdFluid* f = wb->f;
-	const float h = f->k.h, far = 2.0f * h;
-	const int ground = w->params[pbdParam_groundEnabled] != 0.0f;
-	const float groundY = w->params[pbdParam_groundHeight];
+	const float far = 2.0f * f->k.h;
 	for (int32_t o = wb->offset + begin; o < wb->offset + end; ++o) {
 		const int32_t i = f->order[o];
 		const float* p = wb->positions + 4 * i;
-		float best = far, n[3] = { 0.0f, 0.0f, 0.0f };
-		if (ground && p[1] - groundY < best) {
-			best = p[1] - groundY;
-			n[0] = 0.0f, n[1] = 1.0f, n[2] = 0.0f;
-		}
-		for (int32_t c = 0; c < wb->colliders; ++c) {
-			const pbdColliderInfo* s = &wb->cs->colliders[c].shape;
-			float q[3], nl[3];
-			ToLocal(&wb->xf[c], p, q);
-			if (FarFromShape(s, q, 0.0f, best * best)) continue;
-			const float phi = ShapeSdf(s, q, nl);
-			if (!(phi < best)) continue;
-			best = phi;
-			Rotate(&wb->xf[c], nl, n);
-		}
+		float n[3];
+		const float best = pbd_Walls_Nearest(&wb->walls, p, far, n);
 		float* b = f->boundary + 4 * i;
 		b[0] = n[0], b[1] = n[1], b[2] = n[2];
 		b[3] = best < far ? best - ((n[0] * p[0] + n[1] * p[1]) + n[2] * p[2]) : far;
 	}
 }
 
-/* The walls of the fluid particles order[begin, end). */
+/* The walls of the fluid particles order[begin, end): the boundary's table (services/boundary.h) at `alpha`. */
 static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float alpha, int32_t begin, int32_t end)
 {
-	const pbdColliders* cs = pbd_CollidersState(w);
-	pbdXf xf[64]; /* the first 64 colliders count as walls (a tank needs 5) */
-	const int32_t colliders = cs->count < 64 ? cs->count : 64;
-	for (int32_t c = 0; c < colliders; ++c) {
-		const pbdCollider* col = &cs->colliders[c];
-		pbd_XfInterpolate(col->prevPosition, col->prevRotation, col->shape.position, col->shape.rotation, alpha, &xf[c]);
-	}
-	WallsBlock b = { w, f, positions, cs, xf, colliders, begin };
+	WallsBlock b = { f, positions, pbd_Boundary_Walls(w, alpha), begin };
 	pbd_Parallel_For(w, end - begin, 512, WallsOf, &b);
 }
 
@@ -555,8 +527,7 @@ static int Fluid_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ct
 			f->wallsNext = 0;
 			break;
 		default: { /* PartWalls */
-			const pbdColliders* cs = pbd_CollidersState(w);
-			const int64_t per = 1 + (cs->count < 64 ? cs->count : 64);
+			const int64_t per = 1 + pbd_Boundary(w)->count;
 			const int64_t most = budget / per > 0 ? budget / per : 1;
 			const int32_t left = f->fluidCount - f->wallsNext;
 			const int32_t n = left < most ? left : (int32_t)most;

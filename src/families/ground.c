@@ -21,6 +21,7 @@
    Each particle's constraint involves that particle alone, so the family is one colour of
    particleCount constraints that any split may solve (no two share a particle). */
 #include "families/family.h"
+#include "services/boundary.h"
 #include "services/materials.h"
 #include "base/tasks.h"
 
@@ -59,9 +60,9 @@ static void Ground_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 {
 	pbdGround* g = state;
 	const float* params = w->params;
-	g->enabled = params[pbdParam_groundEnabled] != 0.0f;
+	float plane; /* the boundary's plane (services/boundary.h) */
+	g->enabled = pbd_Boundary_Ground(w, &plane);
 	/* particles are spheres of their object's radius against every surface */
-	const float plane = params[pbdParam_groundHeight];
 	g->height = plane + pbd_Material_DefaultRadius(w);
 	g->uniform = 1;
 	for (int32_t o = 0; o < w->objectCount; ++o) {

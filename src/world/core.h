@@ -94,6 +94,9 @@ typedef struct pbdWorld {
 	int32_t positionVersion; ///< positions were set from outside the step (kept contact lists)
 	int32_t paramVersion;    ///< a parameter changed (contacts: thickness, the filters)
 
+	/* The services below the families (src/services/): the walls, ground and colliders (services/boundary.h). */
+	struct pbdBoundary* boundary;
+
 	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
 	void* families[PBD_MAX_FAMILIES];
 

@@ -1,4 +1,4 @@
-/* families/collider_shapes.h -- the colliders' geometry: rigid transforms, the shapes'
+/* services/collider_shapes.h -- the boundary's geometry (the colliders' shapes): rigid transforms, the shapes'
    signed distances, casts and closest points, all in the collider's local frame. The small
    functions the per-particle loops call are inline here; the casts are in collider_shapes.c.
    Determinism: + - * / sqrtf and comparisons only, in a fixed order, so native and wasm

@@ -1,7 +1,7 @@
-/* families/colliders_api.c -- the colliders' public API: adding, moving and changing them,
+/* services/boundary_api.c -- the colliders' public API: adding, moving and changing them,
    their records, distances and ray casts. A collider's transform set here is where it is at
-   the end of the next step; the family (colliders.c) sweeps it there from where it was. */
-#include "families/colliders_internal.h"
+   the end of the next step; the colliders family (colliders.c) sweeps it there from where it was. */
+#include "services/boundary.h"
 
 #include <math.h>
 #include <string.h>
@@ -109,7 +109,7 @@ int pbd_World_AddCollider(pbdWorldId id, const pbdColliderDef* def)
 		}
 	}
 	if ((err = CheckMaterial(w, def->staticFriction, def->kineticFriction, def->restitution)) != PBD_OK) return err;
-	pbdColliders* cs = pbd_CollidersState(w);
+	pbdBoundary* cs = pbd_Boundary(w);
 	if (cs->count >= cs->capacity) {
 		return pbd_SetWorldError(w, PBD_ERR_COLLIDER_CAPACITY, "all %d colliders are in use", cs->capacity);
 	}
@@ -132,7 +132,7 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 								   float qw)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	pbdColliders* cs = pbd_CollidersState(w);
+	pbdBoundary* cs = pbd_Boundary(w);
 	CHECK_COLLIDER(cs, collider);
 	float pos[3] = { px, py, pz }, rot[4] = { qx, qy, qz, qw }, q[4];
 	int err;
@@ -148,7 +148,7 @@ int pbd_World_SetColliderTransform(pbdWorldId id, int collider, float px, float 
 int pbd_World_SetColliderMaterial(pbdWorldId id, int collider, float staticFriction, float kineticFriction, float restitution)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	pbdColliders* cs = pbd_CollidersState(w);
+	pbdBoundary* cs = pbd_Boundary(w);
 	CHECK_COLLIDER(cs, collider);
 	/* all three checked before any is set: a refused call changes nothing */
 	int err = CheckMaterial(w, staticFriction, kineticFriction, restitution);
@@ -163,13 +163,13 @@ int pbd_World_SetColliderMaterial(pbdWorldId id, int collider, float staticFrict
 int pbd_World_GetColliderCount(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	return pbd_CollidersState(w)->count;
+	return pbd_Boundary(w)->count;
 }
 
 int pbd_World_GetColliderInfo(pbdWorldId id, int collider, pbdColliderInfo* info)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	pbdColliders* cs = pbd_CollidersState(w);
+	pbdBoundary* cs = pbd_Boundary(w);
 	CHECK_COLLIDER(cs, collider);
 	if (info == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "info is NULL");
 	*info = cs->colliders[collider].shape;
@@ -183,7 +183,7 @@ float pbd_World_ColliderDistance(pbdWorldId id, int collider, float x, float y, 
 		pbd_SetError(PBD_ERR_INVALID_WORLD, "world id %d", (int)id);
 		return NAN;
 	}
-	const pbdColliders* cs = pbd_CollidersState(w);
+	const pbdBoundary* cs = pbd_Boundary(w);
 	if (collider < 0 || collider >= cs->count) {
 		pbd_SetWorldError(w, PBD_ERR_INVALID_COLLIDER, "collider %d of %d", collider, cs->count);
 		return NAN;
@@ -215,7 +215,7 @@ int pbd_World_RayCastColliders(pbdWorldId id, float ox, float oy, float oz, floa
 	d[0] /= len, d[1] /= len, d[2] /= len;
 	int best = -1;
 	float bestT = 3.4e38f;
-	const pbdColliders* cs = pbd_CollidersState(w);
+	const pbdBoundary* cs = pbd_Boundary(w);
 	for (int i = 0; i < cs->count; ++i) {
 		const pbdColliderInfo* s = &cs->colliders[i].shape;
 		pbdXf xf;

@@ -1,7 +1,7 @@
-/* families/collider_shapes.c -- the colliders' geometry that is not inline
+/* services/collider_shapes.c -- the colliders' geometry that is not inline
    (collider_shapes.h): interpolated transforms, casts, the rounded box entry, edge-core
    closest points, particle boxes. */
-#include "families/collider_shapes.h"
+#include "services/collider_shapes.h"
 #include "base/simd.h"
 
 #include <string.h>
