@@ -6,7 +6,7 @@
    is never touched, so removing the attachment leaves it exactly as it was; a pin (w = 0)
    does not follow the pointer. Slots are reused; ids carry a generation, so a removed
    attachment's id is refused, never dereferenced. */
-#include "families/attachments.h"
+#include "families/family.h"
 
 #include <string.h>
 
@@ -83,6 +83,27 @@ static void Attachments_Solve(pbdWorld* w, void* state, const pbdStepContext* ct
 
 static int32_t Attachments_Count(const pbdWorld* w, const void* state) { return ((const pbdAttachments*)state)->live; }
 
+/* Particles [first, first + count) were moved or removed (family.h particlesMoved: a fluid sorted or drained): the
+   attachment of the particle that was at first + k now holds newIndex[k], or is removed when newIndex[k] < 0 (its id
+   is then refused like any removed attachment's). Attachments of other particles are untouched. */
+static void Attachments_ParticlesMoved(pbdWorld* w, void* state, int32_t first, int32_t count, const int32_t* newIndex)
+{
+	pbdAttachments* s = state;
+	for (int32_t i = 0; i < s->capacity; ++i) {
+		pbdAttachment* a = &s->slots[i];
+		if (a->particle < first || a->particle >= first + count) continue; /* free slots (-1) too */
+		const int32_t to = newIndex[a->particle - first];
+		if (to >= 0) {
+			a->particle = to;
+			continue;
+		}
+		a->particle = -1; /* its particle is gone: removed as pbd_World_RemoveAttachment would */
+		a->generation = (a->generation + 1) & 0x7fff;
+		if (a->generation == 0) a->generation = 1;
+		s->live -= 1;
+	}
+}
+
 const pbdFamily pbd_family_attachments = {
 	.name = "attachments",
 	.bytes = Attachments_Bytes,
@@ -92,6 +113,7 @@ const pbdFamily pbd_family_attachments = {
 	.colourSize = Attachments_ColourSize,
 	.solve = Attachments_Solve,
 	.count = Attachments_Count,
+	.particlesMoved = Attachments_ParticlesMoved,
 };
 
 /* ---------------------------------------------------------------- API */
@@ -100,8 +122,8 @@ pbdAttachmentId pbd_World_AddAttachment(pbdWorldId id, int particle, float x, fl
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_PARTICLE(w, particle);
-	/* A parked slot of a fluid's capacity (PBD_PHASE_INACTIVE) is no particle yet: it has w = 0 and
-	   no place in the scene, and an emitter may bring it to life anywhere; a grab on it would pull
+	/* A parked slot (PBD_PHASE_INACTIVE: capacity not yet live, such as a fluid's) is no particle yet: it has
+	   w = 0 and no place in the scene, and its family may bring it to life anywhere; a grab on it would pull
 	   nothing now and a stranger later. Only live particles can be held. */
 	if ((w->phase[particle] & PBD_PHASE_INACTIVE) != 0) {
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_PARTICLE, "particle %d is a parked slot of a fluid's capacity, not a live particle", particle);
@@ -164,22 +186,4 @@ int pbd_World_GetAttachmentCount(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	return State(w)->live;
-}
-
-void pbd_Attachments_Remap(pbdWorld* w, int32_t first, int32_t count, const int32_t* newIndex)
-{
-	pbdAttachments* s = State(w);
-	for (int32_t i = 0; i < s->capacity; ++i) {
-		pbdAttachment* a = &s->slots[i];
-		if (a->particle < first || a->particle >= first + count) continue; /* free slots (-1) too */
-		const int32_t to = newIndex[a->particle - first];
-		if (to >= 0) {
-			a->particle = to;
-			continue;
-		}
-		a->particle = -1; /* its particle is gone: removed as pbd_World_RemoveAttachment would */
-		a->generation = (a->generation + 1) & 0x7fff;
-		if (a->generation == 0) a->generation = 1;
-		s->live -= 1;
-	}
 }

@@ -64,7 +64,7 @@
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
 #include "families/colliders_internal.h"
 #include "services/materials.h"
-#include "families/distance.h"
+#include "services/surfaces.h"
 
 #include <string.h>
 
@@ -453,10 +453,10 @@ static void Colliders_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx,
 		}
 		int type = cs->walls->colliders[i].shape.type;
 		if (type != pbdShape_sphere && type != pbdShape_capsule) continue;
-		const int32_t groups = pbd_Distance_GroupCount(w);
+		const int32_t groups = pbd_Surface_EdgeGroups(w);
 		for (int32_t g = 0; g < groups; ++g) {
 			pbdEdges edges;
-			if (!pbd_Distance_StructuralEdges(w, g, &edges)) continue;
+			if (!pbd_Surface_StructuralEdges(w, g, &edges)) continue;
 			float* pb = ObjectPBox(w, cs, edges.object);
 			if (BoxesMiss(pb, f->edgeLo, f->edgeHi)) continue;
 			SolveEdges(w, cs, i, pbd_Material_ContactRadius(w, edges.object), &edges, pb);

@@ -80,7 +80,7 @@
    The family is one serial colour: pairs share particles, so they are projected in list order. */
 #include "families/contacts.h"
 #include "services/materials.h"
-#include "families/shapes.h"
+#include "services/surfaces.h"
 #include "base/tasks.h"
 
 #include <math.h>
@@ -122,7 +122,7 @@ static void Radii(const pbdWorld* w, pbdContacts* c)
 	int32_t uniform = 1;
 	c->bodies = 0;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		c->body[o] = (uint8_t)pbd_Shapes_HasNormals(w, o);
+		c->body[o] = (uint8_t)pbd_Surface_HasNormals(w, o);
 		c->bodies |= c->body[o];
 		const float r = pbd_Material_ContactRadius(w, o);
 		if (o == 0) first = r;

@@ -176,6 +176,8 @@ int pbd_Distance_StructuralEdges(const pbdWorld* w, int32_t group, pbdEdges* edg
 	return 1;
 }
 
+static const pbdEdgeSource s_edges = { pbd_Distance_GroupCount, pbd_Distance_StructuralEdges };
+
 /* ---------------------------------------------------------------- statistics */
 
 static float Length(const float* x, int32_t a, int32_t b)
@@ -245,6 +247,7 @@ static void* Distance_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	d->maxGroups = (int32_t)G;
 	d->maxColours = (int32_t)(G * (PBD_MAX_COLOURS + 1));
 	d->colours = pbd_PoolAlloc(pool, (size_t)d->maxColours, sizeof(pbdDistanceColour));
+	w->edges = &s_edges; /* the structural edges, for the colliders (services/surfaces.h) */
 	return d->colours != NULL ? d : NULL;
 }
 

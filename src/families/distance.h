@@ -1,11 +1,11 @@
 /* families/distance.h -- what the rest of the core may ask of the distance family (stretch,
    shear, bend and chain constraints): the builders add constraints group by group, the
-   parameters set stiffness, the statistics and the colliders' edge test read through these
-   functions. Its state is families/distance_internal.h's, read by its own files only. */
+   parameters set stiffness, the statistics read through these functions; the colliders' edge
+   test reads the structural edges through services/surfaces.h (world->edges). Its state is families/distance_internal.h's, read by its own files only. */
 #ifndef PBD_DISTANCE_H
 #define PBD_DISTANCE_H
 
-#include "world/core.h"
+#include "services/surfaces.h"
 
 /* ---- building (builders/): a group is one object's constraints of one kind */
 
@@ -28,18 +28,9 @@ int32_t pbd_Distance_Count(const pbdWorld* world);
 /// maxError, meanError (|length - rest|, m) and maxStretch (stretch and chain) of *stats.
 void pbd_Distance_Stats(const pbdWorld* world, pbdStats* stats);
 
-/* ---- structural edges (the colliders' edge test) */
-
-/// One group's constraints [first, end) as edges a[c] - b[c]; a torn edge has a[c] == b[c].
-typedef struct pbdEdges {
-	const int32_t* a;
-	const int32_t* b;
-	int32_t first, end;
-	int32_t object;
-} pbdEdges;
+/* ---- structural edges: provided to the colliders through services/surfaces.h (world->edges) */
 
 int32_t pbd_Distance_GroupCount(const pbdWorld* world);
-/// 1 and *edges when group `group` is structural (stretch or chain), else 0.
 int pbd_Distance_StructuralEdges(const pbdWorld* world, int32_t group, pbdEdges* edges);
 
 #endif

@@ -135,6 +135,10 @@ typedef struct pbdFamily {
 	/// The constraints the family holds now (the statistics' count, pbd_World_GetConstraintCounts); NULL: none
 	/// that last (contacts are found again every substep and are not counted).
 	int32_t (*count)(const pbdWorld* world, const void* state);
+	/// Particles [first, first + count) were moved or removed by the family that owns them (a fluid sorted or
+	/// drained, in its start hook): the particle that was at first + k is now at newIndex[k], or gone when
+	/// newIndex[k] < 0. A family that keeps particle indices across steps follows (attachments); NULL: none kept.
+	void (*particlesMoved)(pbdWorld* world, void* state, int32_t first, int32_t count, const int32_t* newIndex);
 	void (*error)(const pbdWorld* world, const void* state, const float* positions, float* perParticle, double* sum,
 				  int32_t* count);
 } pbdFamily;
@@ -145,6 +149,9 @@ PBD_FAMILIES(PBD_X_FAMILY_DECL)
 
 /// The registry, indexed by pbdFamilyId (families/registry.c).
 extern const pbdFamily* const pbd_families[pbdFamily_count];
+
+/// Tells every family of the registry that particles moved (pbdFamily particlesMoved; registry.c).
+void pbd_Families_ParticlesMoved(pbdWorld* world, int32_t first, int32_t count, const int32_t* newIndex);
 
 /// A family's state in a world.
 static inline void* pbd_FamilyState(const pbdWorld* world, pbdFamilyId id) { return world->families[id]; }

@@ -5,7 +5,7 @@
    the first `active` are live, the rest parked (w = 0, PBD_PHASE_INACTIVE | NO_COLLIDE). Emitting
    takes the next parked slots; draining removes live particles and moves the survivors down,
    keeping their order, so the live range stays [first, first + active) and no index outside the
-   object ever changes. Attachments follow (pbd_Attachments_Remap); the rest of the engine reads
+   object ever changes. Attachments follow (family.h particlesMoved); the rest of the engine reads
    the live count from the object info (activeParticles).
 
    Emitter geometry: the nozzle is a disc of `radius` across `direction`; each time the stream has
@@ -15,7 +15,6 @@
    when it starts (seed 002: a density far from rho0 is what the solve has to fight). The rate is
    discs x speed / d particles per second. */
 #include "families/fluid_internal.h"
-#include "families/attachments.h"
 #include "families/fluid.h"
 
 #include <math.h>
@@ -271,7 +270,7 @@ int pbd_Fluid_EmitAndDrainUnit(pbdWorld* w, pbdFluid* f, const pbdStepContext* c
 			for (int32_t k = from; k < to; ++k) newIndex[k] = o->first + k; /* parked slots stay */
 			done += to - from, f->startRow = to;
 			if (to < o->capacity) break;
-			pbd_Attachments_Remap(w, o->first, o->capacity, newIndex);
+			pbd_Families_ParticlesMoved(w, o->first, o->capacity, newIndex);
 			o->active = f->startKept;
 			w->objects[o->object].activeParticles = f->startKept;
 			f->startRemoved += f->startCount;

@@ -204,7 +204,7 @@ void pbd_Fluid_EmitAndDrain(pbdWorld* world, pbdFluid* fluid, const pbdStepConte
 void pbd_Fluid_EmitAndDrainBegin(pbdWorld* world, pbdFluid* fluid);
 int pbd_Fluid_EmitAndDrainUnit(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx, int64_t budget, int64_t* work);
 /// Moves particle `from` into slot `to` (every per-particle array of the world and the family), for
-/// compaction and sorting; attachments are not touched (pbd_Attachments_Remap does that).
+/// compaction and sorting; other families' records of particles are not touched (pbd_Families_ParticlesMoved tells them).
 void pbd_Fluid_MoveParticle(pbdWorld* world, pbdFluid* fluid, int32_t from, int32_t to);
 /// A parked slot: w = 0, phase INACTIVE | NO_COLLIDE | FLUID of its object, at rest at `at`.
 void pbd_Fluid_Park(pbdWorld* world, int32_t particle, uint32_t object, const float at[3]);

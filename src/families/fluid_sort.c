@@ -14,7 +14,6 @@
    the committed positions (counting sort, ties by index), so the sort is part of the physics and of
    the hash, the same on every build. */
 #include "families/fluid_internal.h"
-#include "families/attachments.h"
 
 #include <string.h>
 
@@ -121,7 +120,7 @@ int pbd_Fluid_SortUnit(pbdWorld* w, pbdFluid* f, int64_t budget, int64_t* work)
 		default: { /* SortRemap */
 			int32_t* newIndex = (int32_t*)scratch;
 			for (int32_t k = 0; k < n; ++k) newIndex[order[k]] = first + k;
-			pbd_Attachments_Remap(w, first, n, newIndex);
+			pbd_Families_ParticlesMoved(w, first, n, newIndex);
 			done += n;
 			pbd_Scratch_Release(w, pbdScratch_fluid);
 			f->startItem += 1, f->startStep = SortBuild;

@@ -9,3 +9,10 @@ const pbdFamily* const pbd_families[pbdFamily_count] = {
 	PBD_FAMILIES(PBD_X_FAMILY_ENTRY)
 #undef PBD_X_FAMILY_ENTRY
 };
+
+void pbd_Families_ParticlesMoved(pbdWorld* w, int32_t first, int32_t count, const int32_t* newIndex)
+{
+	for (int32_t f = 0; f < pbdFamily_count; ++f) {
+		if (pbd_families[f]->particlesMoved) pbd_families[f]->particlesMoved(w, w->families[f], first, count, newIndex);
+	}
+}

@@ -120,6 +120,9 @@ static size_t Shapes_Bytes(const pbdCapacity* cap)
 
 static size_t Shapes_ScratchBytes(const pbdCapacity* cap) { return pbd_Shapes_SdfScratchBytes(cap->maxParticles); }
 
+/* The bodies' contact normals, for the particle contacts (services/surfaces.h). */
+static const pbdNormalSource s_normals = { pbd_Shapes_HasNormals, pbd_Shapes_ContactNormal, pbd_Shapes_ContactFaces };
+
 static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
 	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
@@ -132,6 +135,7 @@ static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	s->normal = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->faces = pbd_PoolAlloc(pool, P, 1);
 	s->capacity = cap->maxObjects;
+	w->normals = &s_normals;
 	return s->faces != NULL ? s : NULL;
 }
 

@@ -3,7 +3,7 @@
 #ifndef PBD_SHAPES_H
 #define PBD_SHAPES_H
 
-#include "world/core.h"
+#include "services/surfaces.h"
 
 /// PBD_OK, or PBD_ERR_OBJECT_CAPACITY (message set) when no body more fits.
 int pbd_Shapes_CheckRoom(pbdWorld* world);

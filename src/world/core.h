@@ -96,6 +96,9 @@ typedef struct pbdWorld {
 
 	/* The services below the families (src/services/): the walls, ground and colliders (services/boundary.h). */
 	struct pbdBoundary* boundary;
+	/* Surfaces (services/surfaces.h), each set by the family that knows it at its create; NULL: none. */
+	const struct pbdNormalSource* normals;
+	const struct pbdEdgeSource* edges;
 
 	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
 	void* families[PBD_MAX_FAMILIES];
