@@ -4,8 +4,8 @@
 
 #include "minipbd.h"
 
-/// The stages pbd_World_StepStage names: predict .. commit, and the step's start (pbdStage_count).
-#define BENCH_STAGES 7
+/// The stages pbd_World_StepStage names: predict .. commit, then the step's start and end (src/world/core.h pbdStage).
+#define BENCH_STAGES 8
 
 /// Starts the process's one team of `threads` participants (exits on failure).
 void BenchThreads_Start(int threads);

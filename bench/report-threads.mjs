@@ -3,8 +3,8 @@
    more cores, the targets, and the markdown tables. Pure functions of the records: no timing here. */
 import { fmt } from './report.mjs';
 
-/** The stages in the order of a step (pbd_StageName: 6 is the step's start, run first). */
-export const STAGES = ['start', 'predict', 'contacts', 'solve', 'update', 'velocities', 'commit'];
+/** The stages in the order of a step (pbd_StageName: 6 is the step's start, run first, 7 its end, run last). */
+export const STAGES = ['start', 'predict', 'contacts', 'solve', 'update', 'velocities', 'commit', 'end'];
 /** The thread counts the estimate extrapolates to. */
 export const ESTIMATE_THREADS = [4, 8];
 

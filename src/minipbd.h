@@ -338,8 +338,9 @@ PBD_API int pbd_World_Step(pbdWorldId world);
 /// between slices (web/js/engine/stepper-slices.js) steps this way.
 PBD_API int32_t pbd_World_StepSlice(pbdWorldId world, int32_t units);
 /// The stage of the unit pbd_World_StepSlice runs next, named by pbd_StageName: 0 predict,
-/// 1 contacts, 2 solve (one pass), 3 update, 4 velocities, 5 commit, 6 start (prepareStep: the
-/// next unit begins a step). A benchmark times the stages this way, one unit a call.
+/// 1 contacts, 2 solve (one pass), 3 update, 4 velocities, 5 commit (per substep), 6 start (once a step,
+/// first; also between steps: the next unit begins a step), 7 end (once a step, last). A benchmark times
+/// the stages this way, one unit a call.
 PBD_API int32_t pbd_World_StepStage(pbdWorldId world);
 PBD_API const char* pbd_StageName(int32_t stage);
 

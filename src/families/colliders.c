@@ -12,7 +12,7 @@
    with the other side pinned).
 
    Motion. In every substep the collider moves from the share alpha of its motion at the
-   substep's start to alpha = (substep + 1) / substeps at its end (prepareSubstep); the
+   substep's start to alpha = (substep + 1) / substeps at its end (findContacts); the
    solve, in every Gauss-Seidel pass, sees it at its start-of-step transform (prev) lerped
    toward the current one by alpha (nlerp for the rotation). Each test is made in the
    collider's frame: the particle's substep start x seen from the collider at the
@@ -511,12 +511,12 @@ const pbdFamily pbd_family_colliders = {
 	.name = "colliders",
 	.bytes = Colliders_Bytes,
 	.create = Colliders_Create,
-	.prepareStep = Colliders_PrepareStep,
-	.prepareSubstep = Colliders_PrepareSubstep,
+	.start = Colliders_PrepareStep,
+	.findContacts = Colliders_PrepareSubstep,
 	.colourCount = Colliders_ColourCount,
 	.colourSize = Colliders_ColourSize,
 	.solve = Colliders_Solve,
 	.sliceSize = -1, /* each call resets the cached object boxes (pBoxValid): a colour is one call */
 	.velocities = Colliders_Velocities,
-	.endStep = Colliders_EndStep,
+	.end = Colliders_EndStep,
 };

@@ -269,7 +269,7 @@ static void Contacts_PrepareSubstep(pbdWorld* w, void* state, const pbdStepConte
 
 /* ---------------------------------------------------------------- the contacts stage in slice units */
 
-/* Prepare in slice units of bounded work (family.h contactsUnit), with its bits:
+/* Prepare in slice units of bounded work (family.h findContactsUnit), with its bits:
      decide  Prepare's test: nothing to look for, or the kept list still holds (WithinReach: O(n)); else
      build   the grid (Radii, the counting sort, the gather into the scratch: O(n + table)), which the family
              then holds (pbd_Scratch_Hold) for the search's units
@@ -540,9 +540,9 @@ const pbdFamily pbd_family_contacts = {
 	.bytes = Contacts_Bytes,
 	.scratchBytes = Contacts_ScratchBytes,
 	.create = Contacts_Create,
-	.prepareStep = Contacts_PrepareStep,
-	.prepareSubstep = Contacts_PrepareSubstep,
-	.contactsUnit = Contacts_ContactsUnit,
+	.start = Contacts_PrepareStep,
+	.findContacts = Contacts_PrepareSubstep,
+	.findContactsUnit = Contacts_ContactsUnit,
 	.unitsLeft = Contacts_UnitsLeft,
 	.colourCount = Contacts_ColourCount,
 	.colourSize = Contacts_ColourSize,

@@ -23,7 +23,7 @@ typedef struct pbdContacts {
 	int32_t* pairs; ///< 2 per pair: (i, j), i < j, in the search's order
 	int32_t pairCount, maxPairs;
 	int32_t dropped; ///< pairs of the last search past maxPairs (counted, not stored)
-	/* What this step looks for (prepareStep, from the parameters). */
+	/* What this step looks for (start, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least
 	float massRatio;      ///< PBD_CONTACT_MASS_RATIO (tests set INFINITY: the exact mass-weighted split)
 	/* The free particles' inverse masses, largest (lightest particle) and smallest (heaviest),

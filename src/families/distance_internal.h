@@ -63,7 +63,7 @@ typedef struct pbdDistance {
 	int32_t batchCount, maxBatches;
 	pbdGroup* groups;
 	int32_t groupCount, maxGroups;
-	/* The colours of this step: those of the groups with k' > 0 (rebuilt in prepareStep). */
+	/* The colours of this step: those of the groups with k' > 0 (rebuilt in start). */
 	pbdDistanceColour* colours;
 	int32_t colourCount, maxColours;
 } pbdDistance;

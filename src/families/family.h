@@ -1,25 +1,19 @@
 /* families/family.h -- the one interface every constraint family implements, and the
    registry the step walks (Box2D v3's joint dispatch, as a table of functions).
 
-   A family is one kind of constraint (distance, tethers, attachments, particle contacts,
-   colliders, ground, wind) in its own file of src/families/ (or a few, sharing a private
-   <family>_internal.h: distance.c + distance_colouring.c + tearing.c; colliders.c +
-   colliders_api.c + collider_shapes.c), behind the table below. Its state is its own struct,
-   carved from the world's pool at creation; no other file reads it (other code goes through
-   the functions the family's header declares, e.g. families/distance.h). The step (world/step.c)
-   calls the hooks in the order of PBD_FAMILIES, stage by stage:
+   A family is one kind of constraint (distance, volume, tethers, attachments, fluid, particle
+   contacts, shapes, colliders, ground, wind) in its own files of src/families/ (a few share a
+   private <family>_internal.h: distance.c + distance_colouring.c + tearing.c + plasticity.c;
+   fluid*.c; shapes*.c + rotation.c), behind the table below. Its state is its own struct, carved
+   from the world's pool at creation; no other file reads it (builders and the API go through the
+   functions the family's header declares, e.g. families/distance.h). A family includes no other
+   family's header: what families need of each other is a service below them (src/services/:
+   boundary, materials, surfaces) or a hook of this table (particlesMoved).
 
-     per step       prepareStep   (k' for the pass count, masses changed, collider motion;
-                                  prepareStepUnit: the same in slice units of bounded work)
-     per substep    forces        predict stage: external forces into world->force (wind)
-                    prepareSubstep contacts stage: find contacts, rebuild derived data (contactsUnit:
-                                  in slice units of bounded work)
-                    solve         ns Gauss-Seidel passes; in each pass every family in
-                                  registry order, colour by colour
-                    update        after the passes: tearing, plasticity
-                    velocities    after v = (p - x) / h: restitution, in reverse registry order
-     per step       endStep
-     on demand      error         per-particle relative error (heat map, convergence, stats)
+   The step calls the hooks stage by stage, each hook in the stage of its name (start, forces in
+   predict, findContacts, solve, update, velocities, end), in the order of PBD_FAMILIES: the order
+   of the stages and what happens between them is written once, in core.h's pbdStage and
+   world/step.c. On demand: error (per-particle relative error: heat map, convergence, stats).
 
    Colours. A family's constraints of one pass are split into colours, solved one colour
    after the other. A colour that is not `serial` holds constraints that share no particle,
@@ -87,18 +81,21 @@ typedef struct pbdFamily {
 	/// which is a sizing bug (bytes() and create() disagree). NULL (with bytes NULL): no state.
 	void* (*create)(pbdWorld* world, pbdPool* pool, const pbdCapacity* cap);
 
-	/* Every hook below may be NULL. */
-	void (*prepareStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/* Every hook below may be NULL; each runs in the stage of its name (core.h pbdStage, world/step.c). */
+	/// Start stage, once a step: k' for the pass count, masses changed, collider motion, the fluid's emit and sort.
+	void (*start)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// Predict stage: external forces into world->force (setting world->forceActive), before the prediction.
 	void (*forces)(pbdWorld* world, void* state, const pbdStepContext* ctx);
-	void (*prepareSubstep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
-	/// The prepareStep and prepareSubstep hooks in slice units (optional, each with its hook set as well): one
+	/// Contacts stage, every substep: find contacts on the predicted positions, rebuild derived data.
+	void (*findContacts)(pbdWorld* world, void* state, const pbdStepContext* ctx);
+	/// The start and findContacts hooks in slice units (optional, each with its hook set as well): one
 	/// unit of bounded work (about PBD_SLICE_WORK, base/tasks.h) of it, or with `whole` all that is left; 1 when
 	/// done. The same bits as the hook. A unit that leaves data in the world's scratch for the next holds it
 	/// (pbd_Scratch_Hold) until the last. A whole step calls them with `whole` from the start: the hook's own
 	/// fast path (threads and all).
-	int (*prepareStepUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
-	int (*contactsUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
-	/// Slice units the family's work of the step's start (stage pbdStage_count) or contacts stage (pbdStage_contacts)
+	int (*startUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
+	int (*findContactsUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
+	/// Slice units the family's work of the start stage (pbdStage_start) or contacts stage (pbdStage_contacts)
 	/// will take: what is left of the one in progress when `begun`, else a whole one's, estimated from the last.
 	/// At least 1. NULL: 1 a stage.
 	int32_t (*unitsLeft)(const pbdWorld* world, const void* state, int32_t stage, int begun);
@@ -118,17 +115,15 @@ typedef struct pbdFamily {
 	/// When set, the slice size of now instead of sliceSize (at least 1, not rounded): a family
 	/// whose cost per constraint varies (the fluid's with its neighbours) keeps its units even.
 	int32_t (*sliceItems)(const pbdWorld* world, const void* state);
+	/// Update stage, after the passes: tearing, plasticity.
 	void (*update)(pbdWorld* world, void* state, const pbdStepContext* ctx);
-	/// After v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
+	/// Velocities stage, after v = (p - x) / h, in reverse registry order (see world/step.c Stage_Velocities).
 	void (*velocities)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// The velocities hook in slice units (optional, with velocities set as well): one bounded
 	/// unit of it (with `whole`, all that is left); 1 when done. The same bits as velocities.
 	int (*velocitiesUnit)(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
-	void (*endStep)(pbdWorld* world, void* state, const pbdStepContext* ctx);
-	/// Relative error of each constraint measured on `positions` (float4 per particle):
-	/// perParticle[i] = max(perParticle[i], error of each constraint on i) when perParticle is
-	/// not NULL; adds the errors to *sum and their number to *count (mean error: convergence
-	/// curve, statistics).
+	/// End stage, once a step after the last substep: the colliders' motion's start moves to its end.
+	void (*end)(pbdWorld* world, void* state, const pbdStepContext* ctx);
 	/// Stiffness k in [0, 1] of its constraints of `kind` (pbdConstraintKind) that belong to `object`
 	/// (object < 0: every object's); a kind the family does not hold is none of its business.
 	void (*setStiffness)(pbdWorld* world, void* state, int32_t object, int32_t kind, float k);
@@ -139,6 +134,10 @@ typedef struct pbdFamily {
 	/// drained, in its start hook): the particle that was at first + k is now at newIndex[k], or gone when
 	/// newIndex[k] < 0. A family that keeps particle indices across steps follows (attachments); NULL: none kept.
 	void (*particlesMoved)(pbdWorld* world, void* state, int32_t first, int32_t count, const int32_t* newIndex);
+	/// Relative error of each constraint measured on `positions` (float4 per particle):
+	/// perParticle[i] = max(perParticle[i], error of each constraint on i) when perParticle is
+	/// not NULL; adds the errors to *sum and their number to *count (mean error: convergence
+	/// curve, statistics).
 	void (*error)(const pbdWorld* world, const void* state, const float* positions, float* perParticle, double* sum,
 				  int32_t* count);
 } pbdFamily;

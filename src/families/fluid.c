@@ -3,9 +3,9 @@
    Physics", section 7.1). fluid_internal.h lists the family's files; this one holds the table, the
    pool, the kernel constants and the neighbour lists (the public queries: fluid_queries.c).
 
-   A step: prepareStep follows the parameters (kernel constants; a new rest density or spacing gives
+   A step: start follows the parameters (kernel constants; a new rest density or spacing gives
    every fluid particle its new mass and radius), runs the drains and the emitters (fluid_emit.c) and
-   every fluid.sortInterval steps puts the particles in cell order (fluid_sort.c). prepareSubstep
+   every fluid.sortInterval steps puts the particles in cell order (fluid_sort.c). findContacts
    searches the neighbours once (the fluid's own grid over every particle within h, grid.h's fluid
    rule: fluid-fluid and fluid-solid pairs, never solid-solid) and the lists serve every pass and the
    velocity passes. Each pass solves three colours, each a Jacobi sweep over ranges of particles that
@@ -397,7 +397,7 @@ static void ListsStats(pbdFluid* f)
 	f->droppedNeighbours = f->lists.dropped;
 }
 
-/* The step's start (Fluid_PrepareStep) in slice units of bounded work (family.h prepareStepUnit), with its bits:
+/* The step's start (Fluid_PrepareStep) in slice units of bounded work (family.h startUnit), with its bits:
      kernel  the parameters followed (kernel constants; a new rest density or spacing: every live particle's mass,
              O(n)), one unit
      emit    the drains and the emitters (fluid_emit.c), about PBD_SLICE_WORK particles (or disc points) a unit
@@ -465,7 +465,7 @@ static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext*
 	ListsStats(f);
 }
 
-/* The contacts stage (Fluid_PrepareSubstep) in slice units of bounded work (family.h contactsUnit), with its bits:
+/* The contacts stage (Fluid_PrepareSubstep) in slice units of bounded work (family.h findContactsUnit), with its bits:
      grid    pbd_Fluid_BuildLists's start and the grid's build into the scratch (O(n + table)), which the family
              then holds until the lists are done
      lists   pbd_Grid_FluidListsUnit: the half search over whole slots, about PBD_SLICE_WORK candidates a unit,
@@ -663,10 +663,10 @@ const pbdFamily pbd_family_fluid = {
 	.bytes = Fluid_Bytes,
 	.scratchBytes = Fluid_ScratchBytes,
 	.create = Fluid_Create,
-	.prepareStep = Fluid_PrepareStep,
-	.prepareStepUnit = Fluid_PrepareStepUnit,
-	.prepareSubstep = Fluid_PrepareSubstep,
-	.contactsUnit = Fluid_ContactsUnit,
+	.start = Fluid_PrepareStep,
+	.startUnit = Fluid_PrepareStepUnit,
+	.findContacts = Fluid_PrepareSubstep,
+	.findContactsUnit = Fluid_ContactsUnit,
 	.unitsLeft = Fluid_UnitsLeft,
 	.colourCount = Fluid_ColourCount,
 	.colourSize = Fluid_ColourSize,

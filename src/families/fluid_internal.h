@@ -197,7 +197,7 @@ void pbd_Fluid_SortBegin(pbdWorld* world, pbdFluid* fluid);
 int pbd_Fluid_SortUnit(pbdWorld* world, pbdFluid* fluid, int64_t budget, int64_t* work);
 
 /* fluid_emit.c */
-/// Drains, then emitters, for this step (prepareStep).
+/// Drains, then emitters, for this step (start).
 void pbd_Fluid_EmitAndDrain(pbdWorld* world, pbdFluid* fluid, const pbdStepContext* ctx);
 /// pbd_Fluid_EmitAndDrain in slice units: begin, then units of about `budget` particles (drained, moved, parked,
 /// or disc points visited) each, their work added to *work; 1 when done. The same bits.

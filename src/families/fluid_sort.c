@@ -5,7 +5,7 @@
    the order a block or a hose first made them, a particle's neighbours lie far apart in memory once
    the water has mixed; in the grid's order (a counting sort by bucket, neighbouring cells along x in
    neighbouring buckets, grid.c) they lie in a few runs, and the lists themselves come out in that
-   order. Every fluid.sortInterval steps (0: never), in prepareStep, each fluid object's live
+   order. Every fluid.sortInterval steps (0: never), in start, each fluid object's live
    particles [first, first + active) are permuted among themselves, so other objects' indices never
    change. Everything indexed by particle that outlives a substep moves with them: x, p, v, n, rest0,
    force, phase, errors, densities, the family's density and lambda (delta, props, omega, scratchV

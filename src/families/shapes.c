@@ -24,7 +24,7 @@
    Registry place: after the contacts, so a contact's push reaches the whole body in the same
    pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
    particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
-   mass scaling of stacked bodies for the contacts (prepareSubstep) and plasticity (the update
+   mass scaling of stacked bodies for the contacts (findContacts) and plasticity (the update
    hook), in shapes_motion.c; the error hook (the heat map); each particle's surface normal,
    layer and lattice faces for the contacts (shapes_sdf.c, built at the start of the body's first step).
 
@@ -153,7 +153,7 @@ static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	}
 }
 
-/* The step's start in slice units (family.h prepareStepUnit): first the rest normals of the bodies added since
+/* The step's start in slice units (family.h startUnit): first the rest normals of the bodies added since
    the last step (shapes_sdf.c: a neighbour search over each body, ~0.1 s natively for 48^3 cells, cut into units
    of about PBD_SLICE_WORK candidates), then Shapes_PrepareStep, in the unit that finishes them. */
 static int Shapes_PrepareStepUnit(pbdWorld* w, void* state, const pbdStepContext* ctx, int whole)
@@ -173,7 +173,7 @@ static int32_t Shapes_UnitsLeft(const pbdWorld* w, const void* state, int32_t st
 {
 	const pbdShapes* s = state;
 	(void)begun;
-	if (stage != pbdStage_count) return 1;
+	if (stage != pbdStage_start) return 1;
 	int64_t particles = 0;
 	for (int32_t k = s->job.body; k < s->count; ++k) particles += s->bodies[k].count;
 	const int64_t units = particles * 600 / (w->sliceBudget > 0 ? w->sliceBudget : PBD_SLICE_WORK);
@@ -270,11 +270,11 @@ const pbdFamily pbd_family_shapes = {
 	.bytes = Shapes_Bytes,
 	.scratchBytes = Shapes_ScratchBytes,
 	.create = Shapes_Create,
-	.prepareStep = Shapes_PrepareStep,
-	.prepareStepUnit = Shapes_PrepareStepUnit,
+	.start = Shapes_PrepareStep,
+	.startUnit = Shapes_PrepareStepUnit,
 	.unitsLeft = Shapes_UnitsLeft,
 	.forces = pbd_Shapes_Forces,
-	.prepareSubstep = pbd_Shapes_PrepareSubstep,
+	.findContacts = pbd_Shapes_PrepareSubstep,
 	.colourCount = Shapes_ColourCount,
 	.colourSize = Shapes_ColourSize,
 	.blockSize = 1, /* a body is tens to thousands of particles: one a block */

@@ -1,5 +1,5 @@
 /* families/shapes_motion.c -- what the shapes family does besides its solve: the rigid
-   predictor (the forces hook), mass scaling for stacks (prepareSubstep, undone in the update
+   predictor (the forces hook), mass scaling for stacks (findContacts, undone in the update
    hook) and plasticity (the update hook). State: shapes_internal.h.
 
    The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight line,
@@ -230,7 +230,7 @@ void pbd_Shapes_Forces(pbdWorld* w, void* state, const pbdStepContext* ctx)
    lighter than it, so the lower one is pushed less than it would be. Bodies side by side weigh
    alike; contacts with cloth or other particles see a body's scaled weight too. The
    scaling is the contacts family's split w_i / (w_i + w_j), which reads p.w: it is set after
-   the pair search (the contacts' prepareSubstep comes first; the search reads p.w only as pin
+   the pair search (the contacts' findContacts comes first; the search reads p.w only as pin
    or not, which scaling keeps) and p.w = x.w is restored in the update hook, before the
    velocity update and the commit read it. No other family reads a body particle's p.w but as
    pin or not. With fewer than two bodies nothing is scaled. */

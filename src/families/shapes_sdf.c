@@ -38,7 +38,7 @@
    When. Not at Add: a body of 48^3 cells took 0.25 s of wasm for it, one call the page could not
    answer a click during. Add only clears the body's normals and fixes the first reach
    (pbd_Shapes_BeginNormals); the start of the next step builds them (pbd_Shapes_NormalsUnit, from
-   shapes.c's prepareStepUnit) part by part, particle by particle, a slice unit of about
+   shapes.c's startUnit) part by part, particle by particle, a slice unit of about
    PBD_SLICE_WORK candidates at a time, the hash and the walk held in the scratch between units. The
    parts run in the same order on the same data as in one go: the same bits, sliced or not. */
 #include "families/shapes_internal.h"

@@ -46,7 +46,7 @@ typedef struct pbdVolume {
 	float* degenerate;   ///< PBD_VOLUME_DEGENERATE x mean |G_i|^2 at rest: skipped when sum w |G|^2 <= it x sum w
 	pbdVolumeGroup* groups;
 	int32_t groupCount, maxGroups;
-	pbdVolumeColour* colours; ///< rebuilt in prepareStep: the groups with k' > 0
+	pbdVolumeColour* colours; ///< rebuilt in start: the groups with k' > 0
 	int32_t colourCount, maxColours;
 } pbdVolume;
 

@@ -20,17 +20,21 @@
 #define PBD_ASSERT(c) assert(c)
 #endif
 
-/// The step's stages, in order (Box2D solver.h style): reading this list tells the
-/// algorithm of seed 000 section 4, per substep. world/step.c runs them; each calls the
-/// families' hooks of its stage through the registry (families/family.h).
+/// The step's stages (Box2D solver.h style): with world/step.c, which runs them, the one statement of the
+/// algorithm (seed 000 section 4). A step is start, then per substep predict .. commit, then end; each stage calls
+/// the families' hooks of its name through the registry (families/family.h), in registry order (velocities: in
+/// reverse). The numbers are public (pbd_World_StepStage, pbd_StageName): the substep's stages first, as before
+/// the per-step ones were stages.
 typedef enum pbdStage {
-	pbdStage_predict,    ///< forces hooks (wind), then v* = v + h w f_ext, p = x + h v*
-	pbdStage_contacts,   ///< prepareSubstep hooks: particle pairs, collider frames, ground contact flags
-	pbdStage_solve,      ///< ns Gauss-Seidel passes: every family in registry order, colour by colour
+	pbdStage_predict,    ///< per substep: forces hooks (wind), then v* = v + h w f_ext, p = x + h v*
+	pbdStage_contacts,   ///< findContacts hooks: particle pairs, the fluid's lists, collider frames, ground flags
+	pbdStage_solve,      ///< ns Gauss-Seidel passes: every family's solve in registry order, colour by colour
 	pbdStage_update,     ///< update hooks: tearing, plasticity; the render topology follows
-	pbdStage_velocities, ///< v = (p - x) / h, then velocities hooks: restitution (ground, colliders)
+	pbdStage_velocities, ///< v = (p - x) / h, then velocities hooks in reverse registry order: restitution, XSPH
 	pbdStage_commit,     ///< damping, speed bound (after v is recomputed, so they last), world bound,
 	                     ///< x = p: one sweep
+	pbdStage_start,      ///< per step, before the first substep: start hooks (pass stiffness, emit, sort, tethers)
+	pbdStage_end,        ///< per step, after the last substep's commit: end hooks (colliders: motion's start := end)
 	pbdStage_count
 } pbdStage;
 

@@ -34,7 +34,7 @@ int pbd_World_SetInvMass(pbdWorldId id, int particle, float invMass)
 		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "inverse mass must be in [0, 1e6], got %g", (double)invMass);
 	}
 	/* Masses are read at a step's start (the distance constraints' shares, the tethers' anchors, the shapes' and
-	   contacts' weights: their prepareStep hooks), and a step taken in slices has begun with the old ones: a particle
+	   contacts' weights: their start hooks), and a step taken in slices has begun with the old ones: a particle
 	   pinned between its slices would still be moved by its constraints with its old share until the step ends
 	   (found by the fuzzer: tests/fuzz/corpus/repro-7-pin-between-slices). A mass changes between steps only. */
 	if (pbd_StepInProgress(w)) {

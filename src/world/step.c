@@ -1,14 +1,15 @@
-/* world/step.c -- the step, as named stages (core.h pbdStage), following seed 000. The
-   constraint families (families/family.h) plug into the stages through the registry; this
-   file holds only what belongs to every particle (prediction, the velocity update, damping,
-   the bounds and the commit) and the order of things:
+/* world/step.c -- the step, as the named stages of core.h's pbdStage, following seed 000. This file and that
+   enum are the one statement of the algorithm; the other places that describe it (families/family.h, the
+   families' files, docs/architecture.md) point here. The constraint families (families/family.h) plug into the
+   stages through the registry, each stage calling the hook of its name; this file holds only what belongs to
+   every particle (prediction, the velocity update, damping, the bounds and the commit) and the order of things:
 
-     per step           prepareStep hooks (k' for the pass count, shares, tethers, colliders;
-                        the fluid's emit, drain and sort)
+     start              per step: start hooks (k' for the pass count, shares, tethers, the shapes' rest
+                        normals; the fluid's emit, drain and sort)
      per substep of h = dt / substeps:
        predict          forces hooks (wind) into world->force, then
                         v* = v + h w f_ext;  p = x + h v*                   (2.1)
-       contacts         prepareSubstep hooks: particle pairs, collider frames, ground flags
+       contacts         findContacts hooks: particle pairs, the fluid's lists, collider frames, ground flags
        solve            ns Gauss-Seidel passes; in each, every family in registry order,
                         colour by colour; each constraint moves
                         dp_i = -k' w_i C / sum_j w_j |grad_j C|^2 grad_i C   (2.2)
@@ -17,9 +18,10 @@
        update           update hooks: tearing, plasticity (soft edges, rigid shapes),
                         the shapes family's mass scaling undone
        velocities       v = (p - x) / h                                     (2.3), then the
-                        velocities hooks: restitution (ground, colliders)
+                        velocities hooks in reverse registry order: restitution (ground, colliders),
+                        the fluid's vorticity and XSPH
        commit           damping, speed bound (velocity and displacement), world bound, x = p
-     per step           endStep hooks (colliders: the motion's start moves to its end)
+     end                per step: end hooks (colliders: the motion's start moves to its end)
 
    Damping and restitution act after v is recomputed from positions. Seed 001's snippet
    damps v before that recomputation, which throws the damping away. */
@@ -76,11 +78,11 @@ static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 
 /* ---------------------------------------------------------------- the step's start, contacts */
 
-/* The families whose hook runs at the step's start (prepareStep), in the contacts stage (prepareSubstep) and in the
+/* The families whose hook runs in the start stage (start), in the contacts stage (findContacts) and in the
    velocities stage, from registry position `from` on: each is a slice unit of its own at least, so the self-contacts'
    search and the fluid's neighbour lists are two units, not one. */
-static int HasStartHook(int32_t f) { return pbd_families[f]->prepareStep != NULL; }
-static int HasContactsHook(int32_t f) { return pbd_families[f]->prepareSubstep != NULL; }
+static int HasStartHook(int32_t f) { return pbd_families[f]->start != NULL; }
+static int HasContactsHook(int32_t f) { return pbd_families[f]->findContacts != NULL; }
 static int HasVelocitiesHook(int32_t f) { return pbd_families[f]->velocities != NULL; }
 static int32_t NextHook(int (*has)(int32_t), int32_t f)
 {
@@ -94,9 +96,9 @@ static int32_t HooksFrom(int (*has)(int32_t), int32_t f)
 	return n;
 }
 
-/* One slice unit of the step's start (prepareStep hooks) or of the contacts stage (prepareSubstep), or with `whole`
+/* One slice unit of the step's start (start hooks) or of the contacts stage (findContacts), or with `whole`
    all of it that is left: at the cursor w->sliceFamily, a unit of the family's hook cut by its work
-   (prepareStepUnit, contactsUnit: PBD_SLICE_WORK a unit) or its whole hook when it has none; a family's units run
+   (startUnit, findContactsUnit: PBD_SLICE_WORK a unit) or its whole hook when it has none; a family's units run
    one after the other, nothing between them. Returns 1 when the stage is done. */
 static int Stage_Families(pbdWorld* w, pbdStepContext* ctx, int whole, int contacts)
 {
@@ -104,16 +106,16 @@ static int Stage_Families(pbdWorld* w, pbdStepContext* ctx, int whole, int conta
 	int32_t f = NextHook(has, w->sliceFamily);
 	while (f < pbdFamily_count) {
 		const pbdFamily* family = pbd_families[f];
-		int (*unit)(pbdWorld*, void*, const pbdStepContext*, int) = contacts ? family->contactsUnit : family->prepareStepUnit;
+		int (*unit)(pbdWorld*, void*, const pbdStepContext*, int) = contacts ? family->findContactsUnit : family->startUnit;
 		if (unit != NULL) {
 			if (!unit(w, w->families[f], ctx, whole)) {
 				w->sliceFamily = f; /* more of it */
 				return 0;
 			}
 		} else if (contacts) {
-			family->prepareSubstep(w, w->families[f], ctx);
+			family->findContacts(w, w->families[f], ctx);
 		} else {
-			family->prepareStep(w, w->families[f], ctx);
+			family->start(w, w->families[f], ctx);
 		}
 		f = NextHook(has, f + 1);
 		if (!whole) break;
@@ -122,7 +124,7 @@ static int Stage_Families(pbdWorld* w, pbdStepContext* ctx, int whole, int conta
 	return f >= pbdFamily_count;
 }
 
-/* Slice units of the step's start (pbdStage_count) or a contacts stage from family `cursor` on: the one in progress
+/* Slice units of the start stage (pbdStage_start) or a contacts stage from family `cursor` on: the one in progress
    (`current`: the family at the cursor may be part way) or one to come, as the families count them. At least 1. */
 static int32_t FamiliesUnitsFrom(const pbdWorld* w, int32_t stage, int32_t cursor, int current)
 {
@@ -396,25 +398,36 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
 	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, CommitParticles, &b);
 }
 
+/* ---------------------------------------------------------------- end */
+
+static void Stage_End(pbdWorld* w, pbdStepContext* ctx)
+{
+	FOR_EACH_FAMILY(f)
+	{
+		if (pbd_families[f]->end) pbd_families[f]->end(w, w->families[f], ctx);
+	}
+}
+
 /* ---------------------------------------------------------------- step */
 
 /* A step is a sequence of stage units, so that it can be taken in slices (pbd_World_StepSlice)
    with the same bits as in one go, and timed stage by stage (pbd_World_StepStage: the
    benchmark's scaling per stage):
-     unit 0                    the step's start: prepareStep hooks (pbdStage_count stands for it)
+     unit 0                    start
      per substep s, from 1 + s (ns + 5):
        +0                      predict
        +1                      contacts
        +2 .. +ns + 1           solve: Gauss-Seidel pass 0 .. ns - 1
        +ns + 2                 update
        +ns + 3                 velocities
-       +ns + 4                 commit (and after the last substep, endStep)
+       +ns + 4                 commit
+     the last, 1 + substeps (ns + 5)   end
    The stages are the named ones of core.h's pbdStage, in that order. A slice cuts them finer, so
    that no unit is a whole pass, search or sort over a large cloth or fluid: the page that steps in
    slices answers its input between units (a click within 200 ms at the format's limits).
      a pass       slice units of at most a family's slice size of one colour (SolvePassUnit);
      the start,   per family, its hook, or when it has one its hook cut by its work
-     contacts     (prepareStepUnit, contactsUnit: the fluid's emit, drain and sort, the contacts'
+     contacts     (startUnit, findContactsUnit: the fluid's emit, drain and sort, the contacts'
                   grid and pair search, the fluid's grid and lists): units of about PBD_SLICE_WORK
                   pair tests, list entries or rows each, never more than that and one item (a
                   particle's slot, an O(n) build): world->sliceWork says how much a unit did;
@@ -423,13 +436,17 @@ static void Stage_Commit(pbdWorld* w, pbdStepContext* ctx)
    the step's threads; a step taken in slices of any size ends on its bits. The start runs
    BeginStep once however many slices it takes (stepBegun). */
 #define UNITS_PER_SUBSTEP(ctx) ((ctx)->passes + 5)
-static int32_t UnitCount(const pbdStepContext* ctx) { return 1 + ctx->substeps * UNITS_PER_SUBSTEP(ctx); }
+static int32_t UnitCount(const pbdStepContext* ctx) { return 2 + ctx->substeps * UNITS_PER_SUBSTEP(ctx); }
 
-/* The stage of unit `unit` (pbdStage_count: the step's start), and its substep and pass. */
+/* The stage of unit `unit`, and its substep and pass (the end: the last substep's). */
 static int32_t UnitStage(const pbdStepContext* ctx, int32_t unit, int32_t* substep, int32_t* pass)
 {
 	*substep = 0, *pass = 0;
-	if (unit == 0) return pbdStage_count;
+	if (unit == 0) return pbdStage_start;
+	if (unit == UnitCount(ctx) - 1) {
+		*substep = ctx->substeps - 1;
+		return pbdStage_end;
+	}
 	const int32_t k = (unit - 1) % UNITS_PER_SUBSTEP(ctx);
 	*substep = (unit - 1) / UNITS_PER_SUBSTEP(ctx);
 	if (k < 2) return k == 0 ? pbdStage_predict : pbdStage_contacts;
@@ -458,7 +475,7 @@ static int32_t SliceUnitsLeft(const pbdWorld* w)
 		if (stage == pbdStage_solve) {
 			if (current) units += PassUnitsFrom(w, w->sliceFamily, w->sliceColour, w->sliceBegin);
 			else units += passUnits >= 0 ? passUnits : (passUnits = PassUnitsFrom(w, 0, 0, 0));
-		} else if (stage == pbdStage_contacts || stage == pbdStage_count) {
+		} else if (stage == pbdStage_contacts || stage == pbdStage_start) {
 			units += FamiliesUnitsFrom(w, stage, cursor, current);
 		} else if (stage == pbdStage_velocities) {
 			units += VelocitiesUnitsFrom(cursor);
@@ -500,21 +517,14 @@ static int RunUnit(pbdWorld* w, int32_t unit, int whole)
 	ctx->alpha = unit == 0 ? 0.0f : (float)(s + 1) / (float)ctx->substeps;
 	w->sliceWork = 0;
 	switch (stage) {
-	case pbdStage_count: return Stage_Families(w, ctx, whole, 0);
+	case pbdStage_start: return Stage_Families(w, ctx, whole, 0);
 	case pbdStage_predict: Stage_Predict(w, ctx); break;
 	case pbdStage_contacts: return Stage_Families(w, ctx, whole, 1);
 	case pbdStage_solve: return SolvePassUnit(w, ctx, whole);
 	case pbdStage_update: Stage_Update(w, ctx); break;
 	case pbdStage_velocities: return Stage_Velocities(w, ctx, whole);
-	default:
-		Stage_Commit(w, ctx);
-		if (s == ctx->substeps - 1) {
-			FOR_EACH_FAMILY(f)
-			{
-				if (pbd_families[f]->endStep) pbd_families[f]->endStep(w, w->families[f], ctx);
-			}
-		}
-		break;
+	case pbdStage_commit: Stage_Commit(w, ctx); break;
+	default: Stage_End(w, ctx); break;
 	}
 	return 1;
 }
@@ -567,15 +577,15 @@ int32_t pbd_World_StepSlice(pbdWorldId id, int32_t units)
 int32_t pbd_World_StepStage(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	if (w->stepUnit == 0) return pbdStage_count; /* the next unit begins a step, or is part of its start */
+	if (w->stepUnit == 0) return pbdStage_start; /* the next unit begins a step, or is part of its start */
 	int32_t s, pass;
 	return UnitStage(&w->stepContext, w->stepUnit, &s, &pass);
 }
 
 const char* pbd_StageName(int32_t stage)
 {
-	static const char* const names[pbdStage_count + 1] = { "predict", "contacts", "solve", "update", "velocities", "commit", "start" };
-	return stage >= 0 && stage <= pbdStage_count ? names[stage] : NULL;
+	static const char* const names[pbdStage_count] = { "predict", "contacts", "solve", "update", "velocities", "commit", "start", "end" };
+	return stage >= 0 && stage < pbdStage_count ? names[stage] : NULL;
 }
 
 int pbd_World_SetThreads(pbdWorldId id, pbdTeam* team, int32_t threads)

@@ -1,6 +1,6 @@
 /* test_fluid_objects.c -- the fluid's emitters and drains (families/fluid_emit.c) and its velocity
    passes (families/fluid_velocity.c), on their own: the emitter and drain tests call
-   pbd_Fluid_EmitAndDrain as the family's prepareStep does; the velocity tests give the family
+   pbd_Fluid_EmitAndDrain as the family's start does; the velocity tests give the family
    brute-force neighbour lists (every live fluid pair closer than h, the layout of neighbours/grid.h)
    and the kernel constants of the contract, so each result is checked against a closed form or a
    sum done here independently. */

@@ -225,10 +225,10 @@ static pbdWorldId HeavyWorld(HeavyScene scene, int32_t size)
 	return w;
 }
 
-/* What a step taken in units of 1 did, stage by stage (pbdStage_count: the step's start). */
+/* What a step taken in units of 1 did, stage by stage (pbdStage_start: the step's start). */
 typedef struct SliceRecord {
-	int32_t units[pbdStage_count + 1];
-	int64_t work[pbdStage_count + 1], maxWork[pbdStage_count + 1];
+	int32_t units[pbdStage_count];
+	int64_t work[pbdStage_count], maxWork[pbdStage_count];
 	int32_t contactsRun, lastContactsUnits, maxContactsUnits; /* units of one contacts stage */
 	int32_t worstEstimate;                                    /* percent: the first unit's count of the units left */
 	int64_t maxPairs; /* the most pairs a contacts stage found (the contacts' list, the fluid's lists) */
@@ -302,23 +302,23 @@ static void HeavySliced(HeavyScene scene, int32_t size, int64_t budget, int step
 			   (double)f->meanNeighbours);
 		if (scene == HeavyHose) {
 			ENSURE(f->emitted > 0);
-			ENSURE(r.units[pbdStage_count] >= f->emitted / budget); /* a unit of emission lays at most `budget` points */
+			ENSURE(r.units[pbdStage_start] >= f->emitted / budget); /* a unit of emission lays at most `budget` points */
 			printf("%d emitted; ", f->emitted);
 		}
 	} else {
 		ENSURE(pbd_ContactsState(w)->searches > 0);
 		/* the boxes' rest normals, built at the first step's start: every particle of a lattice meets at least its 6
 		   axis neighbours in the spacing's search, the surface's and the walk beneath it (shapes_sdf.c) */
-		if (scene == HeavyBoxes) ENSURE(r.units[pbdStage_count] >= 18 * n / (budget + n));
+		if (scene == HeavyBoxes) ENSURE(r.units[pbdStage_start] >= 18 * n / (budget + n));
 		printf("  %s: %lld particles, %d searches; ", s_heavyNames[scene], (long long)n, pbd_ContactsState(w)->searches);
 	}
 	printf("contacts: %d units, largest stage %d (%lld pairs), work per unit <= %lld; start: %d units, work <= %lld; "
 		   "units left off by <= %d%%\n",
 		   r.units[pbdStage_contacts], r.maxContactsUnits, (long long)pairs, (long long)r.maxWork[pbdStage_contacts],
-		   r.units[pbdStage_count], (long long)r.maxWork[pbdStage_count], r.worstEstimate);
+		   r.units[pbdStage_start], (long long)r.maxWork[pbdStage_start], r.worstEstimate);
 	ENSURE(r.work[pbdStage_contacts] > 0);
 	ENSURE(r.maxWork[pbdStage_contacts] <= budget + n);
-	ENSURE(r.maxWork[pbdStage_count] <= budget + n);
+	ENSURE(r.maxWork[pbdStage_start] <= budget + n);
 	ENSURE(pairs > 3 * (budget + n)); /* so the next line says something */
 	ENSURE(r.maxContactsUnits >= pairs / (budget + n));
 	ENSURE(r.worstEstimate <= 100); /* the units left: an estimate (later substeps' contacts are counted as the last) */
