@@ -40,14 +40,6 @@
 
 #define LIST_ENTRIES_PER_PARTICLE 80
 
-float pbd_Fluid_Spacing(const pbdWorld* w) { return w->params[pbdParam_fluidSpacing]; }
-
-float pbd_Fluid_ParticleMass(const pbdWorld* w)
-{
-	const float d = w->params[pbdParam_fluidSpacing];
-	return w->params[pbdParam_fluidRestDensity] * d * d * d;
-}
-
 /* ---------------------------------------------------------------- pool */
 
 static int32_t Entries(const pbdCapacity* cap) { return (LIST_ENTRIES_PER_PARTICLE * cap->maxFluidParticles + 3) & ~3; }

@@ -148,7 +148,7 @@ typedef struct pbdFluid {
 
 static inline pbdFluid* pbd_FluidState(const pbdWorld* world) { return (pbdFluid*)world->families[pbdFamily_fluid]; }
 
-/* fluid_queries.c */
+/* fluid_solve.c */
 /// Adds rho_i / rho0 at `positions` (the current lists) of the solve's order entries [begin, end) to *sums.
 void pbd_Fluid_SumDensities(const pbdFluid* fluid, const float* positions, int32_t begin, int32_t end, pbdDensitySums* sums);
 

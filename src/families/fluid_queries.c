@@ -19,17 +19,6 @@ static int MeasureLists(pbdWorld* w, pbdFluid* f)
 	return ok;
 }
 
-void pbd_Fluid_SumDensities(const pbdFluid* f, const float* positions, int32_t begin, int32_t end, pbdDensitySums* sums)
-{
-	for (int32_t o = begin; o < end; ++o) {
-		const float rho = pbd_Fluid_DensityAt(f, positions, f->order[o]);
-		sums->sum += rho;
-		sums->error += rho > 1.0f ? rho - 1.0f : 0.0f;
-		sums->largest = rho > sums->largest ? rho : sums->largest;
-		sums->count += 1;
-	}
-}
-
 /* The record: the counts now, the densities of `sums` (none: 0). */
 static void FillStats(const pbdFluid* f, const pbdDensitySums* sums, pbdFluidStats* stats)
 {

@@ -330,3 +330,16 @@ void pbd_Fluid_Apply(pbdWorld* w, pbdFluid* f, float* positions, int32_t begin, 
 		pbdF4_Store(positions + 4 * i, pbdF4_Add(pbdF4_Load(positions + 4 * i), pbdF4_Load(f->delta + 4 * i)));
 	}
 }
+
+/* The statistics' density sums (fluid.c's measure in the step, fluid_queries.c's fresh search): here, beside
+   pbd_Fluid_DensityAt, so fluid.c and fluid_queries.c do not call each other both ways. */
+void pbd_Fluid_SumDensities(const pbdFluid* f, const float* positions, int32_t begin, int32_t end, pbdDensitySums* sums)
+{
+	for (int32_t o = begin; o < end; ++o) {
+		const float rho = pbd_Fluid_DensityAt(f, positions, f->order[o]);
+		sums->sum += rho;
+		sums->error += rho > 1.0f ? rho - 1.0f : 0.0f;
+		sums->largest = rho > sums->largest ? rho : sums->largest;
+		sums->count += 1;
+	}
+}
