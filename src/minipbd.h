@@ -120,8 +120,8 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_gravityX, "gravityX", 0.0f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.0")                    \
 	X(pbdParam_gravityY, "gravityY", -9.81f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.1")                  \
 	X(pbdParam_gravityZ, "gravityZ", 0.0f, -1000.0f, 1000.0f, 0, "m/s^2", "step", "solver.gravity.2")                    \
-	X(pbdParam_groundEnabled, "groundEnabled", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "ground", "ground.enabled")     \
-	X(pbdParam_groundHeight, "groundHeight", 0.0f, -1e4f, 1e4f, 0, "m", "ground", "ground.height")                       \
+	X(pbdParam_groundEnabled, "groundEnabled", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "boundary", "ground.enabled")   \
+	X(pbdParam_groundHeight, "groundHeight", 0.0f, -1e4f, 1e4f, 0, "m", "boundary", "ground.height")                       \
 	X(pbdParam_restitution, "restitution", 0.2f, 0.0f, 1.0f, 0, "1", "ground", "ground.restitution")                     \
 	X(pbdParam_staticFriction, "staticFriction", 0.4f, 0.0f, 10.0f, 0, "1", "ground", "ground.staticFriction")           \
 	X(pbdParam_kineticFriction, "kineticFriction", 0.3f, 0.0f, 10.0f, 0, "1", "ground", "ground.kineticFriction")        \
@@ -141,10 +141,10 @@ typedef int32_t pbdAttachmentId;
 	X(pbdParam_airDensity, "airDensity", 0.0f, 0.0f, 100.0f, 0, "kg/m^3", "wind", "wind.density")                        \
 	X(pbdParam_drag, "drag", 1.0f, 0.0f, 10.0f, 0, "1", "wind", "wind.drag")                                             \
 	X(pbdParam_lift, "lift", 0.3f, 0.0f, 10.0f, 0, "1", "wind", "wind.lift")                                             \
-	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f, 0, "1", "tearing", "solver.tearStretch")                  \
-	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f, 0, "m", "contacts", "solver.thickness")                     \
+	X(pbdParam_tearStretch, "tearStretch", 0.0f, 0.0f, 100.0f, 0, "1", "distance", "solver.tearStretch")                 \
+	X(pbdParam_thickness, "thickness", 0.01f, 0.0001f, 1.0f, 0, "m", "materials", "solver.thickness")                    \
 	X(pbdParam_selfCollision, "selfCollision", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.selfCollision") \
-	X(pbdParam_collisions, "collisions", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "contacts", "solver.collisions")   \
+	X(pbdParam_collisions, "collisions", 1.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "materials", "solver.collisions")  \
 	X(pbdParam_selfFriction, "selfFriction", 0.2f, 0.0f, 1.0f, 0, "1", "contacts", "solver.selfFriction")               \
 	X(pbdParam_recordConvergence, "recordConvergence", 0.0f, 0.0f, 1.0f, PBD_PARAM_BOOLEAN, "1", "instruments", "")     \
 	X(pbdParam_fluidRestDensity, "fluid.restDensity", 1000.0f, 1.0f, 1e5f, 0, "kg/m^3", "fluid", "fluid.restDensity")     \
@@ -373,7 +373,7 @@ PBD_API int pbd_ParamFromName(const char* name);
 typedef struct pbdParamInfo {
 	const char* name;
 	const char* unit;  ///< "s", "m", "m/s", "1" (dimensionless), ...
-	const char* owner; ///< the module that reads it: "step", "ground", "distance", "tethers", ...
+	const char* owner; ///< the family or service that reads it: "step", "ground", "distance", "boundary", "materials", ...
 	const char* scene; ///< its place in the scene format, "" if none
 	float defaultValue, minValue, maxValue;
 	int32_t flags; ///< PBD_PARAM_INTEGER, PBD_PARAM_BOOLEAN
