@@ -69,12 +69,24 @@ async function load(file) {
   return { file, e, ids };
 }
 
+/* pbdjs_CreateWorld of the capacities `caps` (particles, constraints, triangles, lines, attachments, objects,
+   colliders: the first rows of minipbd.h PBD_CAPACITIES), as the build takes them: an array in the table's order
+   (builds with pbdjs_CapacityInfo), or positional ints (builds before the table). */
+function createWorld(e, caps) {
+  if (!e.pbdjs_CapacityInfo) return e.pbdjs_CreateWorld(...caps);
+  const ptr = e.malloc(4 * caps.length);
+  new Int32Array(e.memory.buffer, ptr, caps.length).set(caps);
+  const w = e.pbdjs_CreateWorld(ptr, caps.length);
+  e.free(ptr);
+  return w;
+}
+
 /* bench_native.c's scene, through the flat exports. */
 function build({ e, ids }, params) {
   const set = (w, name, v) => { if (e.pbd_World_SetParam(w, ids.get(name), v) < 0) throw new Error(`SetParam ${name}`); };
   const particles = res * res;
   const constraints = 2 * (res - 1) * res + 2 * (res - 1) * (res - 1) + 2 * (res - 2) * res;
-  const w = e.pbdjs_CreateWorld(particles, constraints, 2 * (res - 1) * (res - 1), 1, 16, 1, 1);
+  const w = createWorld(e, [particles, constraints, 2 * (res - 1) * (res - 1), 1, 16, 1, 1]);
   if (w <= 0) throw new Error('CreateWorld');
   const base = { dt: 1 / 60, damping: 0, gravityX: 0, gravityY: -9.81, gravityZ: 0, groundEnabled: 1, groundHeight: 0,
     restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3, thickness: 0.01, tethers: 1, selfCollision: 0, tearStretch: 0,

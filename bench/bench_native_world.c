@@ -3,9 +3,9 @@
    bench/fluid-cases.mjs fluidPlanOps: the operations it also runs through the wasm exports) to a file, one
    operation per line, and this file makes the same C calls in the same order:
 
-     create P C T L A O COL TETS SKINV SKINT [FLUID]
-                                               pbd_CreateWorld, the capacities as pbdjs_CreateWorld takes them
-                                               (FLUID: maxFluidParticles, 0 when left out)
+     create NAME VALUE ...                     pbd_CreateWorld, capacities by the names of its table
+                                               (minipbd.h PBD_CAPACITIES: particles, constraints, ...; left out: 0,
+                                               the default)
      param NAME VALUE                          pbd_World_SetParam(pbd_ParamFromName(NAME), (float)VALUE)
      body TYPE SHAPE PX PY PZ QX QY QZ QW VX VY VZ HX HY HZ RADIUS RESOLUTION MASS PRADIUS 0 0 0 0
                                                pbd_World_AddBody, the fields in pbdjs_AddBody's order
@@ -84,12 +84,16 @@ pbdWorldId BenchWorld_Load(const char* path)
 #define F(k) ((float)Number(path, line, word[k]))
 #define I(k) (Whole(path, line, word[k]))
 		if (strcmp(op, "create") == 0) {
-			if (n != 11 && n != 12) Fail(path, line, "create takes 10 or 11 capacities");
+			if (n % 2 != 1) Fail(path, line, "create takes capacity names and values");
 			pbdWorldDef def = pbd_DefaultWorldDef();
-			def.maxParticles = I(1), def.maxConstraints = I(2), def.maxTriangles = I(3), def.maxLines = I(4);
-			def.maxAttachments = I(5), def.maxObjects = I(6), def.maxColliders = I(7);
-			def.maxTets = I(8), def.maxSkinVertices = I(9), def.maxSkinTriangles = I(10);
-			def.maxFluidParticles = n == 12 ? I(11) : 0;
+			for (int k = 1; k < n; k += 2) {
+				pbdCapacityInfo info;
+				int c = 0;
+				while (pbd_GetCapacityInfo(c, &info) == PBD_OK && strcmp(info.name, word[k]) != 0) c += 1;
+				if (c == pbd_CapacityCount()) Fail(path, line, "not a capacity of minipbd.h PBD_CAPACITIES");
+				const int32_t value = I(k + 1);
+				memcpy((char*)&def + info.offset, &value, sizeof value);
+			}
 			w = pbd_CreateWorld(&def);
 			Check(0, w, path, line);
 		} else if (strcmp(op, "param") == 0) {

@@ -4,7 +4,7 @@
 
    A case is a plan, as the solids' are (solid-cases.mjs): one list of operations (create the world with these
    capacities, set a parameter, add a fluid block, add a collider) that this file applies to a wasm world
-   through the engine's exports (pbdjs_CreateWorld with its 11th capacity maxFluidParticles,
+   through the engine's exports (pbdjs_CreateWorld with the capacity fluidParticles,
    pbd_World_SetParam, pbdjs_AddFluid, pbdjs_AddCollider) and that bench.mjs writes to a file for bench_native
    (bench_native_world.c replays it with the C API). So every one of our builds starts from the same floats,
    and the peer starts from the particles the engine built, with the parameters read back from the engine.
@@ -22,9 +22,11 @@
    wall's share (the engine counts the ground and the colliders as rest fluid beyond them: fluid.c
    Fluid_WallTable); densityError = mean_i max(rho_i / rho0 - 1, 0), maxDensity = max_i rho_i / rho0. */
 
+import { OBJECT_FIELDS } from '../web/js/engine/param-table.js';
+
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
-const OBJECT_FIELDS = 19; // pbdObjectInfo as int32 (activeParticles is the 19th)
-const INFO = { firstParticle: 1, particleCount: 2, activeParticles: 18 };
+// pbdObjectInfo's fields, all int32 (src/minipbd.h PBD_OBJECT_FIELDS, generated into web/js/engine/param-table.js)
+const INFO = Object.fromEntries(OBJECT_FIELDS.map((f, k) => [f, k]));
 const BOX = 2; // pbdColliderType box
 const PART_NAMES = ['sort', 'neighbours', 'density', 'correct', 'vorticity', 'viscosity']; // pbdFluidPart order
 export const FLUID_PARTS = PART_NAMES;
@@ -94,8 +96,8 @@ const colliderArgs = (c) => [c.type, ...c.position, ...c.rotation, c.radius, c.h
 	c.kineticFriction, c.restitution];
 
 /**
- * The plan's operations, in the order both builds run them: ['create', 11 capacities] (one object, exact
- * particle counts, the fluid's capacity as maxFluidParticles), ['param', name, value], ['fluid', lower, upper,
+ * The plan's operations, in the order both builds run them: ['create', name, value, ...] (capacities by
+ * name, minipbd.h PBD_CAPACITIES: one object, exact particle counts, the fluid's capacity as fluidParticles), ['param', name, value], ['fluid', lower, upper,
  * velocity, capacity] (pbdjs_AddFluid's arguments after the world), ['collider', ...pbdjs_AddCollider's].
  * The parameters come before the block: it is laid out at fluid.spacing.
  */
@@ -103,7 +105,8 @@ export function fluidPlanOps(plan) {
 	const f = plan.fluid;
 	const at1 = (n) => Math.max(n, 1);
 	return [
-		['create', plan.count, 1, 1, 1, MAX_POINTERS, 1, at1(plan.colliders.length), 1, 1, 1, plan.count],
+		['create', 'particles', plan.count, 'constraints', 1, 'triangles', 1, 'lines', 1, 'attachments', MAX_POINTERS, 'objects', 1,
+			'colliders', at1(plan.colliders.length), 'tets', 1, 'skinVertices', 1, 'skinTriangles', 1, 'fluidParticles', plan.count],
 		...plan.params.map(([name, value]) => ['param', name, value]),
 		['fluid', ...f.lower, ...f.upper, ...f.velocity, f.capacity],
 		...plan.colliders.map((c) => ['collider', ...colliderArgs(c)]),
@@ -116,7 +119,7 @@ export { buildPlanWorld as buildFluidWorld } from './solid-cases.mjs';
 /** The fluid object's live particles (object 0 of a fluid plan): { first, count }. */
 export function fluidRange(engine, world) {
 	engine.heap.out('pbdjs_GetObjectInfo', [world.id, 0]);
-	const f = engine.heap.int32s(OBJECT_FIELDS);
+	const f = engine.heap.int32s(OBJECT_FIELDS.length);
 	return { first: f[INFO.firstParticle], count: f[INFO.activeParticles] };
 }
 

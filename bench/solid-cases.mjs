@@ -19,12 +19,13 @@
      interpenetration: the deepest overlap r_i + r_j - |x_i - x_j| of two particles of different bodies,
             or r_i - (y_i - ground) of a particle and the ground, in m and as a share of the particle radius */
 import { World } from '../web/js/minipbd.js';
+import { OBJECT_FIELDS } from '../web/js/engine/param-table.js';
 
 const SOFT = 2, RIGID = 3; // PBD_OBJECT_SOFT, PBD_OBJECT_RIGID
 const BOX = 0; // pbdBodyShape_box
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
-const OBJECT_FIELDS = 18; // pbdObjectInfo as int32 (web/js/engine/memory.js OBJECT_FIELDS)
-const INFO = { firstParticle: 1, particleCount: 2, firstTet: 12, tetCount: 13 };
+// pbdObjectInfo's fields, all int32 (src/minipbd.h PBD_OBJECT_FIELDS, generated into web/js/engine/param-table.js)
+const INFO = Object.fromEntries(OBJECT_FIELDS.map((f, k) => [f, k]));
 /* Kuhn's 6 tets of a cell, corner v = x + 2 y + 4 z (src/builders/lattice.c pbd_LatticeKuhn). */
 const KUHN = [[0, 1, 3, 7], [0, 1, 7, 5], [0, 2, 7, 3], [0, 2, 6, 7], [0, 4, 5, 7], [0, 4, 7, 6]];
 
@@ -123,8 +124,9 @@ const colliderArgs = (c) => [c.type, ...c.position, ...c.rotation, c.radius, c.h
 	c.kineticFriction, c.restitution];
 
 /**
- * The plan's operations, in the order both builds run them: ['create', capacities...] (the counts of
- * pbdjs_BodyCounts summed, as web/js's loader sizes a world), ['param', name, value], ['body', ...pbdjs_AddBody
+ * The plan's operations, in the order both builds run them: ['create', name, value, ...] (capacities by the
+ * engine's capacity names, minipbd.h PBD_CAPACITIES; the counts of pbdjs_BodyCounts summed, as web/js's loader
+ * sizes a world), ['param', name, value], ['body', ...pbdjs_AddBody
  * arguments after the world], ['collider', ...pbdjs_AddCollider arguments after the world].
  */
 export function planOps(engine, plan) {
@@ -137,8 +139,9 @@ export function planOps(engine, plan) {
 	}
 	const at1 = (n) => Math.max(n, 1);
 	return [
-		['create', at1(total.particles), at1(total.edges), 1, 1, MAX_POINTERS, plan.bodies.length, at1(plan.colliders.length), at1(total.tets),
-			at1(total.skinVertices), at1(total.skinTriangles)],
+		['create', 'particles', at1(total.particles), 'constraints', at1(total.edges), 'triangles', 1, 'lines', 1,
+			'attachments', MAX_POINTERS, 'objects', plan.bodies.length, 'colliders', at1(plan.colliders.length), 'tets', at1(total.tets),
+			'skinVertices', at1(total.skinVertices), 'skinTriangles', at1(total.skinTriangles)],
 		...plan.params.map(([name, value]) => ['param', name, value]),
 		...plan.bodies.map((b) => ['body', ...bodyArgs(b)]),
 		...plan.colliders.map((c) => ['collider', ...colliderArgs(c)]),
@@ -153,8 +156,9 @@ export const opsText = (ops) => ops.map((op) => op.map(String).join(' ')).join('
 export function buildPlanWorld(engine, ops) {
 	const e = engine.exports;
 	const [create, ...rest] = ops;
-	const id = engine.check(e.pbdjs_CreateWorld(...create.slice(1)), 'create');
-	engine.heap.refreshViews();
+	const caps = {};
+	for (let k = 1; k < create.length; k += 2) caps[create[k]] = create[k + 1];
+	const id = engine.createWorldWith(caps);
 	// The threaded build: on the engine's team with its default thread count, as engine.createWorld does.
 	if (engine.team) engine.check(e.pbd_World_SetThreads(id, engine.team, engine.threads), 'create', id);
 	const world = new World(engine, id, { objects: [], colliders: [] });
@@ -178,7 +182,7 @@ export function buildPlanWorld(engine, ops) {
 export function bodyRanges(engine, world, count) {
 	return Array.from({ length: count }, (_, o) => {
 		engine.heap.out('pbdjs_GetObjectInfo', [world.id, o]);
-		const f = engine.heap.int32s(OBJECT_FIELDS);
+		const f = engine.heap.int32s(OBJECT_FIELDS.length);
 		return { first: f[INFO.firstParticle], count: f[INFO.particleCount], firstTet: f[INFO.firstTet], tetCount: f[INFO.tetCount] };
 	});
 }

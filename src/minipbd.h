@@ -102,6 +102,42 @@ typedef int32_t pbdAttachmentId;
 /// refuses a value past the limit with PBD_ERR_INVALID_ARGUMENT, naming the value and the limit.
 #define PBD_MAX_RADIUS_SPACINGS 2.0f
 
+/// Plasticity's bounds (pbd_World_SetObjectPlasticity): yield and max strain, creep rate (1/s).
+#define PBD_PLASTICITY_MAX_YIELD 10.0f
+#define PBD_PLASTICITY_MAX_CREEP 1000.0f
+#define PBD_PLASTICITY_MAX_STRAIN 10.0f
+
+/// Limits: the one table of the engine's hard bounds that callers check against, exported beside the parameter
+/// table (pbd_LimitCount, pbd_LimitName, pbd_GetLimit) and generated into web/js/engine/param-table.js as
+/// ENGINE_LIMITS, which the scene format's limits (web/js/format/limits.js) and the thread team read instead of
+/// copies. Columns: name (JS), value (the macro, defined in this header by the part it bounds).
+#define PBD_LIMITS(X)                                             \
+	X("maxWorlds", PBD_MAX_WORLDS)                                \
+	X("maxParticles", PBD_MAX_PARTICLES)                          \
+	X("maxConstraints", PBD_MAX_CONSTRAINTS)                      \
+	X("maxAttachments", PBD_MAX_ATTACHMENTS)                      \
+	X("maxObjects", PBD_MAX_OBJECTS)                              \
+	X("maxColliders", PBD_MAX_COLLIDERS)                          \
+	X("maxRadiusSpacings", PBD_MAX_RADIUS_SPACINGS)               \
+	X("maxThreads", PBD_MAX_THREADS)                              \
+	X("maxConvergence", PBD_MAX_CONVERGENCE)                      \
+	X("bodyMaxVertices", PBD_BODY_MAX_VERTICES)                   \
+	X("bodyMaxTriangles", PBD_BODY_MAX_TRIANGLES)                 \
+	X("bodyMaxTets", PBD_BODY_MAX_TETS)                           \
+	X("bodyMaxResolution", PBD_BODY_MAX_RESOLUTION)               \
+	X("plasticityMaxYield", PBD_PLASTICITY_MAX_YIELD)             \
+	X("plasticityMaxCreep", PBD_PLASTICITY_MAX_CREEP)             \
+	X("plasticityMaxStrain", PBD_PLASTICITY_MAX_STRAIN)           \
+	X("maxFluidObjects", PBD_MAX_FLUID_OBJECTS)                   \
+	X("maxEmitters", PBD_MAX_EMITTERS)                            \
+	X("maxDrains", PBD_MAX_DRAINS)
+
+PBD_API int pbd_LimitCount(void);
+/// Limit `index`'s name (PBD_LIMITS order), or NULL out of range.
+PBD_API const char* pbd_LimitName(int index);
+/// Limit `index`'s value (NAN out of range).
+PBD_API double pbd_GetLimit(int index);
+
 /// Parameters: the one table of every world setting. This X-macro is the only place a
 /// parameter's name, default, range, unit, owner and place in the scene format are written;
 /// pbd_GetParamInfo exports it, and the JS scene validator, link codec, panel and types are
@@ -198,24 +234,61 @@ typedef enum pbdBuffer {
 	pbdBuffer_count
 } pbdBuffer;
 
-/// World description. Zero means default for every field (sokol style); make it with
-/// pbd_DefaultWorldDef so the cookie is set (Box2D style).
+/// Capacities: the one table of what a world reserves at creation. This X-macro is the only place a capacity is
+/// written: it makes the fields of pbdWorldDef (in this order) and of the families' pbdCapacity, world.c checks and
+/// defaults them from it, and pbd_GetCapacityInfo exports it, so the wasm create call (pbdjs_CreateWorld: an array
+/// in this order) and the JS loader (web/js/engine/loader.js: each object type's counts summed by name) follow it
+/// without a list of their own. A family that needs a new capacity adds its row here. Columns:
+///   field (pbdWorldDef), name (what JS counts call it), default: fixed + perParticle x maxParticles (0 given
+///   means this), limit (inclusive), flags:
+///   PBD_CAPACITY_COUNTED: exactly what the objects added use (a loader sums its objects' counts into it; 0 is the
+///     default, so a loader gives 1 when it counts none, unless the default is 0);
+///   PBD_CAPACITY_CLAMPED: a working set (pairs found per substep), cut to the limit instead of refused;
+///   PBD_CAPACITY_PART: at most maxParticles (a share of the particles).
+#define PBD_CAPACITIES(X)                                                                                              \
+	X(maxParticles, "particles", 1024, 0, PBD_MAX_PARTICLES, PBD_CAPACITY_COUNTED)                                     \
+	/* distance constraints of all kinds */                                                                            \
+	X(maxConstraints, "constraints", 0, 8, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_COUNTED)                                  \
+	X(maxTriangles, "triangles", 0, 2, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_COUNTED)                                      \
+	X(maxLines, "lines", 0, 1, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_COUNTED)                                              \
+	X(maxAttachments, "attachments", 16, 0, PBD_MAX_ATTACHMENTS, PBD_CAPACITY_COUNTED)                                 \
+	X(maxObjects, "objects", 16, 0, PBD_MAX_OBJECTS, PBD_CAPACITY_COUNTED)                                             \
+	X(maxColliders, "colliders", 8, 0, PBD_MAX_COLLIDERS, PBD_CAPACITY_COUNTED)                                        \
+	/* particle-particle pairs per substep (self-collision and collisions between objects) */                           \
+	X(maxContacts, "contacts", 0, 8, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_CLAMPED)                                        \
+	/* soft-body tetrahedra (volume constraints) */                                                                    \
+	X(maxTets, "tets", 0, 2, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_COUNTED)                                                \
+	/* vertices and triangles of embedded render surfaces (bodies) */                                                  \
+	X(maxSkinVertices, "skinVertices", 0, 1, PBD_MAX_PARTICLES, PBD_CAPACITY_COUNTED)                                  \
+	X(maxSkinTriangles, "skinTriangles", 0, 2, PBD_MAX_CONSTRAINTS, PBD_CAPACITY_COUNTED)                              \
+	/* particles fluid objects may reserve in all (their neighbour lists are sized from it); 0: no fluid */            \
+	X(maxFluidParticles, "fluidParticles", 0, 0, PBD_MAX_PARTICLES, PBD_CAPACITY_COUNTED | PBD_CAPACITY_PART)
+
+#define PBD_CAPACITY_COUNTED 1
+#define PBD_CAPACITY_CLAMPED 2
+#define PBD_CAPACITY_PART 4
+
+/// World description. Zero means default for every field (sokol style; the defaults are PBD_CAPACITIES'); make it
+/// with pbd_DefaultWorldDef so the cookie is set (Box2D style).
 typedef struct pbdWorldDef {
-	int32_t maxParticles;   ///< default 1024
-	int32_t maxConstraints; ///< distance constraints of all kinds; default 8 * maxParticles
-	int32_t maxTriangles;   ///< default 2 * maxParticles
-	int32_t maxLines;       ///< default maxParticles
-	int32_t maxAttachments; ///< default 16
-	int32_t maxObjects;     ///< default 16
-	int32_t maxColliders;   ///< default 8
-	int32_t maxContacts;    ///< particle-particle pairs per substep (self-collision and collisions between objects); default 8 * maxParticles
-	int32_t maxTets;        ///< soft-body tetrahedra (volume constraints); default 2 * maxParticles
-	int32_t maxSkinVertices;  ///< vertices of embedded render surfaces (bodies); default maxParticles
-	int32_t maxSkinTriangles; ///< their triangles; default 2 * maxParticles
-	int32_t maxFluidParticles; ///< particles that fluid objects may reserve in all (their neighbour lists are sized
-	                           ///< from it); default 0: no fluid
-	int32_t internalValue;  ///< cookie; do not touch
+#define PBD_X_FIELD(field, name, fixed, perParticle, limit, flags) int32_t field;
+	PBD_CAPACITIES(PBD_X_FIELD)
+#undef PBD_X_FIELD
+	int32_t internalValue; ///< cookie; do not touch
 } pbdWorldDef;
+
+/// One row of the capacity table (PBD_CAPACITIES), for tools and the JS side.
+typedef struct pbdCapacityInfo {
+	const char* name;    ///< "particles", "constraints", ...: what object counts call it
+	const char* field;   ///< its pbdWorldDef field, "maxParticles", ...
+	int32_t offset;      ///< of the field in pbdWorldDef (bytes)
+	int32_t fixed, perParticle; ///< default: fixed + perParticle x maxParticles
+	int32_t limit;       ///< inclusive
+	int32_t flags;       ///< PBD_CAPACITY_*
+} pbdCapacityInfo;
+PBD_API int pbd_CapacityCount(void);
+/// Fills *info for capacity `index` (PBD_CAPACITIES order); PBD_ERR_INVALID_ARGUMENT out of range.
+PBD_API int pbd_GetCapacityInfo(int index, pbdCapacityInfo* info);
 
 /// Collider shapes. Colliders are kinematic: they move only when told to
 /// (pbd_World_SetColliderTransform), and the particles feel that motion through friction.
@@ -291,19 +364,30 @@ typedef struct pbdStats {
 #define PBD_OBJECT_FLUID 4 ///< a fluid: Position Based Fluids particles (families/fluid.c); its range holds its capacity,
                            ///< the first activeParticles of it live, the rest parked (w = 0, drawn by no one)
 
+/// Per-object ranges: the one table of pbdObjectInfo's fields (all int32, in this order). A family that adds a
+/// per-object range adds its row; the wasm exports the names (pbd_ObjectFieldName) and web/js/engine/memory.js reads
+/// the record by them (generated into engine/param-table.js as OBJECT_FIELDS, checked against the engine at load).
+#define PBD_OBJECT_FIELDS(X)                                                                                           \
+	X(type) /* PBD_OBJECT_* */                                                                                         \
+	X(firstParticle) X(particleCount)                                                                                  \
+	X(firstConstraint) X(constraintCount)                                                                              \
+	X(firstTriangle) X(triangleCount)                                                                                  \
+	X(firstLine) X(lineCount)                                                                                          \
+	X(resolutionU) X(resolutionV)                                                                                      \
+	X(tornConstraints) /* constraints of this object broken by tearing so far */                                       \
+	X(firstTet) X(tetCount) /* soft bodies: their volume constraints */                                                \
+	X(firstSkinVertex) X(skinVertexCount) /* bodies: their render surface (pbdBuffer_skin*) */                         \
+	X(firstSkinTriangle) X(skinTriangleCount)                                                                          \
+	/* particles in use: particleCount, except for a fluid (its live particles, the range's start) */                  \
+	X(activeParticles)
+
 typedef struct pbdObjectInfo {
-	int32_t type; ///< PBD_OBJECT_*
-	int32_t firstParticle, particleCount;
-	int32_t firstConstraint, constraintCount;
-	int32_t firstTriangle, triangleCount;
-	int32_t firstLine, lineCount;
-	int32_t resolutionU, resolutionV;
-	int32_t tornConstraints; ///< constraints of this object broken by tearing so far
-	int32_t firstTet, tetCount;                   ///< soft bodies: their volume constraints
-	int32_t firstSkinVertex, skinVertexCount;     ///< bodies: their render surface (pbdBuffer_skin*)
-	int32_t firstSkinTriangle, skinTriangleCount;
-	int32_t activeParticles; ///< particles in use: particleCount, except for a fluid (its live particles, the range's start)
+#define PBD_X_FIELD(field) int32_t field;
+	PBD_OBJECT_FIELDS(PBD_X_FIELD)
+#undef PBD_X_FIELD
 } pbdObjectInfo;
+/// pbdObjectInfo's field `index` by name ("type", "firstParticle", ...), or NULL past the last.
+PBD_API const char* pbd_ObjectFieldName(int index);
 
 PBD_API pbdWorldDef pbd_DefaultWorldDef(void);
 PBD_API pbdChainDef pbd_DefaultChainDef(void);
@@ -407,7 +491,7 @@ PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo*
 /// Plasticity (seed 001 section 5.3; the yield / creep / max set of FleX and Rapier): once the
 /// strain of a soft body's edge or a rigid body's shape passes `yield`, its rest state creeps
 /// toward the deformed state at `creep` per second, until the plastic strain reaches `max`.
-/// creep = 0 turns it off (the default). yield, max in [0, 10]; creep in [0, 1000].
+/// creep = 0 turns it off (the default). yield, max in [0, 10]; creep in [0, 1000] (PBD_PLASTICITY_MAX_*).
 PBD_API int pbd_World_SetObjectRadius(pbdWorldId world, int object, float radius);
 PBD_API float pbd_World_GetObjectRadius(pbdWorldId world, int object);
 PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yield, float creep, float max);

@@ -4,6 +4,7 @@
      node tools/gen-param-table.mjs [build/minipbd.wasm] [web/js/engine/param-table.js]
      node tools/gen-param-table.mjs --check [wasm] [module]   (exit 1 if the module differs)
 
+   It writes the engine's limits (PBD_LIMITS) and pbdObjectInfo's fields (PBD_OBJECT_FIELDS) beside the table.
    src/minipbd.h's PBD_PARAMS is the only place a parameter's name, default, range, flags,
    unit, owner and scene place are written (one parameter table). The wasm
    exports it (pbd_ParamCount, pbd_ParamName, pbdjs_ParamInfo, pbdjs_ParamString); this tool
@@ -38,9 +39,10 @@ export function float32Decimal(x) {
 	return x; // 9 significant digits always round-trip a float32; not reached
 }
 
-/** The rows of the engine's parameter table, read through the wasm's exports; `constants`, a property of the array
- *  (not enumerable, so the rows compare as rows), holds the bounds that relate parameters to objects:
- *  maxRadiusSpacings (minipbd.h PBD_MAX_RADIUS_SPACINGS). */
+/** The rows of the engine's parameter table, read through the wasm's exports; `limits` and `objectFields`,
+ *  properties of the array (not enumerable, so the rows compare as rows), hold the engine's limits table
+ *  (minipbd.h PBD_LIMITS: pbd_LimitCount, pbd_LimitName, pbd_GetLimit) and pbdObjectInfo's field names
+ *  (PBD_OBJECT_FIELDS: pbd_ObjectFieldName). */
 export async function readParamTable(bytes) {
 	const module = await WebAssembly.compile(bytes);
 	const imports = {};
@@ -76,7 +78,12 @@ export async function readParamTable(bytes) {
 			scene: text(e.pbdjs_ParamString(i, 2)),
 		});
 	}
-	Object.defineProperty(rows, 'constants', { value: { maxRadiusSpacings: float32Decimal(e.pbdjs_MaxRadiusSpacings()) } });
+	const limits = {};
+	for (let i = 0; i < e.pbd_LimitCount(); i++) limits[text(e.pbd_LimitName(i))] = float32Decimal(Math.fround(e.pbd_GetLimit(i)));
+	const objectFields = [];
+	for (let i = 0, ptr; (ptr = e.pbd_ObjectFieldName(i)); i++) objectFields.push(text(ptr));
+	Object.defineProperty(rows, 'limits', { value: limits });
+	Object.defineProperty(rows, 'objectFields', { value: objectFields });
 	return rows;
 }
 
@@ -100,10 +107,17 @@ export const PARAM_TABLE = Object.freeze([
 ${lines.join('\n')}
 ].map(Object.freeze));
 
-// A particle's contact radius is at most this many spacings of its object's particles (src/minipbd.h
-// PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, and thickness / 2 for every chain and cloth. The engine refuses a
-// value past it; the scene validator checks it first (objects/chain.js, cloth.js, body-common.js).
-export const MAX_RADIUS_SPACINGS = ${rows.constants.maxRadiusSpacings};
+// The engine's limits (src/minipbd.h PBD_LIMITS: the hard bounds callers check against, each defined there by the
+// part it bounds): format/limits.js quotes them for the scene format, engine/threads.js takes maxThreads.
+export const ENGINE_LIMITS = Object.freeze({
+${Object.entries(rows.limits).map(([k, v]) => `  ${k}: ${v},`).join('\n')}
+});
+
+// pbdObjectInfo's fields in order, all int32 (src/minipbd.h PBD_OBJECT_FIELDS): the record pbdjs_GetObjectInfo writes,
+// read by engine/memory.js; the loader checks it against the engine's pbd_ObjectFieldName.
+export const OBJECT_FIELDS = Object.freeze([
+${rows.objectFields.map((f) => `  '${f}',`).join('\n')}
+]);
 `;
 }
 

@@ -59,12 +59,11 @@ typedef enum pbdFamilyId {
 } pbdFamilyId;
 
 /// Capacities of a world (its definition with the defaults applied): what families size
-/// their share of the pool from.
+/// their share of the pool from. Its fields are minipbd.h's PBD_CAPACITIES (maxFluidParticles 0: no fluid).
 typedef struct pbdCapacity {
-	int32_t maxParticles, maxConstraints, maxTriangles, maxLines;
-	int32_t maxAttachments, maxObjects, maxColliders, maxContacts;
-	int32_t maxTets, maxSkinVertices, maxSkinTriangles;
-	int32_t maxFluidParticles; ///< 0: no fluid (the fluid family reserves nothing)
+#define PBD_X_FIELD(field, name, fixed, perParticle, limit, flags) int32_t field;
+	PBD_CAPACITIES(PBD_X_FIELD)
+#undef PBD_X_FIELD
 } pbdCapacity;
 
 

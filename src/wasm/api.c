@@ -9,7 +9,8 @@
      pbdjs_ChainCounts, pbdjs_ClothCounts: int32[0..2] = particles, constraints, lines or triangles
      pbdjs_GetStats:      f64[0..8] = steps, particles, constraints, attachments, maxError,
                                       meanError, maxStretch, kineticEnergy, potentialEnergy
-     pbdjs_GetObjectInfo: int32[0..18] in pbdObjectInfo order
+     pbdjs_GetObjectInfo: int32 per field of pbdObjectInfo (PBD_OBJECT_FIELDS, named by pbd_ObjectFieldName)
+     pbdjs_CapacityInfo:  int32[0..4] = offset, fixed, perParticle, limit, flags
      pbdjs_GetConstraintCounts: int32[0..n) = each family's constraints (pbd_FamilyName order), n returned
      pbdjs_GetColliderInfo, pbdjs_RayCastColliders: see api_colliders.c
      pbdjs_ParamInfo:     f64[0..3] = default, min, max, flags */
@@ -21,25 +22,31 @@
 #define PBDJS_EXCHANGE_BYTES 256
 PBDJS_API int pbdjs_ExchangeBytes(void) { return PBDJS_EXCHANGE_BYTES; }
 
-/* Capacities after maxColliders may be left out by the caller (JS passes undefined, which is 0:
-   the default). */
-PBDJS_API pbdWorldId pbdjs_CreateWorld(int maxParticles, int maxConstraints, int maxTriangles, int maxLines,
-									   int maxAttachments, int maxObjects, int maxColliders, int maxTets,
-									   int maxSkinVertices, int maxSkinTriangles, int maxFluidParticles)
+/* A world of the capacities caps[0 .. count) in PBD_CAPACITIES order (pbdjs_CapacityInfo); those past count, and
+   0s, are the defaults. The loader (web/js/engine/loader.js) writes the array by the names the table exports, so a
+   capacity a family adds needs no change here or there. Each is copied with memcpy at its field's offset. */
+PBDJS_API pbdWorldId pbdjs_CreateWorld(const int32_t* caps, int count)
 {
 	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = maxParticles;
-	def.maxConstraints = maxConstraints;
-	def.maxTriangles = maxTriangles;
-	def.maxLines = maxLines;
-	def.maxAttachments = maxAttachments;
-	def.maxObjects = maxObjects;
-	def.maxColliders = maxColliders;
-	def.maxTets = maxTets;
-	def.maxSkinVertices = maxSkinVertices;
-	def.maxSkinTriangles = maxSkinTriangles;
-	def.maxFluidParticles = maxFluidParticles;
+	if (count < 0 || count > pbd_CapacityCount() || (count > 0 && caps == NULL)) {
+		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%d capacities, the table has %d", count, pbd_CapacityCount());
+	}
+	for (int i = 0; i < count; ++i) {
+		pbdCapacityInfo info;
+		pbd_GetCapacityInfo(i, &info);
+		memcpy((char*)&def + info.offset, &caps[i], sizeof(int32_t));
+	}
 	return pbd_CreateWorld(&def);
+}
+
+/* Capacity `index` of the table: out[0..4] = offset, fixed default, per-particle default, limit, flags (int32);
+   returns its name ("particles", ...), or NULL out of range. */
+PBDJS_API const char* pbdjs_CapacityInfo(int index, int32_t* out)
+{
+	pbdCapacityInfo info;
+	if (pbd_GetCapacityInfo(index, &info) != PBD_OK) return NULL;
+	out[0] = info.offset, out[1] = info.fixed, out[2] = info.perParticle, out[3] = info.limit, out[4] = info.flags;
+	return info.name;
 }
 
 PBDJS_API int pbdjs_AddChain(pbdWorldId world, float sx, float sy, float sz, float ex, float ey, float ez, int segments,
@@ -123,7 +130,6 @@ PBDJS_API int pbdjs_StepNControlled(pbdWorldId world, int n, pbdStepControl* con
 }
 
 _Static_assert(sizeof(pbdStepControl) == 4 * sizeof(int32_t), "JS reads the step control as 4 int32");
-_Static_assert(sizeof(pbdObjectInfo) == 19 * sizeof(int32_t), "JS reads object info as 19 int32");
 _Static_assert(sizeof(pbdObjectInfo) <= PBDJS_EXCHANGE_BYTES && 9 * sizeof(double) <= PBDJS_EXCHANGE_BYTES, "records fit");
 
 /* The parameter table for JS (web/js/engine/param-table.js is generated from it): the row's
@@ -144,8 +150,3 @@ PBDJS_API const char* pbdjs_ParamString(int param, int which)
 	if (pbd_GetParamInfo(param, &info) != PBD_OK) return NULL;
 	return which == 0 ? info.unit : which == 1 ? info.owner : which == 2 ? info.scene : NULL;
 }
-
-/* The bound every contact radius keeps to its object's particle spacing (minipbd.h PBD_MAX_RADIUS_SPACINGS): the
-   scene validator's rule for solver.thickness and a body's particleRadius, generated into param-table.js with the
-   table. */
-PBDJS_API double pbdjs_MaxRadiusSpacings(void) { return PBD_MAX_RADIUS_SPACINGS; }

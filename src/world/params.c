@@ -16,6 +16,36 @@ static const pbdParamInfo s_params[pbdParam_count] = {
 
 int pbd_ParamCount(void) { return pbdParam_count; }
 
+/* The limits (minipbd.h PBD_LIMITS), exported beside the parameters. */
+static const char* const s_limitNames[] = {
+#define PBD_X_NAME(name, value) name,
+	PBD_LIMITS(PBD_X_NAME)
+#undef PBD_X_NAME
+};
+static const double s_limitValues[] = {
+#define PBD_X_VALUE(name, value) (double)(value),
+	PBD_LIMITS(PBD_X_VALUE)
+#undef PBD_X_VALUE
+};
+#define LIMIT_COUNT ((int)(sizeof s_limitValues / sizeof s_limitValues[0]))
+
+int pbd_LimitCount(void) { return LIMIT_COUNT; }
+const char* pbd_LimitName(int index) { return index >= 0 && index < LIMIT_COUNT ? s_limitNames[index] : NULL; }
+double pbd_GetLimit(int index) { return index >= 0 && index < LIMIT_COUNT ? s_limitValues[index] : NAN; }
+
+/* pbdObjectInfo's fields (minipbd.h PBD_OBJECT_FIELDS) by name. */
+static const char* const s_objectFields[] = {
+#define PBD_X_NAME(field) #field,
+	PBD_OBJECT_FIELDS(PBD_X_NAME)
+#undef PBD_X_NAME
+};
+_Static_assert(sizeof s_objectFields / sizeof s_objectFields[0] * sizeof(int32_t) == sizeof(pbdObjectInfo), "all int32");
+
+const char* pbd_ObjectFieldName(int index)
+{
+	return index >= 0 && index < (int)(sizeof s_objectFields / sizeof s_objectFields[0]) ? s_objectFields[index] : NULL;
+}
+
 int pbd_GetParamInfo(int param, pbdParamInfo* info)
 {
 	if (param < 0 || param >= pbdParam_count) return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", param);
@@ -173,7 +203,7 @@ int pbd_World_SetObjectPlasticity(pbdWorldId id, int object, float yield, float 
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	PBD_CHECK_OBJECT(w, object);
 	const float v[3] = { yield, creep, max };
-	const float hi[3] = { 10.0f, 1000.0f, 10.0f };
+	const float hi[3] = { PBD_PLASTICITY_MAX_YIELD, PBD_PLASTICITY_MAX_CREEP, PBD_PLASTICITY_MAX_STRAIN };
 	static const char* const names[3] = { "yield", "creep", "max" };
 	for (int i = 0; i < 3; ++i) {
 		if (!pbd_IsFinite(v[i])) return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "plasticity %s", names[i]);

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -127,48 +128,49 @@ pbdWorldDef pbd_DefaultWorldDef(void)
 	return def;
 }
 
-static int32_t DefOr(int32_t value, int32_t fallback) { return value > 0 ? value : fallback; }
+/* ---------------------------------------------------------------- capacities */
 
-/* The def with its defaults applied, or an error. */
+static const pbdCapacityInfo s_capacities[] = {
+#define PBD_X_INFO(field, name, fixed, perParticle, limit, flags) \
+	{ name, #field, (int32_t)offsetof(pbdWorldDef, field), fixed, perParticle, limit, flags },
+	PBD_CAPACITIES(PBD_X_INFO)
+#undef PBD_X_INFO
+};
+#define CAPACITY_COUNT ((int)(sizeof s_capacities / sizeof s_capacities[0]))
+_Static_assert(sizeof(pbdCapacity) == CAPACITY_COUNT * sizeof(int32_t), "pbdCapacity is PBD_CAPACITIES' fields");
+_Static_assert(offsetof(pbdWorldDef, internalValue) == CAPACITY_COUNT * sizeof(int32_t), "pbdWorldDef too");
+
+int pbd_CapacityCount(void) { return CAPACITY_COUNT; }
+
+int pbd_GetCapacityInfo(int index, pbdCapacityInfo* info)
+{
+	if (index < 0 || index >= CAPACITY_COUNT) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "capacity %d", index);
+	if (info == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "info is NULL");
+	*info = s_capacities[index];
+	return PBD_OK;
+}
+
+/* The def with its defaults applied (PBD_CAPACITIES: fixed + perParticle x maxParticles for 0), or an error. The
+   fields are copied one at a time with memcpy at the table's offsets into the same layout (pbdCapacity is the
+   def's fields in the def's order), which is well defined; pointer steps across struct members are not. */
 static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 {
-	if (def->maxParticles < 0 || def->maxConstraints < 0 || def->maxTriangles < 0 || def->maxLines < 0 ||
-		def->maxAttachments < 0 || def->maxObjects < 0 || def->maxColliders < 0 || def->maxContacts < 0 ||
-		def->maxTets < 0 || def->maxSkinVertices < 0 || def->maxSkinTriangles < 0 || def->maxFluidParticles < 0) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "capacities must not be negative");
-	}
-	cap->maxParticles = DefOr(def->maxParticles, 1024);
-	if (cap->maxParticles > PBD_MAX_PARTICLES) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "maxParticles %d is over the limit %d", cap->maxParticles,
-							PBD_MAX_PARTICLES);
-	}
-	cap->maxConstraints = DefOr(def->maxConstraints, 8 * cap->maxParticles);
-	cap->maxTriangles = DefOr(def->maxTriangles, 2 * cap->maxParticles);
-	cap->maxLines = DefOr(def->maxLines, cap->maxParticles);
-	cap->maxAttachments = DefOr(def->maxAttachments, 16);
-	cap->maxObjects = DefOr(def->maxObjects, 16);
-	cap->maxColliders = DefOr(def->maxColliders, 8);
-	int64_t contacts64 = def->maxContacts > 0 ? def->maxContacts : 8 * (int64_t)cap->maxParticles;
-	cap->maxContacts = (int32_t)(contacts64 > PBD_MAX_CONSTRAINTS ? PBD_MAX_CONSTRAINTS : contacts64);
-	cap->maxTets = DefOr(def->maxTets, 2 * cap->maxParticles);
-	cap->maxSkinVertices = DefOr(def->maxSkinVertices, cap->maxParticles);
-	cap->maxSkinTriangles = DefOr(def->maxSkinTriangles, 2 * cap->maxParticles);
-	cap->maxFluidParticles = def->maxFluidParticles; /* 0: no fluid, and no pool for its lists */
-	if (cap->maxFluidParticles > cap->maxParticles) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "maxFluidParticles %d is over maxParticles %d", cap->maxFluidParticles,
-							cap->maxParticles);
-	}
-	if (cap->maxTets > PBD_MAX_CONSTRAINTS || cap->maxSkinVertices > PBD_MAX_PARTICLES ||
-		cap->maxSkinTriangles > PBD_MAX_CONSTRAINTS) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "a capacity is over its limit (tets %d, skin vertices %d, skin triangles %d)",
-							PBD_MAX_CONSTRAINTS, PBD_MAX_PARTICLES, PBD_MAX_CONSTRAINTS);
-	}
-	if (cap->maxConstraints > PBD_MAX_CONSTRAINTS || cap->maxTriangles > PBD_MAX_CONSTRAINTS ||
-		cap->maxLines > PBD_MAX_CONSTRAINTS || cap->maxAttachments > PBD_MAX_ATTACHMENTS ||
-		cap->maxObjects > PBD_MAX_OBJECTS || cap->maxColliders > PBD_MAX_COLLIDERS) {
-		return pbd_SetError(PBD_ERR_INVALID_ARGUMENT,
-							"a capacity is over its limit (constraints %d, attachments %d, objects %d, colliders %d)",
-							PBD_MAX_CONSTRAINTS, PBD_MAX_ATTACHMENTS, PBD_MAX_OBJECTS, PBD_MAX_COLLIDERS);
+	int32_t particles = def->maxParticles > 0 ? def->maxParticles : s_capacities[0].fixed;
+	for (int i = 0; i < CAPACITY_COUNT; ++i) {
+		const pbdCapacityInfo* c = &s_capacities[i];
+		int32_t given;
+		memcpy(&given, (const char*)def + c->offset, sizeof given);
+		if (given < 0) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s %d: capacities must not be negative", c->field, given);
+		int64_t value = given > 0 ? given : c->fixed + (int64_t)c->perParticle * particles;
+		int64_t limit = (c->flags & PBD_CAPACITY_PART) && particles < c->limit ? particles : c->limit;
+		if (value > limit && (c->flags & PBD_CAPACITY_CLAMPED)) value = limit;
+		if (value > limit) {
+			return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "%s %lld is over %s %lld", c->field, (long long)value,
+								(c->flags & PBD_CAPACITY_PART) && limit == particles ? "maxParticles" : "the limit",
+								(long long)limit);
+		}
+		int32_t v32 = (int32_t)value;
+		memcpy((char*)cap + (size_t)i * sizeof(int32_t), &v32, sizeof v32);
 	}
 	return PBD_OK;
 }

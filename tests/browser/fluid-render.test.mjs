@@ -48,8 +48,7 @@ async function showFluid(page, colliders = [CRATE]) {
       const { World } = await import(new URL('js/engine/world.js', document.baseURI).href);
       const e = pbd.exports;
       const n = e.pbdjs_FluidBlockCount(...lower, ...upper, 0.02);
-      const id = e.pbdjs_CreateWorld(n, 1, 1, 1, 16, 1, 1, 1, 1, 1, n);
-      pbd.check(id, 'create');
+      const id = pbd.createWorldWith({ particles: n, constraints: 1, triangles: 1, lines: 1, attachments: 16, objects: 1, colliders: 1, tets: 1, skinVertices: 1, skinTriangles: 1, fluidParticles: n });
       pbd.check(e.pbdjs_AddFluid(id, ...lower, ...upper, 0, 0, 0, n), 'engine', id);
       scene = { objects: [{ type: 'fluid', name: 'water' }], colliders: [] };
       world = new World(pbd, id, scene);

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "base/tasks.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #define WORLD_STEPS 60
@@ -159,4 +160,38 @@ void Test_SliceUnitsBounded(void)
 	}
 	pbd_DestroyWorld(whole);
 	pbd_DestroyWorld(sliced);
+}
+
+/* The capacity table (minipbd.h PBD_CAPACITIES) is pbdWorldDef: its rows are the def's int32 fields in order, up to
+   the cookie; each refuses a negative value and one past its limit (a fluid's past maxParticles), naming its field,
+   and a world of the defaults holds each default: 1024 particles, the 1025th refused. */
+void Test_CapacityTable(void)
+{
+	const int n = pbd_CapacityCount();
+	ENSURE(n * (int)sizeof(int32_t) == (int)offsetof(pbdWorldDef, internalValue));
+	pbdCapacityInfo info;
+	ENSURE(pbd_GetCapacityInfo(n, &info) == PBD_ERR_INVALID_ARGUMENT && pbd_GetCapacityInfo(-1, &info) == PBD_ERR_INVALID_ARGUMENT);
+	for (int i = 0; i < n; ++i) {
+		ENSURE(pbd_GetCapacityInfo(i, &info) == PBD_OK);
+		ENSURE(info.offset == i * (int)sizeof(int32_t) && info.name[0] != 0 && strncmp(info.field, "max", 3) == 0);
+		for (int bad = 0; bad < 2; ++bad) {
+			pbdWorldDef def = pbd_DefaultWorldDef();
+			int32_t value = bad == 0 ? -1 : (info.flags & PBD_CAPACITY_PART) ? 1025 : info.limit + 1;
+			if (bad == 1 && (info.flags & PBD_CAPACITY_CLAMPED)) continue; /* cut to the limit instead */
+			memcpy((char*)&def + info.offset, &value, sizeof value);
+			ENSURE(pbd_CreateWorld(&def) == PBD_ERR_INVALID_ARGUMENT);
+			ENSURE(strstr(pbd_GetLastErrorMessage(), info.field) != NULL);
+		}
+	}
+	ENSURE(pbd_GetCapacityInfo(0, &info) == PBD_OK && strcmp(info.field, "maxParticles") == 0 && info.fixed == 1024);
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	pbdWorldId w = pbd_CreateWorld(&def);
+	ENSURE(w > 0);
+	pbdChainDef chain = pbd_DefaultChainDef();
+	chain.end[0] = 20.0f;
+	chain.segments = 1023;
+	ENSURE(pbd_World_AddChain(w, &chain) == 0);
+	chain.segments = 1;
+	ENSURE(pbd_World_AddChain(w, &chain) == PBD_ERR_PARTICLE_CAPACITY);
+	pbd_DestroyWorld(w);
 }

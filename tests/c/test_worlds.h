@@ -2,4 +2,5 @@
 #define TEST_LIST_WORLDS(X) \
 	X(WorldsAreIndependent) \
 	X(MassBetweenSlicesRefused) \
-	X(SliceUnitsBounded)
+	X(SliceUnitsBounded) \
+	X(CapacityTable)

@@ -6,7 +6,8 @@
 
    The log is text, one call per line: the function's name and its arguments as JS numbers
    (shortest round-trip decimal of a double; a float parameter gets (float) of it, which rounds
-   exactly as wasm's f32 conversion does). pbdjs_AddBody's two array pointers are written as 0 and
+   exactly as wasm's f32 conversion does). pbdjs_CreateWorld's capacities (an array in minipbd.h PBD_CAPACITIES order)
+   are written as pointer 0, their count, then "U n hex...". pbdjs_AddBody's two array pointers are written as 0 and
    the arrays follow on the same line: "F n hex..." (float32 bits) and "U n hex..." (uint32). Its cells
    (a surface's fill, done in parts by the page) are not logged: here the body fills itself, to the same
    cells (tests/c/test_surface.c SurfaceFillInParts).
@@ -31,7 +32,7 @@
 #include <string.h>
 
 /* The flat JS surface (the files of src/wasm) has no header: its prototypes, as there. */
-pbdWorldId pbdjs_CreateWorld(int, int, int, int, int, int, int, int, int, int, int);
+pbdWorldId pbdjs_CreateWorld(const int32_t*, int);
 int pbdjs_AddChain(pbdWorldId, float, float, float, float, float, float, int, float);
 int pbdjs_AddCloth(pbdWorldId, float, float, float, float, float, float, float, float, float, int, int, float);
 int pbdjs_AddCollider(pbdWorldId, int, float, float, float, float, float, float, float, float, float, float, float, float,
@@ -68,7 +69,7 @@ static uint32_t* Words(char** save, int* n)
 static int Call(const char* name, const float* vertices, const uint32_t* indices)
 {
 #define IS(n) (strcmp(name, #n) == 0)
-	if (IS(pbdjs_CreateWorld)) return pbdjs_CreateWorld(I(0), I(1), I(2), I(3), I(4), I(5), I(6), I(7), I(8), I(9), I(10));
+	if (IS(pbdjs_CreateWorld)) return pbdjs_CreateWorld((const int32_t*)indices, I(1)); /* the capacities: "U n hex..." */
 	if (IS(pbd_DestroyWorld)) return pbd_DestroyWorld(I(0));
 	if (IS(pbdjs_AddChain)) return pbdjs_AddChain(I(0), F(1), F(2), F(3), F(4), F(5), F(6), I(7), F(8));
 	if (IS(pbdjs_AddCloth))

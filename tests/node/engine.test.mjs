@@ -158,7 +158,7 @@ test('setParam changes the world and the scene description; bad values are refus
 test('maxSpeed, tetherSlack and selfFriction: the scene defaults are the engine\'s, a scene sets them, setParam is described, links carry them', async () => {
 	// A bare engine world (no scene applied) has the C defaults; an older scene without the fields builds the same.
 	const e = pbd.exports;
-	const raw = e.pbdjs_CreateWorld(1, 1, 1, 1, 1, 1, 1);
+	const raw = pbd.createWorldWith({ particles: 1, constraints: 1, triangles: 1, lines: 1, attachments: 1, objects: 1, colliders: 1 });
 	assert.ok(raw > 0);
 	const names = ['maxSpeed', 'tetherSlack', 'selfFriction'];
 	const engineDefaults = names.map((n) => e.pbd_World_GetParam(raw, pbd.paramIds.get(n)));
@@ -251,7 +251,7 @@ test('the shipped wasm reproduces the native determinism hash', () => {
 	const src = fs.readFileSync(path.join(root, 'tests', 'c', 'test_scenes.h'), 'utf8');
 	const expected = Number(/#define PBD_DETERMINISM_HASH (0x[0-9a-f]+)u/.exec(src)[1]);
 	const P = (name) => pbd.paramIds.get(name);
-	const w = e.pbdjs_CreateWorld(1200, 12000, 0, 0, 0, 0, 0);
+	const w = pbd.createWorldWith({ particles: 1200, constraints: 12000 });
 	assert.ok(w > 0);
 	// tests/c's TestCreateWorld: the textbook 1 substep x 10 passes the hash was recorded with (the engine's
 	// default is now the scene format's 10 x 1).

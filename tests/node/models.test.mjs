@@ -126,20 +126,21 @@ test('the same model builds to the same hash every time (the winding number is d
 // build/replay_calls (the core compiled natively with gcc) makes the same calls; the winding number's lattice
 // and the run must reach the same hash natively (alone and on 2 threads) as in wasm.
 const MUTATORS = new Set(['pbdjs_CreateWorld', 'pbd_DestroyWorld', 'pbdjs_AddBody', 'pbdjs_StepN', 'pbd_World_Step', 'pbd_World_Hash']);
-const BODY_ARRAYS = [['F', 20, 21, 3], ['U', 22, 23, 1]];
+// Array arguments, by call: (tag, pointer index, count index, words per count); the pointer is logged as 0, the
+// words follow ("U n hex...": tests/crossbuild/replay_calls.c). The create call's capacities, a body's mesh.
+const ARRAYS = { pbdjs_CreateWorld: [['U', 0, 1, 1]], pbdjs_AddBody: [['F', 20, 21, 3], ['U', 22, 23, 1]] };
 function record(engine, log) {
   const raw = engine.exports;
   const wrapped = {};
   for (const key of Object.keys(raw)) {
     const value = raw[key];
     wrapped[key] = typeof value !== 'function' || !MUTATORS.has(key) ? value : (...args) => {
-      const words = [key, ...args.map((a, i) => (key === 'pbdjs_AddBody' && (i === 20 || i === 22) ? 0 : String(a)))];
-      if (key === 'pbdjs_AddBody') {
-        for (const [tag, ptr, count, per] of BODY_ARRAYS) {
-          const n = args[count] * per;
-          const bits = n > 0 ? new Uint32Array(raw.memory.buffer, args[ptr], n) : [];
-          words.push(tag, String(n), ...Array.from(bits, (b) => b.toString(16)));
-        }
+      const arrays = ARRAYS[key] ?? [];
+      const words = [key, ...args.map((a, i) => (arrays.some(([, ptr]) => ptr === i) ? 0 : String(a)))];
+      for (const [tag, ptr, count, per] of arrays) {
+        const n = args[count] * per;
+        const bits = n > 0 ? new Uint32Array(raw.memory.buffer, args[ptr], n) : [];
+        words.push(tag, String(n), ...Array.from(bits, (b) => b.toString(16)));
       }
       log.push(words.join(' '));
       return value(...args);

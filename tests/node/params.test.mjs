@@ -125,7 +125,7 @@ test('an engine whose table is not param-table.js\'s is refused at load, naming 
 
 test('a bare engine world holds the table\'s defaults', () => {
   const e = pbd.exports;
-  const raw = e.pbdjs_CreateWorld(1, 1, 1, 1, 1, 1, 1);
+  const raw = pbd.createWorldWith({ particles: 1, constraints: 1, triangles: 1, lines: 1, attachments: 1, objects: 1, colliders: 1 });
   assert.ok(raw > 0);
   for (const p of PARAM_TABLE) assert.equal(e.pbd_World_GetParam(raw, p.id), Math.fround(p.default), p.name);
   e.pbd_DestroyWorld(raw);

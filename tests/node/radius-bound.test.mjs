@@ -35,7 +35,8 @@ const scene = (solver, objects) => ({ format: 'minipbd-scene', version: 2, solve
 test('the generated table and the scene limits quote the engine\'s bound', () => {
   assert.equal(MAX_RADIUS_SPACINGS, 2);
   assert.equal(SCENE_LIMITS.maxRadiusSpacings, MAX_RADIUS_SPACINGS);
-  assert.equal(e.pbdjs_MaxRadiusSpacings(), MAX_RADIUS_SPACINGS);
+  const limit = Array.from({ length: e.pbd_LimitCount() }, (_, i) => i).find((i) => pbd.readString(e.pbd_LimitName(i)) === 'maxRadiusSpacings');
+  assert.equal(e.pbd_GetLimit(limit), MAX_RADIUS_SPACINGS);
 });
 
 test('chains and cloths: solver.thickness at 4 spacings is taken, one float above is refused, by both', () => {
@@ -56,7 +57,7 @@ test('chains and cloths: solver.thickness at 4 spacings is taken, one float abov
     assert.throws(() => validateScene(scene({ thickness: nextUp(limit) }, [o])), (err) => err instanceof SceneError
       && err.path === `objects[0].${cloth ? 'resolution' : 'segments'}` && /may be at most 4 times that/.test(err.message));
     // the engine refuses the object itself at that thickness (a caller that skips the validator)
-    const raw = e.pbdjs_CreateWorld(8192, 65536, 16384, 1024, 4, 1, 1);
+    const raw = pbd.createWorldWith({ particles: 8192, constraints: 65536, triangles: 16384, lines: 1024, attachments: 4, objects: 1, colliders: 1 });
     assert.ok(raw > 0);
     assert.equal(e.pbd_World_SetParam(raw, THICKNESS, nextUp(limit)), 0);
     const added = cloth

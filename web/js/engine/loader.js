@@ -8,6 +8,7 @@
 import { MiniPBDError } from './args.js';
 import { Heap } from './memory.js';
 import { PARAM_TABLE } from './params.js';
+import { OBJECT_FIELDS } from './param-table.js';
 import { World } from './world.js';
 import { validateScene } from '../format/scene.js';
 import { objectTypeOf } from '../objects/index.js';
@@ -85,7 +86,44 @@ export class Engine {
       this.paramIds.set(this.readString(ptr), i);
     }
     this.checkParamTable();
+    this.capacities = this.readCapacities();
     this.worlds = new Set();
+  }
+
+  /**
+   * The engine's capacity table (src/minipbd.h PBD_CAPACITIES), in the order pbdjs_CreateWorld takes it:
+   * [{ name, offset, fixed, perParticle, limit, counted, clamped }], name as object counts call it ('particles',
+   * 'constraints', ...). Also checks that the pbdObjectInfo record is param-table.js's OBJECT_FIELDS.
+   */
+  readCapacities() {
+    const e = this.exports;
+    const caps = [];
+    for (let i = 0, ptr; (ptr = e.pbdjs_CapacityInfo(i, this.heap.scratch)); i++) {
+      const [offset, fixed, perParticle, limit, flags] = this.heap.int32s(5);
+      caps.push(Object.freeze({ name: this.readString(ptr), offset, fixed, perParticle, limit, counted: (flags & 1) !== 0,
+        clamped: (flags & 2) !== 0 }));
+    }
+    const fields = [];
+    for (let i = 0, ptr; (ptr = e.pbd_ObjectFieldName(i)); i++) fields.push(this.readString(ptr));
+    if (fields.join() !== OBJECT_FIELDS.join()) {
+      throw new MiniPBDError('load', `engine/param-table.js's OBJECT_FIELDS are not this engine's (${fields.join(', ')}): regenerate it with make`);
+    }
+    return Object.freeze(caps);
+  }
+
+  /**
+   * A world of the capacities `caps` by name ({ particles: 1000, constraints: 8000, ... }; the names of
+   * engine.capacities), the others the engine's defaults; returns its id (checked: throws the engine's refusal).
+   */
+  createWorldWith(caps = {}) {
+    const known = new Set(this.capacities.map((c) => c.name));
+    for (const name of Object.keys(caps)) {
+      if (!known.has(name)) throw new MiniPBDError('create', `unknown capacity ${name} (the engine has ${[...known].join(', ')})`);
+    }
+    const values = this.capacities.map((c) => caps[c.name] ?? 0);
+    const id = this.heap.withArrays([Int32Array.from(values)], (ptr) => this.exports.pbdjs_CreateWorld(ptr, values.length));
+    this.heap.refreshViews();
+    return this.check(id, 'create');
   }
 
   /**
@@ -221,19 +259,20 @@ export class Engine {
   beginWorld(input) {
     const scene = validateScene(input);
     const e = this.exports;
-    // Every object's counts first (a body's come from pbd_BodyCounts, which may refuse it: nothing is made then).
-    const total = { particles: 0, constraints: 0, triangles: 0, lines: 0, tets: 0, skinVertices: 0, skinTriangles: 0,
-      fluidParticles: 0 };
+    // Every object's counts first (a body's come from pbd_BodyCounts, which may refuse it: nothing is made then), summed
+    // by the capacity table's names; the scene's own: its objects, colliders and the pointer's attachments. Each
+    // counted capacity is exact, and at least 1 where 0 would ask for the engine's default (the contacts' working set
+    // is the engine's default).
+    const total = { attachments: MAX_POINTERS, objects: scene.objects.length, colliders: scene.colliders.length };
     scene.objects.forEach((o, index) => {
       const c = objectTypeOf(o).counts(this, o, index, scene);
-      for (const k of Object.keys(total)) total[k] += c[k] ?? 0;
+      for (const [k, n] of Object.entries(c)) total[k] = (total[k] ?? 0) + n;
     });
-    const at1 = (n) => Math.max(n, 1);
-    const id = e.pbdjs_CreateWorld(at1(total.particles), at1(total.constraints), at1(total.triangles), at1(total.lines),
-      MAX_POINTERS, scene.objects.length, at1(scene.colliders.length), at1(total.tets), at1(total.skinVertices),
-      at1(total.skinTriangles), total.fluidParticles);
-    this.heap.refreshViews();
-    this.check(id, 'create');
+    const caps = {};
+    for (const c of this.capacities) {
+      if (c.counted) caps[c.name] = Math.max(total[c.name] ?? 0, c.fixed === 0 && c.perParticle === 0 ? 0 : 1);
+    }
+    const id = this.createWorldWith(caps);
     if (this.team) this.check(e.pbd_World_SetThreads(id, this.team, this.threads), 'create', id);
     const world = new World(this, id, scene);
     return { world, pieces: world.building() };

@@ -13,16 +13,17 @@
 // a failed call without one (an invalid id, creating a world) by pbd_GetLastErrorMessage().
 
 import { MiniPBDError } from './args.js';
+import { OBJECT_FIELDS } from './param-table.js';
 
 // Mirrors src/minipbd.h's pbdBuffer.
 export const BUFFER = Object.freeze({ positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6,
   skinPositions: 7, skinNormals: 8, skinTriangles: 9, densities: 10 });
-// Mirrors the records of src/wasm/api.c (float64 slots, or int32 for counts and object info).
+// Mirrors the records of src/wasm/api.c (float64 slots, or int32 for counts).
 export const STATS_FIELDS = Object.freeze(['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError',
   'maxStretch', 'kineticEnergy', 'potentialEnergy']);
-export const OBJECT_FIELDS = Object.freeze(['type', 'firstParticle', 'particleCount', 'firstConstraint', 'constraintCount',
-  'firstTriangle', 'triangleCount', 'firstLine', 'lineCount', 'resolutionU', 'resolutionV', 'tornConstraints',
-  'firstTet', 'tetCount', 'firstSkinVertex', 'skinVertexCount', 'firstSkinTriangle', 'skinTriangleCount', 'activeParticles']);
+// pbdObjectInfo's fields: generated from the engine's PBD_OBJECT_FIELDS (engine/param-table.js; the loader checks
+// them against the engine's pbd_ObjectFieldName), not written here.
+export { OBJECT_FIELDS };
 // Mirrors pbdShapeType and pbdColliderInfo (16 float64 from pbdjs_GetColliderInfo).
 export const COLLIDER_TYPES = Object.freeze(['sphere', 'capsule', 'box']);
 export const COLLIDER_FIELDS = 16;

@@ -57,7 +57,50 @@ export const PARAM_TABLE = Object.freeze([
   { id: 44, name: 'fluid.friction', default: 0, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.friction' },
 ].map(Object.freeze));
 
-// A particle's contact radius is at most this many spacings of its object's particles (src/minipbd.h
-// PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, and thickness / 2 for every chain and cloth. The engine refuses a
-// value past it; the scene validator checks it first (objects/chain.js, cloth.js, body-common.js).
-export const MAX_RADIUS_SPACINGS = 2;
+// The engine's limits (src/minipbd.h PBD_LIMITS: the hard bounds callers check against, each defined there by the
+// part it bounds): format/limits.js quotes them for the scene format, engine/threads.js takes maxThreads.
+export const ENGINE_LIMITS = Object.freeze({
+  maxWorlds: 64,
+  maxParticles: 4194304,
+  maxConstraints: 16777216,
+  maxAttachments: 256,
+  maxObjects: 256,
+  maxColliders: 64,
+  maxRadiusSpacings: 2,
+  maxThreads: 16,
+  maxConvergence: 12800,
+  bodyMaxVertices: 100000,
+  bodyMaxTriangles: 200000,
+  bodyMaxTets: 200000,
+  bodyMaxResolution: 48,
+  plasticityMaxYield: 10,
+  plasticityMaxCreep: 1000,
+  plasticityMaxStrain: 10,
+  maxFluidObjects: 8,
+  maxEmitters: 8,
+  maxDrains: 8,
+});
+
+// pbdObjectInfo's fields in order, all int32 (src/minipbd.h PBD_OBJECT_FIELDS): the record pbdjs_GetObjectInfo writes,
+// read by engine/memory.js; the loader checks it against the engine's pbd_ObjectFieldName.
+export const OBJECT_FIELDS = Object.freeze([
+  'type',
+  'firstParticle',
+  'particleCount',
+  'firstConstraint',
+  'constraintCount',
+  'firstTriangle',
+  'triangleCount',
+  'firstLine',
+  'lineCount',
+  'resolutionU',
+  'resolutionV',
+  'tornConstraints',
+  'firstTet',
+  'tetCount',
+  'firstSkinVertex',
+  'skinVertexCount',
+  'firstSkinTriangle',
+  'skinTriangleCount',
+  'activeParticles',
+]);

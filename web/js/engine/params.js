@@ -6,7 +6,11 @@
 // (format/replay.js), the panel's sliders (panel/controls.js) and the object types' stiffness (objects/) all
 // read them from here.
 
-import { PARAM_TABLE, MAX_RADIUS_SPACINGS } from './param-table.js';
+import { PARAM_TABLE, ENGINE_LIMITS } from './param-table.js';
+
+/** A particle's contact radius is at most this many spacings of its object's particles (src/minipbd.h
+ *  PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, thickness / 2 for every chain and cloth. */
+const MAX_RADIUS_SPACINGS = ENGINE_LIMITS.maxRadiusSpacings;
 
 export { PARAM_TABLE, MAX_RADIUS_SPACINGS };
 

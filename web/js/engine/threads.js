@@ -14,9 +14,10 @@
 // synchronously and its stepper simply runs the step in start().
 
 import { MiniPBDError } from './args.js';
+import { ENGINE_LIMITS } from './param-table.js';
 
-/** src/minipbd.h PBD_MAX_THREADS. */
-export const MAX_THREADS = 16;
+/** The engine's most threads (src/minipbd.h PBD_MAX_THREADS, through its limits table). */
+export const MAX_THREADS = ENGINE_LIMITS.maxThreads;
 /** The memory's maximum, fixed at load: the Makefile's THREADS_WASM_MAX_MEMORY (wasm-ld --max-memory), in pages.
  *  A shared memory cannot be replaced when it grows (every thread holds it), so its maximum is reserved once. */
 const MAXIMUM_PAGES = (1 << 30) / 65536;

@@ -1,8 +1,10 @@
 // limits.js — the scene format's own limits: sizes, counts, names, the camera, colliders. The solver, ground and
 // wind sections and the object stiffnesses are engine parameters: their ranges and defaults are the engine's
-// parameter table (engine/params.js, generated from src/minipbd.h), not written here.
+// parameter table (engine/params.js, generated from src/minipbd.h), not written here; nor are the engine's own
+// limits (src/minipbd.h PBD_LIMITS, generated into engine/param-table.js as ENGINE_LIMITS): the scene format quotes
+// them where it takes the engine's bound as its own.
 
-import { MAX_RADIUS_SPACINGS } from '../engine/param-table.js';
+import { ENGINE_LIMITS as E } from '../engine/param-table.js';
 
 const freeze = (o) => {
   for (const v of Object.values(o)) if (v && typeof v === 'object') freeze(v);
@@ -31,30 +33,31 @@ export const SCENE_LIMITS = freeze({
   colliderFriction: { min: 0, max: 10 },
   colliderRestitution: { min: 0, max: 1 },
   // Solids (docs/api.md, pbd_World_AddBody): soft and rigid bodies, their lattices and the meshes they are made of.
-  bodyResolution: { min: 1, max: 48 },   // lattice cells along a body's longest side
+  bodyResolution: { min: 1, max: E.bodyMaxResolution }, // lattice cells along a body's longest side
   maxBodyRadius: 1,                      // m: a body's contact radius (pbd_World_SetObjectRadius), 0 = the default
   // Every contact radius is at most this many spacings of its object's particles: a body's particleRadius (lattice
   // spacings, tets: shortest edges), solver.thickness / 2 for every chain (segments) and cloth (its finer grid step).
-  // The engine's PBD_MAX_RADIUS_SPACINGS (src/minipbd.h says why), generated into engine/param-table.js.
-  maxRadiusSpacings: MAX_RADIUS_SPACINGS,
-  maxSurfaceVertices: 100000,            // a "mesh" body's surface (and an OBJ file)
-  maxSurfaceTriangles: 200000,
-  maxTetVertices: 100000,                // a "tets" body
-  maxTets: 200000,
+  // The engine's PBD_MAX_RADIUS_SPACINGS (src/minipbd.h says why).
+  maxRadiusSpacings: E.maxRadiusSpacings,
+  maxSurfaceVertices: E.bodyMaxVertices, // a "mesh" body's surface (and an OBJ file)
+  maxSurfaceTriangles: E.bodyMaxTriangles,
+  maxTetVertices: E.bodyMaxVertices,     // a "tets" body
+  maxTets: E.bodyMaxTets,
   maxMeshCoord: 1e5,                     // |x|,|y|,|z| of a mesh vertex
   maxMeshVertices: 200000,               // over all bodies of a scene
   maxMeshElements: 400000,               // triangles and tets over all bodies of a scene
   maxObjBytes: 16 * 1024 * 1024,         // an OBJ file is refused before it is read past this size
   maxPinBoxes: 16,                       // entries per body
   // Plasticity (pbd_World_SetObjectPlasticity's ranges; per object, not parameters).
-  plasticity: { yield: { min: 0, max: 10 }, creep: { min: 0, max: 1000 }, max: { min: 0, max: 10 } },
+  plasticity: { yield: { min: 0, max: E.plasticityMaxYield }, creep: { min: 0, max: E.plasticityMaxCreep },
+    max: { min: 0, max: E.plasticityMaxStrain } },
   // Fluids (objects/fluid.js): capacities, hoses and drains. 200k fluid particles is past what one core
   // steps at frame rate (the benchmark's 100k curve) but still a world's memory in tens of MB. Objects, emitters
   // and drains: the engine's PBD_MAX_FLUID_OBJECTS, PBD_MAX_EMITTERS, PBD_MAX_DRAINS (src/minipbd.h).
   maxFluidParticles: 200000,             // over all fluid objects of a scene (their capacities)
-  maxFluidObjects: 8,
-  maxEmitters: 8,                        // over all fluid objects
-  maxDrains: 8,
+  maxFluidObjects: E.maxFluidObjects,
+  maxEmitters: E.maxEmitters,            // over all fluid objects
+  maxDrains: E.maxDrains,
   emitterSpeed: { minExclusive: 0, max: 50 },   // m/s (pbdEmitterDef.speed)
   emitterRadius: { max: 1 },            // m (pbdEmitterDef.radius; at least fluid.spacing / 2)
   maxFluidSpeed: 1e4,                    // m/s: a block's initial velocity
