@@ -23,10 +23,13 @@
 #ifndef PBD_LATTICE_H
 #define PBD_LATTICE_H
 
+#include "minipbd.h"
+
 #include <stdint.h>
 
-/// Cells along an axis at most (a body's resolution is in [1, 48]).
-#define PBD_LATTICE_MAX 48
+/// Cells along an axis at most: a body's largest resolution (minipbd.h PBD_BODY_MAX_RESOLUTION, exported in
+/// PBD_LIMITS as bodyMaxResolution, which the scene validator's lattice plan reads).
+#define PBD_LATTICE_MAX PBD_BODY_MAX_RESOLUTION
 /// Rows of cells (j + PBD_LATTICE_MAX k) and of corners (j + (PBD_LATTICE_MAX + 1) k).
 #define PBD_LATTICE_CELL_ROWS (PBD_LATTICE_MAX * PBD_LATTICE_MAX)
 #define PBD_LATTICE_CORNER_ROWS ((PBD_LATTICE_MAX + 1) * (PBD_LATTICE_MAX + 1))

@@ -233,6 +233,12 @@ export interface Engine {
   /** createWorld(scene) in pieces, ahead (a mesh body's inside test, then an object at a time): run(ms) works about
    *  ms and is true when done; createWorld(scene), the same object, then returns the world built. */
   prepareScene(scene: Scene): { run(ms?: number): boolean; cancel(): void };
+  /** The engine's capacity table (src/minipbd.h PBD_CAPACITIES) in pbdjs_CreateWorld's order: name (what object
+   *  counts call it), the default (fixed + perParticle x particles), the limit, counted (exactly what objects use). */
+  readonly capacities: ReadonlyArray<{ name: string; offset: number; fixed: number; perParticle: number; limit: number;
+    counted: boolean; clamped: boolean }>;
+  /** An empty engine world of these capacities by name (the rest the engine's defaults); its id, or throws. */
+  createWorldWith(capacities: Record<string, number>): number;
   /** The threaded build (minipbd_threads.wasm) with its team of workers. */
   readonly threaded: boolean;
   /** The team's size: 1 for the single-thread build or once closed. */

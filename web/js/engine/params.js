@@ -12,7 +12,7 @@ import { PARAM_TABLE, ENGINE_LIMITS } from './param-table.js';
  *  PBD_MAX_RADIUS_SPACINGS): a body's particleRadius, thickness / 2 for every chain and cloth. */
 const MAX_RADIUS_SPACINGS = ENGINE_LIMITS.maxRadiusSpacings;
 
-export { PARAM_TABLE, MAX_RADIUS_SPACINGS };
+export { PARAM_TABLE, ENGINE_LIMITS, MAX_RADIUS_SPACINGS };
 
 /** name -> row ({ id, name, default, min, max, integer, boolean, unit, owner, scene }). */
 export const PARAMS = Object.freeze(Object.fromEntries(PARAM_TABLE.map((p) => [p.name, p])));

@@ -23,7 +23,7 @@ import { BodyFillJob, bodyCells } from './body-fill.js';
 import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
-import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
+import { ENGINE_LIMITS, MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
@@ -204,7 +204,7 @@ function sides(o) {
 // The lattice as the engine plans it (src/builders/body.c), in its float32 arithmetic (Math.fround after every
 // operation, as C rounds each one), so the counts here are the engine's to the cell.
 const f = Math.fround;
-const MAX_CELLS = 48; // PBD_LATTICE_MAX
+const MAX_CELLS = ENGINE_LIMITS.bodyMaxResolution; // PBD_LATTICE_MAX (src/builders/lattice.h)
 
 /** Cells along each axis and their spacing: box: `resolution` along the longest side, the others in proportion
  *  (each side cut evenly); ball: resolution cubes across; mesh: cubic cells, resolution along its bounds' longest side. */
