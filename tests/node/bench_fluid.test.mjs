@@ -114,8 +114,9 @@ test('fluid cases: the dam breaks hold the counts they are named for; calls per 
   for (const c of cases) {
     const ops = fluidPlanOps(c.plan);
     assert.equal(ops[0][0], 'create');
-    assert.equal(ops[0].length, 12, `${c.name}: 11 capacities`);
-    assert.equal(ops[0][11], c.plan.count, `${c.name}: maxFluidParticles = the block`);
+    const caps = Object.fromEntries(Array.from({ length: (ops[0].length - 1) / 2 }, (_, k) => ops[0].slice(1 + 2 * k, 3 + 2 * k)));
+    assert.equal(caps.particles, c.plan.count, `${c.name}: particles = the block`);
+    assert.equal(caps.fluidParticles, c.plan.count, `${c.name}: fluidParticles = the block`);
     assert.deepEqual(ops.filter((o) => o[0] === 'param').map((o) => o.slice(1, 3)).slice(0, 2), [['substeps', 2], ['iterations', 2]]);
   }
   assert.equal(callsPerStep('density', 2, 2), 4);
@@ -181,10 +182,11 @@ test('bench_native refuses a bad fluid plan line, naming it', () => {
   assert.equal(made.status, 0, made.stderr);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-plan-'));
   try {
-    const create = 'create 64 1 1 1 16 1 4 1 1 1 64';
+    const create = 'create particles 64 attachments 16 objects 1 colliders 4 fluidParticles 64';
     for (const [text, status, message] of [
       [`${create}\nfluid 0 0 0 0.1 0.1\n`, 2, /line 2: fluid takes 10 numbers/],
-      [`${create} 7\n`, 2, /line 1: create takes 10 or 11 capacities/],
+      [`${create} 7\n`, 2, /line 1: create takes capacity names and values/],
+      [`${create} bogus 7\n`, 2, /line 1: not a capacity of minipbd.h PBD_CAPACITIES/],
       // the engine's own refusal: a block whose upper corner is below its lower one
       [`${create}\nfluid 0 0 0 -0.1 0.1 0.1 0 0 0 0\n`, 1, /line 2 refused: .*upper corner is below/],
     ]) {

@@ -257,7 +257,7 @@ test('bench_native refuses a bad solid plan file, naming the line', () => {
   ensureBuilt();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-plan-'));
   try {
-    const create = 'create 64 1 1 1 16 1 1 1 96 48';
+    const create = 'create particles 64 constraints 1 triangles 1 lines 1 attachments 16 objects 1 colliders 1 tets 1 skinVertices 96 skinTriangles 48';
     const body = 'body 3 0 0 0.2 0 0 0 0 1 0 0 0 0.1 0.1 0.1 0.5 3 0.5 0';
     for (const [text, status, message] of [
       ['param dt 0.01\n', 2, /line 1: the first operation, and only it, must be create/],
