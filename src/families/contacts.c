@@ -89,12 +89,12 @@
 static size_t Contacts_Bytes(const pbdCapacity* cap)
 {
 	const size_t P = (size_t)cap->maxParticles;
-	return pbd_PoolBytes(1, sizeof(pbdContacts)) + pbd_Grid_Bytes(cap->maxParticles) +
+	return pbd_PoolBytes(1, sizeof(pbdContacts)) + pbd_Grid_Bytes(cap->maxParticles) + pbd_PoolBytes(256 * 256, 1) +
 		   pbd_PoolBytes((size_t)cap->maxContacts, 2 * sizeof(int32_t)) + pbd_PoolBytes(P, 4 * sizeof(float));
 }
 
 /* The grid's sorted copies live in the world's scratch for the length of one search, and after
-   them the chunks of a search shared out over the step's threads (grid_shared.c). */
+   them the chunks of a search shared out over the step's threads (neighbours/grid_shared.c). */
 static size_t Contacts_ScratchBytes(const pbdCapacity* cap)
 {
 	return pbd_Grid_ScratchBytes(cap->maxParticles) + pbd_Grid_PairPoolBytes(cap->maxParticles, cap->maxContacts);
@@ -104,6 +104,7 @@ static void* Contacts_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
 	pbdContacts* c = pbd_PoolAlloc(pool, 1, sizeof(pbdContacts));
 	if (c == NULL || !pbd_Grid_Create(&c->grid, pool, cap->maxParticles)) return NULL;
+	c->activation = pbd_PoolAlloc(pool, 256 * 256, 1);
 	c->maxPairs = cap->maxContacts;
 	c->massRatio = PBD_CONTACT_MASS_RATIO;
 	c->pairs = pbd_PoolAlloc(pool, (size_t)cap->maxContacts, 2 * sizeof(int32_t));
@@ -148,7 +149,33 @@ float pbd_Contacts_SearchRadius(const pbdWorld* w)
 	return largest;
 }
 
-static int BuildGrid(pbdWorld* w, pbdContacts* c)
+/* The contacts' rule as the grid's filter (grid.h): fluid particles are the fluid family's, NO_COLLIDE ones
+   meet no one; within a collision group only particles that both carry PBD_PHASE_SELF, and only with
+   self-collision on; between groups only with collisions on (the activation table, filled when the two
+   switches change: with both on there is no table and the grid's fast path holds); never two pins;
+   rest-pose neighbours of one object left out, closer at rest than D = r_i + r_j (per pair: the search's
+   M (r_i + r_j) scaled back by 1 / M). */
+static pbdGridFilter ContactFilter(pbdContacts* c, int32_t self, int32_t others)
+{
+	pbdGridFilter f;
+	memset(&f, 0, sizeof f);
+	f.exclude = PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID;
+	f.groupNeeds = PBD_PHASE_SELF;
+	const int32_t key = 1 + (self != 0) + 2 * (others != 0);
+	if (key != 4) {
+		if (c->activationKey != key) {
+			memset(c->activation, others != 0, 256 * 256);
+			for (int32_t g = 0; g < 256; ++g) c->activation[257 * g] = (uint8_t)(self != 0);
+			c->activationKey = key;
+		}
+		f.activation = c->activation;
+	}
+	f.restDistance = c->uniform ? c->distance : 0.0f;
+	if (!c->uniform) f.restScale = 1.0f / PBD_CONTACT_MARGIN;
+	return f;
+}
+
+static int BuildGrid(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 {
 	Radii(w, c);
 	pbdGridInput in;
@@ -159,6 +186,7 @@ static int BuildGrid(pbdWorld* w, pbdContacts* c)
 	in.count = w->particleCount;
 	if (c->uniform) in.radius = c->distance * PBD_CONTACT_MARGIN; /* thickness x M, as before radii per object */
 	else in.objectRadius = c->search;
+	in.filter = ContactFilter(c, self, others);
 	return pbd_Grid_Build(&c->grid, &in, pbd_Scratch_Take(w, pbdScratch_contacts), w->scratchBytes);
 }
 
@@ -168,16 +196,12 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 	c->pairCount = 0;
 	c->dropped = 0;
 	c->reusable = 0;
-	if (!BuildGrid(w, c)) return;
-	/* rest-pose neighbours: same object and closer at rest than D = r_i + r_j (per pair: the
-	   search's M (r_i + r_j) scaled back by 1 / M) */
-	pbdGridFilter f = pbd_Grid_ContactFilter(self, others, c->uniform ? c->distance : 0.0f);
-	if (!c->uniform) f.restScale = 1.0f / PBD_CONTACT_MARGIN;
+	if (!BuildGrid(w, c, self, others)) return;
 	/* with the step's threads, the search is shared out (the same pairs); its chunks live in the
 	   scratch after the grid's sorted copies */
 	const size_t sorted = pbd_Grid_ScratchBytes(w->maxParticles);
 	uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_contacts);
-	c->pairCount = pbd_Grid_FindPairsShared(w, &c->grid, &f, c->pairs, c->maxPairs, scratch + sorted, w->scratchBytes - sorted);
+	c->pairCount = pbd_Grid_FindPairsShared(w, &c->grid, c->pairs, c->maxPairs, scratch + sorted, w->scratchBytes - sorted);
 	c->dropped = c->grid.dropped;
 	c->searches += 1;
 }
@@ -314,12 +338,10 @@ static int Contacts_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext*
 			c->pairCount = 0;
 			c->dropped = 0;
 			c->reusable = 0;
-			c->sliceBuilt = BuildGrid(w, c);
+			c->sliceBuilt = BuildGrid(w, c, c->self, c->others);
 			w->sliceWork += w->particleCount;
 			c->slicePart = PartFinish;
 			if (c->sliceBuilt) {
-				c->sliceFilter = pbd_Grid_ContactFilter(c->self, c->others, c->uniform ? c->distance : 0.0f);
-				if (!c->uniform) c->sliceFilter.restScale = 1.0f / PBD_CONTACT_MARGIN;
 				c->grid.dropped = 0;
 				c->sliceSlot = 0;
 				c->sliceTests = 0;
@@ -331,7 +353,7 @@ static int Contacts_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext*
 			continue;
 		case PartSearch: {
 			int64_t tests = 0;
-			c->pairCount = pbd_Grid_FindPairsUnit(&c->grid, &c->sliceFilter, c->pairs, c->maxPairs, c->pairCount, &c->sliceSlot,
+			c->pairCount = pbd_Grid_FindPairsUnit(&c->grid, c->pairs, c->maxPairs, c->pairCount, &c->sliceSlot,
 												  budget, &tests);
 			c->sliceTests += tests;
 			w->sliceWork += tests;
@@ -523,7 +545,7 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 	}
 }
 
-int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w)); }
+int pbd_HashGrid_Build(pbdWorld* w) { return BuildGrid(w, pbd_ContactsState(w), 1, 1); }
 
 int pbd_World_FindPairs(pbdWorldId id)
 {

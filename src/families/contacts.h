@@ -48,11 +48,12 @@ typedef struct pbdContacts {
 	int32_t paramVersion, massVersion, particleCount;
 	int32_t searches; ///< searches done (tests, benchmark)
 	/* The contacts stage in slice units (contacts.c Contacts_ContactsUnit): the part in progress (0: none), the
-	   search's filter and next slot, its candidates tested so far, and the last stage's units and candidates (the
+	   search's next slot, its candidates tested so far, and the last stage's units and candidates (the
 	   estimate of the next: family.h unitsLeft). */
 	int32_t slicePart, sliceSlot, sliceUnits, lastUnits;
 	int32_t sliceBuilt;
-	pbdGridFilter sliceFilter;
+	uint8_t* activation;   ///< the grid's group activation table (ContactFilter), 256 x 256
+	int32_t activationKey; ///< the switches it was filled for (0: not yet)
 	int64_t sliceTests, lastTests;
 } pbdContacts;
 

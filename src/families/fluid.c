@@ -6,8 +6,8 @@
    A step: start follows the parameters (kernel constants; a new rest density or spacing gives
    every fluid particle its new mass and radius), runs the drains and the emitters (fluid_emit.c) and
    every fluid.sortInterval steps puts the particles in cell order (fluid_sort.c). findContacts
-   searches the neighbours once (the fluid's own grid over every particle within h, grid.h's fluid
-   rule: fluid-fluid and fluid-solid pairs, never solid-solid) and the lists serve every pass and the
+   searches the neighbours once (the fluid's own grid over every particle within h, its filter
+   ListsInput: fluid-fluid and fluid-solid pairs, never solid-solid) and the lists serve every pass and the
    velocity passes. Each pass solves three colours, each a Jacobi sweep over ranges of particles that
    writes only its own particles' entries (fluid_solve.c): 0 densities and lambda, 1 corrections of
    the fluid particles and of the solid ones with fluid neighbours, 2 the corrections applied. After
@@ -291,7 +291,11 @@ static void FindWalls(pbdWorld* w, pbdFluid* f, const float* positions, float al
 
 static void BuildOrder(pbdWorld* w, pbdFluid* f);
 
-/* The lists' search input: every particle's `positions`, in the fluid's grid of one radius h. */
+/* The lists' search input: every particle's `positions`, in the fluid's grid of one radius h. The fluid's
+   rule as the grid's filter (grid.h): a pair when at least one is fluid (a solid particle meets fluid ones
+   only: the solids' shares), neither NO_COLLIDE nor a parked slot; groups, SELF, pins and rest poses are not
+   read. The excluded are left out of the grid: a fluid's parked slots, all at one point and possibly
+   thousands, are then in no neighbourhood and their lists are empty without a look. */
 static pbdGridInput ListsInput(pbdWorld* w, const pbdFluid* f, const float* positions)
 {
 	pbdGridInput in;
@@ -300,7 +304,10 @@ static pbdGridInput ListsInput(pbdWorld* w, const pbdFluid* f, const float* posi
 	in.phase = w->phase;
 	in.count = w->particleCount;
 	in.radius = f->k.h; /* one radius: the grid's uniform fast path */
-	in.world = w;
+	in.leaveOut = 1;
+	in.filter.exclude = PBD_PHASE_NO_COLLIDE | PBD_PHASE_INACTIVE;
+	in.filter.pairNeeds = PBD_PHASE_FLUID;
+	in.filter.keepPinned = 1;
 	return in;
 }
 
@@ -312,8 +319,8 @@ int pbd_Fluid_BuildLists(pbdWorld* w, pbdFluid* f, const float* positions)
 	if (f->maxFluidParticles <= 0) return 0;
 	const pbdGridInput in = ListsInput(w, f, positions);
 	/* the pairs go through entryAux (int32 here): the density pass refills it from the new lists */
-	if (!pbd_Grid_FindFluidLists(&f->grid, &in, &f->lists, pbd_Scratch_Take(w, pbdScratch_fluid), w->scratchBytes,
-								 (int32_t*)f->entryAux, f->entryCapacity)) {
+	if (!pbd_Grid_Build(&f->grid, &in, pbd_Scratch_Take(w, pbdScratch_fluid), w->scratchBytes) ||
+		!pbd_Grid_FindLists(w, &f->grid, &f->lists, (int32_t*)f->entryAux, f->entryCapacity)) {
 		return 0;
 	}
 	BuildOrder(w, f);
@@ -460,7 +467,7 @@ static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext*
 /* The contacts stage (Fluid_PrepareSubstep) in slice units of bounded work (family.h findContactsUnit), with its bits:
      grid    pbd_Fluid_BuildLists's start and the grid's build into the scratch (O(n + table)), which the family
              then holds until the lists are done
-     lists   pbd_Grid_FluidListsUnit: the half search over whole slots, about PBD_SLICE_WORK candidates a unit,
+     lists   pbd_Grid_ListsUnit: the half search over whole slots, about PBD_SLICE_WORK candidates a unit,
              then its passes (counts, layout, scatter, padding) about PBD_SLICE_WORK slots or pairs a unit
      order   the solids' shares, the props, the solve's order (O(n))
      sheets  the cloth near the fluid (fluid_sheets.c: O(its entries))
@@ -485,8 +492,8 @@ static int Fluid_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ct
 		f->orderCount = f->fluidCount = 0;
 		if (f->maxFluidParticles <= 0) return 1;
 		const pbdGridInput in = ListsInput(w, f, w->p);
-		const int built = pbd_Grid_FluidListsBegin(&f->grid, &in, &f->lists, pbd_Scratch_Take(w, pbdScratch_fluid),
-												   w->scratchBytes, &f->listsCursor);
+		const int built = pbd_Grid_Build(&f->grid, &in, pbd_Scratch_Take(w, pbdScratch_fluid), w->scratchBytes) &&
+						  pbd_Grid_ListsBegin(&f->grid, &f->lists, &f->listsCursor);
 		w->sliceWork += f->listsCursor.work;
 		if (!built) return 1; /* refused: as pbd_Fluid_BuildLists returning 0, no statistics */
 		pbd_Scratch_Hold(w, pbdScratch_fluid);
@@ -498,7 +505,7 @@ static int Fluid_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ct
 	for (;;) {
 		switch (f->listsPart) {
 		case PartLists: {
-			const int done = pbd_Grid_FluidListsUnit(&f->grid, &f->lists, (int32_t*)f->entryAux, f->entryCapacity, &f->listsCursor,
+			const int done = pbd_Grid_ListsUnit(&f->grid, &f->lists, (int32_t*)f->entryAux, f->entryCapacity, &f->listsCursor,
 													 budget);
 			w->sliceWork += f->listsCursor.work;
 			if (done) {

@@ -134,7 +134,7 @@ typedef struct pbdFluid {
 	   cursor, the next of the walls' particles, and the units of this stage and of the last (the estimate of the
 	   next: family.h unitsLeft). */
 	int32_t listsPart, wallsNext, listsUnits, lastListsUnits;
-	pbdFluidListsCursor listsCursor;
+	pbdListsCursor listsCursor;
 	/* pbd_Fluid_VelocitiesUnit's cursor within the velocities stage of a step taken in slices:
 	   the part (0: not begun, 1: the first pass, 2: confinement, 3: the write-back), the fluid
 	   object and its first particle of the next unit. */

@@ -138,7 +138,7 @@ void pbd_Fluid_FindSheets(pbdWorld* w, pbdFluid* f)
 		if (!sheet) f->sheet[4 * j + 3] = 0.0f; /* a solid that is no sheet: the sphere contact */
 		if (f->sheet[4 * j + 3] <= 0.0f) continue;
 		const int32_t start = f->lists.start[j], n = f->lists.count[j];
-		for (int32_t t = 0; t < n; ++t) f->nearSheet[f->lists.indices[start + t]] = 1; /* fluid (grid.h: solids list only fluid) */
+		for (int32_t t = 0; t < n; ++t) f->nearSheet[f->lists.indices[start + t]] = 1; /* fluid (fluid.c ListsInput: solids list only fluid) */
 	}
 	/* their entries' sides, decided from the fluid particle's list (dn first, in the entries) */
 	for (int32_t o = 0; o < f->fluidCount; ++o) {

@@ -1,6 +1,6 @@
 /* test_neighbour_reference.h -- the harness of the neighbour search tests (test_neighbours.c,
    test_neighbour_rules.c): particle clouds, a grid built for one, and the brute-force reference
-   that applies grid.h's rules directly (arithmetic in the grid's order), against which the grid's
+   that applies grid.h's rules (the filter) directly (arithmetic in the grid's order), against which the grid's
    pairs are checked. Each file has its own random state; each test that draws sets it first. */
 #ifndef PBD_TEST_NEIGHBOUR_REFERENCE_H
 #define PBD_TEST_NEIGHBOUR_REFERENCE_H
@@ -57,9 +57,11 @@ static inline float RadiusOf(const Cloud* c, int32_t i)
 static inline int Meet(const Cloud* c, const pbdGridFilter* f, int32_t i, int32_t j)
 {
 	const uint32_t pi = c->phase[i], pj = c->phase[j];
-	if ((pi | pj) & PBD_PHASE_NO_COLLIDE) return 0;
-	const int sameGroup = (pi & PBD_PHASE_GROUP_MASK) == (pj & PBD_PHASE_GROUP_MASK);
-	if (sameGroup ? !(f->sameGroup && (pi & PBD_PHASE_SELF) && (pj & PBD_PHASE_SELF)) : !f->otherGroups) return 0;
+	if ((pi | pj) & f->exclude) return 0;
+	if ((pi & f->pairNeeds) != f->pairNeeds && (pj & f->pairNeeds) != f->pairNeeds) return 0;
+	const uint32_t gi = (pi & PBD_PHASE_GROUP_MASK) >> PBD_PHASE_GROUP_SHIFT, gj = (pj & PBD_PHASE_GROUP_MASK) >> PBD_PHASE_GROUP_SHIFT;
+	if (gi == gj && (pi & pj & f->groupNeeds) != f->groupNeeds) return 0;
+	if (f->activation != NULL && !f->activation[256 * gi + gj]) return 0;
 	const float *a = c->p + 4 * i, *b = c->p + 4 * j;
 	if (!f->keepPinned && a[3] == 0.0f && b[3] == 0.0f) return 0;
 	if (f->restDistance > 0.0f && (pi & PBD_PHASE_OBJECT_MASK) == (pj & PBD_PHASE_OBJECT_MASK)) {
@@ -79,6 +81,26 @@ static inline int Meet(const Cloud* c, const pbdGridFilter* f, int32_t i, int32_
 	return d2 < r2;
 }
 
+/* The contacts family's rule (families/contacts.c ContactFilter) as a filter: pairs within a group of
+   particles that both carry SELF (self), between groups (others), no pins, no NO_COLLIDE or fluid
+   particle, rest-pose neighbours closer than rest left out. The table (one per file: tests run one at a
+   time) only when a switch is off, as the family does. */
+static uint8_t s_activation[256 * 256];
+static inline pbdGridFilter ContactRule(int self, int others, float rest)
+{
+	pbdGridFilter f;
+	memset(&f, 0, sizeof f);
+	f.exclude = PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID;
+	f.groupNeeds = PBD_PHASE_SELF;
+	f.restDistance = rest;
+	if (!(self && others)) {
+		memset(s_activation, others != 0, sizeof s_activation);
+		for (int g = 0; g < 256; ++g) s_activation[257 * g] = (uint8_t)(self != 0);
+		f.activation = s_activation;
+	}
+	return f;
+}
+
 static inline float Distance(const Cloud* c, int32_t i, int32_t j) { return TestDistance(c->p, i, j); }
 
 static inline int CompareKeys(const void* a, const void* b)
@@ -95,19 +117,26 @@ typedef struct Search {
 	size_t scratchBytes;
 } Search;
 
-static inline int Build(Search* s, const Cloud* c, int32_t maxParticles)
+/* The grid again for the same cloud (the filter is the build's). */
+static inline int Rebuild(Search* s, const Cloud* c, const pbdGridFilter* f)
 {
-	if (!pbd_PoolReserve(&s->pool, pbd_Grid_Bytes(maxParticles))) return 0;
-	if (!pbd_Grid_Create(&s->grid, &s->pool, maxParticles)) return 0;
-	s->scratchBytes = pbd_Grid_ScratchBytes(c->n);
-	s->scratch = malloc(s->scratchBytes);
 	pbdGridInput in;
 	memset(&in, 0, sizeof in);
 	in.positions = c->p, in.rest = c->rest, in.phase = c->phase, in.count = c->n;
 	if (c->mode == 0) in.radius = c->radius;
 	if (c->mode == 1) in.radii = c->radii;
 	if (c->mode == 2) in.objectRadius = c->objectRadius;
+	in.filter = *f;
 	return pbd_Grid_Build(&s->grid, &in, s->scratch, s->scratchBytes);
+}
+
+static inline int Build(Search* s, const Cloud* c, int32_t maxParticles, const pbdGridFilter* f)
+{
+	if (!pbd_PoolReserve(&s->pool, pbd_Grid_Bytes(maxParticles))) return 0;
+	if (!pbd_Grid_Create(&s->grid, &s->pool, maxParticles)) return 0;
+	s->scratchBytes = pbd_Grid_ListsScratchBytes(c->n);
+	s->scratch = malloc(s->scratchBytes);
+	return Rebuild(s, c, f);
 }
 
 static inline void Release(Search* s)
@@ -120,14 +149,15 @@ static inline void Release(Search* s)
    where the cell rounding may lose a pair at nearly the radius, grid.c CELL_SLACK) the grid's
    must be true pairs and hold every reference pair closer than 0.99 of its radius. Returns the
    count, or -1 on a mismatch. */
-static inline int32_t CheckPairs(Search* s, const Cloud* c, const pbdGridFilter* f, int near)
+static inline int32_t CheckPairs(Search* s, const Cloud* c, int near)
 {
+	const pbdGridFilter* f = &s->grid.filter;
 	const int32_t n = c->n;
 	const int32_t capacity = (n < 2000 ? n * (n - 1) / 2 : n * 40) + 16;
 	int32_t* pairs = malloc(sizeof(int32_t) * 2 * (size_t)capacity);
 	int64_t* got = malloc(sizeof(int64_t) * (size_t)capacity);
 	int64_t* want = malloc(sizeof(int64_t) * ((size_t)n * (size_t)n / 2 + 1));
-	const int32_t found = pbd_Grid_FindPairs(&s->grid, f, pairs, capacity);
+	const int32_t found = pbd_Grid_FindPairs(&s->grid, pairs, capacity);
 	int32_t expected = 0;
 	for (int32_t i = 0; i < n; ++i) {
 		for (int32_t j = i + 1; j < n; ++j) {

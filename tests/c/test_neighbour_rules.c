@@ -22,7 +22,8 @@ void Test_NeighbourPhaseRules(void)
 	}
 	c.radius = 1.0f;
 	Search s;
-	ENSURE(Build(&s, &c, 6));
+	const pbdGridFilter all = ContactRule(1, 1, 0.0f);
+	ENSURE(Build(&s, &c, 6, &all));
 	struct { int self, others; float rest; int count; int64_t keys[15]; } cases[] = {
 		/* self only: A1-A2, A1-A4, A2-A4 (A4 is another object of group A) */
 		{ 1, 0, 0.0f, 3, { 0 * 6 + 1, 0 * 6 + 5, 1 * 6 + 5 } },
@@ -34,9 +35,10 @@ void Test_NeighbourPhaseRules(void)
 		{ 1, 1, 0.1f, 6, { 0 * 6 + 3, 0 * 6 + 5, 1 * 6 + 3, 1 * 6 + 5, 2 * 6 + 3, 3 * 6 + 5 } },
 	};
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
-		const pbdGridFilter f = pbd_Grid_ContactFilter(cases[k].self, cases[k].others, cases[k].rest);
+		const pbdGridFilter f = ContactRule(cases[k].self, cases[k].others, cases[k].rest);
+		ENSURE(Rebuild(&s, &c, &f));
 		int32_t pairs[30];
-		const int32_t n = pbd_Grid_FindPairs(&s.grid, &f, pairs, 15);
+		const int32_t n = pbd_Grid_FindPairs(&s.grid, pairs, 15);
 		int64_t got[15];
 		for (int32_t e = 0; e < n; ++e) got[e] = (int64_t)pairs[2 * e] * 6 + pairs[2 * e + 1];
 		qsort(got, (size_t)n, sizeof got[0], CompareKeys);
@@ -45,12 +47,13 @@ void Test_NeighbourPhaseRules(void)
 	/* two pins never meet unless asked */
 	c.p[3] = c.p[7] = 0.0f;
 	Release(&s);
-	ENSURE(Build(&s, &c, 6));
-	pbdGridFilter f = pbd_Grid_ContactFilter(1, 0, 0.0f);
+	pbdGridFilter f = ContactRule(1, 0, 0.0f);
+	ENSURE(Build(&s, &c, 6, &f));
 	int32_t pairs[30];
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pairs, 15) == 2);
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pairs, 15) == 2);
 	f.keepPinned = 1;
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pairs, 15) == 3);
+	ENSURE(Rebuild(&s, &c, &f));
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pairs, 15) == 3);
 	Release(&s);
 	FreeCloud(&c);
 }
@@ -65,14 +68,14 @@ void Test_NeighbourRadiiMean(void)
 	c.p[3] = c.p[7] = 1.0f;
 	c.objectRadius[0] = 0.1f, c.objectRadius[1] = 0.02f;
 	c.mode = 2;
-	const pbdGridFilter f = pbd_Grid_ContactFilter(1, 1, 0.0f);
+	const pbdGridFilter f = ContactRule(1, 1, 0.0f);
 	const float gaps[2] = { 0.0599f, 0.0601f };
 	for (int k = 0; k < 2; ++k) {
 		c.p[4] = gaps[k];
 		Search s;
-		ENSURE(Build(&s, &c, 2));
+		ENSURE(Build(&s, &c, 2, &f));
 		int32_t pair[2];
-		ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pair, 1) == (k == 0));
+		ENSURE(pbd_Grid_FindPairs(&s.grid, pair, 1) == (k == 0));
 		Release(&s);
 	}
 	FreeCloud(&c);
@@ -90,9 +93,9 @@ void Test_NeighbourRadiiMean(void)
 		row.radii[at] = 2.0f;
 		row.mode = 1;
 		Search s;
-		ENSURE(Build(&s, &row, row.n));
-		const pbdGridFilter f = pbd_Grid_ContactFilter(1, 1, 0.0f);
-		ENSURE(CheckPairs(&s, &row, &f, 0) == 10);
+		const pbdGridFilter f = ContactRule(1, 1, 0.0f);
+		ENSURE(Build(&s, &row, row.n, &f));
+		ENSURE(CheckPairs(&s, &row, 0) == 10);
 		Release(&s);
 		FreeCloud(&row);
 	}
@@ -108,13 +111,13 @@ void Test_NeighbourRadiiMean(void)
 	int32_t* b = malloc(sizeof(int32_t) * 2 * 100000);
 	Search s;
 	d.mode = 0;
-	ENSURE(Build(&s, &d, d.n));
-	const pbdGridFilter g = pbd_Grid_ContactFilter(1, 1, 0.02f);
-	const int32_t na = pbd_Grid_FindPairs(&s.grid, &g, a, 100000);
+	const pbdGridFilter g = ContactRule(1, 1, 0.02f);
+	ENSURE(Build(&s, &d, d.n, &g));
+	const int32_t na = pbd_Grid_FindPairs(&s.grid, a, 100000);
 	Release(&s);
 	d.mode = 1;
-	ENSURE(Build(&s, &d, d.n));
-	const int32_t nb = pbd_Grid_FindPairs(&s.grid, &g, b, 100000);
+	ENSURE(Build(&s, &d, d.n, &g));
+	const int32_t nb = pbd_Grid_FindPairs(&s.grid, b, 100000);
 	Release(&s);
 	printf("  %d pairs with one radius, %d with equal radii per particle\n", na, nb);
 	ENSURE(na > 1000 && na == nb && memcmp(a, b, sizeof(int32_t) * 2 * (size_t)na) == 0);
@@ -133,20 +136,22 @@ void Test_NeighbourCapacity(void)
 		for (int k = 0; k < 3; ++k) c.p[4 * i + k] = RandRange(-0.1f, 0.1f);
 	}
 	Search s;
-	ENSURE(Build(&s, &c, c.n));
-	const pbdGridFilter f = pbd_Grid_ContactFilter(1, 1, 0.0f);
+	const pbdGridFilter f = ContactRule(1, 1, 0.0f);
+	ENSURE(Build(&s, &c, c.n, &f));
 	int32_t* pairs = malloc(sizeof(int32_t) * 2 * 100000);
-	const int32_t total = pbd_Grid_FindPairs(&s.grid, &f, pairs, 100000);
+	const int32_t total = pbd_Grid_FindPairs(&s.grid, pairs, 100000);
 	printf("  %d pairs\n", total);
 	ENSURE(total > 2000 && s.grid.dropped == 0);
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pairs, 32) == 32 && s.grid.dropped == total - 32);
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pairs, 32) == 32 && s.grid.dropped == total - 32);
 	for (int32_t k = 0; k < 32; ++k) ENSURE(Meet(&c, &f, pairs[2 * k], pairs[2 * k + 1]));
 	pbdNeighbourLists lists;
 	pbdPool pool;
 	ENSURE(pbd_PoolReserve(&pool, pbd_NeighbourLists_Bytes(c.n, 1001)));
 	ENSURE(pbd_NeighbourLists_Create(&lists, &pool, c.n, 1001)); /* not a multiple of 4: the lists use 1000 */
 	lists.indices[1000] = -12345;
-	const int32_t stored = pbd_Grid_FindLists(&s.grid, &f, &lists);
+	ENSURE(pbd_Grid_FindLists(NULL, &s.grid, &lists, pairs, 2 * 100000) == 1);
+	int32_t stored = 0;
+	for (int32_t i = 0; i < c.n; ++i) stored += lists.count[i];
 	ENSURE(stored + lists.dropped == 2 * total && lists.used <= 1000 && lists.indices[1000] == -12345);
 	for (int32_t i = 0; i < c.n; ++i) {
 		const int32_t st = lists.start[i], k = lists.count[i];

@@ -30,8 +30,9 @@ static int CountingSortValid(const pbdGrid* g, const Cloud* c)
 
 /* Lists: each particle's neighbours are the reference's, its list starts on a multiple of 4 and
    is padded with itself, lists do not overlap and `used` covers them exactly. */
-static int CheckLists(Search* s, const Cloud* c, const pbdGridFilter* f)
+static int CheckLists(Search* s, const Cloud* c)
 {
+	const pbdGridFilter* f = &s->grid.filter;
 	const int32_t n = c->n;
 	pbdNeighbourLists lists;
 	lists.capacity = (n < 2000 ? n * (n - 1) : n * 80) + 4 * n + 64;
@@ -40,8 +41,11 @@ static int CheckLists(Search* s, const Cloud* c, const pbdGridFilter* f)
 	lists.indices = malloc(sizeof(int32_t) * (size_t)lists.capacity);
 	int32_t* mine = malloc(sizeof(int32_t) * (size_t)n);
 	char* owner = calloc((size_t)lists.capacity, 1);
-	const int32_t total = pbd_Grid_FindLists(&s->grid, f, &lists);
-	int ok = lists.dropped == 0;
+	const int32_t workCapacity = lists.capacity / 2 + 4;
+	int32_t* work = malloc(sizeof(int32_t) * (size_t)workCapacity);
+	int ok = pbd_Grid_FindLists(NULL, &s->grid, &lists, work, workCapacity) == 1 && lists.dropped == 0;
+	int32_t total = 0;
+	for (int32_t i = 0; i < n; ++i) total += lists.count[i];
 	int32_t sum = 0, padded = 0;
 	for (int32_t i = 0; i < n && ok; ++i) {
 		int32_t m = 0;
@@ -65,8 +69,9 @@ static int CheckLists(Search* s, const Cloud* c, const pbdGridFilter* f)
 		padded += (k + 3) & ~3;
 	}
 	ok = ok && total == sum && lists.used == padded;
+	(void)total;
 	if (!ok) printf("  FAILED: neighbour lists differ from the reference (%d neighbours)\n", total);
-	free(lists.start), free(lists.count), free(lists.indices), free(mine), free(owner);
+	free(lists.start), free(lists.count), free(lists.indices), free(mine), free(owner), free(work);
 	return ok;
 }
 
@@ -74,7 +79,7 @@ static int CheckLists(Search* s, const Cloud* c, const pbdGridFilter* f)
    (pins kept, no rest filter), and none. */
 static pbdGridFilter Filter(int k, float restDistance)
 {
-	pbdGridFilter f = pbd_Grid_ContactFilter(k & 1, (k >> 1) & 1, restDistance);
+	pbdGridFilter f = ContactRule(k & 1, (k >> 1) & 1, restDistance);
 	f.keepPinned = (k >> 2) & 1;
 	return f;
 }
@@ -86,18 +91,20 @@ static void CheckCloud(Cloud* c, float restDistance, int near, int32_t minPairs,
 	for (int mode = 0; mode < 3 && !g_testFailed; ++mode) {
 		c->mode = mode;
 		Search s;
-		ENSURE(Build(&s, c, c->n + 5));
+		const pbdGridFilter f0 = Filter(0, restDistance);
+		ENSURE(Build(&s, c, c->n + 5, &f0));
 		if (!near) ENSURE(CountingSortValid(&s.grid, c));
 		for (int k = 0; k < 8 && !g_testFailed; ++k) {
 			if ((k & 3) == 0 && k != 0) continue; /* no kind of pair: once is enough */
 			const pbdGridFilter f = Filter(k, (k & 4) ? 0.0f : restDistance);
-			const int32_t expected = CheckPairs(&s, c, &f, near);
+			ENSURE(Rebuild(&s, c, &f));
+			const int32_t expected = CheckPairs(&s, c, near);
 			if (expected < 0) g_testFailed = 1;
 			if (k == 3 && mode == 0 && expected < minPairs) {
 				printf("  FAILED: only %d pairs, the cloud should give at least %d\n", expected, minPairs);
 				g_testFailed = 1;
 			}
-			if (lists && !g_testFailed && !CheckLists(&s, c, &f)) g_testFailed = 1;
+			if (lists && !g_testFailed && !CheckLists(&s, c)) g_testFailed = 1;
 		}
 		Release(&s);
 	}
@@ -119,28 +126,30 @@ void Test_NeighbourCountingSort(void)
 	}
 	c.radius = r;
 	Search s;
-	ENSURE(Build(&s, &c, c.n));
+	const pbdGridFilter f = ContactRule(1, 1, 0.0f);
+	ENSURE(Build(&s, &c, c.n, &f));
 	ENSURE(CountingSortValid(&s.grid, &c));
 	Release(&s);
 	for (int32_t i = 0; i < c.n; ++i) c.p[4 * i] = RandRange(-0.1f, 0.1f), c.p[4 * i + 1] = RandRange(-0.1f, 0.1f), c.p[4 * i + 2] = 0.0f;
-	ENSURE(Build(&s, &c, 2 * c.n)); /* clustered, in a table reserved for twice the particles */
+	ENSURE(Build(&s, &c, 2 * c.n, &f)); /* clustered, in a table reserved for twice the particles */
 	ENSURE(CountingSortValid(&s.grid, &c));
 	Release(&s);
 	/* refused: more particles than reserved, or too little scratch; an empty grid finds nothing */
 	ENSURE(pbd_PoolReserve(&s.pool, pbd_Grid_Bytes(100)) && pbd_Grid_Create(&s.grid, &s.pool, 100));
-	pbdGridInput in = { c.p, NULL, NULL, 101, r, NULL, NULL, NULL, 0 };
+	pbdGridInput in;
+	memset(&in, 0, sizeof in);
+	in.positions = c.p, in.count = 101, in.radius = r, in.filter = f;
 	void* scratch = malloc(pbd_Grid_ScratchBytes(101));
 	ENSURE(!pbd_Grid_Build(&s.grid, &in, scratch, pbd_Grid_ScratchBytes(101)));
 	in.count = 100;
 	ENSURE(!pbd_Grid_Build(&s.grid, &in, scratch, pbd_Grid_ScratchBytes(100) - 1));
 	int32_t pair[2];
-	const pbdGridFilter f = pbd_Grid_ContactFilter(1, 1, 0.0f);
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pair, 1) == 0);
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pair, 1) == 0);
 	ENSURE(pbd_Grid_Build(&s.grid, &in, scratch, pbd_Grid_ScratchBytes(100)));
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pair, 1) == 1 && s.grid.dropped > 0);
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pair, 1) == 1 && s.grid.dropped > 0);
 	in.radius = -1.0f; /* no usable radius: an empty grid */
 	ENSURE(!pbd_Grid_Build(&s.grid, &in, scratch, pbd_Grid_ScratchBytes(100)));
-	ENSURE(pbd_Grid_FindPairs(&s.grid, &f, pair, 1) == 0);
+	ENSURE(pbd_Grid_FindPairs(&s.grid, pair, 1) == 0);
 	free(scratch);
 	pbd_PoolRelease(&s.pool);
 	FreeCloud(&c);
