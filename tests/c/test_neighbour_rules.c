@@ -167,3 +167,44 @@ void Test_NeighbourCapacity(void)
 	Release(&s);
 	FreeCloud(&c);
 }
+
+/* The activation table (grid.h filter.activation): on a random cloud of four groups, the pair of
+   groups 1 and 2 switched off gives no pair between them and otherwise exactly the brute-force
+   pairs (the lists with tables: test_neighbours.c); switched on, exactly the brute-force pairs, with pairs between 1 and 2 among them. */
+void Test_NeighbourActivationTable(void)
+{
+	s_rng = 77;
+	Cloud c = NewCloud(1500);
+	for (int32_t i = 0; i < c.n; ++i) {
+		const uint32_t group = RandInt() % 4u;
+		c.phase[i] = Phase(group, group, RandInt() % 4u ? PBD_PHASE_SELF : 0u);
+		for (int k = 0; k < 3; ++k) c.p[4 * i + k] = RandRange(-0.4f, 0.4f);
+		c.p[4 * i + 3] = 1.0f;
+	}
+	c.radius = 0.07f;
+	uint8_t* table = malloc(256 * 256);
+	memset(table, 1, 256 * 256);
+	pbdGridFilter f;
+	memset(&f, 0, sizeof f);
+	f.activation = table;
+	int32_t between[2] = { 0, 0 };
+	for (int on = 0; on < 2 && !g_testFailed; ++on) {
+		table[256 * 1 + 2] = table[256 * 2 + 1] = (uint8_t)on;
+		Search s;
+		ENSURE(Build(&s, &c, c.n, &f));
+		const int32_t expected = CheckPairs(&s, &c, 0);
+		ENSURE(expected > 1000);
+		int32_t* pairs = malloc(sizeof(int32_t) * 2 * (size_t)expected);
+		ENSURE(pbd_Grid_FindPairs(&s.grid, pairs, expected) == expected);
+		for (int32_t k = 0; k < expected; ++k) {
+			const uint32_t a = c.phase[pairs[2 * k]] & PBD_PHASE_OBJECT_MASK, b = c.phase[pairs[2 * k + 1]] & PBD_PHASE_OBJECT_MASK;
+			between[on] += (a == 1u && b == 2u) || (a == 2u && b == 1u);
+		}
+		free(pairs);
+		Release(&s);
+	}
+	printf("  pairs between groups 1 and 2: %d off, %d on\n", between[0], between[1]);
+	ENSURE(between[0] == 0 && between[1] > 100);
+	free(table);
+	FreeCloud(&c);
+}

@@ -2,4 +2,5 @@
 #define TEST_LIST_NEIGHBOUR_RULES(X) \
 	X(NeighbourPhaseRules)           \
 	X(NeighbourRadiiMean)            \
-	X(NeighbourCapacity)
+	X(NeighbourCapacity)             \
+	X(NeighbourActivationTable)
