@@ -1,7 +1,6 @@
-/* neighbours/grid_cells.h -- the cell hashing that grid.c (pairs, lists) and grid_lists.c (the fluid's
-   lists) share: the two must bucket a point identically (the fluid's sort into cell order, fluid_sort.c,
-   builds with grid.c and the fluid's lists are then read in that order), so it is written once here.
-   Private to src/neighbours/. */
+/* neighbours/grid_cells.h -- the cell hashing that the build (grid.c) and the walk (grid_walk.h) share:
+   the walk finds a slot's neighbourhood by hashing its cell exactly as the build bucketed it. Private to
+   src/neighbours/. */
 #ifndef PBD_GRID_CELLS_H
 #define PBD_GRID_CELLS_H
 
@@ -19,8 +18,6 @@
 #define CELL_LIMIT 1e9f
 /* Sorted arrays are padded so that a 4-wide load may run past the last particle. */
 #define PAD 4
-/* Particles that are in no search: no contact, or a parked slot of a fluid's capacity. */
-#define OUT_OF_SEARCH (PBD_PHASE_NO_COLLIDE | PBD_PHASE_INACTIVE)
 
 /// One sorted array: the particles plus the padding, rounded up to a cache line.
 static inline size_t pbd_SortedStride(int32_t count) { return ((size_t)count + PAD + 15u) & ~(size_t)15u; }
