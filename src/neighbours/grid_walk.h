@@ -6,7 +6,7 @@
    the step's threads). Every parameter marked const is a constant at each call site, so each
    combination compiles to its own loop.
 
-   The neighbourhood, two orders of the same candidates (grid.c):
+   The neighbourhood, two orders of the same candidates (below):
    - rows (pairs): the 9 rows (dy, dz) of 3 cells along x are 3 consecutive buckets (x is added to
      the row's hash, grid_cells.h), one run each; rows sharing a bucket or wrapping around the table
      are taken bucket by bucket instead. The contacts family solves its pairs in this order.
@@ -59,10 +59,6 @@ typedef struct pbdWalkOut {
 	int32_t next;         ///< the slot the walk stopped before
 } pbdWalkOut;
 
-/// The slot runs around cell (ix, iy, iz), in rows order or merged (grid.c). Returns how many.
-int32_t pbd_Grid_RowRuns(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first, int32_t* end);
-int32_t pbd_Grid_MergedRuns(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
-							int32_t* end);
 /// Whether the filter can refuse nothing in this grid, and whether nothing can pass (grid.c).
 int pbd_Grid_FastRules(const pbdGrid* g);
 int pbd_Grid_NothingToFind(const pbdGrid* g);
@@ -81,16 +77,17 @@ extern const uint8_t pbd_GridHits[16];
 
 /* The filter's phase rules (grid.h) for 4 lanes against particle phase pi; need: pairNeeds unless pi
    carries them all. */
-static inline uint32_t pbd_Grid_LaneRules(const pbdGridFilter* f, const uint32_t* v, uint32_t pi, uint32_t need)
+static inline uint32_t pbd_Grid_LaneRules(const uint32_t* v, uint32_t pi, uint32_t need, uint32_t exclude, uint32_t groupNeeds,
+										  const uint8_t* activation)
 {
 	uint32_t bits = 0;
 	const uint32_t gi = (pi & PBD_PHASE_GROUP_MASK) >> PBD_PHASE_GROUP_SHIFT;
 	for (int k = 0; k < 4; ++k) {
 		const uint32_t pj = v[k];
-		uint32_t ok = ((pj & f->exclude) == 0u) & ((pj & need) == need);
+		uint32_t ok = ((pj & exclude) == 0u) & ((pj & need) == need);
 		const uint32_t gj = (pj & PBD_PHASE_GROUP_MASK) >> PBD_PHASE_GROUP_SHIFT;
-		if (gi == gj) ok &= (pi & pj & f->groupNeeds) == f->groupNeeds;
-		if (f->activation != NULL) ok &= f->activation[(gi << 8) | gj] != 0u;
+		if (gi == gj) ok &= (pi & pj & groupNeeds) == groupNeeds;
+		if (activation != NULL) ok &= activation[(gi << 8) | gj] != 0u;
 		bits |= ok << k;
 	}
 	return bits;
@@ -108,6 +105,99 @@ static inline uint32_t pbd_Grid_ZeroBits(const float* v)
 {
 	return (uint32_t)(v[0] == 0.0f) | (uint32_t)(v[1] == 0.0f) << 1 | (uint32_t)(v[2] == 0.0f) << 2 |
 		   (uint32_t)(v[3] == 0.0f) << 3;
+}
+
+/* The slot runs around a cell, the two orders (here, with the walk: inlined into it, as they were when each
+   walk had its own file). */
+/* Sorted ranges [first, end) of the non-empty buckets of the 27 cells around (ix, iy, iz),
+   each bucket once. Normally one run per row (dy, dz): buckets c - 1, c, c + 1. Two runs
+   overlap exactly when two rows share a non-empty bucket (a slot belongs to one bucket);
+   then, or when a row wraps around the table, the rows are taken bucket by bucket with
+   duplicates dropped instead. */
+static inline int32_t pbd_Grid_RowRuns(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first, int32_t* end)
+{
+	const uint32_t hy[3] = { (uint32_t)(iy - 1) * 19349663u, (uint32_t)iy * 19349663u, (uint32_t)(iy + 1) * 19349663u };
+	const uint32_t hz[3] = { (uint32_t)(iz - 1) * 83492791u, (uint32_t)iz * 83492791u, (uint32_t)(iz + 1) * 83492791u };
+	uint32_t centre[9];
+	int32_t ranges = 0, slow = 0;
+	for (int32_t r = 0; r < 9; ++r) {
+		const uint32_t c = ((uint32_t)ix + (hy[r % 3] ^ hz[r / 3])) & mask;
+		centre[r] = c;
+		if (slow) continue;
+		if (c == 0u || c == mask) {
+			slow = 1;
+			continue;
+		}
+		const int32_t a = start[c - 1u], e = start[c + 2u];
+		if (a == e) continue;
+		for (int32_t k = 0; k < ranges; ++k) slow |= a < end[k] && first[k] < e;
+		first[ranges] = a;
+		end[ranges] = e;
+		ranges += 1;
+	}
+	if (!slow) return ranges;
+	uint32_t seen[27];
+	int32_t seenCount = 0;
+	ranges = 0;
+	for (int32_t r = 0; r < 9; ++r) {
+		for (uint32_t dx = 0; dx < 3u; ++dx) {
+			const uint32_t b = (centre[r] + dx - 1u) & mask;
+			int32_t again = 0;
+			for (int32_t k = 0; k < seenCount; ++k) again |= seen[k] == b;
+			if (again) continue;
+			seen[seenCount++] = b;
+			const int32_t a = start[b], e = start[b + 1u];
+			if (a == e) continue;
+			first[ranges] = a;
+			end[ranges] = e;
+			ranges += 1;
+		}
+	}
+	return ranges;
+}
+
+/* The slot ranges [first, end) around cell (ix, iy, iz), sorted by first and merged where they
+   overlap or touch: every slot of the neighbourhood's buckets exactly once. */
+static inline int32_t pbd_Grid_MergedRuns(const int32_t* start, uint32_t mask, int32_t ix, int32_t iy, int32_t iz, int32_t* first,
+							int32_t* end)
+{
+	int32_t a[18], e[18];
+	int32_t n = 0;
+	for (int32_t dz = -1; dz <= 1; ++dz) {
+		for (int32_t dy = -1; dy <= 1; ++dy) {
+			const uint32_t lo = ((uint32_t)(ix - 1) + pbd_CellRowHash(iy + dy, iz + dz)) & mask;
+			const uint32_t hi = lo + 2u; /* last bucket, unwrapped */
+			if (hi <= mask) {
+				a[n] = start[lo], e[n] = start[hi + 1u];
+				n += a[n] < e[n];
+			} else { /* the row wraps around the table: two ranges */
+				a[n] = start[lo], e[n] = start[mask + 1u];
+				n += a[n] < e[n];
+				a[n] = start[0], e[n] = start[(hi & mask) + 1u];
+				n += a[n] < e[n];
+			}
+		}
+	}
+	/* insertion sort by first (ties: any order, the merge is the same) */
+	for (int32_t k = 1; k < n; ++k) {
+		const int32_t ka = a[k], ke = e[k];
+		int32_t q = k - 1;
+		while (q >= 0 && a[q] > ka) {
+			a[q + 1] = a[q], e[q + 1] = e[q];
+			q -= 1;
+		}
+		a[q + 1] = ka, e[q + 1] = ke;
+	}
+	int32_t ranges = 0;
+	for (int32_t k = 0; k < n; ++k) {
+		if (ranges > 0 && a[k] <= end[ranges - 1]) {
+			if (e[k] > end[ranges - 1]) end[ranges - 1] = e[k];
+			continue;
+		}
+		first[ranges] = a[k], end[ranges] = e[k];
+		ranges += 1;
+	}
+	return ranges;
 }
 
 /* The next chunk of a block, NULL when none is left (the walk is then abandoned). */
@@ -134,6 +224,9 @@ static inline __attribute__((always_inline)) int pbd_Grid_Walk(const pbdGrid* g,
 	const int slots = output == PBD_WALK_SLOTS || output == PBD_WALK_SLOT_CHUNKS;
 	const int chunked = output == PBD_WALK_PAIR_CHUNKS || output == PBD_WALK_SLOT_CHUNKS;
 	const pbdGridFilter* f = &g->filter;
+	/* the filter's fields in locals: the stores below may alias them as far as the compiler knows */
+	const uint32_t exclude = f->exclude, pairNeeds = f->pairNeeds, groupNeeds = f->groupNeeds;
+	const uint8_t* const activation = f->activation;
 	const uint32_t mask = (uint32_t)g->buckets - 1u;
 	const float inv = g->invCell;
 	const pbdF4 r2 = pbdF4_Splat(g->uniformRadius * g->uniformRadius);
@@ -145,8 +238,8 @@ static inline __attribute__((always_inline)) int pbd_Grid_Walk(const pbdGrid* g,
 	const pbdF4 restScale = pbdF4_Splat(f->restScale);
 	const int pins = !f->keepPinned && g->w != NULL;
 	/* the lane rules only when some can refuse: no exclude bit in the grid, no group rule */
-	const int groupRules = f->groupNeeds != 0u || f->activation != NULL;
-	const int excludeRule = (g->phaseOr & f->exclude) != 0u;
+	const int groupRules = groupNeeds != 0u || activation != NULL;
+	const int excludeRule = (g->phaseOr & exclude) != 0u;
 	const int32_t* entries = g->cellEntries;
 	const float *qx = g->x, *qy = g->y, *qz = g->z, *qw = g->w, *qr = g->radius;
 	const float *qrx = g->rx, *qry = g->ry, *qrz = g->rz;
@@ -177,12 +270,12 @@ static inline __attribute__((always_inline)) int pbd_Grid_Walk(const pbdGrid* g,
 		const uint32_t phaseI = qp[s];
 		const int32_t i = entries[s];
 		const int32_t countI = count;
-		if (!fast && (phaseI & f->exclude)) {
+		if (!fast && (phaseI & exclude)) {
 			if (output == PBD_WALK_SLOTS) o->perSlot[s] = count;
 			if (output == PBD_WALK_SLOT_CHUNKS) o->perSlot[s] = 0;
 			continue;
 		}
-		const uint32_t need = (phaseI & f->pairNeeds) == f->pairNeeds ? 0u : f->pairNeeds;
+		const uint32_t need = (phaseI & pairNeeds) == pairNeeds ? 0u : pairNeeds;
 		const int laneRules = !fast && (need != 0u || excludeRule || groupRules);
 		const int32_t pinnedI = pins && qw[s] == 0.0f;
 		const pbdF4 xs = pbdF4_Splat(xi), ys = pbdF4_Splat(yi), zs = pbdF4_Splat(zi);
@@ -223,7 +316,7 @@ static inline __attribute__((always_inline)) int pbd_Grid_Walk(const pbdGrid* g,
 					}
 					hits &= ~(pbdF4_LessBits(e2, limit2) & pbd_Grid_SameObjectBits(qp + t, phaseI));
 				}
-				if (laneRules && hits != 0u) hits &= pbd_Grid_LaneRules(f, qp + t, phaseI, need);
+				if (laneRules && hits != 0u) hits &= pbd_Grid_LaneRules(qp + t, phaseI, need, exclude, groupNeeds, activation);
 				if (pinnedI) hits &= ~pbd_Grid_ZeroBits(qw + t); /* both pinned */
 				if (slots) {
 					int32_t* dst;
