@@ -179,9 +179,8 @@ test('the object types\' sizes in closed form (a recording\'s quantum, the sprit
 // expressions are skipped; a `{` opens a function's body after `=>`, or after `)` whose `(` followed a word that is
 // no statement keyword (function f(, a method f(, constructor(, get x(). A function's length counts its nested ones.
 const FUNCTION_MAX_LINES = 80;
-// Known to be over, each with its owner's note: panel/record.js's installRecorder is being cut where the recorder
-// and the replayer are (issue 21 item 5). Remove an entry when its function is cut.
-const FUNCTION_OVER = new Set(['panel/record.js installRecorder']);
+// Known to be over, each with its owner's note (none now). Remove an entry when its function is cut.
+const FUNCTION_OVER = new Set([]);
 
 function functionSpans(text) {
   const out = [];
