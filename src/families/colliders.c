@@ -62,7 +62,7 @@
    The records, the geometry and the API are the boundary's (services/boundary.h, collider_shapes.c,
    boundary_api.c). Determinism: + - * /
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
-#include "families/colliders_internal.h"
+#include "families/colliders_state.h"
 #include "services/materials.h"
 #include "services/surfaces.h"
 

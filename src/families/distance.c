@@ -4,9 +4,9 @@
    form a group with its own stiffness k, turned into k' = 1 - (1 - k)^(1/ns) once per step
    (seed 000 section 2.2). A coloured group's colours are solved 4 wide (distance_colouring.c);
    its overflow set and the uncoloured groups (chains) are serial colours. The state
-   (distance_internal.h) is carved from the world's pool; builders, parameters, statistics
+   (distance_state.h) is carved from the world's pool; builders, parameters, statistics
    and the colliders reach it through distance.h. Its update hook is tearing (tearing.c). */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 #include "base/simd.h"
 
 #include <math.h>

@@ -1,7 +1,7 @@
 /* families/distance.h -- what the rest of the core may ask of the distance family (stretch,
    shear, bend and chain constraints): the builders add constraints group by group, the
    parameters set stiffness, the statistics read through these functions; the colliders' edge
-   test reads the structural edges through services/surfaces.h (world->edges). Its state is families/distance_internal.h's, read by its own files only. */
+   test reads the structural edges through services/surfaces.h (world->edges). Its state is families/distance_state.h's, read by its own files only. */
 #ifndef PBD_DISTANCE_H
 #define PBD_DISTANCE_H
 

@@ -12,7 +12,7 @@
    Each colour's constraints are then split into regular batches (evenly spaced, see
    pbdGroup.colourRegularEnd) and the rest; builders/cloth.c builds a grid's constraints in an
    order that makes nearly all of them regular. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 #include "world/graph_colouring.h"
 
 #include <string.h>

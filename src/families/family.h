@@ -3,8 +3,9 @@
 
    A family is one kind of constraint (distance, volume, tethers, attachments, fluid, particle
    contacts, shapes, colliders, ground, wind) in its own files of src/families/ (a few share a
-   private <family>_internal.h: distance.c + distance_colouring.c + tearing.c + plasticity.c;
-   fluid*.c; shapes*.c + rotation.c), behind the table below. Its state is its own struct, carved
+   private <family>_state.h, the family's state and what its files share, below all of them:
+   distance.c + distance_colouring.c + tearing.c + plasticity.c; fluid*.c; shapes*.c + rotation.c),
+   behind the table below. Its state is its own struct, carved
    from the world's pool at creation; no other file reads it (builders and the API go through the
    functions the family's header declares, e.g. families/distance.h). A family includes no other
    family's header: what families need of each other is a service below them (src/services/:

@@ -1,6 +1,6 @@
 /* families/fluid.c -- the fluid family: Position Based Fluids (Macklin & Mueller 2013, seed 002) in
    the one step, coupled both ways with every other particle (Macklin et al. 2014, "Unified Particle
-   Physics", section 7.1). fluid_internal.h lists the family's files; this one holds the table, the
+   Physics", section 7.1). fluid_state.h lists the family's files; this one holds the table, the
    pool, the kernel constants and the neighbour lists (the public queries: fluid_queries.c).
 
    A step: start follows the parameters (kernel constants; a new rest density or spacing gives
@@ -30,7 +30,7 @@
    so that a rest lattice has rho = rho0 exactly, so a block starts at rest and settles to the
    volume it was given (the dam-break test holds it to 3%). */
 #include "base/tasks.h"
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 #include "families/fluid.h"
 #include "services/boundary.h"
 #include "services/materials.h"
@@ -357,7 +357,7 @@ static void BuildOrder(pbdWorld* w, pbdFluid* f)
 		if ((w->phase[i] & PBD_PHASE_FLUID) || f->lists.count[i] == 0) continue;
 		const uint32_t o = w->phase[i] & PBD_PHASE_OBJECT_MASK;
 		float* pr = f->props + 4 * i;
-		pr[0] = w->x[4 * i + 3] * mass; /* x.w, not p.w: see fluid_internal.h props */
+		pr[0] = w->x[4 * i + 3] * mass; /* x.w, not p.w: see fluid_state.h props */
 		pr[1] = f->volume[o];
 		pr[2] = 0.0f;
 		pr[3] = pbd_Material_ContactRadius(w, (int32_t)o);

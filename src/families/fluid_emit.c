@@ -14,8 +14,8 @@
    at the rest spacing of the fluid in all three directions and is neither compressed nor torn
    when it starts (seed 002: a density far from rho0 is what the solve has to fight). The rate is
    discs x speed / d particles per second. */
-#include "families/fluid_internal.h"
-#include "families/fluid.h"
+#include "families/fluid_state.h"
+#include "families/fluid_params.h"
 
 #include <math.h>
 #include <stdint.h>

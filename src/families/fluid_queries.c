@@ -2,7 +2,7 @@
    buffer, and one part of the substep alone for the benchmarks. Each measures on the committed positions
    with a fresh neighbour search, outside the step only: between the slices of one, the step's lists and the
    world's scratch are in use and the calls are refused (PBD_ERR_STEP_IN_PROGRESS). */
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 
 #include <string.h>
 

@@ -25,7 +25,7 @@
    side (f->entrySide: +1 / -1 for a fluid-cloth pair, 0 for any other pair and the padding), for
    the entries of the cloth particles with fluid neighbours and of the fluid particles near them
    (f->nearSheet). A world without cloth near its fluid pays one pass over the order array. */
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 
 #include <math.h>
 #include <string.h>

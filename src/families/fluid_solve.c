@@ -2,7 +2,7 @@
    seed 002), with the solid particles' share (Macklin et al. 2014, "Unified Particle Physics", 7.1).
 
    With m_j' = m for a fluid neighbour (m = rho0 d^3) and rho0 V_j for a solid one (V_j = (2 r_o)^3,
-   fluid_internal.h props: s_j = m_j' / m), and the fitted Poly6 W (fluid.c Fluid_Lattice):
+   fluid_state.h props: s_j = m_j' / m), and the fitted Poly6 W (fluid.c Fluid_Lattice):
        rho_i / rho0 = d^3 sum_j s_j W(r_ij)  (j = i included)                       (MM13 eq. 2)
        C_i = max(rho_i / rho0 - 1, 0)    unilateral: seed 002's pitfall "surface particles lack
                                          neighbours", so the free surface never pulls inward
@@ -31,7 +31,7 @@
    lanes apart by that cache (entryAux's sign) and gathers the props only for quads with a solid
    lane (natively at 8k: 0.40 -> 0.24 ms a pass); the density pass masks lanes past the count only
    in the last quad. Neither changes a bit. */
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 #include "base/simd.h"
 
 static inline float Sum4(pbdF4 a) { return (pbdF4_Get(a, 0) + pbdF4_Get(a, 1)) + (pbdF4_Get(a, 2) + pbdF4_Get(a, 3)); }

@@ -13,7 +13,7 @@
    positionVersion moves so kept contact lists are searched again. The order is a pure function of
    the committed positions (counting sort, ties by index), so the sort is part of the physics and of
    the hash, the same on every build. */
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 
 #include <string.h>
 

@@ -19,7 +19,7 @@
    figures hold either way.)
 
    The gradient factor is not recomputed: the density pass (fluid_solve.c) leaves, for every entry
-   of a fluid particle's list, G = (m_j' / rho0) spiky (h - r)^2 / r (fluid_internal.h entryGrad;
+   of a fluid particle's list, G = (m_j' / rho0) spiky (h - r)^2 / r (fluid_state.h entryGrad;
    0 past h, on padding and for coincident pairs) and entryAux (s_corr <= 0 for a fluid neighbour,
    r > 0 for a live solid one: aux > 0 marks the solid entries). Its r is the one of the last
    density pass of the substep, before that pass's correction moved the particles: slightly older
@@ -57,7 +57,7 @@
    the particle itself: G = 0, v_j - v_i = 0); the lane sums are added (l0 + l1) + (l2 + l3) at the
    end, the same order in the SIMD and the scalar build (base/simd.h), so both give the same bits.
    Only + - * / and sqrt. */
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 #include "base/tasks.h"
 #include "base/simd.h"
 

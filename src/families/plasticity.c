@@ -12,7 +12,7 @@
    edge never reaches a zero rest length). The tets' rest volumes are left as they were: a
    plastic body changes its shape, not its volume. creep = 0 (the default) leaves an object
    alone, and the hook then does nothing: cloth and chains never get here. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 
 #include <math.h>
 

@@ -32,7 +32,7 @@
    Degenerate bodies are safe: a point (one particle, or all coincident) has A_pq = 0, keeps
    its rotation, and its goals are c; two particles or a line leave the turn about the line as
    it was (rotation.c). Nothing divides by a quantity that can be 0 (M >= the pins' weight > 0). */
-#include "families/shapes_internal.h"
+#include "families/shapes_state.h"
 #include "base/tasks.h"
 #include "families/rotation.h"
 

@@ -1,6 +1,6 @@
 /* families/shapes_motion.c -- what the shapes family does besides its solve: the rigid
    predictor (the forces hook), mass scaling for stacks (findContacts, undone in the update
-   hook) and plasticity (the update hook). State: shapes_internal.h.
+   hook) and plasticity (the update hook). State: shapes_state.h.
 
    The rigid predictor. PBD's prediction p = x + h v moves every particle along a straight line,
    so a spinning body's particles fly outward along their tangents and the solve pulls them back
@@ -45,7 +45,7 @@
    shape after its solve, so only what acts after it (colliders, the ground) can strain it:
    plasticity is for bodies of stiffness below 1. */
 #include "base/tasks.h"
-#include "families/shapes_internal.h"
+#include "families/shapes_state.h"
 #include "services/materials.h"
 #include "families/rotation.h"
 

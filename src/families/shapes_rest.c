@@ -1,7 +1,7 @@
 /* families/shapes_rest.c -- a shape-matched body's rest data (weights, c0, q_i, size: pbd_Shapes_Refresh) and its
    fit to positions (c and A_pq: pbd_Shapes_Fit), which the solve (shapes.c) and the motion (shapes_motion.c:
    plasticity) both use; they call nothing of theirs, so the shapes files call each other one way only. */
-#include "families/shapes_internal.h"
+#include "families/shapes_state.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* families/shapes_sdf.c -- each body particle's distance to its body's surface and the surface's
    normal there, in the body's rest frame, for the contacts (Macklin, Mueller, Chentanez and Kim
    2014, "Unified Particle Physics for Real-Time Applications", section 5.1: a signed distance
-   and its gradient stored per particle of a rigid body). State: shapes_internal.h.
+   and its gradient stored per particle of a rigid body). State: shapes_state.h.
 
    Why. A contact between two particles pushes along the line between their centres. Two boxes
    of particles resting face on face with their lattices set aside by a little (1 um is enough)
@@ -41,13 +41,13 @@
    shapes.c's startUnit) part by part, particle by particle, a slice unit of about
    PBD_SLICE_WORK candidates at a time, the hash and the walk held in the scratch between units. The
    parts run in the same order on the same data as in one go: the same bits, sliced or not. */
-#include "families/shapes_internal.h"
+#include "families/shapes_state.h"
 #include "services/materials.h"
 
 #include <math.h>
 #include <string.h>
 
-typedef pbdSdfHash Hash; /* shapes_internal.h */
+typedef pbdSdfHash Hash; /* shapes_state.h */
 
 static uint32_t TableSize(int32_t count)
 {

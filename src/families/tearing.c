@@ -5,7 +5,7 @@
    Triangles that had the broken pair as an edge leave the render mesh, and the triangle
    buffer is compacted once per step, so the renderer only re-uploads indices when the
    topology version moves. Particles are never removed. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 
 #include <math.h>
 

@@ -17,7 +17,7 @@
    so a tet turned inside out is pushed back through flat to positive volume (an unsigned |V| - V0
    has a second, inverted one). The edges hold the shape, the volumes the volume: a 30 cm cube of
    6^3 cells resting on the ground keeps its volume to 0.1% (tests/c/test_volume.c). */
-#include "families/volume_internal.h"
+#include "families/volume_state.h"
 #include "world/graph_colouring.h"
 
 #include <string.h>

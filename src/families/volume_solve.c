@@ -8,13 +8,13 @@
    with no 1/6 in it. C is signed, so an inverted tet (V < 0) is pushed back through its flat
    state to positive volume rather than toward -V0 (an unsigned |V| - V0 has a second, inverted
    rest state it can stay stuck in). A tet whose weighted gradients have all but vanished
-   (volume_internal.h PBD_VOLUME_DEGENERATE) moves by 0 that pass.
+   (volume_state.h PBD_VOLUME_DEGENERATE) moves by 0 that pass.
 
    Every path does exactly this arithmetic in this order: the 4-wide kernel gathers four tets of
    one colour (no shared particle) into lanes, one 4x4 transpose per vertex slot, computes, and
    scatters with the inverse transposes; the plain loop does each lane's operations on floats.
    A skipped tet still adds s w_i G_i with s = +0 in both, so a -0 coordinate turns +0 alike. */
-#include "families/volume_internal.h"
+#include "families/volume_state.h"
 #include "base/simd.h"
 
 float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients)

@@ -1,5 +1,5 @@
 /* Cloth tests: tethers, wind, tearing, and a violent drag. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 #include "families/tethers.h"
 #include "test.h"
 

@@ -1,5 +1,5 @@
 /* Colouring: the invariant the 4-wide solver relies on, checked on the real groups. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 #include "test.h"
 
 #include <stdlib.h>

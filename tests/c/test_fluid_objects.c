@@ -7,7 +7,7 @@
 #include "test.h"
 #include "test_fluid_objects.h"
 
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 
 #include <stdlib.h>
 #include <string.h>

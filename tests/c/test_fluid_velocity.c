@@ -8,7 +8,7 @@
 #include "test.h"
 #include "test_fluid_objects.h"
 
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -72,7 +72,7 @@ static void RigBuild(pbdWorld* w, pbdFluid* f, Rig* r)
 			const float dx = w->p[4 * i] - w->p[4 * j], dy = w->p[4 * i + 1] - w->p[4 * j + 1], dz = w->p[4 * i + 2] - w->p[4 * j + 2];
 			if (dx * dx + dy * dy + dz * dz < h * h && r->count[i] < 80) r->indices[used + r->count[i]++] = j;
 		}
-		/* the density pass's cache (fluid_internal.h entryGrad, entryAux) as the contract defines it:
+		/* the density pass's cache (fluid_state.h entryGrad, entryAux) as the contract defines it:
 		   G = d^3 spiky (h - r)^2 / r for a fluid neighbour within h (0 for r = 0 and the padding),
 		   aux = s_corr = 0 (off) */
 		for (int t = 0; t < r->count[i]; ++t) {

@@ -1,7 +1,7 @@
 /* Graph colouring of any arity (world/graph_colouring.c): the same colours and order as the
    distance colouring for arity 2, greedy colourings of tetrahedra checked against their
    definition, overflow, ranges, refusals, and the cost of colouring 100k tets. */
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 #include "world/graph_colouring.h"
 #include "test.h"
 

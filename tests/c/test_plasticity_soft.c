@@ -7,7 +7,7 @@
 #include "test_soft_helpers.h"
 #include "test.h"
 #include "builders/builder.h"
-#include "families/distance_internal.h"
+#include "families/distance_state.h"
 
 #include <string.h>
 

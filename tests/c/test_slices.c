@@ -3,7 +3,7 @@
 #include "test.h"
 #include "families/family.h"
 #include "families/contacts.h"
-#include "families/fluid_internal.h"
+#include "families/fluid_state.h"
 #include "base/tasks.h"
 
 #include <math.h>

@@ -9,8 +9,8 @@
 #include "test_scenes.h"
 #include "test_soft_helpers.h"
 #include "test.h"
-#include "families/distance_internal.h"
-#include "families/volume_internal.h"
+#include "families/distance_state.h"
+#include "families/volume_state.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* families/distance_internal.h -- the distance family's state. Only the family's own files
+/* families/distance_state.h -- the distance family's state. Only the family's own files
    read it: distance.c (building, the solve, statistics), distance_colouring.c (colouring a
    group for the 4-wide solve) and tearing.c (its update hook). Tests may look too. */
-#ifndef PBD_DISTANCE_INTERNAL_H
-#define PBD_DISTANCE_INTERNAL_H
+#ifndef PBD_DISTANCE_STATE_H
+#define PBD_DISTANCE_STATE_H
 
 #include "families/distance.h"
 #include "families/family.h"

@@ -1,7 +1,7 @@
-/* families/colliders_internal.h -- the collider family's state: colliders.c (the family: the solve and
+/* families/colliders_state.h -- the collider family's state: colliders.c (the family: the solve and
    restitution). The colliders' records and their API are the boundary's (services/boundary.h). */
-#ifndef PBD_COLLIDERS_INTERNAL_H
-#define PBD_COLLIDERS_INTERNAL_H
+#ifndef PBD_COLLIDERS_STATE_H
+#define PBD_COLLIDERS_STATE_H
 
 #include "families/family.h"
 #include "services/boundary.h"

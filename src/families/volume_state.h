@@ -1,8 +1,8 @@
-/* families/volume_internal.h -- the volume family's state. Only the family's own files read it
+/* families/volume_state.h -- the volume family's state. Only the family's own files read it
    (volume.c: building, hooks, the public volume query; volume_solve.c: the kernels). Tests may
    look too. */
-#ifndef PBD_VOLUME_INTERNAL_H
-#define PBD_VOLUME_INTERNAL_H
+#ifndef PBD_VOLUME_STATE_H
+#define PBD_VOLUME_STATE_H
 
 #include "families/volume.h"
 #include "families/family.h"

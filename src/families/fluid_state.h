@@ -1,4 +1,4 @@
-/* families/fluid_internal.h -- the fluid family's state, shared by its files:
+/* families/fluid_state.h -- the fluid family's state, shared by its files:
      fluid.c           the family's table, pool, parameters, walls, neighbour lists
      fluid_queries.c   the public queries: statistics, the densities buffer, one part of the substep alone
      fluid_solve.c     the density constraint (Macklin & Mueller 2013, seed 002): densities and lambda,
@@ -8,8 +8,8 @@
      fluid_emit.c      emitters (hoses) and drains: live ranges grow and close up
      fluid_velocity.c  vorticity confinement and XSPH viscosity, after the velocity update
    Only these files read it; tests may look. */
-#ifndef PBD_FLUID_INTERNAL_H
-#define PBD_FLUID_INTERNAL_H
+#ifndef PBD_FLUID_STATE_H
+#define PBD_FLUID_STATE_H
 
 #include "families/family.h"
 #include "neighbours/grid.h"

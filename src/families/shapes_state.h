@@ -1,8 +1,8 @@
-/* families/shapes_internal.h -- the shapes family's state, shared by its own files only:
+/* families/shapes_state.h -- the shapes family's state, shared by its own files only:
    shapes.c (the family: bodies, the solve, the error, the API) and shapes_motion.c (the rigid
    predictor and plasticity). Everything else goes through families/shapes.h. */
-#ifndef PBD_SHAPES_INTERNAL_H
-#define PBD_SHAPES_INTERNAL_H
+#ifndef PBD_SHAPES_STATE_H
+#define PBD_SHAPES_STATE_H
 
 #include "families/family.h"
 #include "families/shapes.h"
