@@ -129,6 +129,7 @@ typedef int32_t pbdAttachmentId;
 	X("plasticityMaxCreep", PBD_PLASTICITY_MAX_CREEP)             \
 	X("plasticityMaxStrain", PBD_PLASTICITY_MAX_STRAIN)           \
 	X("maxFluidObjects", PBD_MAX_FLUID_OBJECTS)                   \
+	X("emitterMaxSpeed", PBD_EMITTER_MAX_SPEED)                   \
 	X("maxEmitters", PBD_MAX_EMITTERS)                            \
 	X("maxDrains", PBD_MAX_DRAINS)
 
@@ -602,6 +603,8 @@ PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
 /// section 7.1), so cloth, bodies and fluid push each other and blocks float by their density.
 #define PBD_MAX_FLUID_OBJECTS 8
 #define PBD_MAX_EMITTERS 8
+/// An emitter's fastest jet (m/s, pbdEmitterDef.speed).
+#define PBD_EMITTER_MAX_SPEED 50.0f
 #define PBD_MAX_DRAINS 8
 
 /// A block of fluid: particles on a cubic lattice of spacing d = fluid.spacing filling the box

@@ -372,8 +372,8 @@ static int CheckEmitter(pbdWorld* w, const pbdEmitterDef* def, pbdEmitterDef* ou
 	const float len2 = dx * dx + dy * dy + dz * dz;
 	if (!(len2 > 1e-12f)) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "emitter direction must not be zero");
 	if (!pbd_IsFinite(def->speed)) return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "emitter speed must be finite");
-	if (!(def->speed > 0.0f && def->speed <= 50.0f)) {
-		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "emitter speed must be in (0, 50] m/s, got %g", (double)def->speed);
+	if (!(def->speed > 0.0f && def->speed <= PBD_EMITTER_MAX_SPEED)) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "emitter speed must be in (0, %g] m/s, got %g", (double)PBD_EMITTER_MAX_SPEED, (double)def->speed);
 	}
 	const float d = pbd_Fluid_Spacing(w);
 	if (!pbd_IsFinite(def->radius)) return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "emitter radius must be finite");

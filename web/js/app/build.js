@@ -17,9 +17,7 @@
 
 import { loadMiniPBD } from '../engine/loader.js';
 import { carriedWasm } from '../inline/files.js';
-
-/** The engine's most threads (src/minipbd.h PBD_MAX_THREADS). */
-export const MAX_THREADS = 16;
+import { MAX_THREADS } from '../engine/threads.js';
 
 /** Threads to use by default on a machine with `cores` logical cores. */
 export function defaultThreads(cores) {

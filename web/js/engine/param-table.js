@@ -77,6 +77,7 @@ export const ENGINE_LIMITS = Object.freeze({
   plasticityMaxCreep: 1000,
   plasticityMaxStrain: 10,
   maxFluidObjects: 8,
+  emitterMaxSpeed: 50,
   maxEmitters: 8,
   maxDrains: 8,
 });

@@ -58,7 +58,7 @@ export const SCENE_LIMITS = freeze({
   maxFluidObjects: E.maxFluidObjects,
   maxEmitters: E.maxEmitters,            // over all fluid objects
   maxDrains: E.maxDrains,
-  emitterSpeed: { minExclusive: 0, max: 50 },   // m/s (pbdEmitterDef.speed)
+  emitterSpeed: { minExclusive: 0, max: E.emitterMaxSpeed },   // m/s (pbdEmitterDef.speed, PBD_EMITTER_MAX_SPEED)
   emitterRadius: { max: 1 },            // m (pbdEmitterDef.radius; at least fluid.spacing / 2)
   maxFluidSpeed: 1e4,                    // m/s: a block's initial velocity
 });

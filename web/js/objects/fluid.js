@@ -119,7 +119,7 @@ export const fluid = {
 
   particleCount: (o, scene) => reserved(o, scene),
 
-  /** What the engine reserves: the capacity, all of it fluid (pbdjs_CreateWorld's maxFluidParticles). The block's
+  /** What the engine reserves: the capacity, all of it fluid (the world's fluidParticles capacity). The block's
    *  count is the engine's (pbdjs_FluidBlockCount), so a count past the capacity is refused before a world is made. */
   counts(engine, o, index, scene) {
     const spacing = spacingOf(scene);
