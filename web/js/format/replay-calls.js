@@ -51,31 +51,12 @@ export function replayParamValue(name, value, path = 'value', namePath = path) {
   return p.integer ? integer(value, path, p.min, p.max) : number(value, path, p.min, p.max);
 }
 
-const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
-/** A position as a recording carries it: integers n in units of 1/q m (clamped to the scene's coordinate limit), or
- *  null when `v` is not three finite numbers. */
-function quantise(v, q) {
-  if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length !== 3 || ![0, 1, 2].every((k) => isNum(v[k]))) return null;
-  return [0, 1, 2].map((k) => Math.round(Math.min(L.maxCoord, Math.max(-L.maxCoord, v[k])) * q) + 0);
-}
-/** What a capture answers for a call a replay cannot carry with these values: the recording ends before it. */
-const REFUSED = Object.freeze({ refuse: undefined });
-
-const minus = (a, b) => a.map((v, k) => v - b[k] + 0);
-const sameBits = (a, b) => a.length === b.length && a.every((v, k) => Object.is(v, b[k]));
-
 /**
  * The calls, in the order of their letters in a message. A row: call (the World method), and either
  *   code, kind, args, more?   its event: the letter, the expanded event's kind, the names of its arguments (`more`:
  *                             those it may add at the end), so it has 2 + args (+ more) items
- *   capture(args, s)          the recorder: a call's arguments (s: captureState, the recording's own state) ->
- *                             { pass } (made unrecorded, changing nothing in the motion), { refuse, cause? } (it cannot
- *                             be carried: the recording ends before it; refuse: why, or undefined), or { args (what the
- *                             world is given: positions quantised), same? (the key of an event of this step it updates
- *                             rather than adds to: merge(e)), done?(result) (after the world took it), record(result) ->
- *                             [the event's fields, its key for later calls of the step] }
  *   read(items, p, r)         the format: checks the items (p: their path) -> [event fields, normalised items]
- *   write(e, w)               the recorder: its record of the call -> the items after [d, code]
+ *   (capture and write, the recorder's: record/capture.js, which a page that only plays replays does not load)
  *   apply(e, rep)             the replayer: the call, made again (rep.world: the world; rep.original: its calls the
  *                             replayer wraps; rep.ids: slot -> attachment id); end?(rep): what it undoes when a
  *                             replay ends (the grabs it still holds)
@@ -98,10 +79,6 @@ export const WORLD_CALLS = Object.freeze([
       r.grabs += 1;
       return [event, items.length === 7 ? [particle, ...n, k] : [particle, ...n]];
     },
-    write(e, w) {
-      w.held.set(e.slot, e.n);
-      return e.k === 1 ? [e.particle, ...e.n] : [e.particle, ...e.n, e.k];
-    },
     apply: (e, rep) => rep.ids.set(e.slot, rep.world.addAttachment(e.particle, e.target, e.stiffness)),
     /** A replay's end (rep: the replayer): the grabs it still holds are released. */
     end(rep) {
@@ -109,20 +86,6 @@ export const WORLD_CALLS = Object.freeze([
         try { rep.world.removeAttachment(id); } catch { /* already gone */ }
       }
       rep.ids.clear();
-    },
-    capture([particle, target, stiffness = 1], s) {
-      const n = quantise(target, s.q);
-      if (n === null || !isNum(stiffness) || stiffness < 0 || stiffness > 1) return REFUSED;
-      const k = stiffness + 0;
-      let slot;
-      return {
-        args: [particle, n.map((x) => x / s.q), k],
-        done(id) {
-          slot = s.grabs++;
-          s.slotOf.set(id, slot);
-        },
-        record: () => [{ slot, particle, n, k }, `g${slot}`],
-      };
     },
   },
   {
@@ -134,19 +97,7 @@ export const WORLD_CALLS = Object.freeze([
       r.held.set(slot, n);
       return [{ slot, target: n.map((x) => x / r.q) }, [slot, items[3] + 0, items[4] + 0, items[5] + 0]];
     },
-    write(e, w) {
-      const d = minus(e.n, w.held.get(e.slot));
-      w.held.set(e.slot, e.n);
-      return [e.slot, ...d];
-    },
     apply: (e, rep) => rep.world.moveAttachment(rep.ids.get(e.slot), e.target),
-    capture([id, target], s) {
-      const slot = s.slotOf.get(id);
-      const n = quantise(target, s.q);
-      if (slot === undefined || n === null) return REFUSED;
-      // Grab or move since the last step: only the target it ends with acts in the next step.
-      return { args: [id, n.map((x) => x / s.q)], same: `g${slot}`, merge: (e) => { e.n = n; }, record: () => [{ slot, n }, `g${slot}`] };
-    },
   },
   {
     // release a held grab
@@ -156,15 +107,9 @@ export const WORLD_CALLS = Object.freeze([
       r.held.delete(slot);
       return [{ slot }, [slot]];
     },
-    write: (e) => [e.slot],
     apply(e, rep) {
       rep.world.removeAttachment(rep.ids.get(e.slot));
       rep.ids.delete(e.slot);
-    },
-    capture([id], s) {
-      const slot = s.slotOf.get(id);
-      if (slot === undefined) return REFUSED;
-      return { args: [id], done: () => s.slotOf.delete(id), record: () => [{ slot }] };
     },
   },
   {
@@ -185,33 +130,7 @@ export const WORLD_CALLS = Object.freeze([
       }
       return [{ collider: index, position: n.map((x) => x / r.q), rotation: [...r.colliderRot[index]] }, out];
     },
-    write(e, w) {
-      const items = [e.collider, ...minus(e.n, w.colliderAt[e.collider])];
-      w.colliderAt[e.collider] = e.n;
-      if (!sameBits(e.rot, w.colliderRot[e.collider])) {
-        items.push(...e.rot);
-        w.colliderRot[e.collider] = e.rot;
-      }
-      return items;
-    },
     apply: (e, rep) => rep.world.setColliderTransform(e.collider, e.position, e.rotation),
-    capture([index, position, rotation = [0, 0, 0, 1]], s) {
-      const n = quantise(position, s.q);
-      const okIndex = Number.isInteger(index) && index >= 0 && index < s.scene.colliders.length;
-      const okRot = Array.isArray(rotation) && rotation.length === 4 && rotation.every((v) => isNum(v) && Math.abs(v) <= 1e4)
-        && Math.hypot(...rotation) >= 1e-6;
-      if (n === null || !okIndex || !okRot) return REFUSED;
-      const rot = rotation.map((v) => v + 0);
-      // A collider's transform is set, not accumulated: the last one before a step is what the step sees.
-      return {
-        args: [index, n.map((x) => x / s.q), rot], same: `c${index}`,
-        merge(e) {
-          e.n = n;
-          e.rot = rot;
-        },
-        record: () => [{ collider: index, n, rot }, `c${index}`],
-      };
-    },
   },
   {
     // set a collider's material (friction and bounce), within the ranges of a scene's colliders
@@ -221,25 +140,7 @@ export const WORLD_CALLS = Object.freeze([
       const values = MATERIAL.map(([, range], k) => number(items[3 + k], join(p, 3 + k), range.min, range.max));
       return [{ collider: index, ...Object.fromEntries(MATERIAL.map(([key], k) => [key, values[k]])) }, [index, ...values]];
     },
-    write: (e) => [e.collider, ...MATERIAL.map(([key]) => e[key])],
     apply: (e, rep) => rep.original.setColliderMaterial(e.collider, Object.fromEntries(MATERIAL.map(([key]) => [key, e[key]]))),
-    /** The full material (fields not given keep their value) is what is applied and recorded; values the world
-     *  refuses too are refused (it throws and nothing changes, so the recording goes on). */
-    capture([index, material], s) {
-      const current = Number.isInteger(index) ? s.materials[index] : undefined;
-      if (!current || material === null || typeof material !== 'object') return REFUSED;
-      const next = {};
-      for (const [key, range] of MATERIAL) {
-        const v = material[key] ?? current[key];
-        if (!isNum(v) || v < range.min || v > range.max) return REFUSED;
-        next[key] = v + 0;
-      }
-      // Set, not accumulated: the last material before a step is what the step sees.
-      return {
-        args: [index, next], same: `f${index}`, merge: (e) => Object.assign(e, next),
-        done: () => { s.materials[index] = next; }, record: () => [{ collider: index, ...next }, `f${index}`],
-      };
-    },
   },
   {
     // set a parameter (names and ranges: format/replay.js REPLAY_PARAMS)
@@ -260,21 +161,9 @@ export const WORLD_CALLS = Object.freeze([
       }
       return [{ name, value }, [name, value]];
     },
-    write: (e) => [e.name, e.value],
     apply(e, rep) {
       rep.original.setParam(e.name, e.value); // the same World method; the wrapper guards against others
       rep.onParam?.(e.name, e.value);
-    },
-    capture([name, value]) {
-      if (UNRECORDED_PARAMS.has(name)) return { pass: true };
-      let v;
-      try {
-        v = replayParamValue(name, value);
-      } catch {
-        const shown = { name: String(name).slice(0, 40), value: String(value).slice(0, 20) };
-        return { refuse: `the parameter ${shown.name} cannot be recorded with the value ${shown.value}`, cause: { key: 'param', vars: shown } };
-      }
-      return { args: [name, v], record: () => [{ name, value: v }] };
     },
   },
   {
@@ -288,18 +177,7 @@ export const WORLD_CALLS = Object.freeze([
       const on = integer(items[3], join(p, 3), 0, 1);
       return [{ emitter, enabled: on === 1 }, [emitter, on]];
     },
-    write: (e) => [e.emitter, e.on],
     apply: (e, rep) => rep.original.setEmitter(e.emitter, { enabled: e.enabled }),
-    /** A hose switched on or off (the last switch of an emitter before a step is what it sees); any other change of
-     *  an emitter cannot be carried. A bad index: the world throws, and nothing is recorded. */
-    capture([index, emitter]) {
-      const keys = emitter !== null && typeof emitter === 'object' ? Object.keys(emitter) : null;
-      if (!keys || keys.length !== 1 || keys[0] !== 'enabled' || typeof emitter.enabled !== 'boolean') {
-        return { refuse: 'changing an emitter other than switching it on or off cannot be recorded' };
-      }
-      const on = emitter.enabled ? 1 : 0;
-      return { args: [index, { enabled: emitter.enabled }], same: `e${index}`, merge: (e) => { e.on = on; }, record: () => [{ emitter: index, on }, `e${index}`] };
-    },
   },
   { call: 'setObjectStiffness', unrecorded: 'setting one object\'s stiffness cannot be recorded', ends: 'setting' },
   { call: 'setObjectPlasticity', unrecorded: 'setting a body\'s plasticity cannot be recorded', ends: 'setting' },
@@ -325,15 +203,5 @@ export function replayState(scene) {
     colliderAt: scene.colliders.map(() => [0, 0, 0]),
     colliderRot: scene.colliders.map((c) => [...(c.rotation ?? [0, 0, 0, 1])]),
     fluid: { 'fluid.spacing': scene.fluid.spacing, 'fluid.smoothingRadius': scene.fluid.smoothingRadius },
-  };
-}
-
-/** The recording's own state, which the captures keep (scene: the one it starts from, q: its position quantum): grabs
- *  made so far and each live attachment's slot, each collider's material as it is now (the world's description keeps
- *  it too, but describe() copies the scene). */
-export function captureState(scene, q) {
-  return {
-    scene, q, grabs: 0, slotOf: new Map(),
-    materials: scene.colliders.map((c) => Object.fromEntries(MATERIAL.map(([key]) => [key, c[key]]))),
   };
 }

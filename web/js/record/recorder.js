@@ -30,7 +30,8 @@
 // the page translates.
 
 import { readReplay, REPLAY_LIMITS, REPLAY_VERSION } from '../format/replay.js';
-import { REPLAY_EVENTS, WORLD_CALLS, captureState, replayState } from '../format/replay-calls.js';
+import { replayState } from '../format/replay-calls.js';
+import { RECORDED_CALLS, RECORDED_EVENTS, captureState } from './capture.js';
 import { chooseQuantum, freshness, wrap } from './common.js';
 
 export { chooseQuantum };
@@ -55,7 +56,7 @@ export class Recorder {
     this.steps = 0;
     this.events = []; // { step, kind: its call's code (format/replay-calls.js), ... }, positions absolute integers
     this.lastOf = new Map(); // 'g3' / 'c0' / 'f0' -> the latest event of that grab or collider (for coalescing)
-    /** What the calls' captures keep (format/replay-calls.js captureState: grab slots, colliders' materials). */
+    /** What the calls' captures keep (record/capture.js captureState: grab slots, colliders' materials). */
     this.state = captureState(this.scene, this.q);
     this.active = true;
     this.failed = null;
@@ -65,9 +66,9 @@ export class Recorder {
      *  vars } (the page words it in its language; stopReason is the English sentence). */
     this.stopCause = null;
     this.hash = null;
-    // Every call that changes a run (format/replay-calls.js): one a replay carries is captured by its row, one it
+    // Every call that changes a run (format/replay-calls.js): one a replay carries is captured (record/capture.js), one it
     // cannot ends the recording before it. Besides them, the world's steps and its end.
-    const calls = new Map(WORLD_CALLS.map((c) => [c.call, c]));
+    const calls = new Map(RECORDED_CALLS.map((c) => [c.call, c]));
     const { original, restore } = wrap(world, ['step', 'destroy', ...calls.keys()], (name) => {
       const c = calls.get(name);
       if (!c) return (...args) => this[`_${name}`](...args);
@@ -96,7 +97,7 @@ export class Recorder {
     const w = replayState(this.scene);
     for (const e of this.events) {
       if (e.step >= this.steps) break; // after the last recorded step: it never acted
-      events.push([e.step - at, e.kind, ...REPLAY_EVENTS.get(e.kind).write(e, w)]);
+      events.push([e.step - at, e.kind, ...RECORDED_EVENTS.get(e.kind).write(e, w)]);
       at = e.step;
     }
     const replay = { v: REPLAY_VERSION, steps: this.steps, q };
