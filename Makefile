@@ -36,7 +36,7 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c \
-	src/builders/fluid.c src/builders/skin.c src/builders/surface.c \
+	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/registry.c,$(WASM_SRC))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
 EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \

@@ -42,6 +42,7 @@
 #define PBD_FAMILIES(X) \
 	X(distance)         \
 	X(volume)           \
+	X(inflatables)      \
 	X(tethers)          \
 	X(attachments)      \
 	X(fluid)            \
