@@ -209,7 +209,7 @@ int pbd_World_AddInflatable(pbdWorldId id, const pbdInflatableDef* def)
 	float* v = pbd_PoolAlloc(&scratch, 3 * (size_t)(nv > 0 ? nv : 1), sizeof(float));
 	uint32_t* idx = pbd_PoolAlloc(&scratch, 3 * (size_t)(nt > 0 ? nt : 1), sizeof(uint32_t));
 	const size_t checkBytes = pbd_Surface_CheckBytes(nv > 0 ? nv : 1, nt > 0 ? nt : 1);
-	void* mem = pbd_PoolAlloc(&scratch, checkBytes + (size_t)(nv > 0 ? nv : 1), 8);
+	void* mem = pbd_PoolAlloc(&scratch, checkBytes + (size_t)(nv > 0 ? nv : 1), 1); /* 64-aligned */
 	if (mem == NULL) {
 		return pbd_SetWorldError(w, PBD_ERR_TRIANGLE_CAPACITY, "an inflatable of %d vertices and %d triangles does not fit the "
 								 "world's scratch (maxTriangles, maxParticles)", nv, nt);

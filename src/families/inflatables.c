@@ -194,7 +194,7 @@ static size_t Inflatables_ScratchBytes(const pbdCapacity* cap)
 {
 	const size_t T = (size_t)cap->maxTriangles, G = (size_t)GradSlots(cap);
 	const size_t P = (size_t)cap->maxParticles < G ? (size_t)cap->maxParticles : G;
-	return T == 0 ? 0 : 17 * P + 24 * T + 64;
+	return T == 0 ? 0 : 17 * P + 24 * T + 512; /* and the pool's alignment of each of the 4 arrays */
 }
 
 static void* Inflatables_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)

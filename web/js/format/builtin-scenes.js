@@ -12,6 +12,7 @@ import { deepFreeze } from './read.js';
 import { parseObj } from './obj.js';
 import { readAsset } from './assets.js';
 import { meshFromArrays } from '../objects/body-common.js';
+import { INFLATABLE_SCENES } from '../objects/inflatable-scenes.js';
 
 const FORMAT = 'minipbd-scene';
 
@@ -306,6 +307,7 @@ const BUILTIN_SOURCES = {
     colliders: [...tank(0.4, 0.4, 0.4), { type: 'sphere', name: 'ball', position: [0, SWIRL_BALL.y, 0], radius: SWIRL_BALL.r, staticFriction: 0.2, kineticFriction: 0.1 }],
     objects: swirlWater(0.4, 0.15, 0.025, SWIRL_BALL.r).map((block, k) => ({ type: 'fluid', name: `water ${k + 1}`, block })),
   },
+  ...INFLATABLE_SCENES,
 };
 
 /** Scenes made from a model file: the file (format/assets.js) and the scene around its parsed mesh. */

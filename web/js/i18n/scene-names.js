@@ -40,5 +40,9 @@ export const sceneNames = {
     'scene.floating.title': '浮沉：密度为水的 0.5、1 和 4 倍的方块在水箱中',
     'scene.swirl': '漩涡',
     'scene.swirl.title': '漩涡：拖动小球穿过一箱水',
+    'scene.balloons': '气球',
+    'scene.balloons.title': '气球：轻气球互相碰撞，落到布上和水里，浮在水面',
+    'scene.beach-ball': '沙滩球',
+    'scene.beach-ball.title': '沙滩球：充气的轻球在地面上弹跳',
   },
 };

@@ -42,13 +42,14 @@
 import { chain } from './chain.js';
 import { cloth } from './cloth.js';
 import { fluid } from './fluid.js';
+import { inflatable } from './inflatable.js';
 import { rigid } from './rigid.js';
 import { soft } from './soft.js';
 import { radiusSpacingProblem } from '../engine/params.js';
 import { fail } from '../format/read.js';
 
 /** The object types, in the order the panel shows their controls. */
-export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid, fluid]);
+export const OBJECT_TYPES = Object.freeze([cloth, chain, soft, rigid, fluid, inflatable]);
 
 const BY_NAME = new Map(OBJECT_TYPES.map((t) => [t.type, t]));
 

@@ -1,0 +1,18 @@
+// Types of the inflatable object type (inflatable.js): its scene description.
+
+export interface InflatableObject {
+  type: 'inflatable'; name?: string;
+  /** Centre of its sphere (m). */
+  center: [number, number, number];
+  /** Radius (m) and resolution n of its geodesic sphere (10 n² + 2 particles). */
+  radius?: number; resolution?: number;
+  /** k_pressure: the volume it holds is pressure × its volume as built (Müller et al. 2007 §4.4). */
+  pressure?: number;
+  /** Mass of one particle (kg). */
+  mass?: number;
+  stiffness?: { stretch?: number; bend?: number };
+  /** Its colour, sRGB "#rrggbb" (how it is drawn only). */
+  colour?: string;
+}
+
+export type InflatableStiffnessKind = 'stretch' | 'bend';
