@@ -37,7 +37,7 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c \
 	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c \
-	src/services/boundary_api.c src/families/distance_colouring.c src/families/registry.c,$(WASM_SRC))
+	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c,$(WASM_SRC))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
 EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \
 	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB \
