@@ -8,6 +8,7 @@
 	X(InflatableOneProjectionClosedForm)  \
 	X(InflatableRestVolume)               \
 	X(InflatablePressedByBox)             \
+	X(InflatableFloats)                   \
 	X(InflatableMeshesRefusedOrFinite)    \
 	X(InflatableSameBitsAnyThreads)
 

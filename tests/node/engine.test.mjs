@@ -39,7 +39,9 @@ test('every built-in scene builds with the counts its description implies', () =
 		assert.equal(world.particleCount, particles, id);
 		assert.equal(world.positions.length, 4 * particles);
 		const cloths = scene.objects.filter((o) => o.type === 'cloth');
-		const tris = cloths.reduce((n, o) => n + 2 * (o.resolution[0] - 1) * (o.resolution[1] - 1), 0);
+		const balloons = scene.objects.filter((o) => o.type === 'inflatable'); // a geodesic sphere: 20 n^2 triangles
+		const tris = cloths.reduce((n, o) => n + 2 * (o.resolution[0] - 1) * (o.resolution[1] - 1), 0)
+			+ balloons.reduce((n, o) => n + 20 * o.resolution ** 2, 0);
 		assert.equal(world.triangles.length, 3 * tris, id);
 		for (const i of world.triangles) assert.ok(i < particles);
 		for (const i of world.lines) assert.ok(i < particles);

@@ -430,7 +430,7 @@ test('an unknown key names the closest key when one is close, and lists only tha
     [(s) => { s.solver = { substep: 3 }; }, 'solver.substep', /^unknown key solver\.substep \(did you mean "substeps"\? allowed here: dt, substeps, /],
     // The type is read first: a wrong type is named before the keys it would have had.
     [(s) => { s.objects = [{ type: 'smoke', foo: 1 }]; }, 'objects[0].type',
-      'objects[0].type must be "cloth" or "chain" or "soft" or "rigid" or "fluid", got "smoke"'],
+      'objects[0].type must be "cloth" or "chain" or "soft" or "rigid" or "fluid" or "inflatable", got "smoke"'],
     [(s) => { s.objects = [7]; }, 'objects[0]', 'objects[0] must be an object, got 7'],
   ];
   for (const [edit, path, message] of cases) {

@@ -38,7 +38,9 @@ import type { BodyShape, Plasticity, SurfaceMesh, TetMesh } from './objects/body
 import type { FluidObject, EmitterDescription, DrainDescription, FluidStats } from './objects/fluid.js';
 export type { ChainObject, ClothObject, SoftObject, RigidObject, BodyShape, Plasticity, SurfaceMesh, TetMesh };
 export type { FluidObject, EmitterDescription, DrainDescription, FluidStats };
-export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject;
+import type { InflatableObject } from './objects/inflatable.js';
+export type { InflatableObject };
+export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject | InflatableObject;
 export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffnessKind | RigidStiffnessKind;
 
 /** Scene description, format "minipbd-scene" version 2 (docs/scene-format.md). */

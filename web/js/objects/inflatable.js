@@ -63,10 +63,10 @@ export const inflatable = {
 
   particlesWithOwnMass: () => new Set(),
 
-  /** Its edges' stiffness kinds (the engine's pbdConstraintKind); each object keeps its own. */
-  stiffness: Object.fromEntries(Object.entries(KINDS).map(([k, kind]) => [k, {
-    kind, param: `stiffness.${k}`, get: (o) => o.stiffness[k], set: (o, v) => { o.stiffness[k] = v; },
-  }])),
+  /** Its edges are the engine's stretch and bend kinds, which the cloth type owns on the page (one type per kind):
+   *  it sets its own per object (build) and lists none here, so the panel's cloth sliders, which set every object's
+   *  constraints of their kind, set its edges too. */
+  stiffness: {},
 
   extent: (o) => 2 * o.radius,
 
