@@ -44,6 +44,8 @@ int pbdjs_AddFluid(pbdWorldId, float, float, float, float, float, float, float, 
 int pbdjs_AddEmitter(pbdWorldId, int, float, float, float, float, float, float, float, float, int);
 int pbdjs_SetEmitter(pbdWorldId, int, int, float, float, float, float, float, float, float, float, int);
 int pbdjs_AddDrain(pbdWorldId, float, float, float, float, float, float);
+int pbdjs_AddInflatable(pbdWorldId, float, float, float, float, int, const float*, int, const uint32_t*, int, float, float, float);
+int pbdjs_SetInflatablePressure(pbdWorldId, int, float);
 
 #define MAX_ARGS 32
 
@@ -85,6 +87,10 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 	if (IS(pbdjs_SetEmitter))
 		return pbdjs_SetEmitter(I(0), I(1), I(2), F(3), F(4), F(5), F(6), F(7), F(8), F(9), F(10), I(11));
 	if (IS(pbdjs_AddDrain)) return pbdjs_AddDrain(I(0), F(1), F(2), F(3), F(4), F(5), F(6));
+	if (IS(pbdjs_AddInflatable))
+		return pbdjs_AddInflatable(I(0), F(1), F(2), F(3), F(4), I(5), I(7) > 0 ? vertices : NULL, I(7), I(9) > 0 ? indices : NULL, I(9), F(10),
+								   F(11), F(12));
+	if (IS(pbdjs_SetInflatablePressure)) return pbdjs_SetInflatablePressure(I(0), I(1), F(2));
 	if (IS(pbdjs_StepN)) return pbdjs_StepN(I(0), I(1));
 	if (IS(pbd_World_Step)) return pbd_World_Step(I(0));
 	if (IS(pbd_World_SetParam)) return pbd_World_SetParam(I(0), (pbdParam)I(1), F(2));
