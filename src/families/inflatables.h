@@ -4,7 +4,8 @@
    triangles enclose. Its edges are the distance family's stretch and bend constraints (as a
    cloth's). The public calls are declared here, beside the family, and not in minipbd.h: the
    object type is the family's own (issue 21: a new kind of object touches only registry lines
-   outside its files); wasm/api_inflatables.c exports them to JS. */
+   outside its files); wasm/api_inflatables.c exports them to JS (they are not PBD_API: the wasm exports
+   what minipbd.h declares, and the JS calls the pbdjs_ wrappers). */
 #ifndef PBD_INFLATABLES_H
 #define PBD_INFLATABLES_H
 
@@ -33,17 +34,17 @@ typedef struct pbdInflatableDef {
 	int32_t internalValue;
 } pbdInflatableDef;
 
-PBD_API pbdInflatableDef pbd_DefaultInflatableDef(void);
+pbdInflatableDef pbd_DefaultInflatableDef(void);
 /// Counts of the built-in sphere at `resolution` (0 each when out of [1, PBD_INFLATABLE_MAX_RESOLUTION]); a mesh
 /// of V vertices and T triangles takes V particles, 3 T constraints (stretch and bend per edge) and T triangles.
-PBD_API void pbd_InflatableCounts(int32_t resolution, int32_t* particles, int32_t* constraints, int32_t* triangles);
+void pbd_InflatableCounts(int32_t resolution, int32_t* particles, int32_t* constraints, int32_t* triangles);
 /// Adds it; its first particle or a negative pbdError (message set; a mesh that is not closed, manifold,
 /// consistently oriented and free of degenerate triangles is refused and says why).
-PBD_API int pbd_World_AddInflatable(pbdWorldId world, const pbdInflatableDef* def);
+int pbd_World_AddInflatable(pbdWorldId world, const pbdInflatableDef* def);
 /// k_pressure of inflatable `object` (> 0, at most 100).
-PBD_API int pbd_SetInflatablePressure(pbdWorldId world, int object, float pressure);
+int pbd_SetInflatablePressure(pbdWorldId world, int object, float pressure);
 /// out[0] = the volume it encloses now (committed positions), out[1] = V0, out[2] = k_pressure.
-PBD_API int pbd_GetInflatableVolume(pbdWorldId world, int object, double* out);
+int pbd_GetInflatableVolume(pbdWorldId world, int object, double* out);
 
 /* For the builder (builders/inflatable.c). */
 /// PBD_OK, or the capacity error when one more inflatable of `particles` does not fit.
