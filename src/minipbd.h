@@ -131,7 +131,8 @@ typedef int32_t pbdAttachmentId;
 	X("maxFluidObjects", PBD_MAX_FLUID_OBJECTS)                   \
 	X("emitterMaxSpeed", PBD_EMITTER_MAX_SPEED)                   \
 	X("maxEmitters", PBD_MAX_EMITTERS)                            \
-	X("maxDrains", PBD_MAX_DRAINS)
+	X("maxDrains", PBD_MAX_DRAINS)                                \
+	X("inflatableMaxResolution", PBD_INFLATABLE_MAX_RESOLUTION)
 
 PBD_API int pbd_LimitCount(void);
 /// Limit `index`'s name (PBD_LIMITS order), or NULL out of range.
@@ -606,6 +607,10 @@ PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
 /// An emitter's fastest jet (m/s, pbdEmitterDef.speed).
 #define PBD_EMITTER_MAX_SPEED 50.0f
 #define PBD_MAX_DRAINS 8
+
+/// An inflatable's built-in sphere (src/builders/inflatable.c): an icosahedron whose faces are cut in n^2 triangles
+/// (10 n^2 + 2 vertices, 20 n^2 triangles), n at most this.
+#define PBD_INFLATABLE_MAX_RESOLUTION 40
 
 /// A block of fluid: particles on a cubic lattice of spacing d = fluid.spacing filling the box
 /// [lower, upper], centres at lower + (i + 1/2) d along each axis, as many as fit (none along an

@@ -13,9 +13,7 @@
 
 /// pbdObjectInfo.type of an inflatable (after minipbd.h's PBD_OBJECT_FLUID).
 #define PBD_OBJECT_INFLATABLE 5
-/// The built-in sphere's frequency: an icosahedron whose faces are cut in n^2 triangles
-/// (10 n^2 + 2 vertices, 20 n^2 triangles).
-#define PBD_INFLATABLE_MAX_RESOLUTION 40
+/// PBD_INFLATABLE_MAX_RESOLUTION, the built-in sphere's largest frequency, is in minipbd.h's PBD_LIMITS.
 
 /// An inflatable: the built-in sphere (vertices NULL) of `radius` around `center` at `resolution`,
 /// or a closed mesh (vertices, 3 floats each, and triangles, 3 indices each, counter-clockwise seen

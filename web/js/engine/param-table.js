@@ -80,6 +80,7 @@ export const ENGINE_LIMITS = Object.freeze({
   emitterMaxSpeed: 50,
   maxEmitters: 8,
   maxDrains: 8,
+  inflatableMaxResolution: 40,
 });
 
 // pbdObjectInfo's fields in order, all int32 (src/minipbd.h PBD_OBJECT_FIELDS): the record pbdjs_GetObjectInfo writes,

@@ -10,11 +10,12 @@
 // `radius` around `center`. `pressure` is k_pressure: the volume it holds against V₀, the volume as built.
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
+import { ENGINE_LIMITS } from '../engine/params.js';
 import { NAME_ROW, fieldKeys, readObject, typeRow } from '../format/fields.js';
 
 const TYPE = 'inflatable';
 const KINDS = { stretch: 0, bend: 2 }; // pbdConstraintKind
-const MAX_RESOLUTION = 40; // PBD_INFLATABLE_MAX_RESOLUTION
+const MAX_RESOLUTION = ENGINE_LIMITS.inflatableMaxResolution; // src/minipbd.h PBD_LIMITS
 const sphereParticles = (n) => 10 * n * n + 2;
 
 const STIFFNESS = {
@@ -81,5 +82,5 @@ export const inflatable = {
   },
 
   controls: [],
-  strings: { en: {}, zh: {} },
+  strings: { en: { 'object.inflatable': 'Inflatable' }, zh: { 'object.inflatable': '充气物体' } },
 };
