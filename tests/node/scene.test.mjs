@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { validateScene, SceneError, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
 import { builtinScenes, defaultScene } from '../../web/js/format/builtin-scenes.js';
 import { PARAMS } from '../../web/js/engine/params.js';
+import { OBJECT_TYPES } from '../../web/js/objects/index.js';
 
 function caught(fn) {
   try { fn(); } catch (e) { return e; }
@@ -430,7 +431,8 @@ test('an unknown key names the closest key when one is close, and lists only tha
     [(s) => { s.solver = { substep: 3 }; }, 'solver.substep', /^unknown key solver\.substep \(did you mean "substeps"\? allowed here: dt, substeps, /],
     // The type is read first: a wrong type is named before the keys it would have had.
     [(s) => { s.objects = [{ type: 'smoke', foo: 1 }]; }, 'objects[0].type',
-      'objects[0].type must be "cloth" or "chain" or "soft" or "rigid" or "fluid" or "inflatable", got "smoke"'],
+      // every registered type, in the registry's order (a new type joins the message without an edit here)
+      `objects[0].type must be ${OBJECT_TYPES.map((t) => `"${t.type}"`).join(' or ')}, got "smoke"`],
     [(s) => { s.objects = [7]; }, 'objects[0]', 'objects[0] must be an object, got 7'],
   ];
   for (const [edit, path, message] of cases) {
