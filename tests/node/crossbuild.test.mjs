@@ -28,11 +28,16 @@ const MUTATORS = new Set([
   'pbd_World_SetColliderTransform', 'pbd_World_SetColliderMaterial', 'pbd_World_FindPairs', 'pbd_World_Hash',
   // fluids: the block and its capacity, the hoses and drains, a hose switched
   'pbdjs_AddFluid', 'pbdjs_AddEmitter', 'pbdjs_SetEmitter', 'pbdjs_AddDrain', 'pbd_World_UpdateDensities',
+  // inflatables: a sphere or a closed mesh, its pressure
+  'pbdjs_AddInflatable', 'pbdjs_SetInflatablePressure',
 ]);
 // pbdjs_AddBody's array arguments: (pointer index, count index, words per count).
 // Array arguments, by call: (tag, pointer index, count index, words per count); the pointer is logged as 0, the
 // words follow ("U n hex...": tests/crossbuild/replay_calls.c). The create call's capacities, a body's mesh.
-const ARRAYS = { pbdjs_CreateWorld: [['U', 0, 1, 1]], pbdjs_AddBody: [['F', 20, 21, 3], ['U', 22, 23, 1]] };
+const ARRAYS = {
+  pbdjs_CreateWorld: [['U', 0, 1, 1]], pbdjs_AddBody: [['F', 20, 21, 3], ['U', 22, 23, 1]],
+  pbdjs_AddInflatable: [['F', 6, 7, 3], ['U', 8, 9, 3]],
+};
 
 /** Wraps the engine's exports so each mutating call is appended to `log` as one line. */
 function record(engine, log) {
