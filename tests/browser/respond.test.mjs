@@ -228,14 +228,14 @@ for (const { build } of builds) {
       const page = await context.newPage();
       await page.goto(`${env.url}gallery.html`);
       await page.waitForFunction(() => window.minipbdGallery?.ready === true, null, { timeout: READY_TIMEOUT });
-      // The last cards: the fluids and the bunny (the bunny stayed black, then at step 0, behind the fluid cards).
+      // The last cards: water (the fluids, the balloons) and the bunny (it stayed black, then at step 0, behind the fluid cards).
       await page.evaluate(() => document.getElementById('card-bunny').scrollIntoView({ block: 'end' }));
       const visible = () => page.evaluate(() => [...document.querySelectorAll('.card')].filter((card) => {
         const r = card.querySelector('.stage').getBoundingClientRect();
         return r.bottom > 0 && r.top < innerHeight;
       }).map((card) => card.dataset.scene));
       const ids = await visible();
-      assert.ok(ids.includes('bunny') && ids.some((id) => ['dam-break', 'floating', 'swirl'].includes(id)), `in view: ${ids}`);
+      assert.ok(ids.includes('bunny') && ids.some((id) => ['dam-break', 'floating', 'swirl', 'balloons'].includes(id)), `in view: ${ids}`);
       await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`#card-${id} minipbd-scene`)?._world), ids, { timeout: READY_TIMEOUT });
       const steps = () => page.evaluate((ids) => ids.map((id) => document.querySelector(`#card-${id} minipbd-scene`).stats().steps), ids);
       const s0 = await steps();

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CASES = ['cloth-20x20', 'fluid-dam-25k/216', 'rigid-256/4-boxes', 'soft-20k/2-cubes'];
-const STAGES = ['start', 'predict', 'contacts', 'solve', 'update', 'velocities', 'commit'];
+const STAGES = ['start', 'predict', 'contacts', 'solve', 'update', 'velocities', 'commit', 'end'];
 
 function cleanEnv() {
   const env = { ...process.env };
@@ -40,7 +40,7 @@ test('threads-bench.mjs --quick: 1 and 2 threads, native and wasm, the same hash
     assert.match(r.stdout, /^\| case +\| build +\| threads +\| ms\/step \(median\) +\| \(min\) +\| cores used +\| speed-up vs 1 thread /m, 'the threads table');
     assert.match(r.stdout, /^\| case +\| build +\| stage +\| units\/step +\| ms\/step 1 thread +\| 2 threads +\| speed-up +\| share +\| serial f +\| est\. 4 +\| est\. 8 +\|$/m, 'the stage table');
     for (const c of CASES) assert.match(r.stdout, new RegExp(`^hash ${c.replace(/[/.]/g, '\\$&')}: equal on 3 builds at threads 1, 2:`, 'm'), `${c}: hash line`);
-    assert.match(r.stdout, /^estimate cloth-20x20 native: .* stops scaling: (start|predict|contacts|solve|update|velocities|commit) /m);
+    assert.match(r.stdout, /^estimate cloth-20x20 native: .* stops scaling: (start|predict|contacts|solve|update|velocities|commit|end) /m);
 
     const records = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.ok(records.every((x) => x.threads_bench === true), 'every record is marked');
