@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, validateScene, SceneError } from '../../web/js/minipbd.js';
 import { MESH_FIT } from '../../web/js/objects/body-common.js';
+import { record } from './call-log.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const DIR = path.join(root, 'tests', 'models');
@@ -122,33 +123,9 @@ test('the same model builds to the same hash every time (the winding number is d
   }
 });
 
-// As tests/node/crossbuild.test.mjs: every call that changes a world is logged with the body's arrays, and
+// As tests/node/crossbuild.test.mjs: every call that changes a world is logged with the body's arrays (call-log.mjs), and
 // build/replay_calls (the core compiled natively with gcc) makes the same calls; the winding number's lattice
 // and the run must reach the same hash natively (alone and on 2 threads) as in wasm.
-const MUTATORS = new Set(['pbdjs_CreateWorld', 'pbd_DestroyWorld', 'pbdjs_AddBody', 'pbdjs_StepN', 'pbd_World_Step', 'pbd_World_Hash']);
-// Array arguments, by call: (tag, pointer index, count index, words per count); the pointer is logged as 0, the
-// words follow ("U n hex...": tests/crossbuild/replay_calls.c). The create call's capacities, a body's mesh.
-const ARRAYS = { pbdjs_CreateWorld: [['U', 0, 1, 1]], pbdjs_AddBody: [['F', 20, 21, 3], ['U', 22, 23, 1]] };
-function record(engine, log) {
-  const raw = engine.exports;
-  const wrapped = {};
-  for (const key of Object.keys(raw)) {
-    const value = raw[key];
-    wrapped[key] = typeof value !== 'function' || !MUTATORS.has(key) ? value : (...args) => {
-      const arrays = ARRAYS[key] ?? [];
-      const words = [key, ...args.map((a, i) => (arrays.some(([, ptr]) => ptr === i) ? 0 : String(a)))];
-      for (const [tag, ptr, count, per] of arrays) {
-        const n = args[count] * per;
-        const bits = n > 0 ? new Uint32Array(raw.memory.buffer, args[ptr], n) : [];
-        words.push(tag, String(n), ...Array.from(bits, (b) => b.toString(16)));
-      }
-      log.push(words.join(' '));
-      return value(...args);
-    };
-  }
-  engine.exports = wrapped;
-}
-
 test('every model reaches the same hash natively (alone and on 2 threads) as in wasm', { timeout: 300_000 }, async () => {
   const REPLAY = path.join(root, 'build', 'replay_calls');
   assert.ok(fs.existsSync(REPLAY), `${REPLAY} is missing: make build/replay_calls`);
