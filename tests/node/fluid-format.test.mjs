@@ -5,14 +5,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { loadMiniPBD, validateScene, SceneError, encodeLink, decodeLink, decodeRun, LinkError } from '../../web/js/minipbd.js';
 import { SCENE_LIMITS } from '../../web/js/format/limits.js';
-import { blockCount } from '../../web/js/objects/fluid.js';
 import { readReplay } from '../../web/js/format/replay.js';
 
 const pbd = await loadMiniPBD(fs.readFileSync(new URL('../../dist/minipbd.wasm', import.meta.url)));
 const water = (extra = {}) => ({ type: 'fluid', name: 'water', block: { lower: [0, 0, 0], upper: [0.2, 0.1, 0.1] }, ...extra });
 const scene = (objects = [water()], extra = {}) => ({ format: 'minipbd-scene', version: 2, ...extra, objects });
-const refused = (input, path, text) => assert.throws(() => validateScene(input), (e) => e instanceof SceneError && e.path === path
-  && e.message.includes(text), `${path}: ${text}`);
+// Refused by createWorld (the validator, then the engine's counts: a block's count is the engine's), nothing made.
+const refused = (input, path, text) => {
+  const worlds = pbd.worlds.size;
+  assert.throws(() => pbd.createWorld(input), (e) => e instanceof SceneError && e.path === path && e.message.includes(text), `${path}: ${text}`);
+  assert.equal(pbd.worlds.size, worlds, `${path}: no world made`);
+};
 
 test('a fluid object is read exactly: block, defaults, emitters and drains', () => {
   const s = validateScene(scene([water({ capacity: 500,
@@ -38,8 +41,7 @@ test('the block count is the engine\'s (pbdjs_FluidBlockCount) at the scene\'s s
   const cases = [[[0, 0, 0], [0.2, 0.1, 0.1], 0.02, 10 * 5 * 5], [[0, 0, 0], [0.3, 0.3, 0.3], 0.025, 12 ** 3],
     [[-0.6, 0, -0.3], [-0.28, 0.64, 0.02], 0.02, 16 * 32 * 16], [[0, 0, 0], [0.019, 1, 1], 0.02, 0], [[0.1, 0.1, 0.1], [0.7, 0.13, 0.3], 0.03, 20 * 1 * 6]];
   for (const [lower, upper, d, n] of cases) {
-    assert.equal(blockCount({ lower, upper }, d), n, `${lower} ${upper} at ${d}`);
-    assert.equal(pbd.exports.pbdjs_FluidBlockCount(...lower, ...upper, d), n, 'the engine agrees');
+    assert.equal(pbd.exports.pbdjs_FluidBlockCount(...lower, ...upper, d), n, `${lower} ${upper} at ${d}`);
   }
   const w = pbd.createWorld(scene([water()], { fluid: { spacing: 0.025, smoothingRadius: 0.05 } }));
   assert.equal(w.particleCount, 8 * 4 * 4, 'the world holds the block at the scene\'s spacing');
@@ -78,8 +80,12 @@ test('hostile fluid settings are refused naming what is wrong', () => {
   const L = SCENE_LIMITS;
   refused(scene([water({ capacity: L.maxFluidParticles + 1 })]), 'objects[0].capacity', `must be an integer in 0..${L.maxFluidParticles}`);
   refused(scene([water({ capacity: 120000 }), water({ capacity: 120000 })]), 'objects', `must have at most ${L.maxFluidParticles} fluid particles in all (exceeded at objects[1])`);
-  refused(scene([water({ capacity: 49 })]), 'objects[0].capacity', 'must be at least the block\'s 250 particles');
-  refused(scene([water({ block: { lower: [0, 0, 0], upper: [100, 100, 100] } })]), 'objects[0].block', `must hold at most ${L.maxFluidParticles} particles`);
+  refused(scene([water({ capacity: 49 })]), 'objects[0].capacity', 'objects[0].capacity must be at least the block\'s 250 particles (at fluid.spacing 0.02), or 0 for exactly those, got 49');
+  refused(scene([water({ block: { lower: [0, 0, 0], upper: [100, 100, 100] } })]), 'objects[0].block',
+    `must hold at most ${L.maxFluidParticles} particles at fluid.spacing 0.02 (it holds more than 4194304)`);
+  refused(scene([water({ block: { lower: [0, 0, 0], upper: [2, 2, 2] } })]), 'objects[0].block',
+    `must hold at most ${L.maxFluidParticles} particles at fluid.spacing 0.02 (it holds ${100 ** 3})`);
+  refused(scene([water({ block: { lower: [0, 0, 0], upper: [0.01, 1, 1] } })]), 'objects[0].capacity', 'must be above 0 when the block holds no particle');
   refused(scene([water({ block: { lower: [0, 0, 0], upper: [0.2, -0.1, 0.1] } })]), 'objects[0].block.upper[1]', 'must not be below lower[1]');
   refused(scene([{ type: 'fluid' }]), 'objects[0].capacity', 'must be above 0 when the block holds no particle');
   refused(scene([water({ velocity: [NaN, 0, 0] })]), 'objects[0].velocity[0]', 'must be a number');
@@ -98,12 +104,13 @@ test('hostile fluid settings are refused naming what is wrong', () => {
 
 test('hostile fluid links are refused with the message naming what; the World refuses a broken ratio and stays as it was', async () => {
   const base = validateScene(scene());
-  for (const [edit, text] of [
+  for (const [edit, text, by = 'link'] of [
     [(s) => { s.fluid.smoothingRadius = 0; }, 'fluid.smoothingRadius must be a number'],
     [(s) => { s.fluid.smoothingRadius = 1e9; }, 'fluid.smoothingRadius must be a number'],
     [(s) => { s.fluid.spacing = 0; }, 'fluid.spacing must be a number'],
     [(s) => { s.fluid.smoothingRadius = 0.1; }, 'must be 1 to 4 times fluid.spacing'],
-    [(s) => { s.objects[0].capacity = 10; }, 'objects[0].capacity must be at least the block\'s 250 particles'],
+    // a count is the engine's: such a link is read, and the world it asks for is refused (by createWorld, below)
+    [(s) => { s.objects[0].capacity = 10; }, 'objects[0].capacity must be at least the block\'s 250 particles', 'world'],
   ]) {
     const s = structuredClone(base);
     edit(s);
@@ -112,7 +119,15 @@ test('hostile fluid links are refused with the message naming what; the World re
     const cs = new Blob([bytes]).stream().pipeThrough(new CompressionStream('deflate-raw'));
     const packed = new Uint8Array(await new Response(cs).arrayBuffer());
     const { base64urlEncode } = await import('../../web/js/format/link.js');
-    await assert.rejects(decodeRun(`#s=1.${base64urlEncode(packed)}`), (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.message.includes(text), text);
+    const run = decodeRun(`#s=1.${base64urlEncode(packed)}`);
+    if (by === 'link') {
+      await assert.rejects(run, (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.message.includes(text), text);
+    } else {
+      const { scene: read } = await run;
+      const worlds = pbd.worlds.size;
+      assert.throws(() => pbd.createWorld(read), (e) => e instanceof SceneError && e.message.includes(text), text);
+      assert.equal(pbd.worlds.size, worlds);
+    }
   }
   const world = pbd.createWorld(base);
   const hash = world.hash();

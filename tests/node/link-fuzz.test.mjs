@@ -8,8 +8,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { decodeLink, decodeRun, encodeLink, LinkError, base64urlEncode } from '../../web/js/format/link.js';
-import { validateScene, sceneParticleCount, SCENE_LIMITS } from '../../web/js/format/scene.js';
-import { validateReplay, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/format/replay.js';
+import { validateScene, SceneError, SCENE_LIMITS } from '../../web/js/format/scene.js';
+import { readReplay, validateReplay, REPLAY_LIMITS, REPLAY_PARAMS } from '../../web/js/format/replay.js';
 import { builtinScenes } from '../../web/js/format/builtin-scenes.js';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
 import { Replayer } from '../../web/js/record/replayer.js';
@@ -23,6 +23,16 @@ function rng(seed) {
 		s ^= s << 5; s >>>= 0;
 		return s / 4294967296;
 	};
+}
+
+// Particle counts are the engine's (the link decoder bounds a replay's particle indices by the scene's limit only).
+const pbd = await loadMiniPBD(fs.readFileSync(new URL('../../dist/minipbd.wasm', import.meta.url)));
+/** The engine's particle count of a scene, or the SceneError its world's creation would throw. */
+function particlesOf(scene) {
+	try { return pbd.countScene(scene).total.particles; } catch (err) {
+		assert.ok(err instanceof SceneError, `${err?.name}: ${err?.message}`);
+		return err;
+	}
 }
 
 const enc = (text) => `s=1.${base64urlEncode(deflateRawSync(Buffer.from(text, 'utf8')))}`;
@@ -137,7 +147,9 @@ test('10,000 random and hostile links: refused with a reason or loaded within th
 			loaded += 1;
 			// what loads is a valid, bounded scene with no inherited surprises
 			assert.deepEqual(validateScene(scene), scene);
-			assert.ok(sceneParticleCount(scene) <= SCENE_LIMITS.maxParticles);
+			// within the limits, or its world refused by name (a count past a limit is the engine's to find)
+			const particles = particlesOf(scene);
+			assert.ok(particles instanceof SceneError || particles <= SCENE_LIMITS.maxParticles);
 			assert.equal(Object.getPrototypeOf(scene), Object.prototype);
 			assert.equal({}.polluted, undefined);
 			assert.equal(typeof scene.name, 'string');
@@ -166,7 +178,7 @@ const REPLAY_SCENES = [
 
 /** A random replay that is valid for `scene` (it keeps track of what is held, and stays within the bounds). */
 function randomReplay(r, scene) {
-	const particles = sceneParticleCount(scene);
+	const particles = particlesOf(scene);
 	const colliders = scene.colliders.length;
 	const q = REPLAY_LIMITS.quanta[Math.floor(r() * 4)];
 	const steps = 1 + Math.floor(r() * 120);
@@ -269,8 +281,7 @@ function* replayFragments() {
 }
 
 test('4,000 random and hostile replays in links: refused by name or loaded valid and replayable, never a stray throw, a hang or markup', async () => {
-	const pbd = await loadMiniPBD(fs.readFileSync(new URL('../../dist/minipbd.wasm', import.meta.url)));
-	let count = 0, refused = 0, loaded = 0, withReplay = 0, replayed = 0, withMaterial = 0;
+	let count = 0, refused = 0, loaded = 0, withReplay = 0, replayed = 0, withMaterial = 0, pastCount = 0;
 	const reasons = new Map();
 	for (const fragment of replayFragments()) {
 		count += 1;
@@ -299,6 +310,15 @@ test('4,000 random and hostile replays in links: refused by name or loaded valid
 		assert.deepEqual(validateReplay(replay, run.scene), replay);
 		assert.ok(replay.steps <= REPLAY_LIMITS.maxSteps && replay.events.length <= REPLAY_LIMITS.maxEvents);
 		assert.deepEqual(await decodeRun(await encodeLink(run.scene, { replay })), run);
+		// A grab past the world's particles (the link knows only the scene's limit) is refused against the engine's
+		// count, by name, as the page and the replayer refuse it.
+		const particles = particlesOf(run.scene);
+		try { readReplay(replay, run.scene, 'replay', particles); } catch (err) {
+			assert.ok(err instanceof SceneError && /^replay\.events\[\d+\]\[\d+\]$/.test(err.path), `${err.path}: ${err.message}`);
+			assert.match(err.message, new RegExp(`must be an integer in 0\\.\\.${particles - 1}, got \\d+`));
+			pastCount += 1;
+			continue;
+		}
 		// a replay that loads runs on the engine to its end without an error, every value finite
 		if (withReplay % 4 === 0) {
 			const world = pbd.createWorld(run.scene);
@@ -312,7 +332,7 @@ test('4,000 random and hostile replays in links: refused by name or loaded valid
 			replayed += 1;
 		}
 	}
-	console.log(`fuzzed ${count} replay links: ${refused} refused (${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ')}), ${loaded} loaded, ${withReplay} with a replay, ${replayed} replayed on the engine`);
+	console.log(`fuzzed ${count} replay links: ${refused} refused (${[...reasons].map(([k, v]) => `${k} ${v}`).join(', ')}), ${loaded} loaded, ${withReplay} with a replay, ${pastCount} past the world's particles, ${replayed} replayed on the engine`);
 	assert.ok(count >= 4000);
 	assert.ok(reasons.get('invalid-replay') > 300, 'the fuzz reaches the replay validator');
 	assert.ok(withReplay > 700 && replayed > 150, 'and valid replays');

@@ -2,7 +2,9 @@
 // writes from the validator's tables now, every built-in scene passes it and the validator, and on a hostile corpus
 // (hand-made cases and seeded mutations of the built-ins, as tests/node/link-fuzz.test.mjs makes them) schema and
 // validator agree: where they differ it is one of the rules across values a schema cannot say (CROSS_FIELD below,
-// each by name with its reason), and then the validator refuses.
+// each by name with its reason), and then the validator refuses. "The validator" is what a world's creation refuses
+// before it makes anything: validateScene, then the scene's limits on the engine's counts (engine.countScene: a
+// particle count is the engine's, the validator has none).
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,6 +15,7 @@ import { schemaText } from '../../tools/gen-scene-schema.mjs';
 import { validateScene, SceneError, SCENE_LIMITS as L } from '../../web/js/format/scene.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene } from '../../web/js/format/builtin-scenes.js';
 import { withoutDefaults } from '../../web/js/format/link.js';
+import { loadMiniPBD } from '../../web/js/minipbd.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SCHEMA_FILE = path.join(root, 'web', 'scene.schema.json');
@@ -22,9 +25,12 @@ const schema = JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8'));
 const ajv = new Ajv2020({ strict: true, discriminator: true });
 const schemaAccepts = ajv.compile(schema);
 
-/** The validator's verdict: null (accepted) or its SceneError. Anything else thrown fails the test. */
+const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
+
+/** The validator's verdict, with the engine's counts (createWorld's, before it makes anything): null (accepted) or its
+ *  SceneError. Anything else thrown fails the test. */
 function validatorRefusal(value) {
-  try { validateScene(value); return null; } catch (e) {
+  try { validateScene(value); pbd.countScene(value); return null; } catch (e) {
     if (!(e instanceof SceneError)) throw e;
     return e;
   }
@@ -48,6 +54,8 @@ const CROSS_FIELD = [
   ['fluid totals', 'fluid objects, particles, emitters and drains summed over the scene', /in all \(exceeded at/],
   ['emitter radius', 'at least half of fluid.spacing, a field of another section', /emitters\[\d+\]\.radius must be a number in \[/],
   ['OBJ text', 'the obj string must parse as a closed surface (format/obj.js)', /obj is refused:/],
+  ['the engine\'s checks of a body or a block', 'what pbd_BodyCounts and pbdjs_FluidBlockCount refuse: a mass per particle, a lattice past the world bound',
+    /(mesh|shape|block) is refused by the engine:/],
 ];
 /** A rule the validator and the schema count differently: names of more than maxNameLength UTF-16 code units whose
  *  code points are fewer (astral characters): JSON Schema's maxLength counts code points. */
@@ -207,7 +215,7 @@ const HAND = [
   ['cloth mass 0', edit((s) => { s.objects[0].mass = 0; }), null],
   ['cloth stiffness 1.5', edit((s) => { s.objects[0].stiffness = { bend: 1.5 }; }), null],
   ['cloth stiffness a number', edit((s) => { s.objects[0].stiffness = 1; }), null],
-  ['cloths over the particle budget', edit((s) => { s.objects = big(2, { type: 'cloth', origin: [0, 0, 0], size: [1, 1], resolution: [512, 512] }); }), 'particle budget'],
+  ['cloths over the particle budget', edit((s) => { s.objects = big(2, { type: 'cloth', origin: [0, 0, 0], size: [20, 20], resolution: [512, 512] }); }), 'particle budget'],
   ['chain', withObject({ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 10, pins: [0, 10] }), null],
   ['chain of no length', withObject({ type: 'chain', start: [0, 1, 0], end: [0, 1, 0], segments: 10 }), 'chain of some length'],
   ['chain pin past its end', withObject({ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 10, pins: [11] }), 'index inside its object'],

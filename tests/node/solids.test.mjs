@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   loadMiniPBD, validateScene, SceneError, MiniPBDError, builtinScenes, BUILTIN_SCENE_IDS, loadBuiltinScene, encodeLink, decodeRun,
-  LinkError, Recorder, Replayer, OBJECT_TYPES, sceneParticleCount, SCENE_LIMITS,
+  LinkError, Recorder, Replayer, OBJECT_TYPES, SCENE_LIMITS,
 } from '../../web/js/minipbd.js';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -40,10 +40,11 @@ test('a minimal soft box and rigid ball get every default, in one key order', ()
       radius: 0.4, resolution: 6, mass: 3, particleRadius: 0, stiffness: 0.5, plasticity, pins: [], pinBoxes: [] },
   ]);
   assert.deepEqual(validateScene(s), s, 'normalised once, the same again');
-  // A box's particles are its lattice's nodes: resolution cells along the longest side, the others in proportion.
-  assert.equal(sceneParticleCount(s), 5 ** 3 + type('rigid').particleCount(s.objects[1]));
+  // A box's particles are its lattice's nodes: resolution cells along the longest side, the others in proportion
+  // (the engine's counts: the validator has none).
+  assert.equal(type('soft').counts(pbd, s.objects[0], 0).particles, 5 ** 3);
   const bar = validateScene(scene({ type: 'soft', shape: 'box', position: [0, 1, 0], halfExtents: [0.5, 0.1, 0.05], resolution: 10 })).objects[0];
-  assert.equal(type('soft').particleCount(bar), 11 * 3 * 2);
+  assert.equal(type('soft').counts(pbd, bar, 0).particles, 11 * 3 * 2);
 });
 
 test('an OBJ text becomes the mesh it describes; tets keep their vertices as particles', () => {
@@ -57,7 +58,7 @@ test('an OBJ text becomes the mesh it describes; tets keep their vertices as par
   assert.deepEqual(given, fromObj, 'the same body whether given as OBJ text or as a mesh');
   const tets = validateScene(scene({ type: 'rigid', shape: 'tets', position: [0, 1, 0],
     mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [1, 1, 1]], tets: [[0, 1, 2, 3], [1, 2, 3, 4]] } })).objects[0];
-  assert.equal(type('rigid').particleCount(tets), 5);
+  assert.equal(type('rigid').counts(pbd, tets, 0).particles, 5);
   assert.equal(Object.hasOwn(tets, 'resolution'), false, 'given tets have no lattice');
 });
 
@@ -83,7 +84,8 @@ const BAD = [
   ['creep above 1000', solid({ plasticity: { creep: 1001 } }), 'objects[0].plasticity.creep', /must be a number in \[0, 1000\]/],
   ['yield negative', solid({ plasticity: { yield: -0.1 } }), 'objects[0].plasticity.yield', /must be a number in \[0, 10\]/],
   ['plasticity key', solid({ plasticity: { rate: 1 } }), 'objects[0].plasticity.rate', /unknown key/],
-  ['pin past the lattice', solid({ pins: [125] }), 'objects[0].pins[0]', /must be an integer in 0\.\.124/],
+  // the engine's count (pbd_BodyCounts): the validator bounds a pin by the scene's particle limit only
+  ['pin past the lattice', solid({ pins: [125] }), 'objects[0].pins[0]', /must be an integer in 0\.\.124 \(the body has 125 particles\)/],
   ['pin box upside down', solid({ pinBoxes: [{ min: [0, 0, 0], max: [1, -1, 1] }] }), 'objects[0].pinBoxes[0].max[1]', /must not be below min\[1\]/],
   ['17 pin boxes', solid({ pinBoxes: Array(17).fill({ min: [0, 0, 0], max: [1, 1, 1] }) }), 'objects[0].pinBoxes', /at most 16 boxes/],
   ['mesh and obj both', () => scene({ type: 'soft', shape: 'mesh', obj: OCTAHEDRON, mesh: { vertices: [], triangles: [] } }), 'objects[0].mesh', /exactly one/],
@@ -102,9 +104,9 @@ const BAD = [
   ['tets with triangles', () => scene({ type: 'soft', shape: 'tets', mesh: { vertices: [], triangles: [] } }), 'objects[0].mesh.triangles', /unknown key/],
 ];
 
-test(`a table of ${BAD.length} bad bodies: each refused with its path and a message naming it`, () => {
+test(`a table of ${BAD.length} bad bodies: each refused by createWorld with its path and a message naming it`, () => {
   for (const [what, make, where, message] of BAD) {
-    const e = caught(() => validateScene(make()));
+    const e = caught(() => pbd.createWorld(make()));
     assert.ok(e instanceof SceneError, what);
     assert.equal(e.path, where, what);
     assert.match(e.message, message, what);
@@ -142,8 +144,6 @@ test('the solid built-in scenes build with the engine\'s counts, reserve their t
       const c = bodyCounts(o, k);
       assert.deepEqual([info.particleCount, info.constraintCount, info.tetCount, info.skinVertexCount, info.skinTriangleCount],
         [c.particles, c.constraints, c.tets, c.skinVertices, c.skinTriangles], `${id}[${k}] counts`);
-      if (o.shape === 'mesh') assert.ok(c.particles <= type(o.type).particleCount(o), `${id}[${k}] within the scene's bound`);
-      else assert.equal(c.particles, type(o.type).particleCount(o), `${id}[${k}] the scene's count is the engine's`);
       assert.equal(info.tetCount > 0, o.type === 'soft', `${id}[${k}]: soft bodies have tets, rigid ones none`);
       assert.equal(info.firstTet, tets);
       assert.equal(info.firstSkinVertex, skinVertices);
@@ -340,9 +340,9 @@ test('a refused body leaves no world behind and the engine as it was', async () 
   const insideOut = fs.readFileSync(path.join(root, 'tests', 'node', 'fixtures', 'obj', 'bad', 'inside-out.obj'), 'utf8');
   const bunny = await loadBuiltinScene('bunny');
   const bad = [
-    // the engine's checks: an inside-out surface; a pin past the exact count of a mesh body (within the scene's bound)
+    // the engine's checks: an inside-out surface; a pin at the exact count of a mesh body (past its last particle)
     [scene({ type: 'soft', shape: 'box', position: [0, 1, 0] }, { type: 'soft', shape: 'mesh', obj: insideOut }), 'objects[1].mesh', /the surface is inside out/],
-    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').particleCount(bunny.objects[0]) - 1] }] }, 'objects[0].pins[0]',
+    [{ ...bunny, objects: [{ ...bunny.objects[0], pins: [type('soft').counts(pbd, bunny.objects[0], 0).particles] }] }, 'objects[0].pins[0]',
       /must be an integer in 0\.\.\d+ \(the body has \d+ particles\)/],
     // a tet of zero volume
     [scene({ type: 'soft', shape: 'tets', mesh: { vertices: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], tets: [[0, 1, 2, 3]] } }), 'objects[0].mesh',

@@ -235,6 +235,10 @@ export interface Engine {
   /** createWorld(scene) in pieces, ahead (a mesh body's inside test, then an object at a time): run(ms) works about
    *  ms and is true when done; createWorld(scene), the same object, then returns the world built. */
   prepareScene(scene: Scene): { run(ms?: number): boolean; cancel(): void };
+  /** What a world of `scene` would reserve, from the engine's own counts, checked against the scene's limits (the
+   *  validator has no particle counts): total by capacity name (particles, constraints, fluidParticles...), objects
+   *  each object's. Throws the SceneError createWorld would; makes nothing. */
+  countScene(scene: Scene): { scene: NormalisedScene; total: Record<string, number>; objects: Record<string, number>[] };
   /** The engine's capacity table (src/minipbd.h PBD_CAPACITIES) in pbdjs_CreateWorld's order: name (what object
    *  counts call it), the default (fixed + perParticle x particles), the limit, counted (exactly what objects use). */
   readonly capacities: ReadonlyArray<{ name: string; offset: number; fixed: number; perParticle: number; limit: number;
@@ -304,7 +308,6 @@ export interface ObjectType {
   readonly keys: readonly string[];
   readonly stiffness: Readonly<Record<string, { kind: number; param: string }>>;
   readonly render: { primitive: 'lines' | 'triangles' | 'skin' | 'fluid' | string; pointColor: string };
-  particleCount(o: SceneObject, scene?: Scene): number;
   extent(o: SceneObject): number;
   [member: string]: unknown;
 }
@@ -314,7 +317,7 @@ export const OBJECT_TYPES: readonly ObjectType[];
 // minipbd/scene, minipbd/link, minipbd/recorder).
 import type { NormalisedScene } from './format/scene.js';
 export type { NormalisedScene, SceneLimits } from './format/scene.js';
-export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, sceneParticleCount } from './format/scene.js';
+export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION } from './format/scene.js';
 export { parseSceneFile, checkSceneFileSize, sceneFileText, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
 export type { Replay, ReplayEvent } from './format/replay.js';
 export { readReplay, validateReplay, replayParamValue, REPLAY_VERSION, REPLAY_LIMITS, REPLAY_PARAMS } from './format/replay.js';

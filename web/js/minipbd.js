@@ -14,7 +14,7 @@ export { loadMiniPBD, Engine } from './engine/loader.js';
 export { World } from './engine/world.js';
 export { MiniPBDError } from './engine/args.js';
 export { PARAM_TABLE, PARAMS, PARAM_NAMES } from './engine/params.js';
-export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION, sceneParticleCount } from './format/scene.js';
+export { validateScene, SceneError, SCENE_LIMITS, SCENE_VERSION } from './format/scene.js';
 export { parseSceneFile, checkSceneFileSize, sceneFileText, SceneFileError, MAX_SCENE_FILE_BYTES } from './format/scene-file.js';
 export { builtinScenes, defaultScene, DEFAULT_SCENE_KEY, BUILTIN_SCENE_IDS, loadBuiltinScene } from './format/builtin-scenes.js';
 export { parseObj, readObjFile, ObjError, OBJ_LIMITS } from './format/obj.js';

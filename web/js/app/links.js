@@ -4,12 +4,23 @@
 
 import { BUILTIN_SCENE_IDS, defaultScene } from '../format/builtin-scenes.js';
 import { encodeLink, decodeRun, LINK_WARN_LENGTH } from '../format/link.js';
+import { readReplay } from '../format/replay.js';
 import { t, getLanguage } from '../i18n/i18n.js';
 import { embedCode } from '../panel/embed-code.js';
 import { builtinTitle, posterName } from '../embed/poster.js';
 import { prepareAhead } from '../sim/prepare.js';
 import { builtinKeyFor } from './builtins.js';
 import { errorText, isTooLargeForLink } from './errors.js';
+
+/**
+ * A link is read against the scene's particle limit (before any engine): its scene's counts against the limits, and
+ * its replay's grabs against the engine's count of the world it asks for, before the running world is touched.
+ * Throws the SceneError createWorld or the Replayer would.
+ */
+function checkCounts(engine, scene, replay) {
+  const { total } = engine.countScene(scene);
+  if (replay) readReplay(replay, scene, 'replay', total.particles);
+}
 
 /** app: main.js's { state, camera, ui, driver, loadScene, recorder }. Returns { openLink, copyLink, copyEmbed }. */
 export function linkActions(app) {
@@ -25,6 +36,7 @@ export function linkActions(app) {
       const { scene, replay } = await decodeRun(hash.replace(/^#/, ''));
       if (seq !== state.linkSeq) return; // a newer link arrived while this one was decoding
       if (!(await prepareAhead(state.pbd, scene, () => seq !== state.linkSeq))) return; // its models, between frames
+      checkCounts(state.pbd, scene, replay);
       driver.drop();
       await driver.run(() => {
         app.loadScene(scene, builtinKeyFor(scene));

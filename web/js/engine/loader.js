@@ -11,7 +11,7 @@ import { PARAM_TABLE } from './params.js';
 import { OBJECT_FIELDS } from './param-table.js';
 import { World } from './world.js';
 import { validateScene } from '../format/scene.js';
-import { objectTypeOf } from '../objects/index.js';
+import { checkSceneCounts, objectTypeOf } from '../objects/index.js';
 import { attachThreaded, checkThreads, isThreadedModule } from './threads.js';
 import { carriedWasm } from '../inline/files.js';
 
@@ -255,19 +255,29 @@ export class Engine {
     return world;
   }
 
+  /**
+   * What a world of `input` reserves, from the engine's own counts (each type's counts(): pbd_BodyCounts,
+   * pbdjs_FluidBlockCount, pbdjs_ClothCounts...), checked against the scene's limits (objects/index.js
+   * checkSceneCounts): { scene, total, objects }, total by the capacity table's names, objects each object's counts.
+   * Throws a SceneError naming the object and the limit; nothing is made. The validator has no counts of its own.
+   */
+  countScene(input) {
+    const scene = validateScene(input);
+    // The scene's own: its objects, colliders and the pointer's attachments.
+    const total = { attachments: MAX_POINTERS, objects: scene.objects.length, colliders: scene.colliders.length };
+    const objects = scene.objects.map((o, index) => objectTypeOf(o).counts(this, o, index, scene));
+    checkSceneCounts(scene, objects);
+    for (const c of objects) for (const [k, n] of Object.entries(c)) total[k] = (total[k] ?? 0) + n;
+    return { scene, total, objects };
+  }
+
   /** A world of `input`'s counts, empty, and its build as pieces (World.building). Throws before making anything. */
   beginWorld(input) {
-    const scene = validateScene(input);
+    const { scene, total } = this.countScene(input);
     const e = this.exports;
     // Every object's counts first (a body's come from pbd_BodyCounts, which may refuse it: nothing is made then), summed
-    // by the capacity table's names; the scene's own: its objects, colliders and the pointer's attachments. Each
-    // counted capacity is exact, and at least 1 where 0 would ask for the engine's default (the contacts' working set
-    // is the engine's default).
-    const total = { attachments: MAX_POINTERS, objects: scene.objects.length, colliders: scene.colliders.length };
-    scene.objects.forEach((o, index) => {
-      const c = objectTypeOf(o).counts(this, o, index, scene);
-      for (const [k, n] of Object.entries(c)) total[k] = (total[k] ?? 0) + n;
-    });
+    // by the capacity table's names. Each counted capacity is exact, and at least 1 where 0 would ask for the engine's
+    // default (the contacts' working set is the engine's default).
     const caps = {};
     for (const c of this.capacities) {
       if (c.counted) caps[c.name] = Math.max(total[c.name] ?? 0, c.fixed === 0 && c.perParticle === 0 ? 0 : 1);

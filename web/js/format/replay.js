@@ -22,7 +22,6 @@
 // moved, positions within the scene's coordinate limit, parameters and materials in range), so a replay that
 // starts never fails half-way.
 
-import { sceneParticleCount } from '../objects/index.js';
 import { SCENE_LIMITS as L } from './limits.js';
 import { array, deepFreeze, fail, integer, join, optional, record, required } from './read.js';
 import { REPLAY_EVENTS, REPLAY_PARAMS, replayParamValue, replayState } from './replay-calls.js';
@@ -47,10 +46,11 @@ const KIND_RULE = `must be ${CODES.slice(0, -1).join(', ')} or ${CODES.at(-1)}`;
  * Reads an untrusted replay against a validated scene. Returns { replay: a new normalised copy of the wire
  * form, events: the events expanded to absolute values ({ step, kind: 'grab' | 'move' | 'release' | 'collider'
  * | 'param', ... }) }. Throws SceneError naming the path (under `path`, default "replay") of the first bad value.
- * Grabbed particles are checked against `particles`: the scene's count, which for a mesh body is a bound (its
- * exact count needs the engine), so a replayer passes the count of the world it replays on.
+ * Grabbed particles are checked against `particles`: the count of the world it replays on (the engine's: a replayer
+ * and a recorder pass it); without a world (a link read before any wasm) the scene's limit, maxParticles, which
+ * every world's count is at most, and the replayer checks the exact count before a step runs.
  */
-export function readReplay(input, scene, path = 'replay', particles = sceneParticleCount(scene)) {
+export function readReplay(input, scene, path = 'replay', particles = L.maxParticles) {
   const get = record(input, path, REPLAY_KEYS);
   const v = get('v');
   if (v !== REPLAY_VERSION) {

@@ -49,9 +49,6 @@ export const SCENE_VERSION: 2;
  */
 export function validateScene(input: unknown): NormalisedScene;
 
-/** Particles of a validated scene (a mesh body's count is a bound: the engine has the exact number). */
-export function sceneParticleCount(scene: Scene): number;
-
 /** A row of a table of keys (format/fields.js): its key, its kind and the kind's own (range, items, fields…),
  *  required, default, unit, description. */
 export interface FieldRow { readonly key?: string; readonly kind: string; readonly required?: boolean | readonly string[]; readonly default?: unknown;

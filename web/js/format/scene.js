@@ -20,12 +20,12 @@
 // registry).
 
 import { SCENE_PARAMS, fluidRatioProblem, parsePlace, placeFields } from '../engine/params.js';
-import { checkSceneObjects, findObjectType, isObjectPlace, objectMeshSize, OBJECT_TYPES, sceneParticleCount } from '../objects/index.js';
+import { checkSceneObjects, findObjectType, isObjectPlace, objectMeshSize, OBJECT_TYPES } from '../objects/index.js';
 import { NAME_ROW, fieldKeys, readField } from './fields.js';
 import { SCENE_LIMITS } from './limits.js';
 import { SceneError, array, fail, join, peek, record } from './read.js';
 
-export { SceneError, SCENE_LIMITS, sceneParticleCount };
+export { SceneError, SCENE_LIMITS };
 
 const L = SCENE_LIMITS;
 
@@ -147,7 +147,9 @@ export function validateScene(input) {
   scene.objects = [];
   if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
-  let total = 0, meshVertices = 0, meshElements = 0;
+  // Particle counts are not the validator's: they are the engine's plan (a lattice body, a fluid block), and a
+  // world's creation checks them against maxParticles (engine/loader.js countScene, objects/index.js checkSceneCounts).
+  let meshVertices = 0, meshElements = 0;
   for (let i = 0; i < list.length; i++) {
     const path = join('objects', i);
     // The type first, then the keys against that type's own list: "origin" on a chain is as unknown as "foo", and
@@ -158,10 +160,6 @@ export function validateScene(input) {
     if (!type) fail(join(path, 'type'), `must be ${OBJECT_TYPES.map((t) => JSON.stringify(t.type)).join(' or ')}`, typeName);
     const objGet = record(list[i], path, type.keys);
     const obj = type.read(objGet, path, i, scene);
-    total += type.particleCount(obj, scene);
-    if (total > L.maxParticles) {
-      fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${path})`, total);
-    }
     // Bodies' meshes are bounded one by one (objects/body-common.js) and together, so 64 of the largest cannot
     // pass as one scene.
     const [v, e] = objectMeshSize(obj);

@@ -1,5 +1,5 @@
 // body-common.js — what soft and rigid bodies share (objects/soft.js, objects/rigid.js): their scene keys
-// and how they are read, their particle counts, the engine's counts and building (pbdjs_BodyCounts and
+// and how they are read, the engine's counts (their only particle counts) and building (pbdjs_BodyCounts and
 // pbdjs_AddBody, src/wasm/api_bodies.c), pins, the mass rule, sizes and sprites, and the per-object material
 // (plasticity, contact radius) the panel shows.
 //
@@ -23,7 +23,7 @@ import { BodyFillJob, bodyCells } from './body-fill.js';
 import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
-import { ENGINE_LIMITS, MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
+import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
@@ -42,6 +42,7 @@ export const MESH_FIT = Object.freeze({ min: 0.02, max: 20, size: 0.5 });
 const PLASTICITY = ['yield', 'creep', 'max'];
 const plastic = (key, d, unit) => ({ key, kind: 'number', ...L.plasticity[key], default: d, unit });
 const SIZE = { kind: 'number', min: 0, minExcl: true, max: L.maxSize, unit: 'm' };
+const PIN_RANGE = { min: 0, max: L.maxParticles - 1 };
 /** n-tuples of a mesh: vertices (within ±maxMeshCoord) or indices (integers below the mesh's vertex count). */
 const VERTEX = { kind: 'number', min: -L.maxMeshCoord, max: L.maxMeshCoord, unit: 'm' };
 const INDEX = { kind: 'integer', min: 0, range: (ctx) => ({ min: 0, max: ctx.value('vertices').length - 1 }) };
@@ -79,8 +80,9 @@ export function bodyFields(type) {
     },
     paramsRow(type, 'stiffness'),
     { key: 'plasticity', kind: 'record', fields: [plastic('yield', 0.1), plastic('creep', 0, '1/s'), plastic('max', 0.5)] },
-    // Local particle indices, below the body's count (set by readBody once its lattice or mesh is read).
-    { key: 'pins', kind: 'list', item: { kind: 'integer', min: 0, range: (ctx) => ({ min: 0, max: ctx.count - 1 }) }, max: L.maxPins, noun: 'particle indices', default: [] },
+    // Local particle indices, below the body's count: the engine's (pbd_BodyCounts), so bodyCounts checks them; here
+    // below the scene's particle limit.
+    { key: 'pins', kind: 'list', item: { kind: 'integer', min: 0, range: () => PIN_RANGE }, max: L.maxPins, noun: 'particle indices', default: [] },
     { key: 'pinBoxes', kind: 'list', item: boxRecord('min', 'max'), max: L.maxPinBoxes, noun: 'boxes {min, max}', default: [] },
     // Its surface's colour (sRGB "#rrggbb", how it is drawn only); left out, its type's (render/palette.js).
     { key: 'colour', kind: 'colour' },
@@ -131,7 +133,6 @@ export function readBody(fields, get, path, index, type) {
         + `${problem.spacing} m (${problem.limit} m: ${problem.why})`, o.particleRadius);
     }
   }
-  body.count = bodyParticleCount(o);
   o.pins = body.value('pins');
   o.pinBoxes = body.value('pinBoxes');
   if (get('colour') !== undefined) o.colour = body.value('colour');
@@ -190,7 +191,7 @@ export function meshSize(o) {
   return [o.mesh.vertices.length, (o.mesh.triangles ?? o.mesh.tets).length];
 }
 
-// ---------------------------------------------------------------- counts
+// ---------------------------------------------------------------- the engine's counts, building
 
 /** Sides of the body's box (the mesh's bounding box), before rotation. */
 function sides(o) {
@@ -201,62 +202,24 @@ function sides(o) {
   return hi.map((h, k) => h - lo[k]);
 }
 
-// The lattice as the engine plans it (src/builders/body.c), in its float32 arithmetic (Math.fround after every
-// operation, as C rounds each one), so the counts here are the engine's to the cell.
+// The lattice's spacing as the engine plans it (src/builders/body.c), in its float32 arithmetic (Math.fround after
+// every operation, as C rounds each one): the default contact radius is half of it (bodyDefaultRadius). Its particle
+// counts are the engine's alone (bodyCounts: pbd_BodyCounts).
 const f = Math.fround;
-const MAX_CELLS = ENGINE_LIMITS.bodyMaxResolution; // PBD_LATTICE_MAX (src/builders/lattice.h)
 
-/** Cells along each axis and their spacing: box: `resolution` along the longest side, the others in proportion
+/** The lattice's spacing along each axis: box: `resolution` cells along the longest side, the others in proportion
  *  (each side cut evenly); ball: resolution cubes across; mesh: cubic cells, resolution along its bounds' longest side. */
-function lattice(o) {
+function latticeSpacing(o) {
   const res = o.resolution;
   if (o.shape === 'box') {
     const h = o.halfExtents.map(f);
     const hmax = Math.max(...h);
-    const cells = h.map((x) => Math.max(1, Math.trunc(f(f(res * f(x / hmax)) + 0.5))));
-    return { cells, spacing: h.map((x, a) => f(f(2 * x) / cells[a])) };
+    return h.map((x) => f(f(2 * x) / Math.max(1, Math.trunc(f(f(res * f(x / hmax)) + 0.5)))));
   }
-  if (o.shape === 'ball') {
-    const s = f(f(2 * f(o.radius)) / res);
-    return { cells: [res, res, res], spacing: [s, s, s] };
-  }
+  if (o.shape === 'ball') return [f(f(2 * f(o.radius)) / res)];
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (const v of o.mesh.vertices) for (let k = 0; k < 3; k++) { const c = f(v[k]); lo[k] = Math.min(lo[k], c); hi[k] = Math.max(hi[k], c); }
-  const ext = hi.map((x, k) => f(x - lo[k]));
-  const s = f(Math.max(...ext) / res);
-  const ceil = (v) => { const c = Math.trunc(v); return c < v ? c + 1 : c; };
-  const cells = ext.map((e) => Math.min(MAX_CELLS, Math.max(1, ceil(f(f(e / s) - f(1e-4))))));
-  return { cells, spacing: [s, s, s] };
-}
-
-/**
- * The body's particles. Box: every lattice node; ball: the corners of the cells whose centre is inside; tets:
- * the given vertices. A mesh body's exact count needs the engine's inside test (counts()), so for it this is a
- * bound (every node of its lattice) that the scene's particle limit and a replay's indices are checked with.
- */
-export function bodyParticleCount(o) {
-  if (o.shape === 'tets') return o.mesh.vertices.length;
-  const { cells: n, spacing } = lattice(o);
-  if (o.shape === 'ball') return ballNodes(n[0], f(o.radius), spacing[0]);
-  return (n[0] + 1) * (n[1] + 1) * (n[2] + 1);
-}
-
-// Nodes of the n^3 cells of spacing s over [-r, r]^3 whose centre is inside the sphere (strictly), as
-// pbd_Lattice_Ball tests them.
-function ballNodes(n, r, s) {
-  const r2 = f(r * r);
-  const centre = (i) => f(-r + f(f(i + 0.5) * s));
-  const used = new Uint8Array((n + 1) ** 3);
-  let count = 0;
-  for (let k = 0; k < n; k++) for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    const x = centre(i), y = centre(j), z = centre(k);
-    if (!(f(f(f(x * x) + f(y * y)) + f(z * z)) < r2)) continue;
-    for (let d = 0; d < 8; d++) {
-      const at = ((k + (d >> 2)) * (n + 1) + j + ((d >> 1) & 1)) * (n + 1) + i + (d & 1);
-      if (!used[at]) { used[at] = 1; count++; }
-    }
-  }
-  return count;
+  return [f(Math.max(...hi.map((x, k) => f(x - lo[k]))) / res)];
 }
 
 /** The flat arguments of pbdjs_AddBody / pbdjs_BodyCounts after the world id, with the mesh's arrays. */
@@ -366,7 +329,7 @@ export function bodyExtent(o) { return Math.max(...sides(o)); }
 /** The contact radius a body gets when its scene says 0: half its lattice spacing (a box's shortest), tets: half
  *  their shortest edge; as the engine computes it. */
 export function bodyDefaultRadius(o) {
-  if (o.shape !== 'tets') return f(Math.min(...lattice(o).spacing) * 0.5);
+  if (o.shape !== 'tets') return f(Math.min(...latticeSpacing(o)) * 0.5);
   const v = o.mesh.vertices.map((p) => p.map(f));
   let shortest2 = Infinity;
   for (const t of o.mesh.tets) {

@@ -50,8 +50,6 @@ export const chain = {
   keys: fieldKeys(FIELDS),
   read: readObject(FIELDS, TYPE),
 
-  particleCount: (o) => o.segments + 1,
-
   /** Its particles are spheres of solver.thickness / 2, so the thickness is bounded by its spacing (index.js
    *  thicknessProblem); a refusal names its segments. */
   thicknessSpacing: chainSpacing,

@@ -91,8 +91,6 @@ export const cloth = {
   keys: fieldKeys(FIELDS),
   read: readObject(FIELDS, TYPE),
 
-  particleCount: (o) => o.resolution[0] * o.resolution[1],
-
   /** Its particles are spheres of solver.thickness / 2, so the thickness is bounded by its finer grid step (index.js
    *  thicknessProblem); a refusal names its resolution. */
   thicknessSpacing: clothSpacing,

@@ -13,7 +13,7 @@
 //
 // capacity 0 means the block's own count (no room for a hose); a block is optional (an empty fluid for a hose).
 
-import { PARAMS } from '../engine/params.js';
+import { ENGINE_LIMITS, PARAMS } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { NAME_ROW, boxRecord, fieldKeys, fieldReader, typeRow } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
@@ -60,21 +60,9 @@ const FIELDS = [
   { key: 'drains', kind: 'list', item: BOX, max: L.maxDrains, noun: 'boxes {lower, upper}', default: [] },
 ];
 
-/** Lattice points of the block at spacing d, as pbd_FluidBlockCount counts them (src/builders/fluid.c AxisCount:
- *  floor((hi - lo) / d + 1e-6) in double of the float32 corners). */
-export function blockCount(block, spacing) {
-  if (!block) return 0;
-  let total = 1;
-  for (let k = 0; k < 3; k++) {
-    const n = Math.floor((f(block.upper[k]) - f(block.lower[k])) / f(spacing) + 1e-6);
-    total *= Math.max(0, n);
-    if (total > L.maxFluidParticles) return total; // refused anyway; keeps the product bounded
-  }
-  return total;
-}
-
-/** Particles the object reserves: its capacity, or its block's count when capacity is 0. */
-const reserved = (o, scene) => (o.capacity > 0 ? o.capacity : blockCount(o.block, spacingOf(scene)));
+/** A fluid with no room for a particle: no capacity, and no block or one of no lattice point. */
+const noRoom = (path) => new SceneError(join(path, 'capacity'),
+  `${join(path, 'capacity')} must be above 0 when the block holds no particle (a fluid needs room for its hose)`);
 
 /** @type {import('./index.js').ObjectType} */
 export const fluid = {
@@ -82,53 +70,50 @@ export const fluid = {
   fields: FIELDS,
   keys: fieldKeys(FIELDS),
 
-  /** Reads a fluid object against the scene read so far (its fluid section: the spacing). */
+  /** Reads a fluid object against the scene read so far (its fluid section: the spacing). Its block's count is the
+   *  engine's (counts below), so only a fluid with neither block nor capacity is refused here. */
   read(get, path, index, scene) {
-    const at = (key) => join(path, key);
     const spacing = spacingOf(scene);
     const o = fieldReader(FIELDS, get, path, { type: TYPE, index, scene, spacing }).all();
-    const count = blockCount(o.block, spacing);
-    if (count > L.maxFluidParticles) {
-      fail(at('block'), `must hold at most ${L.maxFluidParticles} particles at fluid.spacing ${spacing} (it holds ${count})`, o.block);
-    }
-    if (o.capacity > 0 && count > o.capacity) {
-      fail(at('capacity'), `must be at least the block's ${count} particles (at fluid.spacing ${spacing}), or 0 for exactly those`, o.capacity);
-    }
-    if (o.capacity === 0 && count === 0) {
-      throw new SceneError(at('capacity'), `${at('capacity')} must be above 0 when the block holds no particle (a fluid needs room for its hose)`);
-    }
+    if (o.capacity === 0 && o.block === null) throw noRoom(path);
     return o;
   },
 
-  /** The fluid objects of a scene together: at most the engine's objects, emitters, drains and particles. */
+  /** The fluid objects of a scene together: at most the engine's objects, emitters and drains (their particles:
+   *  objects/index.js checkSceneCounts, from the engine's counts). */
   checkScene(scene) {
     const fluids = scene.objects.map((o, i) => [o, i]).filter(([o]) => o.type === TYPE);
-    if (fluids.length === 0) return;
     const limit = (what, n, max, [, i]) => {
       if (n > max) fail('objects', `must have at most ${max} ${what} in all (exceeded at objects[${i}])`, n);
     };
-    let particles = 0, emitters = 0, drains = 0;
+    let emitters = 0, drains = 0;
     fluids.forEach((entry, k) => {
       const [o] = entry;
       limit('fluid objects', k + 1, L.maxFluidObjects, entry);
-      limit('fluid particles', (particles += reserved(o, scene)), L.maxFluidParticles, entry);
       limit('emitters', (emitters += o.emitters.length), L.maxEmitters, entry);
       limit('drains', (drains += o.drains.length), L.maxDrains, entry);
     });
   },
 
-  particleCount: (o, scene) => reserved(o, scene),
-
-  /** What the engine reserves: the capacity, all of it fluid (the world's fluidParticles capacity). The block's
-   *  count is the engine's (pbdjs_FluidBlockCount), so a count past the capacity is refused before a world is made. */
+  /** What the engine reserves: the capacity, all of it fluid (the world's fluidParticles capacity), or the block's
+   *  count when the capacity is 0. The block's count is the engine's (pbdjs_FluidBlockCount: its lattice at the
+   *  scene's fluid.spacing in float32 corners), checked here against the capacity and the limit. */
   counts(engine, o, index, scene) {
     const spacing = spacingOf(scene);
+    const path = join('objects', index);
     const b = o.block ?? { lower: [0, 0, 0], upper: [0, 0, 0] };
     const count = engine.exports.pbdjs_FluidBlockCount(...b.lower, ...b.upper, spacing);
-    const path = join(join('objects', index), 'block');
-    if (count < 0) throw new SceneError(path, `${path} is refused by the engine: ${engine.lastError(0)}`);
+    // PBD_ERR_PARTICLE_CAPACITY (-4): past PBD_MAX_PARTICLES, beyond the scene's limit too.
+    if (count > L.maxFluidParticles || count === -4) {
+      const holds = count < 0 ? `more than ${ENGINE_LIMITS.maxParticles}` : count;
+      fail(join(path, 'block'), `must hold at most ${L.maxFluidParticles} particles at fluid.spacing ${spacing} (it holds ${holds})`, o.block);
+    }
+    if (count < 0) throw new SceneError(join(path, 'block'), `${join(path, 'block')} is refused by the engine: ${engine.lastError(0)}`);
+    if (o.capacity > 0 && count > o.capacity) {
+      fail(join(path, 'capacity'), `must be at least the block's ${count} particles (at fluid.spacing ${spacing}), or 0 for exactly those`, o.capacity);
+    }
+    if (o.capacity === 0 && count === 0) throw noRoom(path);
     const particles = o.capacity > 0 ? o.capacity : count;
-    if (count > particles) fail(join(join('objects', index), 'capacity'), `must be at least the block's ${count} particles`, o.capacity);
     return { particles, constraints: 0, triangles: 0, lines: 0, fluidParticles: particles };
   },
 

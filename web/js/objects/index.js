@@ -11,9 +11,9 @@
 // @property {string[]} keys           its rows' keys, the scene keys it allows
 // @property {(get, path: string, index: number, scene) => object} read   validates and normalises by its rows
 //   (format/fields.js, with the rules across values); `scene` holds the sections read so far (a fluid reads its spacing)
-// @property {(o, scene?) => number} particleCount   its particles (a mesh body: a bound; counts() has the exact number)
 // @property {(engine, o, index: number, scene) => {particles, constraints, triangles, lines, tets?, skinVertices?,
-//   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it (may throw a SceneError naming objects[index])
+//   skinTriangles?, fluidParticles?}} counts   what the engine reserves for it, the only count of its particles (may
+//   throw a SceneError naming objects[index]: a count past what its keys allow)
 // @property {(engine, o) => ({run: (deadline: number) => boolean, cancel: () => void})|null} [fillJob]   work its build
 //                                      can do ahead, in parts (a mesh body's fill: objects/body-fill.js)
 // @property {(scene) => void} [checkScene]   checks its objects of a scene together (throws a SceneError)
@@ -46,6 +46,7 @@ import { inflatable } from './inflatable.js';
 import { rigid } from './rigid.js';
 import { soft } from './soft.js';
 import { radiusSpacingProblem } from '../engine/params.js';
+import { SCENE_LIMITS as L } from '../format/limits.js';
 import { fail } from '../format/read.js';
 
 /** The object types, in the order the panel shows their controls. */
@@ -92,11 +93,19 @@ export function objectStrings(lang) {
   return Object.assign({}, ...OBJECT_TYPES.map((t) => t.strings[lang] ?? {}));
 }
 
-/** Particles of a validated scene (every object's count; a mesh body's is a bound, see particleCount). */
-export function sceneParticleCount(scene) {
-  let total = 0;
-  for (const o of scene.objects) total += objectTypeOf(o).particleCount(o, scene);
-  return total;
+/**
+ * The scene's limits on what its objects reserve together, from the engine's counts of each (`counts`, in scene
+ * order: engine/loader.js countScene): at most maxParticles particles and maxFluidParticles fluid particles. Throws a
+ * SceneError naming the object where the total passes the limit. The validator cannot say it (a lattice body's or a
+ * fluid block's count is the engine's float32 plan), so a world's creation does, before anything is made.
+ */
+export function checkSceneCounts(scene, counts) {
+  let particles = 0, fluid = 0;
+  counts.forEach((c, i) => {
+    const at = `objects[${i}]`;
+    if ((particles += c.particles) > L.maxParticles) fail('objects', `must have at most ${L.maxParticles} particles in total (exceeded at ${at})`, particles);
+    if ((fluid += c.fluidParticles ?? 0) > L.maxFluidParticles) fail('objects', `must have at most ${L.maxFluidParticles} fluid particles in all (exceeded at ${at})`, fluid);
+  });
 }
 
 /** Each type's checks of a scene's objects together (a fluid's capacities, emitters and drains in all). */

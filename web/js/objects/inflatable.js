@@ -46,8 +46,6 @@ export const inflatable = {
   keys: fieldKeys(FIELDS),
   read: readObject(FIELDS, TYPE),
 
-  particleCount: (o) => sphereParticles(o.resolution),
-
   /** What the engine reserves for it (pbd_InflatableCounts). */
   counts(engine, o) {
     const [particles, constraints, triangles] = engine.counts('pbdjs_InflatableCounts', o.resolution);

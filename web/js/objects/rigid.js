@@ -12,7 +12,7 @@ import { PARAMS } from '../engine/params.js';
 import { fieldKeys } from '../format/fields.js';
 import { control } from '../panel/control.js';
 import {
-  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyFillJob, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyFillJob, bodyExtent, bodyOwnMass, bodyParticleMass,
   bodyFields, bodySprite, buildBody, meshSize, readBody,
 } from './body-common.js';
 
@@ -30,7 +30,6 @@ export const rigid = {
   fields: FIELDS,
   keys: fieldKeys(FIELDS),
   read: (get, path, index) => readBody(FIELDS, get, path, index, TYPE),
-  particleCount: bodyParticleCount,
   counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
   fillJob: (engine, o) => bodyFillJob(engine, o, TYPE_CODE),
 

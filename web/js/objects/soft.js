@@ -11,7 +11,7 @@
 import { fieldKeys } from '../format/fields.js';
 import { control } from '../panel/control.js';
 import {
-  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyFillJob, bodyExtent, bodyOwnMass, bodyParticleCount, bodyParticleMass,
+  BODY_MATERIAL, BODY_MATERIAL_STRINGS, bodyCounts, bodyDefaultRadius, bodyFillJob, bodyExtent, bodyOwnMass, bodyParticleMass,
   bodyFields, bodySprite, buildBody, meshSize, readBody,
 } from './body-common.js';
 
@@ -28,7 +28,6 @@ export const soft = {
   fields: FIELDS,
   keys: fieldKeys(FIELDS),
   read: (get, path, index) => readBody(FIELDS, get, path, index, TYPE),
-  particleCount: bodyParticleCount,
   counts: (engine, o, index) => bodyCounts(engine, o, index, TYPE_CODE),
   fillJob: (engine, o) => bodyFillJob(engine, o, TYPE_CODE),
 

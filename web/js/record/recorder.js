@@ -47,6 +47,8 @@ export class Recorder {
     this.world = world;
     /** The scene the recording starts from (normalised): what a link must carry with the replay. */
     this.scene = world.describe();
+    /** Its particles (the engine's count), what a grab's index is checked against. */
+    this.particles = world.particleCount;
     this.q = q ?? chooseQuantum(this.scene);
     if (!REPLAY_LIMITS.quanta.includes(this.q)) throw new Error(`q must be one of ${REPLAY_LIMITS.quanta.join(', ')}, got ${q}`);
     this.maxSteps = Math.min(maxSteps, REPLAY_LIMITS.maxSteps);
@@ -103,7 +105,7 @@ export class Recorder {
     const replay = { v: REPLAY_VERSION, steps: this.steps, q };
     if (this.hash !== null) replay.hash = this.hash;
     replay.events = events;
-    return readReplay(replay, this.scene).replay; // what a page will accept, checked here
+    return readReplay(replay, this.scene, 'replay', this.particles).replay; // what a page will accept, checked here
   }
 
   _stop(reason, hash = this.world.destroyed ? null : this.world.hash()) {
