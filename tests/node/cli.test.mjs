@@ -132,6 +132,13 @@ test('bad input exits 2 with a message naming it, before anything runs: --set ra
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-cli-'));
   const bad = path.join(dir, 'bad.json');
   fs.writeFileSync(bad, JSON.stringify({ format: 'minipbd-scene', version: 2, solver: { iterations: 500 } }));
+  // Counts are the engine's: refused by the world's creation (the wasm loaded), before a step, with the same words.
+  const big = path.join(dir, 'big.json');
+  fs.writeFileSync(big, JSON.stringify({ format: 'minipbd-scene', version: 2, objects: [
+    { type: 'cloth', origin: [0, 1, 0], size: [20, 20], resolution: [512, 512] }, { type: 'chain', start: [0, 1, 0], end: [2, 1, 0], segments: 10 }] }));
+  const water = path.join(dir, 'water.json');
+  fs.writeFileSync(water, JSON.stringify({ format: 'minipbd-scene', version: 2, objects: [
+    { type: 'fluid', block: { lower: [0, 0, 0], upper: [0.2, 0.1, 0.1] }, capacity: 49 }] }));
   for (const [args, pattern] of [
     [['builtin:chain', '--set', 'iterations=500'], /parameter iterations must be an integer in 1\.\.200, got 500/],
     [['builtin:chain', '--set', 'dt=0.5'], /parameter dt must be a number in \[0\.0001, 0\.1\], got 0\.5/],
@@ -141,6 +148,8 @@ test('bad input exits 2 with a message naming it, before anything runs: --set ra
     [['builtin:chain', '--track', 'bob'], /--track: "bob" is not a particle index/],
     [['builtin:chain', '--format', 'xml'], /--format must be json or csv/],
     [[bad], /solver\.iterations must be an integer in 1\.\.200, got 500/],
+    [[big], /^minipbd-run: objects must have at most 262144 particles in total \(exceeded at objects\[1\]\), got 262155$/m],
+    [[water], /^minipbd-run: objects\[0\]\.capacity must be at least the block's 250 particles \(at fluid\.spacing 0\.02\), or 0 for exactly those, got 49$/m],
     // the wasm is never read: the checks come first
     [['builtin:chain', '--set', 'iterations=0', '--wasm', '/nonexistent.wasm'], /parameter iterations must be/],
     [[bad, '--wasm', '/nonexistent.wasm'], /solver\.iterations must be/],
