@@ -497,6 +497,13 @@ PBD_API int pbd_World_GetObjectInfo(pbdWorldId world, int object, pbdObjectInfo*
 PBD_API int pbd_World_SetObjectRadius(pbdWorldId world, int object, float radius);
 PBD_API float pbd_World_GetObjectRadius(pbdWorldId world, int object);
 PBD_API int pbd_World_SetObjectPlasticity(pbdWorldId world, int object, float yield, float creep, float max);
+/// Collision filter (Box2D v3's b2Filter categoryBits / maskBits): the particles of two objects collide when each
+/// one's category meets the other's mask. Default: category 1, mask 0xffffffff (every pair collides, as the
+/// parameter collisions says). Acts on the particle contacts between objects (not on the ground, the colliders,
+/// or an object's self-collision). Every value is valid.
+PBD_API int pbd_World_SetObjectFilter(pbdWorldId world, int object, uint32_t category, uint32_t mask);
+/// out[0..1] = category, mask.
+PBD_API int pbd_World_GetObjectFilter(pbdWorldId world, int object, uint32_t* out);
 /// out[0..2] = yield, creep, max.
 PBD_API int pbd_World_GetObjectPlasticity(pbdWorldId world, int object, float* out);
 

@@ -407,7 +407,7 @@ static void Build(pbdWorld* w, pbdBodyPlan* plan)
 		memcpy(w->v + 4 * i, def->velocity, 3 * sizeof(float));
 		w->phase[i] &= ~PBD_PHASE_SELF; /* no self-collision inside a body */
 	}
-	w->objectRadius[object] = plan->radius;
+	w->materials[object].radius = plan->radius;
 	w->objectSpacing[object] = plan->spacing;
 	pbd_BodySkin_Build(w, plan, first); /* before the edges' colouring: a tet mesh's adjacency lives in the scratch */
 	int32_t* tets = NULL;

@@ -17,7 +17,7 @@
 typedef struct pbdBodyPlan {
 	const pbdBodyDef* def;
 	float q[4];             ///< def->rotation, normalised
-	float radius;           ///< the particles' contact radius (w->objectRadius)
+	float radius;           ///< the particles' contact radius (w->materials, services/materials.h)
 	float spacing;          ///< finest lattice step or shortest tet edge (w->objectSpacing: bounds the radius)
 	float particleMass;
 	pbdLattice* lattice;    ///< box, ball, surface: in the body's frame (the caller's memory)

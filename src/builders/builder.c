@@ -38,6 +38,7 @@ pbdObjectInfo* pbd_Builder_BeginObject(pbdWorld* w, int32_t type)
 {
 	pbdObjectInfo* info = &w->objects[w->objectCount];
 	memset(info, 0, sizeof *info);
+	w->materials[w->objectCount] = pbd_Material_Solid(); /* a fluid's or a sheet's builder changes it */
 	info->type = type;
 	info->firstParticle = w->particleCount;
 	info->firstConstraint = pbd_Distance_Count(w);

@@ -6,6 +6,7 @@
 #ifndef PBD_BUILDER_H
 #define PBD_BUILDER_H
 
+#include "services/materials.h"
 #include "world/core.h"
 
 /// PBD_OK, or the capacity error (message set) of the first thing that does not fit: the

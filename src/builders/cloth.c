@@ -87,6 +87,7 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 	const int first = w->particleCount;
 	const int object = w->objectCount;
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, 1);
+	w->materials[object].flags |= PBD_MATERIAL_SHEET; /* water stays on its side (families/fluid_sheets.c) */
 	w->objectSpacing[object] = spacing;
 	const float invMass = 1.0f / def->mass;
 	for (int j = 0; j < nv; ++j) {

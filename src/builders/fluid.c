@@ -114,7 +114,10 @@ int pbd_World_AddFluid(pbdWorldId id, const pbdFluidDef* def)
 		pbd_Builder_AddParticle(w, def->lower[0], def->lower[1], def->lower[2], 0.0f);
 		w->phase[p] = phase | PBD_PHASE_INACTIVE | PBD_PHASE_NO_COLLIDE;
 	}
-	w->objectRadius[object] = 0.5f * d;
+	/* water: no rest shape, paired by its own search, slipping along surfaces by fluid.friction */
+	w->materials[object].radius = 0.5f * d;
+	w->materials[object].flags = 0u;
+	w->materials[object].frictionParam = pbdParam_fluidFriction;
 	w->paramVersion += 1; /* a radius changed (core.h) */
 	pbd_Builder_EndObject(w);
 	w->objects[object].activeParticles = count;

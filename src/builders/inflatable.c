@@ -242,7 +242,7 @@ int pbd_World_AddInflatable(pbdWorldId id, const pbdInflatableDef* def)
 	const int32_t first = w->particleCount, object = w->objectCount;
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, PBD_OBJECT_INFLATABLE);
 	w->objectSpacing[object] = shortest;
-	w->objectRadius[object] = 0.5f * shortest;
+	w->materials[object].radius = 0.5f * shortest;
 	const float invMass = 1.0f / def->mass;
 	for (int32_t i = 0; i < nv; ++i) pbd_Builder_AddParticle(w, v[3 * i], v[3 * i + 1], v[3 * i + 2], invMass);
 	uint32_t* tris = w->triangles + 3 * (size_t)w->triangleCount;

@@ -152,21 +152,39 @@ float pbd_Contacts_SearchRadius(const pbdWorld* w)
 /* The contacts' rule as the grid's filter (grid.h): fluid particles are the fluid family's, NO_COLLIDE ones
    meet no one; within a collision group only particles that both carry PBD_PHASE_SELF, and only with
    self-collision on; between groups only with collisions on (the activation table, filled when the two
-   switches change: with both on there is no table and the grid's fast path holds); never two pins;
+   switches change: with both on there is no table and the grid's fast path holds), and between two objects
+   only where their collision filters meet (services/materials.h: with every filter the default, no table); never
+   two pins;
    rest-pose neighbours of one object left out, closer at rest than D = r_i + r_j (per pair: the search's
    M (r_i + r_j) scaled back by 1 / M). */
-static pbdGridFilter ContactFilter(pbdContacts* c, int32_t self, int32_t others)
+static int FiltersSet(const pbdWorld* w)
+{
+	const pbdMaterial solid = pbd_Material_Solid();
+	for (int32_t o = 0; o < w->objectCount; ++o) {
+		if (w->materials[o].category != solid.category || w->materials[o].mask != solid.mask) return 1;
+	}
+	return 0;
+}
+
+static pbdGridFilter ContactFilter(const pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 {
 	pbdGridFilter f;
 	memset(&f, 0, sizeof f);
 	f.exclude = PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID;
 	f.groupNeeds = PBD_PHASE_SELF;
 	const int32_t key = 1 + (self != 0) + 2 * (others != 0);
-	if (key != 4) {
-		if (c->activationKey != key) {
+	const int filtered = others && FiltersSet(w);
+	if (key != 4 || filtered) {
+		if (c->activationKey != key || c->activationFilters != w->filterVersion || c->activationObjects != w->objectCount) {
 			memset(c->activation, others != 0, 256 * 256);
+			/* a particle's collision group is its object (core.h PBD_PHASE_GROUP_*) */
+			for (int32_t a = 0; filtered && a < w->objectCount; ++a) {
+				for (int32_t b = 0; b < w->objectCount; ++b) c->activation[256 * a + b] = (uint8_t)pbd_Material_FiltersMeet(w, a, b);
+			}
 			for (int32_t g = 0; g < 256; ++g) c->activation[257 * g] = (uint8_t)(self != 0);
 			c->activationKey = key;
+			c->activationFilters = w->filterVersion;
+			c->activationObjects = w->objectCount;
 		}
 		f.activation = c->activation;
 	}
@@ -186,7 +204,7 @@ static int BuildGrid(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 	in.count = w->particleCount;
 	if (c->uniform) in.radius = c->distance * PBD_CONTACT_MARGIN; /* thickness x M, as before radii per object */
 	else in.objectRadius = c->search;
-	in.filter = ContactFilter(c, self, others);
+	in.filter = ContactFilter(w, c, self, others);
 	return pbd_Grid_Build(&c->grid, &in, pbd_Scratch_Take(w, pbdScratch_contacts), w->scratchBytes);
 }
 

@@ -54,6 +54,8 @@ typedef struct pbdContacts {
 	int32_t sliceBuilt;
 	uint8_t* activation;   ///< the grid's group activation table (ContactFilter), 256 x 256
 	int32_t activationKey; ///< the switches it was filled for (0: not yet)
+	int32_t activationFilters; ///< and the world's filterVersion (services/materials.h collision filters)
+	int32_t activationObjects; ///< and object count (a new object's row)
 	int64_t sliceTests, lastTests;
 } pbdContacts;
 

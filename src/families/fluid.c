@@ -241,8 +241,8 @@ static void FollowMass(pbdWorld* w, pbdFluid* f)
 			changed |= w->x[4 * i + 3] != invMass;
 			w->x[4 * i + 3] = invMass;
 		}
-		changed |= w->objectRadius[obj->object] != 0.5f * d;
-		w->objectRadius[obj->object] = 0.5f * d;
+		changed |= w->materials[obj->object].radius != 0.5f * d;
+		w->materials[obj->object].radius = 0.5f * d; /* its own object's material */
 	}
 	if (changed) {
 		w->massVersion += 1;

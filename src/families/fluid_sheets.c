@@ -1,4 +1,5 @@
 /* families/fluid_sheets.c -- thin solids (cloth) in the fluid's contact: the side a fluid particle is on.
+   A sheet is any object whose material says so (services/materials.h PBD_MATERIAL_SHEET: the cloth's builder).
 
    A cloth is one layer of particles of radius r_s, spaced about 2 r_s: between four of them is a gap
    whose centre is 0.71 spacing from each. A sphere contact with each of them (fluid_solve.c, the
@@ -26,6 +27,7 @@
    the entries of the cloth particles with fluid neighbours and of the fluid particles near them
    (f->nearSheet). A world without cloth near its fluid pays one pass over the order array. */
 #include "families/fluid_state.h"
+#include "services/materials.h"
 
 #include <math.h>
 #include <string.h>
@@ -123,18 +125,18 @@ void pbd_Fluid_FindSheets(pbdWorld* w, pbdFluid* f)
 	int32_t any = 0;
 	for (int32_t o = f->fluidCount; o < f->orderCount && !any; ++o) {
 		const uint32_t obj = w->phase[f->order[o]] & PBD_PHASE_OBJECT_MASK;
-		any = w->objects[obj].type == PBD_OBJECT_CLOTH && w->objects[obj].triangleCount > 0;
+		any = pbd_Material_IsSheet(w, (int32_t)obj);
 	}
 	if (!any) return;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		if (w->objects[o].type == PBD_OBJECT_CLOTH && w->objects[o].triangleCount > 0) SheetNormals(w, f, &w->objects[o]);
+		if (pbd_Material_IsSheet(w, o)) SheetNormals(w, f, &w->objects[o]);
 	}
 	const float* x = w->x;
 	/* the fluid particles near a sheet */
 	for (int32_t o = f->fluidCount; o < f->orderCount; ++o) {
 		const int32_t j = f->order[o];
 		const uint32_t obj = w->phase[j] & PBD_PHASE_OBJECT_MASK;
-		const int sheet = w->objects[obj].type == PBD_OBJECT_CLOTH && w->objects[obj].triangleCount > 0;
+		const int sheet = pbd_Material_IsSheet(w, (int32_t)obj);
 		if (!sheet) f->sheet[4 * j + 3] = 0.0f; /* a solid that is no sheet: the sphere contact */
 		if (f->sheet[4 * j + 3] <= 0.0f) continue;
 		const int32_t start = f->lists.start[j], n = f->lists.count[j];

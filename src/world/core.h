@@ -110,9 +110,11 @@ typedef struct pbdWorld {
 	uint32_t* triangles;
 	uint32_t* lines;
 	pbdObjectInfo* objects;
-	/* Per object material (pbd_World_SetObjectRadius, pbd_World_SetObjectPlasticity): set by the
-	   builders and the API, read by the families. A change moves paramVersion. */
-	float* objectRadius;            ///< contact radius; 0: the world's thickness / 2
+	/* Per object material (services/materials.h: contact radius, friction share, flags, collision filter;
+	   pbd_World_SetObjectRadius, pbd_World_SetObjectFilter, pbd_World_SetObjectPlasticity): set by the builders and
+	   the API, read by the families. A change moves paramVersion; a filter's, filterVersion too. */
+	struct pbdMaterial* materials;
+	int32_t filterVersion;
 	float* objectSpacing;           ///< its particles' spacing, which bounds the radius (minipbd.h PBD_MAX_RADIUS_SPACINGS):
 	                                ///< a chain's segment, a cloth's finer grid step, a body's finest lattice step or
 	                                ///< shortest tet edge; fluids read fluid.spacing instead (pbd_ObjectSpacing)

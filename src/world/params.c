@@ -3,6 +3,7 @@
    owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
    builds its validators, link codec and panel from it instead of keeping copies. */
 #include "families/family.h"
+#include "services/materials.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -120,7 +121,7 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 	if (param == pbdParam_thickness) {
 		/* every object whose particles take thickness / 2 (chains, cloth, and any object set to radius 0) */
 		for (int32_t o = 0; o < w->objectCount; ++o) {
-			if (w->objectRadius[o] > 0.0f) continue;
+			if (w->materials[o].radius > 0.0f) continue;
 			char whose[64];
 			snprintf(whose, sizeof whose, "object %d's", (int)o);
 			int err = pbd_CheckRadiusSpacing(w, "thickness", value, 2.0f * PBD_MAX_RADIUS_SPACINGS, pbd_ObjectSpacing(w, o), whose);
@@ -186,7 +187,7 @@ int pbd_World_SetObjectRadius(pbdWorldId id, int object, float radius)
 							: pbd_CheckRadiusSpacing(w, "thickness", w->params[pbdParam_thickness], 2.0f * PBD_MAX_RADIUS_SPACINGS,
 													 pbd_ObjectSpacing(w, object), whose); /* radius 0: thickness / 2 */
 	if (err != PBD_OK) return err;
-	w->objectRadius[object] = radius;
+	w->materials[object].radius = radius;
 	w->paramVersion += 1; /* contacts search again with the new radius */
 	return PBD_OK;
 }
@@ -195,7 +196,30 @@ float pbd_World_GetObjectRadius(pbdWorldId id, int object)
 {
 	pbdWorld* w = pbd_GetWorld(id);
 	if (w == NULL || object < 0 || object >= w->objectCount) return NAN;
-	return w->objectRadius[object];
+	return w->materials[object].radius;
+}
+
+int pbd_World_SetObjectFilter(pbdWorldId id, int object, uint32_t category, uint32_t mask)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	PBD_CHECK_OBJECT(w, object);
+	pbdMaterial* m = &w->materials[object];
+	if (m->category == category && m->mask == mask) return PBD_OK;
+	m->category = category;
+	m->mask = mask;
+	w->filterVersion += 1; /* the contacts fill their activation table again */
+	w->paramVersion += 1;  /* and search again: pairs the filter now drops may be in a kept list */
+	return PBD_OK;
+}
+
+int pbd_World_GetObjectFilter(pbdWorldId id, int object, uint32_t* out)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	PBD_CHECK_OBJECT(w, object);
+	if (out == NULL) return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "out is NULL");
+	out[0] = w->materials[object].category;
+	out[1] = w->materials[object].mask;
+	return PBD_OK;
 }
 
 int pbd_World_SetObjectPlasticity(pbdWorldId id, int object, float yield, float creep, float max)

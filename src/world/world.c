@@ -3,6 +3,7 @@
    Every public entry of the core validates first and mutates last, so a refused call
    leaves the world exactly as it was. */
 #include "families/family.h"
+#include "services/materials.h"
 #include "base/tasks.h"
 
 #include <math.h>
@@ -183,7 +184,8 @@ static size_t WorldBytes(const pbdCapacity* cap)
 	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + 2 * pbd_PoolBytes(P, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxTriangles, 3 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxLines, 2 * sizeof(uint32_t)) +
-		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + 2 * pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
+		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdMaterial)) +
+		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdPlasticity)) + pbd_PoolBytes(PBD_MAX_CONVERGENCE, sizeof(float));
 }
 
@@ -243,7 +245,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->triangles = pbd_PoolAlloc(&w->pool, (size_t)cap.maxTriangles, 3 * sizeof(uint32_t));
 	w->lines = pbd_PoolAlloc(&w->pool, (size_t)cap.maxLines, 2 * sizeof(uint32_t));
 	w->objects = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdObjectInfo));
-	w->objectRadius = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
+	w->materials = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdMaterial));
 	w->objectSpacing = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(float));
 	w->plasticity = pbd_PoolAlloc(&w->pool, (size_t)cap.maxObjects, sizeof(pbdPlasticity));
 	w->convergence = pbd_PoolAlloc(&w->pool, PBD_MAX_CONVERGENCE, sizeof(float));

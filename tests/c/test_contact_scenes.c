@@ -109,8 +109,11 @@ void Test_CollisionsBetweenObjectsTwoCloths(void)
 /* A rope (a chain of 30 particles, another object) dropped across a cloth pinned at its four
    corners in the air, self-collision off: it comes to rest on the cloth, never closer to a
    cloth particle than 0.9 thickness; with collisions = 0 it falls through to the ground.
-   Returns the worst rope-cloth distance; *ropeY and *clothY receive the final mean heights. */
-static float RopeOnCloth(int collisions, float* ropeY, float* clothY)
+   Returns the worst rope-cloth distance; *ropeY and *clothY receive the final mean heights.
+   filter (services/materials.h, pbd_World_SetObjectFilter): 0 none; 1 the cloth in category 2 and the rope's
+   mask without it (they must not meet); 2 the rope in category 4 and both masks full (they meet as with none).
+   *hash: the world's hash at the end. */
+static float RopeOnClothFiltered(int collisions, int filter, float* ropeY, float* clothY, uint32_t* hash)
 {
 	pbdWorldId w = MakeWorld(kRes * kRes + 31, 0);
 	pbd_World_SetParam(w, pbdParam_thickness, kT);
@@ -126,7 +129,13 @@ static float RopeOnCloth(int collisions, float* ropeY, float* clothY)
 	const float half = 0.3f * L;
 	const int rope = AddChain(w, -half, 0.5f + 3.0f * kT, -0.5f * half, half, 0.5f + 3.0f * kT, 0.5f * half, 29);
 	const int n = kRes * kRes, m = 30;
-	float worst = 1e30f;
+	int refused = 0;
+	if (filter == 1) {
+		refused |= pbd_World_SetObjectFilter(w, 0, 2u, 0xffffffffu) != PBD_OK;
+		refused |= pbd_World_SetObjectFilter(w, 1, 1u, ~2u) != PBD_OK;
+	}
+	if (filter == 2) refused |= pbd_World_SetObjectFilter(w, 1, 4u, 0xffffffffu) != PBD_OK;
+	float worst = refused ? -1.0f : 1e30f; /* a refusal fails every caller's criterion */
 	for (int s = 0; s < 300; ++s) {
 		pbd_World_Step(w);
 		const float* x = Pos(w);
@@ -142,8 +151,41 @@ static float RopeOnCloth(int collisions, float* ropeY, float* clothY)
 	*ropeY = *clothY = 0.0f;
 	for (int i = rope; i < rope + m; ++i) *ropeY += x[4 * i + 1] / (float)m;
 	for (int j = cloth; j < cloth + n; ++j) *clothY += x[4 * j + 1] / (float)n;
+	if (hash != NULL) *hash = pbd_World_Hash(w);
 	pbd_DestroyWorld(w);
 	return worst < 0.0f ? worst : sqrtf(worst);
+}
+
+static float RopeOnCloth(int collisions, float* ropeY, float* clothY)
+{
+	return RopeOnClothFiltered(collisions, 0, ropeY, clothY, NULL);
+}
+
+/* Collision filters (Box2D v3's category and mask, services/materials.h): the rope whose mask leaves out the
+   cloth's category falls through it to the ground as with collisions off; a filter that still meets everything
+   (the activation table instead of the grid's fast path) gives the unfiltered run's bits; a bad object is refused
+   and the filters read back as set. */
+void Test_CollisionFilterLetsObjectsPass(void)
+{
+	float ropeY, clothY, ropeOff, clothOff, ropeMeet, clothMeet;
+	uint32_t plain, meets;
+	const float worst = RopeOnClothFiltered(1, 0, &ropeY, &clothY, &plain);
+	const float passed = RopeOnClothFiltered(1, 1, &ropeOff, &clothOff, NULL);
+	const float met = RopeOnClothFiltered(1, 2, &ropeMeet, &clothMeet, &meets);
+	printf("  rope over the cloth: %.4f m, filtered out: %.4f m (min distance %.4f thickness); meeting filter 0x%08x vs 0x%08x\n",
+		   (double)(ropeY - clothY), (double)(ropeOff - clothOff), (double)(passed / kT), (unsigned)meets, (unsigned)plain);
+	ENSURE(worst >= 0.9f * kT && ropeY > clothY);
+	ENSURE(passed < 0.5f * kT && ropeOff < 0.1f); /* through it, onto the ground */
+	ENSURE(met == worst && meets == plain);
+	pbdWorldId w = MakeWorld(64, 0);
+	AddChain(w, 0, 1, 0, 1, 1, 0, 9);
+	uint32_t got[2] = { 0, 0 };
+	ENSURE(pbd_World_GetObjectFilter(w, 0, got) == PBD_OK && got[0] == 1u && got[1] == 0xffffffffu);
+	ENSURE(pbd_World_SetObjectFilter(w, 0, 0x80000000u, 3u) == PBD_OK);
+	ENSURE(pbd_World_GetObjectFilter(w, 0, got) == PBD_OK && got[0] == 0x80000000u && got[1] == 3u);
+	ENSURE(pbd_World_SetObjectFilter(w, 1, 1u, 1u) == PBD_ERR_INVALID_ARGUMENT);
+	ENSURE(pbd_World_SetObjectFilter(w, -1, 1u, 1u) == PBD_ERR_INVALID_ARGUMENT);
+	pbd_DestroyWorld(w);
 }
 
 void Test_CollisionsBetweenObjectsRopeOnCloth(void)

@@ -5,6 +5,7 @@
 	X(SelfCollisionClothFoldsOntoItself)    \
 	X(CollisionsBetweenObjectsTwoCloths)    \
 	X(CollisionsBetweenObjectsRopeOnCloth)  \
+	X(CollisionFilterLetsObjectsPass)       \
 	X(CollisionsCostNothingAlone)           \
 	X(SelfCollisionPairReuse)               \
 	X(CollisionsPairReuse)                  \

@@ -32,7 +32,7 @@ static WorldPrint Print(pbdWorldId id)
 	p.hash = pbd_World_Hash(id);
 	p.particles = w->particleCount, p.objects = w->objectCount, p.paramVersion = w->paramVersion;
 	p.thickness = w->params[pbdParam_thickness];
-	for (int32_t o = 0; o < w->objectCount && o < 4; ++o) p.radius[o] = w->objectRadius[o];
+	for (int32_t o = 0; o < w->objectCount && o < 4; ++o) p.radius[o] = pbd_World_GetObjectRadius(id, o);
 	return p;
 }
 

@@ -432,3 +432,34 @@ test('each world keeps its own last error message; calls without a world have th
 		b.destroy();
 	}
 });
+
+test('collision filters from the scene: a rope whose mask leaves out the cloth\'s category falls through it; out of range is refused', () => {
+	// a cloth pinned at its corners 0.5 m up, a rope dropped across it (the C test CollisionFilterLetsObjectsPass)
+	const scene = (filter) => ({
+		format: 'minipbd-scene', version: 2,
+		solver: { substeps: 5, iterations: 4, thickness: 0.04, collisions: true },
+		objects: [
+			{ type: 'cloth', origin: [-0.3, 0.5, -0.3], size: [0.6, 0.6], resolution: [16, 16], plane: 'xz', pins: [[0, 0], [15, 0], [0, 15], [15, 15]], ...(filter ? { collisionCategory: 2 } : {}) },
+			{ type: 'chain', start: [-0.2, 0.56, -0.1], end: [0.2, 0.56, 0.1], segments: 20, ...(filter ? { collisionMask: 0xffffffff - 2 } : {}) },
+		],
+	});
+	const ropeHeight = (s) => {
+		const world = pbd.createWorld(s);
+		for (let i = 0; i < 300; i++) world.step();
+		const x = world.positions;
+		let y = 0;
+		for (let i = 256; i < 277; i++) y += x[4 * i + 1] / 21;
+		world.destroy();
+		return y;
+	};
+	const held = ropeHeight(scene(false)), dropped = ropeHeight(scene(true));
+	assert.ok(held > 0.3, `the rope rests in the cloth at ${held.toFixed(3)} m`);
+	assert.ok(dropped < 0.05, `filtered out, it lies on the ground at ${dropped.toFixed(3)} m`);
+	const s = validateScene(scene(true));
+	assert.equal(s.objects[0].collisionCategory, 2);
+	assert.equal(s.objects[1].collisionMask, 4294967293);
+	assert.equal(validateScene(scene(false)).objects[0].collisionCategory, undefined, 'left out: not written');
+	const bad = scene(true);
+	bad.objects[1].collisionMask = 2 ** 32;
+	assert.throws(() => validateScene(bad), (e) => e instanceof SceneError && e.message === 'objects[1].collisionMask must be an integer in 0..4294967295, got 4294967296');
+});

@@ -449,7 +449,7 @@ test('an unknown key names the closest key when one is close, and lists only tha
   const cloth = { type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 4] };
   const chain = { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 };
   const scene = (edit) => { const s = { format: 'minipbd-scene', version: 2, objects: [structuredClone(cloth)] }; edit(s); return s; };
-  const CLOTH_KEYS = 'type, name, origin, size, resolution, plane, mass, stiffness, pins, masses, colour';
+  const CLOTH_KEYS = 'type, name, origin, size, resolution, plane, mass, stiffness, pins, masses, colour, collisionCategory, collisionMask';
   const cases = [
     [(s) => { s.objects[0].resolutoin = [4, 4]; }, 'objects[0].resolutoin',
       `unknown key objects[0].resolutoin (did you mean "resolution"? allowed here: ${CLOTH_KEYS})`],
@@ -458,7 +458,7 @@ test('an unknown key names the closest key when one is close, and lists only tha
     // A chain's key on a cloth: unknown here, and the list is the cloth's, not every type's.
     [(s) => { s.objects[0].segments = 3; }, 'objects[0].segments', `unknown key objects[0].segments (allowed here: ${CLOTH_KEYS})`],
     [(s) => { s.objects = [{ ...chain, segment: 3 }]; }, 'objects[0].segment',
-      'unknown key objects[0].segment (did you mean "segments"? allowed here: type, name, start, end, segments, mass, stiffness, pins, masses)'],
+      'unknown key objects[0].segment (did you mean "segments"? allowed here: type, name, start, end, segments, mass, stiffness, pins, masses, collisionCategory, collisionMask)'],
     [(s) => { s.colliders = [{ type: 'box', position: [0, 0, 0], radius: 1 }]; }, 'colliders[0].radius',
       'unknown key colliders[0].radius (allowed here: type, name, position, rotation, halfExtents, staticFriction, kineticFriction, restitution, glass)'],
     [(s) => { s.colliders = [{ type: 'sphere', position: [0, 0, 0], radious: 1 }]; }, 'colliders[0].radious',

@@ -10,6 +10,7 @@ import { COLLIDER_TYPES, COLLIDER_FIELDS, readObjectInfo } from './memory.js';
 import { paramInfo, paramAccepts, writeSceneParam, SCENE_PARAMS, isSection, parsePlace, sceneParamValue } from './params.js';
 import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
+import { buildFilter } from '../format/fields.js';
 import { objectTypeOf } from '../objects/index.js';
 import { WorldHandle } from './world-handle.js';
 import { sceneEmitters } from './world-fluid.js';
@@ -51,6 +52,7 @@ export class World extends WorldHandle {
     }
     for (const [index, o] of s.objects.entries()) {
       objectTypeOf(o).build(this.engine, this.id, o, index);
+      buildFilter(this.engine, this.id, o, index); // its collision filter, where its type's rows have one
       yield index;
     }
     // Each body's default contact radius (half its lattice spacing: the engine's when the scene left it at 0), so

@@ -1,4 +1,5 @@
 // Types shared by the soft and rigid object types (body-common.js): a body's scene description.
+import type { CollisionFilter } from './filter.js';
 
 export type BodyShape = 'box' | 'ball' | 'mesh' | 'tets';
 
@@ -11,7 +12,7 @@ export interface TetMesh { vertices: [number, number, number][]; tets: [number, 
  *  second, up to `max` in all; creep 0 = elastic (the default). */
 export interface Plasticity { yield?: number; creep?: number; max?: number; }
 
-export interface BodyObjectBase {
+export interface BodyObjectBase extends CollisionFilter {
   name?: string; shape: BodyShape;
   /** box, ball: the centre (required); mesh, tets: added to the vertices (default [0, 0, 0]) */
   position?: [number, number, number];

@@ -20,7 +20,7 @@
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
 import { BodyFillJob, bodyCells } from './body-fill.js';
-import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
+import { FILTER_ROWS, NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
@@ -93,6 +93,7 @@ export function bodyFields(type) {
     { key: 'mesh', perShape: { mesh: SURFACE, tets: TETS }, required: ['tets'], shapes: ['mesh', 'tets'] },
     // The text of an OBJ file instead of `mesh` (exactly one of them), read into `mesh` (format/obj.js).
     { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: 'the text of an OBJ file (v and f lines)' },
+    ...FILTER_ROWS,
   ];
 }
 

@@ -8,7 +8,7 @@
 
 import { PARAMS } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS, NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
 import { fail } from '../format/read.js';
 import { control } from '../panel/control.js';
 
@@ -41,6 +41,7 @@ const FIELDS = [
   paramsRow(TYPE, 'stiffness'),
   { key: 'pins', kind: 'list', item: INDEX, max: L.maxPins, noun: 'particle indices', default: [] },
   massRangesRow(INDEX, 'mass ranges', (a, b) => a <= b),
+  ...FILTER_ROWS,
 ];
 
 /** @type {import('./index.js').ObjectType} */

@@ -1,6 +1,7 @@
 // Types of the cloth object type (cloth.js): its scene description and its stiffness kinds.
+import type { CollisionFilter } from './filter.js';
 
-export interface ClothObject {
+export interface ClothObject extends CollisionFilter {
   type: 'cloth'; name?: string; origin: [number, number, number]; size: [number, number];
   resolution: [number, number]; plane?: 'xy' | 'xz'; mass?: number;
   stiffness?: { stretch?: number; shear?: number; bend?: number };

@@ -18,7 +18,7 @@
 
 import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS, NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
 import { array, fail, join } from '../format/read.js';
 import { control } from '../panel/control.js';
 import { CLOTH_STRINGS } from './cloth-strings.js';
@@ -76,6 +76,7 @@ const FIELDS = [
   { key: 'pins', kind: 'list', item: PIN, max: L.maxPins, noun: 'pins', default: [] },
   massRangesRow(CELL, 'mass rectangles', (a, b) => a[0] <= b[0] && a[1] <= b[1]),
   { key: 'colour', kind: 'colour' },
+  ...FILTER_ROWS,
 ];
 
 function windVelocity(speed, degrees) {

@@ -1,6 +1,7 @@
 // Types of the inflatable object type (inflatable.js): its scene description.
+import type { CollisionFilter } from './filter.js';
 
-export interface InflatableObject {
+export interface InflatableObject extends CollisionFilter {
   type: 'inflatable'; name?: string;
   /** Centre of its sphere (m). */
   center: [number, number, number];

@@ -11,7 +11,7 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { ENGINE_LIMITS } from '../engine/params.js';
-import { NAME_ROW, fieldKeys, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS, NAME_ROW, fieldKeys, readObject, typeRow } from '../format/fields.js';
 
 const TYPE = 'inflatable';
 const KINDS = { stretch: 0, bend: 2 }; // pbdConstraintKind
@@ -37,6 +37,7 @@ const FIELDS = [
   { key: 'mass', kind: 'mass', default: 0.0005, unit: 'kg' },
   { key: 'stiffness', ...STIFFNESS, default: undefined },
   { key: 'colour', kind: 'colour' },
+  ...FILTER_ROWS,
 ];
 
 /** @type {import('./index.js').ObjectType} */
