@@ -10,7 +10,7 @@ import { COLLIDER_TYPES, COLLIDER_FIELDS, readObjectInfo } from './memory.js';
 import { paramInfo, paramAccepts, writeSceneParam, SCENE_PARAMS, isSection, parsePlace, sceneParamValue } from './params.js';
 import { bodyRadiusProblem, sceneParamProblem } from './param-relations.js';
 import { SCENE_LIMITS } from '../format/limits.js';
-import { buildFilter } from '../format/fields.js';
+import { buildFilter } from '../objects/filter.js';
 import { objectTypeOf } from '../objects/index.js';
 import { WorldHandle } from './world-handle.js';
 import { sceneEmitters } from './world-fluid.js';

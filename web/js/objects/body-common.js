@@ -20,7 +20,8 @@
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { parseObj, ObjError } from '../format/obj.js';
 import { BodyFillJob, bodyCells } from './body-fill.js';
-import { FILTER_ROWS, NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
+import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
+import { FILTER_ROWS } from './filter.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';

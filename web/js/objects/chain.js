@@ -8,7 +8,8 @@
 
 import { PARAMS } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { FILTER_ROWS, NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
+import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS } from './filter.js';
 import { fail } from '../format/read.js';
 import { control } from '../panel/control.js';
 

@@ -18,7 +18,8 @@
 
 import { PARAMS, sceneParamShown } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { FILTER_ROWS, NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
+import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS } from './filter.js';
 import { array, fail, join } from '../format/read.js';
 import { control } from '../panel/control.js';
 import { CLOTH_STRINGS } from './cloth-strings.js';

@@ -11,7 +11,8 @@
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { ENGINE_LIMITS } from '../engine/params.js';
-import { FILTER_ROWS, NAME_ROW, fieldKeys, readObject, typeRow } from '../format/fields.js';
+import { NAME_ROW, fieldKeys, readObject, typeRow } from '../format/fields.js';
+import { FILTER_ROWS } from './filter.js';
 
 const TYPE = 'inflatable';
 const KINDS = { stretch: 0, bend: 2 }; // pbdConstraintKind
