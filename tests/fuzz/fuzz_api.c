@@ -209,6 +209,7 @@ static const FuzzOpFn s_ops[FUZZ_OP_COUNT] = {
 	[FUZZ_OP_ADD_DRAIN] = OpAddDrain,
 	[FUZZ_OP_SET_THREADS] = OpSetThreads,
 	[FUZZ_OP_STEP_SLICE] = OpStepSlice,
+	[FUZZ_OP_SET_FILTER] = OpSetFilter,
 };
 
 static void DestroyAll(Fuzz* f)

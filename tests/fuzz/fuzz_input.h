@@ -61,6 +61,7 @@ typedef enum FuzzOp {
 	FUZZ_OP_ADD_DRAIN,        ///< world, mask, lower[3], upper[3]
 	FUZZ_OP_SET_THREADS,      ///< world, byte: threads (b & 7) - 1, on no team when b & 0x80 (fuzz_step.c)
 	FUZZ_OP_STEP_SLICE,       ///< world, units byte (1 + b % 8)
+	FUZZ_OP_SET_FILTER,       ///< world, object index, category u32, mask u32
 	FUZZ_OP_COUNT
 } FuzzOp;
 

@@ -153,6 +153,23 @@ void OpSetStiffness(Fuzz* f)
 	SameParticles(SlotOf(f, world), world, "SetObjectStiffness");
 }
 
+/* Every category and mask is valid (services/materials.h): accepted for an object of the world, read back as set,
+   refused for any other index; the particles stay where they were either way. */
+void OpSetFilter(Fuzz* f)
+{
+	pbdWorldId world = ReadWorld(f);
+	int object = FuzzIndex(&f->in, pbd_World_GetObjectCount(world) > 0 ? pbd_World_GetObjectCount(world) : 0);
+	uint32_t category = FuzzU32(&f->in), mask = FuzzU32(&f->in);
+	int rc = pbd_World_SetObjectFilter(world, object, category, mask);
+	Trace("SetObjectFilter(w%d, object %d, 0x%08x, 0x%08x) -> %d", world, object, (unsigned)category, (unsigned)mask, rc);
+	if (Result(f, rc, world, 0, "SetObjectFilter") < 0) return;
+	uint32_t got[2] = { 0, 0 };
+	FUZZ_CHECK(pbd_World_GetObjectFilter(world, object, got) == PBD_OK && got[0] == category && got[1] == mask,
+			   "GetObjectFilter(%d) reads 0x%08x 0x%08x after setting 0x%08x 0x%08x", object, (unsigned)got[0], (unsigned)got[1],
+			   (unsigned)category, (unsigned)mask);
+	SameParticles(SlotOf(f, world), world, "SetObjectFilter");
+}
+
 /* ---------------------------------------------------------------- step */
 
 void OpStep(Fuzz* f)

@@ -92,6 +92,7 @@ void OpSetMass(Fuzz* f);
 void OpSetInvMass(Fuzz* f);
 void OpSetParam(Fuzz* f);
 void OpSetStiffness(Fuzz* f);
+void OpSetFilter(Fuzz* f);
 void OpStep(Fuzz* f);
 void OpSetThreads(Fuzz* f);
 void OpStepSlice(Fuzz* f);

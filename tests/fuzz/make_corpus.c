@@ -67,6 +67,8 @@ static void Chain(double sx, double sy, double ex, double ey, int segments)
 	Op(FUZZ_OP_ADD_CHAIN), W(), B(0), B(1 | 2 | 4);
 	F3(sx, sy, 0), F3(ex, ey, 0), Count(segments);
 }
+static void U32(uint32_t v) { B(v & 0xff), B((v >> 8) & 0xff), B((v >> 16) & 0xff), B(v >> 24); }
+static void Filter(int object, uint32_t category, uint32_t mask) { Op(FUZZ_OP_SET_FILTER), W(), I(object), U32(category), U32(mask); }
 static void Pin(int particle) { Op(FUZZ_OP_SET_INV_MASS), W(), I(particle), Fs(0); }
 static void Steps(int n)
 {
@@ -341,6 +343,14 @@ int main(int argc, char** argv)
 	Op(FUZZ_OP_STEP_SLICE), W(), B(6), Op(FUZZ_OP_SET_THREADS), W(), B(3 + 1), Op(FUZZ_OP_STEP_SLICE), W(), B(7);
 	Op(FUZZ_OP_SET_THREADS), W(), B(0x80 | (1 + 1)), Steps(1);
 	Write(dir, n++, "threads");
+
+	/* Collision filters (services/materials.h): a cloth and a chain across it with collisions on; the chain filtered
+	   out of the cloth's category (the contacts' activation table), steps, a bad object refused, back to meeting. */
+	CreateWorld(0, 400, 2000), Hanging(12), Chain(-1, 2.4, 1, 2.4, 20), ParamF(pbdParam_collisions, 1), Steps(2);
+	Filter(0, 2, 0xffffffffu), Filter(1, 1, ~2u), Steps(4);
+	Op(FUZZ_OP_SET_FILTER), W(), Ih(I_COUNT), U32(1), U32(1); /* object count: refused */
+	Filter(1, 4, 0xffffffffu), Steps(4);
+	Write(dir, n++, "collision-filters");
 
 	/* Reproducers of what the fuzzer found in the core (each fixed in the commit that added it). */
 	CreateWorld(0, 247, 10); /* an odd particle count whose grid scratch outgrew the colouring's: scratch was NULL */
