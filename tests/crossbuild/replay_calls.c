@@ -97,6 +97,7 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 	if (IS(pbd_World_SetObjectStiffness)) return pbd_World_SetObjectStiffness(I(0), I(1), (pbdConstraintKind)I(2), F(3));
 	if (IS(pbd_World_SetObjectRadius)) return pbd_World_SetObjectRadius(I(0), I(1), F(2));
 	if (IS(pbd_World_SetObjectPlasticity)) return pbd_World_SetObjectPlasticity(I(0), I(1), F(2), F(3), F(4));
+	if (IS(pbd_World_SetObjectFilter)) return pbd_World_SetObjectFilter(I(0), I(1), (uint32_t)I(2), (uint32_t)I(3));
 	if (IS(pbd_World_SetInvMass)) return pbd_World_SetInvMass(I(0), I(1), F(2));
 	if (IS(pbd_World_SetMass)) return pbd_World_SetMass(I(0), I(1), F(2));
 	if (IS(pbd_World_SetPosition)) return pbd_World_SetPosition(I(0), I(1), F(2), F(3), F(4));

@@ -6,7 +6,7 @@
 export const MUTATORS = new Set([
   'pbdjs_CreateWorld', 'pbd_DestroyWorld', 'pbdjs_AddChain', 'pbdjs_AddCloth', 'pbdjs_AddCollider', 'pbdjs_AddBody',
   'pbdjs_StepN', 'pbd_World_Step', 'pbd_World_SetParam', 'pbd_World_SetObjectStiffness', 'pbd_World_SetObjectRadius',
-  'pbd_World_SetObjectPlasticity', 'pbd_World_SetInvMass', 'pbd_World_SetMass', 'pbd_World_SetPosition',
+  'pbd_World_SetObjectPlasticity', 'pbd_World_SetObjectFilter', 'pbd_World_SetInvMass', 'pbd_World_SetMass', 'pbd_World_SetPosition',
   'pbd_World_SetVelocity', 'pbd_World_AddAttachment', 'pbd_World_MoveAttachment', 'pbd_World_RemoveAttachment',
   'pbd_World_SetColliderTransform', 'pbd_World_SetColliderMaterial', 'pbd_World_FindPairs', 'pbd_World_Hash',
   // fluids: the block and its capacity, the hoses and drains, a hose switched
