@@ -1,6 +1,6 @@
 /* families/contacts_bodies.c -- the contact normal of a pair with a particle of a shape-matched
    body, for the contacts family's solve (contacts.c SolvePairs). State: contacts.h; the bodies'
-   surface data: families/shapes_sdf.c through services/surfaces.h. */
+   surface data: families/shapes_sdf.c's, read as data through services/surfaces.h. */
 #include "families/contacts.h"
 #include "services/surfaces.h"
 
@@ -44,9 +44,10 @@ int pbd_Contacts_BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i,
 							 float d2, float D, float tiny2, float n[3], float* depth)
 {
 	const uint32_t* phase = w->phase;
+	const pbdNormalSource* bodies = w->normals; /* not NULL when cs->body marks an object (contacts.c) */
 	float gi[3], gj[3];
-	const int li = cs->body[phase[i] & PBD_PHASE_OBJECT_MASK] ? pbd_Surface_ContactNormal(w, i, gi) : 0;
-	const int lj = cs->body[phase[j] & PBD_PHASE_OBJECT_MASK] ? pbd_Surface_ContactNormal(w, j, gj) : 0;
+	const int li = cs->body[phase[i] & PBD_PHASE_OBJECT_MASK] ? pbd_Surface_ContactNormal(bodies, phase, i, gi) : 0;
+	const int lj = cs->body[phase[j] & PBD_PHASE_OBJECT_MASK] ? pbd_Surface_ContactNormal(bodies, phase, j, gj) : 0;
 	if (li == 0 && lj == 0) return 0;
 	const float d = d2 > tiny2 ? sqrtf(d2) : 0.0f;
 	const float inv = d > 0.0f ? 1.0f / d : 0.0f;
@@ -63,8 +64,8 @@ int pbd_Contacts_BodyNormal(const pbdWorld* w, const pbdContacts* cs, int32_t i,
 	*depth = D - d;
 	/* the faces of the two on their surfaces: f pushes i along -f (i's) or +f (j's) */
 	float fi[6][3], fj[6][3];
-	int ni = li == 1 ? pbd_Surface_ContactFaces(w, i, fi) : 0;
-	int nj = lj == 1 ? pbd_Surface_ContactFaces(w, j, fj) : 0;
+	int ni = li == 1 ? pbd_Surface_ContactFaces(bodies, phase, i, fi) : 0;
+	int nj = lj == 1 ? pbd_Surface_ContactFaces(bodies, phase, j, fj) : 0;
 	if (li == 1 && ni == 0) fi[0][0] = gi[0], fi[0][1] = gi[1], fi[0][2] = gi[2], ni = 1;
 	if (lj == 1 && nj == 0) fj[0][0] = gj[0], fj[0][1] = gj[1], fj[0][2] = gj[2], nj = 1;
 	float best = -2.0f, bx = 0.0f, by = 0.0f, bz = 0.0f;

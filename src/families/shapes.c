@@ -46,14 +46,12 @@ static pbdShapes* State(const pbdWorld* w) { return pbd_ShapesState(w); }
 static size_t Shapes_Bytes(const pbdCapacity* cap)
 {
 	const size_t O = (size_t)cap->maxObjects, P = (size_t)cap->maxParticles;
-	return pbd_PoolBytes(1, sizeof(pbdShapes)) + pbd_PoolBytes(O, sizeof(pbdBody)) + pbd_PoolBytes(O, sizeof(int32_t)) +
+	return pbd_PoolBytes(1, sizeof(pbdShapes)) + pbd_PoolBytes(O, sizeof(pbdBody)) + pbd_PoolBytes(O, sizeof(pbdSurfaceFrame)) +
+		   pbd_PoolBytes(O, sizeof(int32_t)) +
 		   3 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, 1);
 }
 
 static size_t Shapes_ScratchBytes(const pbdCapacity* cap) { return pbd_Shapes_SdfScratchBytes(cap->maxParticles); }
-
-/* The bodies' contact normals, for the particle contacts (services/surfaces.h). */
-static const pbdNormalSource s_normals = { pbd_Shapes_HasNormals, pbd_Shapes_ContactNormal, pbd_Shapes_ContactFaces };
 
 static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 {
@@ -61,14 +59,18 @@ static void* Shapes_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	pbdShapes* s = pbd_PoolAlloc(pool, 1, sizeof(pbdShapes));
 	if (s == NULL) return NULL;
 	s->bodies = pbd_PoolAlloc(pool, O, sizeof(pbdBody));
+	s->frames = pbd_PoolAlloc(pool, O, sizeof(pbdSurfaceFrame));
 	s->bodyOf = pbd_PoolAlloc(pool, O, sizeof(int32_t));
 	s->rest = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->offset = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->normal = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	s->faces = pbd_PoolAlloc(pool, P, 1);
 	s->capacity = cap->maxObjects;
-	w->normals = &s_normals;
-	return s->faces != NULL ? s : NULL;
+	if (s->faces == NULL) return NULL;
+	/* the bodies' contact normals, as data for the particle contacts (services/surfaces.h) */
+	s->normals = (pbdNormalSource){ s->bodyOf, s->frames, s->normal, s->faces, s->capacity };
+	w->normals = &s->normals;
+	return s;
 }
 
 static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
@@ -136,7 +138,7 @@ static void SolveBody(pbdWorld* w, const pbdShapes* s, pbdBody* b)
 	pbd_Shapes_Fit(s, b, w->p, e, A);
 	pbd_ExtractRotation(A, b->q, PBD_SHAPES_ROTATION_ITERATIONS);
 	pbd_QuatToMatrix(b->q, R);
-	memcpy(b->R, R, sizeof R);
+	memcpy(pbd_Shapes_Frame(s, b)->R, R, sizeof R);
 	const double c[3] = { b->c[0] + e[0], b->c[1] + e[1], b->c[2] + e[2] };
 	for (int k = 0; k < 3; ++k) b->c[k] = (float)c[k];
 	const float k = b->k;
@@ -241,7 +243,11 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	b->stiffness = w->params[pbdParam_stiffnessShape];
 	b->k = b->stiffness;
 	b->q[3] = 1.0f;
-	b->R[0] = b->R[4] = b->R[8] = 1.0f;
+	pbdSurfaceFrame* f = pbd_Shapes_Frame(s, b);
+	memset(f, 0, sizeof *f);
+	f->first = first;
+	f->count = count;
+	f->R[0] = f->R[4] = f->R[8] = 1.0f;
 	b->plastic[0] = b->plastic[4] = b->plastic[8] = 1.0f;
 	for (int32_t i = first; i < first + count; ++i) {
 		memcpy(s->rest + 4 * i, w->x + 4 * i, 3 * sizeof(float));

@@ -185,7 +185,7 @@ static void PredictBody(pbdWorld* w, const pbdShapes* s, pbdBody* b, float hf)
 	const float n2 = b->q[0] * b->q[0] + b->q[1] * b->q[1] + b->q[2] * b->q[2] + b->q[3] * b->q[3];
 	const float inv = 1.0f / sqrtf(n2);
 	for (int k = 0; k < 4; ++k) b->q[k] *= inv;
-	pbd_QuatToMatrix(b->q, b->R);
+	pbd_QuatToMatrix(b->q, pbd_Shapes_Frame(s, b)->R);
 }
 
 

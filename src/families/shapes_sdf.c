@@ -219,7 +219,8 @@ void pbd_Shapes_BeginNormals(pbdWorld* w, pbdShapes* s, pbdBody* b)
 		nrm[4 * i] = nrm[4 * i + 1] = nrm[4 * i + 2] = 0.0f, nrm[4 * i + 3] = -1.0f;
 		s->faces[i] = 0;
 	}
-	b->lattice = 0;
+	pbdSurfaceFrame* f = pbd_Shapes_Frame(s, b);
+	f->lattice = 0;
 	double volume = 1.0;
 	for (int k = 0; k < 3; ++k) {
 		float lo = s->rest[4 * b->first + k], hi = lo;
@@ -295,6 +296,7 @@ int pbd_Shapes_NormalsUnit(pbdWorld* w, pbdShapes* s, int64_t budget, int64_t* w
 	float* nrm = s->normal;
 	while (job->body < s->count) {
 		pbdBody* b = &s->bodies[job->body];
+		pbdSurfaceFrame* f = pbd_Shapes_Frame(s, b);
 		const int32_t first = b->first, end = first + b->count;
 		if (job->part == PartBegin && !BeginBody(w, s, b)) {
 			NextBody(w, job);
@@ -366,18 +368,18 @@ int pbd_Shapes_NormalsUnit(pbdWorld* w, pbdShapes* s, int64_t budget, int64_t* w
 					if (level[j - first] < 0) level[j - first] = next, queue[job->tail++] = j;
 				});
 			}
-			b->lattice = 0;
+			f->lattice = 0;
 			job->cursor = first;
 			job->part = PartAxes;
 			continue;
 		case PartAxes:
 			/* the lattice's faces at each surface particle (see the top) */
-			for (; job->cursor < end && !b->lattice; ++job->cursor) {
+			for (; job->cursor < end && !f->lattice; ++job->cursor) {
 				if (h->visits >= budget) goto pause;
-				b->lattice = LatticeAxes(h, job->cursor, job->spacing, job->rho, b->axes);
+				f->lattice = LatticeAxes(h, job->cursor, job->spacing, job->rho, f->axes);
 			}
 			job->cursor = first;
-			job->part = b->lattice ? PartFaces : PartGradient;
+			job->part = f->lattice ? PartFaces : PartGradient;
 			continue;
 		case PartFaces:
 			for (; job->cursor < end; ++job->cursor) {
@@ -388,7 +390,7 @@ int pbd_Shapes_NormalsUnit(pbdWorld* w, pbdShapes* s, int64_t budget, int64_t* w
 				FOR_NEIGHBOURS(h, i, job->rho, {
 					const float o2 = ox * ox + oy * oy + oz * oz;
 					for (int k = 0; k < 3; ++k) {
-						const float* a = b->axes + 3 * k;
+						const float* a = f->axes + 3 * k;
 						const float t = ox * a[0] + oy * a[1] + oz * a[2];
 						if (t * t > 0.9f * o2) mask &= ~(1 << (2 * k + (t < 0.0f)));
 					}
@@ -437,46 +439,15 @@ void pbd_Shapes_FinishNormals(pbdWorld* w)
 
 /* ---------------------------------------------------------------- shapes.h */
 
-int pbd_Shapes_HasNormals(const pbdWorld* w, int32_t object)
-{
-	const pbdShapes* s = pbd_ShapesState(w);
-	return object >= 0 && object < s->capacity && s->bodyOf[object] != 0;
-}
+/* The contact normals are the floor's reading of the data above (services/surfaces.h), the one the contacts make. */
+int pbd_Shapes_HasNormals(const pbdWorld* w, int32_t object) { return pbd_Surface_HasNormals(w, object); }
 
 int pbd_Shapes_ContactFaces(const pbdWorld* w, int32_t particle, float faces[6][3])
 {
-	const pbdShapes* s = pbd_ShapesState(w);
-	const int32_t k = s->bodyOf[w->phase[particle] & PBD_PHASE_OBJECT_MASK];
-	if (k == 0) return 0;
-	const pbdBody* b = &s->bodies[k - 1];
-	if (particle < b->first || particle >= b->first + b->count || !b->lattice) return 0;
-	const int32_t mask = s->faces[particle];
-	const float* R = b->R;
-	int32_t n = 0;
-	for (int a = 0; a < 3; ++a) {
-		if (!(mask & (3 << (2 * a)))) continue;
-		const float* e = b->axes + 3 * a;
-		const float x = R[0] * e[0] + R[1] * e[1] + R[2] * e[2];
-		const float y = R[3] * e[0] + R[4] * e[1] + R[5] * e[2];
-		const float z = R[6] * e[0] + R[7] * e[1] + R[8] * e[2];
-		if (mask & (1 << (2 * a))) faces[n][0] = x, faces[n][1] = y, faces[n][2] = z, n += 1;
-		if (mask & (2 << (2 * a))) faces[n][0] = -x, faces[n][1] = -y, faces[n][2] = -z, n += 1;
-	}
-	return n;
+	return pbd_Surface_ContactFaces(w->normals, w->phase, particle, faces);
 }
 
 int pbd_Shapes_ContactNormal(const pbdWorld* w, int32_t particle, float n[3])
 {
-	const pbdShapes* s = pbd_ShapesState(w);
-	const int32_t k = s->bodyOf[w->phase[particle] & PBD_PHASE_OBJECT_MASK];
-	if (k == 0) return 0;
-	const pbdBody* b = &s->bodies[k - 1];
-	if (particle < b->first || particle >= b->first + b->count) return 0;
-	const float* g = s->normal + 4 * particle;
-	if (!(g[3] >= 0.0f)) return 0;
-	const float* R = b->R;
-	n[0] = R[0] * g[0] + R[1] * g[1] + R[2] * g[2];
-	n[1] = R[3] * g[0] + R[4] * g[1] + R[5] * g[2];
-	n[2] = R[6] * g[0] + R[7] * g[1] + R[8] * g[2];
-	return 1 + (int)g[3];
+	return pbd_Surface_ContactNormal(w->normals, w->phase, particle, n);
 }

@@ -25,10 +25,8 @@ typedef struct pbdBody {
 	int32_t rigid;    ///< stiffness 1, no pin, two particles or more: the rigid predictor runs
 	float stiffness;  ///< k (parameter stiffness.shape, per object)
 	float k;          ///< k' for this step's pass count (seed 000 section 2.2)
-	float q[4];       ///< the last solve's rotation (x, y, z, w): the next one's warm start
-	float R[9];       ///< R(q), row-major, kept with q: the contacts turn the rest normals by it
-	int32_t lattice;  ///< its particles form a lattice of axes `axes` (shapes_sdf.c)
-	float axes[9];    ///< the lattice's unit axes a_k (rows) in the rest frame
+	float q[4];       ///< the last solve's rotation (x, y, z, w): the next one's warm start; R(q), its
+	                  ///< lattice and its particles are its frame, s->frames[its index] (pbd_Shapes_Frame)
 	float c[3];       ///< the last solve's centre
 	float c0[3];      ///< the weighted centre of the rest positions x0
 	float size;       ///< rest size: the RMS of |q_i|; 0 for a point
@@ -75,9 +73,11 @@ typedef struct pbdShapes {
 	int32_t* bodyOf; ///< per object: its body + 1, 0 for none
 	float* rest;     ///< per particle (float4): x0, its position when its body was added
 	float* offset;   ///< per particle (float4): q_i, and in w its weight m_i in the fit
+	pbdSurfaceFrame* frames; ///< per body: its particles, R(q) kept with q, its lattice (services/surfaces.h)
 	float* normal;   ///< per particle (float4): outward surface normal in the rest frame, and in w
 	                 ///< its layer beneath the surface (0: on it), -1 for none (shapes_sdf.c)
 	uint8_t* faces;  ///< per particle: the lattice faces it lies on, bit 2k: +a_k, 2k + 1: -a_k
+	pbdNormalSource normals; ///< frames, normal and faces as the contacts read them (world->normals)
 	int32_t count, capacity;
 	int32_t massVersion; ///< world->massVersion the weights were computed for
 	int32_t scaled;      ///< the bodies' p.w are scaled for this substep's contacts (shapes_motion.c)
@@ -85,6 +85,8 @@ typedef struct pbdShapes {
 } pbdShapes;
 
 static inline pbdShapes* pbd_ShapesState(const pbdWorld* w) { return (pbdShapes*)w->families[pbdFamily_shapes]; }
+/// Body b's frame: the part of it the contacts read (services/surfaces.h).
+static inline pbdSurfaceFrame* pbd_Shapes_Frame(const pbdShapes* s, const pbdBody* b) { return &s->frames[b - s->bodies]; }
 
 /// The weighted centre c = ref + e and A = sum_i m_i (x_i - c) q_i^T (row-major) of body b's
 /// particles in `positions` (float4 each), summed in double about ref = b->c, the last centre.
