@@ -30,5 +30,6 @@ pbdWalls pbd_Boundary_Walls(pbdWorld* w, float alpha)
 	walls.colliders = b->colliders;
 	walls.xf = b->xf;
 	walls.count = b->count;
+	walls.invDt = 1.0f / w->params[pbdParam_dt];
 	return walls;
 }

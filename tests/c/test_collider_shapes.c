@@ -1,8 +1,10 @@
 /* Collider shape tests: a particle dropped on a sphere, a capsule and a box rests touching it
    (surface distance r within 1% of the thickness), a cloth settles on a sphere; no tunnelling
    through a 1 cm plate at 60 m/s, either moving, nor past a small fast sphere; a box felt rounded
-   by r at its edges; a spinning paddle keeps particles out. */
+   by r at its edges; a spinning paddle keeps particles out; the boundary's query reports a moving
+   wall's velocity at a point as its rigid motion, v + omega x r. */
 #include "test_collider_helpers.h"
+#include "services/boundary.h"
 
 static float Speed(const float* v) { return sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]); }
 
@@ -263,5 +265,81 @@ void Test_RotatingPaddleKeepsParticlesOut(void)
 		}
 	}
 	ENSURE(TestAllFinite(w));
+	pbd_DestroyWorld(w);
+}
+
+/* The boundary's query (services/boundary.h pbd_Walls_NearestMoving): distance, normal and velocity of the
+   nearest wall. A paddle turned by theta = 0.1 rad about a tilted axis a and moved by v dt in one step is at
+   every point p moving at v + omega x (p - c): omega = a 2 sin(theta / 2) / dt, the turn's quaternion as the
+   floor takes it, which is a theta / dt within theta^2 / 24 = 4.2e-4 of it (off by 2e-3 m/s here: the test
+   tells them apart). To float precision: 4e-6 m/s, one part in 10^6 of these speeds of up to 4 m/s (seen:
+   9e-7, from the quaternions' components rounded to floats). The same rotation written -q moves alike; a sphere moved without turning moves at v at
+   every point; the ground and no wall stand still; after the step (prev = where it stands) the walls are still. */
+static void ExpectRigid(const pbdWalls* walls, const float p[3], const double v[3], const double om[3], const float c[3],
+						float expectPhi, int32_t expectWall)
+{
+	float n[3], u[3];
+	int32_t wall;
+	const float phi = pbd_Walls_NearestWall(walls, p, 1.0f, n, &wall);
+	ENSURE(wall == expectWall);
+	ENSURE_NEAR(phi, expectPhi, 1e-5);
+	ENSURE_NEAR(pbd_Walls_NearestMoving(walls, p, 1.0f, n, u), phi, 0.0);
+	const double r[3] = { (double)p[0] - c[0], (double)p[1] - c[1], (double)p[2] - c[2] };
+	const double e[3] = { v[0] + om[1] * r[2] - om[2] * r[1], v[1] + om[2] * r[0] - om[0] * r[2], v[2] + om[0] * r[1] - om[1] * r[0] };
+	for (int k = 0; k < 3; ++k) ENSURE_NEAR(u[k], e[k], 4e-6);
+}
+
+void Test_WallVelocityIsRigidMotion(void)
+{
+	pbdWorldId w = MakeWorld(16, 16);
+	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
+	pbd_World_SetParam(w, pbdParam_groundHeight, -3.0f);
+	const double dt = pbd_World_GetParam(w, pbdParam_dt), theta = 0.1, a0 = 0.4;
+	const double len = sqrt(0.2 * 0.2 + 0.3 * 0.3 + 1.0), axis[3] = { 0.2 / len, -0.3 / len, 1.0 / len };
+	const float c0[3] = { 0.2f, 0.1f, -0.1f }, c1[3] = { 0.2f + 0.01f, 0.1f - 0.02f, -0.1f + 0.005f };
+	float q0[4], q1[4];
+	AxisAngle((float)axis[0], (float)axis[1], (float)axis[2], a0, q0);
+	AxisAngle((float)axis[0], (float)axis[1], (float)axis[2], a0 + theta, q1);
+	ENSURE(AddBox(w, c0, q0, 1.0f, 0.01f, 0.3f) == 0);
+	ENSURE(AddSphere(w, 5.0f, 0.0f, 0.0f, 0.5f) == 1);
+	ENSURE(pbd_World_SetColliderTransform(w, 0, c1[0], c1[1], c1[2], q1[0], q1[1], q1[2], q1[3]) == PBD_OK);
+	ENSURE(pbd_World_SetColliderTransform(w, 1, 5.0f + 0.03f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f) == PBD_OK);
+	pbdWorld* pw = pbd_GetWorld(w);
+	const pbdWalls walls = pbd_Boundary_Walls(pw, 1.0f);
+	const double v[3] = { (c1[0] - c0[0]) / dt, (c1[1] - c0[1]) / dt, (c1[2] - c0[2]) / dt };
+	const double speed = 2.0 * sin(0.5 * theta) / dt;
+	const double om[3] = { axis[0] * speed, axis[1] * speed, axis[2] * speed };
+	ENSURE(fabs(speed / (theta / dt) - 1.0) < theta * theta / 24.0);
+	/* points 4 cm off the paddle's faces (local (x, +-0.05, z)), in world by the paddle's transform now */
+	const float local[4][3] = { { 0.9f, 0.05f, 0.2f }, { -0.7f, -0.05f, -0.25f }, { 0.0f, 0.05f, 0.0f }, { 0.3f, -0.05f, 0.1f } };
+	pbdXf t;
+	QuatToXf(c1, pw->boundary->colliders[0].shape.rotation, &t);
+	for (int i = 0; i < 4; ++i) {
+		float p[3];
+		ToWorld(&t, local[i], p);
+		ExpectRigid(&walls, p, v, om, c1, 0.04f, 0);
+	}
+	/* the same rotation as -q */
+	ENSURE(pbd_World_SetColliderTransform(w, 0, c1[0], c1[1], c1[2], -q1[0], -q1[1], -q1[2], -q1[3]) == PBD_OK);
+	const pbdWalls negated = pbd_Boundary_Walls(pw, 1.0f);
+	float p[3];
+	ToWorld(&t, local[0], p);
+	ExpectRigid(&negated, p, v, om, c1, 0.04f, 0);
+	/* the sphere, moved 3 cm along x without turning: v = (0.03 / dt, 0, 0) on every side of it */
+	const double vs[3] = { (double)((5.0f + 0.03f) - 5.0f) / dt, 0.0, 0.0 }, zero[3] = { 0.0, 0.0, 0.0 };
+	const float cs[3] = { 5.03f, 0.0f, 0.0f };
+	const float around[3][3] = { { 5.63f, 0.0f, 0.0f }, { 5.03f, 0.0f, -0.6f }, { 4.43f, 0.0f, 0.0f } };
+	for (int i = 0; i < 3; ++i) ExpectRigid(&walls, around[i], vs, zero, cs, 0.1f, 1);
+	/* the ground stands still; so does no wall */
+	const float low[3] = { -3.0f, -2.5f, 0.0f }, far[3] = { -3.0f, 5.0f, 0.0f };
+	ExpectRigid(&walls, low, zero, zero, c1, 0.5f, pbdWall_ground);
+	float n[3], u[3] = { 1.0f, 1.0f, 1.0f };
+	ENSURE(pbd_Walls_NearestMoving(&walls, far, 1.0f, n, u) == 1.0f && u[0] == 0.0f && u[1] == 0.0f && u[2] == 0.0f);
+	/* after the step the colliders stand where they were moved: still */
+	pbd_World_Step(w);
+	const pbdWalls after = pbd_Boundary_Walls(pw, 1.0f);
+	ToWorld(&t, local[0], p);
+	pbd_Walls_NearestMoving(&after, p, 1.0f, n, u);
+	ENSURE(u[0] == 0.0f && u[1] == 0.0f && u[2] == 0.0f);
 	pbd_DestroyWorld(w);
 }

@@ -6,4 +6,5 @@
 	X(ClothSettlesOnSphere)            \
 	X(ThinBoxNoTunnelling)             \
 	X(BoxEdgesAreRounded)              \
-	X(RotatingPaddleKeepsParticlesOut)
+	X(RotatingPaddleKeepsParticlesOut) \
+	X(WallVelocityIsRigidMotion)
