@@ -7,8 +7,8 @@
 // One world of the threaded build steps the scene with every step on the next count of COUNTS in turn, and its hash
 // after every step is compared with the single-thread build's after the same step: a step that differs in one bit
 // fails at that step, naming the count it ran on. In turn, every count steps every phase of the scene (the fall, the
-// impacts, the splash, the settling), a fifth of its steps each, where a world per count ran 1 and 3, 4, 8 only in
-// the first 100 steps. The result cannot depend on the order of counts: the block size of every loop never depends
+// impacts, the splash, the settling), a fifth of its steps each, where a world per count ran 2 threads the whole
+// run but 1, 3, 4 and 8 only its first 100 steps. The result cannot depend on the order of counts: the block size of every loop never depends
 // on the thread count, and blocks write disjoint data (base/tasks.h); counts changed between steps are how the C
 // tests' two worlds sharing a team run too (test_threads.c), and the C tests run 13 scenes of every family on
 // every count, in slices, and under ThreadSanitizer; tests/node/crossbuild.test.mjs replays every scene natively
@@ -16,8 +16,8 @@
 // (the whole team, helpers preempted inside a block), 3 and 4 run with helpers sitting out, 1 never wakes the team.
 //
 // Steps (each count a fifth of them; every scene's impacts come within its first 150 steps, measured by its kinetic
-// energy every 50 steps: it peaks at step 50-100 and by 400 every scene without a hose or wind is settling, its
-// contacts still found and solved at every step):
+// energy every 50 steps: it peaks at step 50-100, and by 400 every scene without a hose or wind is settling, its
+// contacts still found and solved at every step, or swinging freely, as mass-split's pendulums):
 //   - most scenes 400 (they ran 1,000 on 2 threads: the 600 after are more of the settling, or, for the flag, more
 //     of the same flapping in the wind, every stage running from step 1; it tears from step ~150, the only
 //     built-in scene with tearing: 8 of the 12 topology changes of its first 1,000 steps come by step 400).
