@@ -214,7 +214,9 @@ int main(int argc, char** argv)
 	free(line);
 	if (countCount > 1) { /* so a caller can check every count stepped */
 		fprintf(stderr, "steps on");
-		for (int k = 0; k < countCount; ++k) fprintf(stderr, " %d threads: %ld%s", counts[k], stepsOn[counts[k]], k + 1 < countCount ? "," : "\n");
+		for (int k = 0; k < countCount; ++k) {
+			fprintf(stderr, " %d threads: %ld%s", counts[k], stepsOn[counts[k]], k + 1 < countCount ? "," : "\n");
+		}
 	}
 	pbd_Threads_Stop(team); /* every world is idle: the log's calls have all returned */
 	return 0;
