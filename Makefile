@@ -237,8 +237,8 @@ keep_status = || { r=$$?; [ $$s -ne 0 ] || s=$$r; };
 run_each = s=0; $(1) $(keep_status) $(2) $(keep_status) $(if $(3),$(3) $(keep_status)) exit $$s
 
 # Two test files at a time (node's default on 2 cores is one; many wait on child processes: npm, tsc, the CLI,
-# replay_calls, the benches), then the two halves of the threaded build's scene check side by side: they are half
-# the layer's work, and their worlds on 3, 4 and 8 threads spin on the 2 cores, which the other files' few timed
+# replay_calls, the benches), then the two halves of the threaded build's scene check side by side: they are much
+# of the layer's work, and their worlds on 3, 4 and 8 threads spin on the 2 cores, which the other files' few timed
 # checks (a refusal within 50 ms, a reply within 200 ms) should not share. The benches' programs are prerequisites
 # (the line after BENCH_BINS below), so the `make` that bench_smoke, bench_fluid and bench_threads run finds them
 # built, and two of them never build one at once. Last and alone, bench_threads: it checks that the stages' measured

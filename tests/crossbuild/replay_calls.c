@@ -22,7 +22,10 @@
    here stops the replay with a message (exit 2) instead of printing a hash of nothing.
 
    `replay_calls --threads N [log]` steps every world it creates on a team of N threads
-   (host/threads.h): the hashes must not move (the threaded build: the same bits for any thread count). */
+   (host/threads.h): the hashes must not move (the threaded build: the same bits for any thread count).
+   `--threads 2,3,4,8` (a list): a team of the largest, and every step (a pbdjs_StepN of n is n of them) on the
+   list's next count in turn, so one replay steps every scene on each count, in every phase of its run (the block
+   size never depends on the count: tasks.h), where one replay per count did the whole log again each time. */
 #include "minipbd.h"
 #include "host/threads.h"
 
@@ -68,6 +71,28 @@ static uint32_t* Words(char** save, int* n)
 	return words;
 }
 
+/* The team the worlds step on (--threads), and the counts its steps take in turn. */
+static pbdThreads* team;
+static int counts[PBD_MAX_THREADS], countCount, nextCount;
+static long stepsOn[PBD_MAX_THREADS + 1]; ///< steps taken on each count (printed at the end to stderr)
+
+/* Steps world n times as pbdjs_StepN does, each step on the next of the counts when there is a team. */
+static int StepN(pbdWorldId world, int n)
+{
+	if (team == NULL || countCount == 1) return pbdjs_StepN(world, n);
+	for (int i = 0; i < n; ++i) {
+		const int threads = counts[nextCount++ % countCount];
+		if (pbd_World_SetThreads(world, pbd_Threads_Team(team), threads) != PBD_OK) {
+			fprintf(stderr, "replay_calls: world %d refused %d threads\n", world, threads);
+			exit(2);
+		}
+		const int err = pbd_World_Step(world);
+		if (err != PBD_OK) return err;
+		stepsOn[threads] += 1;
+	}
+	return PBD_OK;
+}
+
 static int Call(const char* name, const float* vertices, const uint32_t* indices)
 {
 #define IS(n) (strcmp(name, #n) == 0)
@@ -91,8 +116,8 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 		return pbdjs_AddInflatable(I(0), F(1), F(2), F(3), F(4), I(5), I(7) > 0 ? vertices : NULL, I(7), I(9) > 0 ? indices : NULL, I(9), F(10),
 								   F(11), F(12));
 	if (IS(pbdjs_SetInflatablePressure)) return pbdjs_SetInflatablePressure(I(0), I(1), F(2));
-	if (IS(pbdjs_StepN)) return pbdjs_StepN(I(0), I(1));
-	if (IS(pbd_World_Step)) return pbd_World_Step(I(0));
+	if (IS(pbdjs_StepN)) return StepN(I(0), I(1));
+	if (IS(pbd_World_Step)) return StepN(I(0), 1);
 	if (IS(pbd_World_SetParam)) return pbd_World_SetParam(I(0), (pbdParam)I(1), F(2));
 	if (IS(pbd_World_SetObjectStiffness)) return pbd_World_SetObjectStiffness(I(0), I(1), (pbdConstraintKind)I(2), F(3));
 	if (IS(pbd_World_SetObjectRadius)) return pbd_World_SetObjectRadius(I(0), I(1), F(2));
@@ -123,15 +148,25 @@ static int Call(const char* name, const float* vertices, const uint32_t* indices
 int main(int argc, char** argv)
 {
 	int threads = 1, arg = 1;
+	counts[countCount++] = 1;
 	if (argc > 2 && strcmp(argv[1], "--threads") == 0) {
-		threads = atoi(argv[2]);
 		arg = 3;
-		if (threads < 1 || threads > PBD_MAX_THREADS) {
-			fprintf(stderr, "replay_calls: --threads %s: a count in [1, %d]\n", argv[2], PBD_MAX_THREADS);
-			return 2;
+		countCount = 0;
+		for (const char* p = argv[2]; countCount < PBD_MAX_THREADS;) {
+			char* end = NULL;
+			const long n = strtol(p, &end, 10);
+			if (end == p || n < 1 || n > PBD_MAX_THREADS || (*end != ',' && *end != '\0')) {
+				fprintf(stderr, "replay_calls: --threads %s: counts in [1, %d], separated by commas\n", argv[2],
+						PBD_MAX_THREADS);
+				return 2;
+			}
+			counts[countCount++] = (int)n;
+			if (n > threads) threads = (int)n;
+			if (*end == '\0') break;
+			p = end + 1;
 		}
 	}
-	pbdThreads* team = threads > 1 ? pbd_Threads_Start(threads) : NULL;
+	team = threads > 1 ? pbd_Threads_Start(threads) : NULL;
 	if (threads > 1 && team == NULL) {
 		fprintf(stderr, "replay_calls: cannot start %d threads\n", threads);
 		return 2;
@@ -169,8 +204,8 @@ int main(int argc, char** argv)
 		}
 		const int result = Call(name, vertices != NULL ? floats : NULL, indices); /* refusals are part of the log too */
 		if (team != NULL && strcmp(name, "pbdjs_CreateWorld") == 0 && pbd_World_IsValid(result) &&
-			pbd_World_SetThreads(result, pbd_Threads_Team(team), threads) != PBD_OK) {
-			fprintf(stderr, "replay_calls: line %d: world %d refused %d threads\n", lineNumber, result, threads);
+			pbd_World_SetThreads(result, pbd_Threads_Team(team), counts[0]) != PBD_OK) {
+			fprintf(stderr, "replay_calls: line %d: world %d refused %d threads\n", lineNumber, result, counts[0]);
 			exit(2);
 		}
 		free(floats);
@@ -178,6 +213,12 @@ int main(int argc, char** argv)
 		free(indices);
 	}
 	free(line);
+	if (countCount > 1) { /* so a caller can check every count stepped */
+		fprintf(stderr, "steps on");
+		for (int k = 0; k < countCount; ++k) {
+			fprintf(stderr, " %d threads: %ld%s", counts[k], stepsOn[counts[k]], k + 1 < countCount ? "," : "\n");
+		}
+	}
 	pbd_Threads_Stop(team); /* every world is idle: the log's calls have all returned */
 	return 0;
 }

@@ -4,8 +4,8 @@
 // tests/crossbuild/replay_calls.c (build/replay_calls: the core and the wasm surface compiled natively with gcc)
 // makes the same calls and prints the hashes the log asked for. So there is no second scene loader to keep in step:
 // whatever the JS side does, native does too. Each scene runs, is grabbed and dragged by its first free particle
-// (a body, a cloth, a chain: the pointer's attachment), released, and runs on. The replay runs alone and with
-// `--threads N` for 2, 3, 4 and 8: every hash the same.
+// (a body, a cloth, a chain: the pointer's attachment), released, and runs on. The replay runs alone, and once with
+// `--threads 2,3,4,8`, every step on the next of those counts in turn: every hash the same.
 import './plain-env.mjs';
 import test from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,15 +60,27 @@ test('every built-in scene, run and dragged, reaches the same hash natively as i
   assert.ok(BUILTIN_SCENE_IDS.length >= 10 && ['jelly', 'box-stack', 'bend-bar', 'trampoline', 'bunny'].every((s) => BUILTIN_SCENE_IDS.includes(s)));
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'minipbd-calls-')), 'calls.log');
   fs.writeFileSync(file, log.join('\n') + '\n');
-  // Natively alone (one thread: a world with one thread never wakes a team), then on a team of 2, 3, 4 and 8
-  // threads (the same bits for any thread count). On this 2-core machine 8 threads take ~2.5 times as
-  // long as one: more threads than cores wait for each other at every loop's join.
-  for (const threads of [0, 2, 3, 4, 8]) {
+  // Natively alone (one thread: a world with one thread never wakes a team), then on a team of 8 with every step on
+  // 2, 3, 4 and 8 threads in turn (the same bits for any thread count). One replay per count did the whole log four
+  // times (on this 2-core machine 8 threads take ~2.5 times as long as one: more threads than cores wait for each
+  // other at every loop's join); in turn, each count steps every scene in every phase of its run (a quarter of its
+  // steps: at the start, in the drag, after the release), and a step that differs in one bit on one count differs in
+  // every later state of these moving scenes, so in the hash at the end. Counts changed between steps are how the
+  // C tests' two worlds sharing a team run too (test_threads.c). replay_calls says how many steps each count took.
+  for (const threads of [null, '2,3,4,8']) {
     const started = Date.now();
-    const run = spawnSync(REPLAY, threads ? ['--threads', String(threads), file] : [file], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const run = spawnSync(REPLAY, threads ? ['--threads', threads, file] : [file], { encoding: 'utf8', maxBuffer: 1 << 20 });
     assert.equal(run.status, 0, run.stderr);
     const nativeHashes = run.stdout.trim().split('\n').map((line, k) => `${BUILTIN_SCENE_IDS[k]} ${line.replace('hash ', '')}`);
     assert.deepEqual(nativeHashes, wasmHashes, `native with ${threads || 'no'} threads`);
+    if (threads) {
+      const took = run.stderr.match(/^steps on 2 threads: (\d+), 3 threads: (\d+), 4 threads: (\d+), 8 threads: (\d+)$/m);
+      assert.ok(took, run.stderr);
+      // the counts take the steps in turn, one each: every scene steps 60 times or more, so 15 or more on each count
+      const steps = took.slice(1).map(Number);
+      assert.ok(Math.min(...steps) >= 15 * BUILTIN_SCENE_IDS.length, `each count stepped every scene: ${steps}`);
+      assert.ok(Math.max(...steps) - Math.min(...steps) <= 1, `in turn: ${steps}`);
+    }
     console.log(`# replay_calls ${threads ? `--threads ${threads}` : 'alone'}: ${Date.now() - started} ms`);
   }
   fs.rmSync(path.dirname(file), { recursive: true, force: true });

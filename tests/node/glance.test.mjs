@@ -71,14 +71,16 @@ test('the rigid and fluid scenes no longer read "Constraints 0"', async () => {
   assert.deepEqual(counts, { 'box-stack': 11, 'dam-break': 8192, floating: 6915, swirl: 5824 });
 });
 
-test('the large cloth moves by itself at its default settings: its breeze swings it over 20 cm in 2 s', async () => {
+// 1 s, not the 2 s it once ran: a 100k-particle step is the file's costliest, and the swing is under way by then
+// (measured: 58 cm at 1 s, 104 cm at 2 s), so the same 20 cm in half the time is the stronger claim.
+test('the large cloth moves by itself at its default settings: its breeze swings it over 20 cm in 1 s', async () => {
   const world = pbd.createWorld(await loadBuiltinScene('cloth-100k'));
   const x0 = Float64Array.from(world.positions);
-  world.step(Math.round(2 / world.getParam('dt')));
+  world.step(Math.round(1 / world.getParam('dt')));
   const x = world.positions;
   let max = 0;
   for (let i = 0; i < x.length; i += 4) max = Math.max(max, Math.hypot(x[i] - x0[i], x[i + 1] - x0[i + 1], x[i + 2] - x0[i + 2]));
-  assert.ok(max > 0.2, `its largest displacement over 2 s is ${(100 * max).toFixed(1)} cm`);
+  assert.ok(max > 0.2, `its largest displacement over 1 s is ${(100 * max).toFixed(1)} cm`);
   world.destroy();
 });
 
