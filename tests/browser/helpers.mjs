@@ -6,6 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../tools/serve.mjs';
@@ -141,6 +142,44 @@ export async function chooseScene(page, key) {
 export async function waitFrames(page, n = 5) {
   const start = await page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
   await page.waitForFunction((target) => window.minipbd.app.renderer.framesDrawn >= target, start + n, { timeout: READY_TIMEOUT });
+}
+
+/**
+ * Decode a PNG as Playwright's screenshots write it (8-bit RGB or RGBA, not interlaced) into { width, height, data },
+ * data RGBA bytes row by row. In Node: a canvas's pixels sent back from the page as a JS array cost seconds of CPU per
+ * screenshot (CDP serialises every number); zlib and the five scanline filters cost milliseconds.
+ */
+export function decodePng(png) {
+  if (png.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let width = 0, height = 0, type = 0;
+  const idat = [];
+  for (let at = 8; at < png.length;) {
+    const len = png.readUInt32BE(at), kind = png.toString('latin1', at + 4, at + 8), body = png.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4); type = body[9];
+      if (body[8] !== 8 || (type !== 2 && type !== 6) || body[12] !== 0) throw new Error(`PNG: depth ${body[8]}, colour type ${type}, interlace ${body[12]} not decoded`);
+    } else if (kind === 'IDAT') idat.push(body);
+    else if (kind === 'IEND') break;
+    at += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat)), bpp = type === 6 ? 4 : 3, stride = width * bpp;
+  const px = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], src = y * (stride + 1) + 1, row = y * stride, up = row - stride;
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? px[row + x - bpp] : 0, b = y > 0 ? px[up + x] : 0, c = x >= bpp && y > 0 ? px[up + x - bpp] : 0;
+      let v = raw[src + x];
+      if (f === 1) v += a;
+      else if (f === 2) v += b;
+      else if (f === 3) v += (a + b) >> 1;
+      else if (f === 4) { const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      px[row + x] = v;
+    }
+  }
+  if (bpp === 4) return { width, height, data: px };
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0, j = 0; i < px.length; i += 3, j += 4) { data[j] = px[i]; data[j + 1] = px[i + 1]; data[j + 2] = px[i + 2]; data[j + 3] = 255; }
+  return { width, height, data };
 }
 
 /**
