@@ -30,7 +30,8 @@ export const READY_TIMEOUT = 60_000;
 
 // The viewport of the files that look at whole scenes, not at the layout: the desktop layout still (wider than the
 // page's 760 px breakpoint, css/app.css), with a canvas of 500 x 560 CSS px, half the pixels of the default 1100 x 720
-// (800 x 720). Their pixel checks are fractions of the canvas or counts far below its size.
+// (800 x 720). Their pixel checks are fractions of the canvas or counts far below its size. Tests that measure
+// nothing on screen (hashes, steps, panel text) use it too: software WebGL's cost is per pixel, every frame.
 export const SMALL_VIEWPORT = { width: 800, height: 560 };
 export const TEST_TIMEOUT = 180_000;
 
@@ -183,38 +184,31 @@ export function decodePng(png) {
 }
 
 /**
- * Screenshot the canvas and measure it in the page (decoding the PNG there keeps the tests dependency-free):
+ * Screenshot the canvas and measure it (decoded in Node, decodePng):
  * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), backFraction (blue cloth-back pixels),
  *   softFraction (green soft-body pixels), rigidFraction (pale wood rigid-body pixels), distinctColors }.
  */
 export async function canvasPixels(page, clip) {
   // clip ({ x, y, width, height }, page CSS px): that part of the page only
   const png = clip ? await page.screenshot({ clip }) : await page.locator('#view').screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0, cloth = 0, back = 0, soft = 0, rigid = 0;
-    const colors = new Set();
-    const n = d.length / 4;
-    for (let i = 0; i < d.length; i += 4) {
-      const r = d[i], g = d[i + 1], b = d[i + 2];
-      const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      sum += y;
-      sum2 += y * y;
-      if (r > g + 50 && r > b + 50) cloth++;
-      if (b > r + 50 && b > g + 20) back++;
-      if (g > r + 30 && g > b + 12) soft++; // render/palette.js softBody, lit
-      if (r > b + 50 && g > b + 30 && r >= g && r - g < 60) rigid++; // rigidBody
-      if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
-    }
-    const mean = sum / n;
-    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n,
-      softFraction: soft / n, rigidFraction: rigid / n, distinctColors: colors.size };
-  }, png.toString('base64'));
+  const { width, height, data: d } = decodePng(png);
+  let sum = 0, sum2 = 0, cloth = 0, back = 0, soft = 0, rigid = 0;
+  const colors = new Set();
+  const n = d.length / 4;
+  for (let i = 0; i < d.length; i += 4) {
+    const r = d[i], g = d[i + 1], b = d[i + 2];
+    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    sum += y;
+    sum2 += y * y;
+    if (r > g + 50 && r > b + 50) cloth++;
+    if (b > r + 50 && b > g + 20) back++;
+    if (g > r + 30 && g > b + 12) soft++; // render/palette.js softBody, lit
+    if (r > b + 50 && g > b + 30 && r >= g && r - g < 60) rigid++; // rigidBody
+    if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
+  }
+  const mean = sum / n;
+  return { width, height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n,
+    softFraction: soft / n, rigidFraction: rigid / n, distinctColors: colors.size };
 }
 
 /** Page-space CSS pixel position of particle i, projected with the app's own camera. */
@@ -268,24 +262,17 @@ export async function pointOnCollider(page, i) {
   }, { c, i });
 }
 
-/** A page element's screenshot measured in the page: { lumaStdDev, distinctColors (up to 5000) }. */
+/** A page element's screenshot measured (decoded in Node, decodePng): { lumaStdDev, distinctColors (up to 5000) }. */
 export async function elementPixels(page, selector) {
-  const png = await page.locator(selector).screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0;
-    const colors = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-      sum += y;
-      sum2 += y * y;
-      if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    }
-    const n = d.length / 4, mean = sum / n;
-    return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
-  }, png.toString('base64'));
+  const { data: d } = decodePng(await page.locator(selector).screenshot());
+  let sum = 0, sum2 = 0;
+  const colors = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+    sum += y;
+    sum2 += y * y;
+    if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  }
+  const n = d.length / 4, mean = sum / n;
+  return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
 }
