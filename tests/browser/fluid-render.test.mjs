@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitFrames, watchProblems, SMALL_VIEWPORT, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, decodePng, waitFrames, watchProblems, SMALL_VIEWPORT, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 
 const LOWER = [-0.2, 0.0, -0.2];
 const UPPER = [0.2, 0.3, 0.2];
@@ -61,53 +61,54 @@ async function showFluid(page, colliders = [CRATE]) {
   }, { lower: LOWER, upper: UPPER, camera: CAMERA, colliders });
 }
 
+/** The block's screen rectangle on a w x h shot, projected with the app's camera, and whether the frame drew water. */
+async function blockOnShot(page, w, h) {
+  return page.evaluate(({ w, h, lower, upper }) => {
+    const { app } = window.minipbd;
+    app.camera.update(w / h);
+    const xs = [], ys = [];
+    for (const x of [lower[0], upper[0]]) for (const y of [lower[1], upper[1]]) for (const z of [lower[2], upper[2]]) {
+      const [px, py] = app.camera.project([x, y, z], w, h);
+      xs.push(px); ys.push(py);
+    }
+    return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys), water: app.renderer.lastFrameWater };
+  }, { w, h, lower: LOWER, upper: UPPER });
+}
+
 /**
  * Screenshot the canvas and measure it inside the block's screen rectangle (shrunk to its middle half, where
  * there is fluid whatever the view) and in the top corners (sky, no fluid): blue fraction, mean colour, luma
- * spread, and the raw pixels of the middle for comparing two images.
+ * spread, and the raw pixels of the middle for comparing two images. Decoded and measured in Node (decodePng):
+ * the middle's pixels sent back from the page cost seconds of CPU a shot.
  */
 async function measure(page) {
-  const png = await page.locator('#view').screenshot();
-  return page.evaluate(async ({ b64, lower, upper }) => {
-    const { app } = window.minipbd;
-    const bmp = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    app.camera.update(bmp.width / bmp.height);
-    const xs = [], ys = [];
-    for (const x of [lower[0], upper[0]]) for (const y of [lower[1], upper[1]]) for (const z of [lower[2], upper[2]]) {
-      const [px, py] = app.camera.project([x, y, z], bmp.width, bmp.height);
-      xs.push(px); ys.push(py);
-    }
-    const box = (x0, x1, y0, y1) => {
-      let blue = 0, n = 0, sum = 0, sum2 = 0, edges = 0;
-      const luma = (i) => 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-      const mean = [0, 0, 0];
-      const pixels = [];
-      for (let y = Math.max(0, Math.round(y0)); y < Math.min(bmp.height, Math.round(y1)); y++) {
-        for (let x = Math.max(0, Math.round(x0)); x < Math.min(bmp.width, Math.round(x1)); x++) {
-          const i = 4 * (y * bmp.width + x);
-          const r = d[i], g = d[i + 1], b = d[i + 2];
-          if (b > r + 40 && b > g + 10) blue++;
-          const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-          sum += l; sum2 += l * l; n++;
-          if (x + 1 < bmp.width && Math.abs(luma(i + 4) - l) > 24) edges++; // a sharp step to the next pixel
-          mean[0] += r; mean[1] += g; mean[2] += b;
-          pixels.push(r, g, b);
-        }
+  const { width: w, height: h, data: d } = decodePng(await page.locator('#view').screenshot());
+  const { x0, x1, y0, y1, water } = await blockOnShot(page, w, h);
+  const box = (x0, x1, y0, y1) => {
+    let blue = 0, n = 0, sum = 0, sum2 = 0, edges = 0;
+    const luma = (i) => 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+    const mean = [0, 0, 0];
+    const pixels = [];
+    for (let y = Math.max(0, Math.round(y0)); y < Math.min(h, Math.round(y1)); y++) {
+      for (let x = Math.max(0, Math.round(x0)); x < Math.min(w, Math.round(x1)); x++) {
+        const i = 4 * (y * w + x);
+        const r = d[i], g = d[i + 1], b = d[i + 2];
+        if (b > r + 40 && b > g + 10) blue++;
+        const l = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        sum += l; sum2 += l * l; n++;
+        if (x + 1 < w && Math.abs(luma(i + 4) - l) > 24) edges++; // a sharp step to the next pixel
+        mean[0] += r; mean[1] += g; mean[2] += b;
+        pixels.push(r, g, b);
       }
-      const m = sum / Math.max(n, 1);
-      return { n, blue: blue / Math.max(n, 1), mean: mean.map((v) => v / Math.max(n, 1)),
-        lumaStdDev: Math.sqrt(Math.max(0, sum2 / Math.max(n, 1) - m * m)), edges: edges / Math.max(n, 1), pixels };
-    };
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const qx = (x1 - x0) / 4, qy = (y1 - y0) / 4;
-    const inside = box(x0 + qx, x1 - qx, y0 + qy, y1 - qy);
-    const corner = box(0, bmp.width * 0.1, 0, bmp.height * 0.1);
-    return { inside, corner: { blue: corner.blue, mean: corner.mean }, water: app.renderer.lastFrameWater };
-  }, { b64: png.toString('base64'), lower: LOWER, upper: UPPER });
+    }
+    const m = sum / Math.max(n, 1);
+    return { n, blue: blue / Math.max(n, 1), mean: mean.map((v) => v / Math.max(n, 1)),
+      lumaStdDev: Math.sqrt(Math.max(0, sum2 / Math.max(n, 1) - m * m)), edges: edges / Math.max(n, 1), pixels };
+  };
+  const qx = (x1 - x0) / 4, qy = (y1 - y0) / 4;
+  const inside = box(x0 + qx, x1 - qx, y0 + qy, y1 - qy);
+  const corner = box(0, w * 0.1, 0, h * 0.1);
+  return { inside, corner: { blue: corner.blue, mean: corner.mean }, water };
 }
 
 /** Mean absolute difference per channel between two measurements of the same rectangle. */
@@ -123,34 +124,18 @@ function difference(a, b) {
  * rectangle grown by an eighth of its size (where the water and its particles are drawn differently by design).
  */
 async function outsideDifferences(page, pngA, pngB) {
-  return page.evaluate(async ({ a, b, lower, upper }) => {
-    const { app } = window.minipbd;
-    const read = async (b64) => {
-      const bmp = await createImageBitmap(new Blob([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], { type: 'image/png' }));
-      const c = new OffscreenCanvas(bmp.width, bmp.height);
-      const ctx = c.getContext('2d');
-      ctx.drawImage(bmp, 0, 0);
-      return { w: bmp.width, h: bmp.height, d: ctx.getImageData(0, 0, bmp.width, bmp.height).data };
-    };
-    const A = await read(a), B = await read(b);
-    app.camera.update(A.w / A.h);
-    const xs = [], ys = [];
-    for (const x of [lower[0], upper[0]]) for (const y of [lower[1], upper[1]]) for (const z of [lower[2], upper[2]]) {
-      const [px, py] = app.camera.project([x, y, z], A.w, A.h);
-      xs.push(px); ys.push(py);
+  const A = decodePng(pngA), B = decodePng(pngB);
+  const { x0, x1, y0, y1 } = await blockOnShot(page, A.width, A.height);
+  const gx = (x1 - x0) / 8, gy = (y1 - y0) / 8;
+  let n = 0;
+  for (let y = 0; y < A.height; y++) {
+    for (let x = 0; x < A.width; x++) {
+      if (x > x0 - gx && x < x1 + gx && y > y0 - gy && y < y1 + gy) continue;
+      const i = 4 * (y * A.width + x);
+      if (Math.abs(A.data[i] - B.data[i]) > 24 || Math.abs(A.data[i + 1] - B.data[i + 1]) > 24 || Math.abs(A.data[i + 2] - B.data[i + 2]) > 24) n++;
     }
-    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-    const gx = (x1 - x0) / 8, gy = (y1 - y0) / 8;
-    let n = 0;
-    for (let y = 0; y < A.h; y++) {
-      for (let x = 0; x < A.w; x++) {
-        if (x > x0 - gx && x < x1 + gx && y > y0 - gy && y < y1 + gy) continue;
-        const i = 4 * (y * A.w + x);
-        if (Math.abs(A.d[i] - B.d[i]) > 24 || Math.abs(A.d[i + 1] - B.d[i + 1]) > 24 || Math.abs(A.d[i + 2] - B.d[i + 2]) > 24) n++;
-      }
-    }
-    return n;
-  }, { a: pngA.toString('base64'), b: pngB.toString('base64'), lower: LOWER, upper: UPPER });
+  }
+  return n;
 }
 
 const summary = (m) => JSON.stringify({ water: m.water, blue: +m.inside.blue.toFixed(3), mean: m.inside.mean.map(Math.round),

@@ -5,7 +5,7 @@
 // convergence curve keeps off its axes and says why it is flat at one pass per substep.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, chooseScene, waitFrames, waitSteps, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, chooseScene, decodePng, waitFrames, waitSteps, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -13,17 +13,10 @@ after(async () => { await env?.close(); });
 
 const SHOTS = process.env.MINIPBD_SHOTS; // a folder: the tests also save their screenshots there, to look at
 
-/** The canvas's pixels (decoded in the page) and a sampler: rgb(x, y) at canvas CSS pixel (x, y), averaged over 3 x 3. */
+/** The canvas's pixels (decoded in Node) and a sampler: rgb(x, y) at canvas CSS pixel (x, y), averaged over 3 x 3. */
 async function canvasSampler(page, name) {
   const png = await page.locator('#view').screenshot(SHOTS ? { path: `${SHOTS}/${name}.png` } : {});
-  const { width, height, data } = await page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    return { width: bmp.width, height: bmp.height, data: Array.from(ctx.getImageData(0, 0, bmp.width, bmp.height).data) };
-  }, png.toString('base64'));
+  const { width, height, data } = decodePng(png);
   const css = await page.evaluate(() => { const r = document.getElementById('view').getBoundingClientRect(); return [r.width, r.height]; });
   const sx = width / css[0], sy = height / css[1];
   return {

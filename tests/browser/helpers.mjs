@@ -6,6 +6,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../tools/serve.mjs';
@@ -29,7 +30,8 @@ export const READY_TIMEOUT = 60_000;
 
 // The viewport of the files that look at whole scenes, not at the layout: the desktop layout still (wider than the
 // page's 760 px breakpoint, css/app.css), with a canvas of 500 x 560 CSS px, half the pixels of the default 1100 x 720
-// (800 x 720). Their pixel checks are fractions of the canvas or counts far below its size.
+// (800 x 720). Their pixel checks are fractions of the canvas or counts far below its size. Tests that measure
+// nothing on screen (hashes, steps, panel text) use it too: software WebGL's cost is per pixel, every frame.
 export const SMALL_VIEWPORT = { width: 800, height: 560 };
 export const TEST_TIMEOUT = 180_000;
 
@@ -144,38 +146,69 @@ export async function waitFrames(page, n = 5) {
 }
 
 /**
- * Screenshot the canvas and measure it in the page (decoding the PNG there keeps the tests dependency-free):
+ * Decode a PNG as Playwright's screenshots write it (8-bit RGB or RGBA, not interlaced) into { width, height, data },
+ * data RGBA bytes row by row. In Node: a canvas's pixels sent back from the page as a JS array cost seconds of CPU per
+ * screenshot (CDP serialises every number); zlib and the five scanline filters cost milliseconds.
+ */
+export function decodePng(png) {
+  if (png.readUInt32BE(0) !== 0x89504e47) throw new Error('not a PNG');
+  let width = 0, height = 0, type = 0;
+  const idat = [];
+  for (let at = 8; at < png.length;) {
+    const len = png.readUInt32BE(at), kind = png.toString('latin1', at + 4, at + 8), body = png.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0); height = body.readUInt32BE(4); type = body[9];
+      if (body[8] !== 8 || (type !== 2 && type !== 6) || body[12] !== 0) throw new Error(`PNG: depth ${body[8]}, colour type ${type}, interlace ${body[12]} not decoded`);
+    } else if (kind === 'IDAT') idat.push(body);
+    else if (kind === 'IEND') break;
+    at += 12 + len;
+  }
+  const raw = zlib.inflateSync(Buffer.concat(idat)), bpp = type === 6 ? 4 : 3, stride = width * bpp;
+  const px = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const f = raw[y * (stride + 1)], src = y * (stride + 1) + 1, row = y * stride, up = row - stride;
+    for (let x = 0; x < stride; x++) {
+      const a = x >= bpp ? px[row + x - bpp] : 0, b = y > 0 ? px[up + x] : 0, c = x >= bpp && y > 0 ? px[up + x - bpp] : 0;
+      let v = raw[src + x];
+      if (f === 1) v += a;
+      else if (f === 2) v += b;
+      else if (f === 3) v += (a + b) >> 1;
+      else if (f === 4) { const p = a + b - c, pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c); v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c; }
+      px[row + x] = v;
+    }
+  }
+  if (bpp === 4) return { width, height, data: px };
+  const data = new Uint8Array(width * height * 4);
+  for (let i = 0, j = 0; i < px.length; i += 3, j += 4) { data[j] = px[i]; data[j + 1] = px[i + 1]; data[j + 2] = px[i + 2]; data[j + 3] = 255; }
+  return { width, height, data };
+}
+
+/**
+ * Screenshot the canvas and measure it (decoded in Node, decodePng):
  * { width, height, lumaStdDev, clothFraction (warm cloth-front pixels), backFraction (blue cloth-back pixels),
  *   softFraction (green soft-body pixels), rigidFraction (pale wood rigid-body pixels), distinctColors }.
  */
 export async function canvasPixels(page, clip) {
   // clip ({ x, y, width, height }, page CSS px): that part of the page only
   const png = clip ? await page.screenshot({ clip }) : await page.locator('#view').screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const c = new OffscreenCanvas(bmp.width, bmp.height);
-    const ctx = c.getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0, cloth = 0, back = 0, soft = 0, rigid = 0;
-    const colors = new Set();
-    const n = d.length / 4;
-    for (let i = 0; i < d.length; i += 4) {
-      const r = d[i], g = d[i + 1], b = d[i + 2];
-      const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-      sum += y;
-      sum2 += y * y;
-      if (r > g + 50 && r > b + 50) cloth++;
-      if (b > r + 50 && b > g + 20) back++;
-      if (g > r + 30 && g > b + 12) soft++; // render/palette.js softBody, lit
-      if (r > b + 50 && g > b + 30 && r >= g && r - g < 60) rigid++; // rigidBody
-      if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
-    }
-    const mean = sum / n;
-    return { width: bmp.width, height: bmp.height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n,
-      softFraction: soft / n, rigidFraction: rigid / n, distinctColors: colors.size };
-  }, png.toString('base64'));
+  const { width, height, data: d } = decodePng(png);
+  let sum = 0, sum2 = 0, cloth = 0, back = 0, soft = 0, rigid = 0;
+  const colors = new Set();
+  const n = d.length / 4;
+  for (let i = 0; i < d.length; i += 4) {
+    const r = d[i], g = d[i + 1], b = d[i + 2];
+    const y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    sum += y;
+    sum2 += y * y;
+    if (r > g + 50 && r > b + 50) cloth++;
+    if (b > r + 50 && b > g + 20) back++;
+    if (g > r + 30 && g > b + 12) soft++; // render/palette.js softBody, lit
+    if (r > b + 50 && g > b + 30 && r >= g && r - g < 60) rigid++; // rigidBody
+    if (colors.size < 5000) colors.add((r << 16) | (g << 8) | b);
+  }
+  const mean = sum / n;
+  return { width, height, lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), clothFraction: cloth / n, backFraction: back / n,
+    softFraction: soft / n, rigidFraction: rigid / n, distinctColors: colors.size };
 }
 
 /** Page-space CSS pixel position of particle i, projected with the app's own camera. */
@@ -229,24 +262,17 @@ export async function pointOnCollider(page, i) {
   }, { c, i });
 }
 
-/** A page element's screenshot measured in the page: { lumaStdDev, distinctColors (up to 5000) }. */
+/** A page element's screenshot measured (decoded in Node, decodePng): { lumaStdDev, distinctColors (up to 5000) }. */
 export async function elementPixels(page, selector) {
-  const png = await page.locator(selector).screenshot();
-  return page.evaluate(async (b64) => {
-    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    const bmp = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
-    const ctx = new OffscreenCanvas(bmp.width, bmp.height).getContext('2d');
-    ctx.drawImage(bmp, 0, 0);
-    const d = ctx.getImageData(0, 0, bmp.width, bmp.height).data;
-    let sum = 0, sum2 = 0;
-    const colors = new Set();
-    for (let i = 0; i < d.length; i += 4) {
-      const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
-      sum += y;
-      sum2 += y * y;
-      if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    }
-    const n = d.length / 4, mean = sum / n;
-    return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
-  }, png.toString('base64'));
+  const { data: d } = decodePng(await page.locator(selector).screenshot());
+  let sum = 0, sum2 = 0;
+  const colors = new Set();
+  for (let i = 0; i < d.length; i += 4) {
+    const y = 0.2126 * d[i] + 0.7152 * d[i + 1] + 0.0722 * d[i + 2];
+    sum += y;
+    sum2 += y * y;
+    if (colors.size < 5000) colors.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
+  }
+  const n = d.length / 4, mean = sum / n;
+  return { lumaStdDev: Math.sqrt(Math.max(0, sum2 / n - mean * mean)), distinctColors: colors.size };
 }

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openBrowser, openPage, DIST, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, DIST, SMALL_VIEWPORT, TEST_TIMEOUT } from './helpers.mjs';
 import { startServer } from '../../tools/serve.mjs';
 
 const THREADED = fs.existsSync(path.join(DIST, 'minipbd_threads.wasm'));
@@ -25,9 +25,10 @@ after(async () => {
   await plain?.close();
 });
 
-/** Opens `url`, rebuilds the scene `key` fresh and paused, steps it STEPS steps through app.stepN; its state. */
+/** Opens `url`, rebuilds the scene `key` fresh and paused, steps it STEPS steps through app.stepN; its state. (At the
+ *  half-size canvas: nothing here is measured on screen, and software WebGL's cost is per pixel.) */
 async function stepped(url, key) {
-  const { page, problems, context } = await openPage(env.browser, url);
+  const { page, problems, context } = await openPage(env.browser, url, { viewport: SMALL_VIEWPORT });
   try {
     const run = await page.evaluate(async ({ key, steps }) => {
       const { app } = window.minipbd;
