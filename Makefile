@@ -185,9 +185,11 @@ build/test_wasm.cjs: $(CORE_SRC) $(TEST_SRC) $(HDRS) $(TEST_HDRS)
 # each one's output printed whole when it ends. `make -j2 test-c` also builds the programs two at a time.
 TEST_C_BINS := build/test_native build/test_scalar build/test_san build/test_tsan build/test_wasm.cjs build/fuzz_api \
 	build/test_freestanding
+# Native runs every C test; the other builds leave out the long physics scenarios (`--builds-subset`: main.c's
+# TEST_LIST_LONG, docs/tests.md "What each build runs"), which native checked and whose code they still run.
 test-c: $(TEST_C_BINS)
-	@bash tools/test-c.sh "san=build/test_san" "scalar=build/test_scalar" "native=build/test_native" \
-		"wasm=node build/test_wasm.cjs" "fuzz=$(FUZZ_SHORT)" "tsan=TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads" \
+	@bash tools/test-c.sh "san=build/test_san --builds-subset" "scalar=build/test_scalar --builds-subset" \
+		"native=build/test_native" "wasm=node build/test_wasm.cjs --builds-subset" "fuzz=$(FUZZ_SHORT)" "tsan=TSAN_OPTIONS=halt_on_error=1 build/test_tsan Threads" \
 		"freestanding=build/test_freestanding"
 
 # ---- Fuzzing: a libFuzzer harness over the public C API (tests/fuzz/), built
