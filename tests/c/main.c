@@ -103,6 +103,15 @@ static int IsLong(TestFn fn)
 
 int g_pinnedHashes = 0;
 
+/* What clock() measures: natively the process's CPU time; under Node, Emscripten's clock() is the wall clock
+   (measured: FluidRestingTank 7.3 s by clock() on a loaded machine, 2.0 s of CPU by /usr/bin/time), so the wasm
+   run's figures say so rather than pass for CPU time. */
+#if defined(__EMSCRIPTEN__)
+#define CLOCK_KIND "wall"
+#else
+#define CLOCK_KIND "CPU"
+#endif
+
 int main(int argc, char** argv)
 {
 	const int subset = argc > 1 && strcmp(argv[1], "--builds-subset") == 0;
@@ -132,7 +141,7 @@ int main(int argc, char** argv)
 		totalMs += ms;
 		run += 1;
 		if (g_testFailed) failed += 1;
-		printf("%s %s (%.0f ms CPU)\n", g_testFailed ? "FAIL" : "ok  ", s_tests[i].name, ms);
+		printf("%s %s (%.0f ms %s)\n", g_testFailed ? "FAIL" : "ok  ", s_tests[i].name, ms, CLOCK_KIND);
 	}
 #if defined(__EMSCRIPTEN__)
 	const char* build = "wasm";
@@ -141,7 +150,7 @@ int main(int argc, char** argv)
 #else
 	const char* build = "native";
 #endif
-	printf("c tests (%s%s): %d passed, %d failed, %d skipped (%.1f s CPU)\n", build, subset ? ", builds subset" : "",
-		   run - failed, failed, skipped, totalMs / 1000.0);
+	printf("c tests (%s%s): %d passed, %d failed, %d skipped (%.1f s %s)\n", build, subset ? ", builds subset" : "",
+		   run - failed, failed, skipped, totalMs / 1000.0, CLOCK_KIND);
 	return failed == 0 && run > 0 ? 0 : 1;
 }
