@@ -132,8 +132,10 @@ void Test_FluidDamBreak(void)
 /* The same dam break in a tank of the world's default materials (ground 0.4 / 0.3, walls 0.5 / 0.4):
    fluid.friction (default 0) keeps the water slipping along them, so it settles as flat and as
    high, and its wave runs ahead of the same dam break's with fluid.friction 1 (the solids' Coulomb
-   friction on every fluid particle: it also settles, in the end, but slowly). */
-static void DamBreakWithFriction(float friction, double* surface, double* spread, float* front)
+   friction on every fluid particle: it also settles, in the end, but slowly). `steps`: 600 to settle,
+   or 9 when only the wave's front after 9 steps is wanted (the run with fluid.friction 1: its later
+   steps asserted nothing, and were half the test's time). */
+static void DamBreakWithFriction(float friction, int steps, double* surface, double* spread, float* front)
 {
 	const float L = 0.4f, D = 0.2f, H = 0.6f;
 	pbdWorldId w = FluidWorld(4000, 4000, 2, 4);
@@ -144,7 +146,7 @@ static void DamBreakWithFriction(float friction, double* surface, double* spread
 	int first;
 	const int n = FluidRange(w, 0, &first);
 	*front = 0.0f;
-	for (int s = 0; s < 600; ++s) {
+	for (int s = 0; s < steps; ++s) {
 		pbd_World_Step(w);
 		if (s != 8) continue;
 		const float* x = pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
@@ -164,10 +166,10 @@ void Test_FluidDamBreakDefaultFriction(void)
 {
 	double surface, spread, surface1, spread1;
 	float front, front1;
-	DamBreakWithFriction(-1.0f, &surface, &spread, &front); /* fluid.friction as the table has it */
-	DamBreakWithFriction(1.0f, &surface1, &spread1, &front1);
+	DamBreakWithFriction(-1.0f, 600, &surface, &spread, &front); /* fluid.friction as the table has it */
+	DamBreakWithFriction(1.0f, 9, &surface1, &spread1, &front1);
 	printf("  dam break, default materials: height / (volume / base) %.4f, spread %.4f m, front %.4f m at step 9; "
-		   "with fluid.friction 1: %.4f, %.4f m, %.4f m\n", surface, spread, front, surface1, spread1, front1);
+		   "with fluid.friction 1: front %.4f m\n", surface, spread, front, front1);
 	ENSURE_NEAR(surface, 1.0, 0.03);
 	ENSURE(spread < 2.5 * 0.02);
 	ENSURE(front1 < front - 0.01f); /* the share reaches the fluid's particles: friction holds the wave back (2 cm measured) */
@@ -313,6 +315,6 @@ void Test_FluidDeterminismHash(void)
 	const uint32_t hash = pbd_World_Hash(w);
 	printf("  fluid hash 0x%08x\n", hash);
 	ENSURE(TestAllFinite(w));
-	ENSURE(hash == PBD_FLUID_HASH);
+	ENSURE(TestPinnedHash(hash, PBD_FLUID_HASH));
 	pbd_DestroyWorld(w);
 }
