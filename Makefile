@@ -34,7 +34,7 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # builders' plans, checks and skins at -Os too: 1.8 KB gzip less (the element was 180.7 KB with the models' fill in
 # parts); a soft box of 48^3 cells builds in 121-151 ms against 123-254 (noisy, same run), rigid-cap 26 -> 36 ms.
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
-WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/stats.c src/world/graph_colouring.c \
+WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c \
 	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c,$(WASM_SRC))

@@ -253,11 +253,13 @@ static inline float pbd_RestingSpeed(const pbdWorld* w, float h)
 	const float* g = &w->params[pbdParam_gravityX];
 	return 2.0f * h * sqrtf(g[0] * g[0] + g[1] * g[1] + g[2] * g[2]);
 }
-/// The world-wide parameter of each constraint kind ("stiffness.<kind>"), params.c: a new group of a
+/// The world-wide parameter of each constraint kind ("stiffness.<kind>"), world/tables.c: a new group of a
 /// kind starts at its value, and setting it sets every object's constraints of that kind.
 extern const pbdParam pbd_kindParam[pbdKind_count];
-/// Every parameter to its default (params.c).
+/// Every parameter to its default (world/tables.c).
 void pbd_ResetParams(float* params);
+/// The parameter table's row of `param` (0 <= param < pbdParam_count; world/tables.c).
+const pbdParamInfo* pbd_ParamTableEntry(int param);
 
 
 #endif

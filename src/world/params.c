@@ -1,7 +1,7 @@
-/* world/params.c -- the parameter table (minipbd.h PBD_PARAMS) and the calls that read and
-   set parameters. The table is the only place a parameter's name, default, range, unit,
-   owner and scene-format place are written; pbd_GetParamInfo exports it so that the JS side
-   builds its validators, link codec and panel from it instead of keeping copies. */
+/* world/params.c -- the calls that read and set a world's parameters and its objects' materials, checked
+   against the parameter table (world/tables.c, which sits below the world: world.c resets a new world's
+   parameters from it, and these calls find the world through world.c). pbd_GetParamInfo exports the table
+   so that the JS side builds its validators, link codec and panel from it instead of keeping copies. */
 #include "families/family.h"
 #include "services/materials.h"
 
@@ -9,78 +9,14 @@
 #include <stdio.h>
 #include <string.h>
 
-static const pbdParamInfo s_params[pbdParam_count] = {
-#define PBD_X_INFO(id, name, def, lo, hi, flags, unit, owner, scene) { name, unit, owner, scene, def, lo, hi, flags },
-	PBD_PARAMS(PBD_X_INFO)
-#undef PBD_X_INFO
-};
-
-int pbd_ParamCount(void) { return pbdParam_count; }
-
-/* The limits (minipbd.h PBD_LIMITS), exported beside the parameters. */
-static const char* const s_limitNames[] = {
-#define PBD_X_NAME(name, value) name,
-	PBD_LIMITS(PBD_X_NAME)
-#undef PBD_X_NAME
-};
-static const double s_limitValues[] = {
-#define PBD_X_VALUE(name, value) (double)(value),
-	PBD_LIMITS(PBD_X_VALUE)
-#undef PBD_X_VALUE
-};
-#define LIMIT_COUNT ((int)(sizeof s_limitValues / sizeof s_limitValues[0]))
-
-int pbd_LimitCount(void) { return LIMIT_COUNT; }
-const char* pbd_LimitName(int index) { return index >= 0 && index < LIMIT_COUNT ? s_limitNames[index] : NULL; }
-double pbd_GetLimit(int index) { return index >= 0 && index < LIMIT_COUNT ? s_limitValues[index] : NAN; }
-
-/* pbdObjectInfo's fields (minipbd.h PBD_OBJECT_FIELDS) by name. */
-static const char* const s_objectFields[] = {
-#define PBD_X_NAME(field) #field,
-	PBD_OBJECT_FIELDS(PBD_X_NAME)
-#undef PBD_X_NAME
-};
-_Static_assert(sizeof s_objectFields / sizeof s_objectFields[0] * sizeof(int32_t) == sizeof(pbdObjectInfo), "all int32");
-
-const char* pbd_ObjectFieldName(int index)
-{
-	return index >= 0 && index < (int)(sizeof s_objectFields / sizeof s_objectFields[0]) ? s_objectFields[index] : NULL;
-}
-
 int pbd_GetParamInfo(int param, pbdParamInfo* info)
 {
 	if (param < 0 || param >= pbdParam_count) return pbd_SetError(PBD_ERR_UNKNOWN_PARAM, "parameter %d", param);
 	if (info == NULL) return pbd_SetError(PBD_ERR_INVALID_ARGUMENT, "info is NULL");
-	*info = s_params[param];
+	*info = *pbd_ParamTableEntry(param);
 	return PBD_OK;
 }
 
-void pbd_ResetParams(float* params)
-{
-	for (int i = 0; i < pbdParam_count; ++i) params[i] = s_params[i].defaultValue;
-}
-
-const char* pbd_ParamName(int param)
-{
-	if (param < 0 || param >= pbdParam_count) return NULL;
-	return s_params[param].name;
-}
-
-int pbd_ParamFromName(const char* name)
-{
-	if (name == NULL) return PBD_ERR_UNKNOWN_PARAM;
-	for (int i = 0; i < pbdParam_count; ++i) {
-		if (strcmp(name, s_params[i].name) == 0) return i;
-	}
-	return PBD_ERR_UNKNOWN_PARAM;
-}
-
-const pbdParam pbd_kindParam[pbdKind_count] = {
-	[pbdKind_stretch] = pbdParam_stiffnessStretch, [pbdKind_shear] = pbdParam_stiffnessShear,
-	[pbdKind_bend] = pbdParam_stiffnessBend,       [pbdKind_chain] = pbdParam_stiffnessChain,
-	[pbdKind_edge] = pbdParam_stiffnessEdge,       [pbdKind_volume] = pbdParam_stiffnessVolume,
-	[pbdKind_shape] = pbdParam_stiffnessShape,
-};
 
 static int KindOfParam(pbdParam param)
 {
@@ -107,15 +43,15 @@ int pbd_World_SetParam(pbdWorldId id, pbdParam param, float value)
 		return pbd_SetWorldError(w, PBD_ERR_UNKNOWN_PARAM, "parameter %d", (int)param);
 	}
 	if (!pbd_IsFinite(value)) {
-		return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "%s", s_params[param].name);
+		return pbd_SetWorldError(w, PBD_ERR_NOT_FINITE, "%s", pbd_ParamTableEntry(param)[0].name);
 	}
-	if (value < s_params[param].minValue || value > s_params[param].maxValue) {
-		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", s_params[param].name,
-							(double)s_params[param].minValue, (double)s_params[param].maxValue, (double)value);
+	if (value < pbd_ParamTableEntry(param)[0].minValue || value > pbd_ParamTableEntry(param)[0].maxValue) {
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be in [%g, %g], got %g", pbd_ParamTableEntry(param)[0].name,
+							(double)pbd_ParamTableEntry(param)[0].minValue, (double)pbd_ParamTableEntry(param)[0].maxValue, (double)value);
 	}
-	if ((s_params[param].flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN)) &&
+	if ((pbd_ParamTableEntry(param)[0].flags & (PBD_PARAM_INTEGER | PBD_PARAM_BOOLEAN)) &&
 		value != (float)(int)value) {
-		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", s_params[param].name,
+		return pbd_SetWorldError(w, PBD_ERR_INVALID_ARGUMENT, "%s must be a whole number, got %g", pbd_ParamTableEntry(param)[0].name,
 							(double)value);
 	}
 	if (param == pbdParam_thickness) {
