@@ -33,9 +33,14 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # box-stack), builds 0.74-1.11x, the wasm 118.5 -> 107.2 KB gzip (the element's budget, weight.test.mjs). The
 # builders' plans, checks and skins at -Os too: 1.8 KB gzip less (the element was 180.7 KB with the models' fill in
 # parts); a soft box of 48^3 cells builds in 121-151 ms against 123-254 (noisy, same run), rigid-cap 26 -> 36 ms.
+# The lattices and tet meshes (builders/lattice.c, tetmesh.c) and the particle setters (world/particles.c) at -Os
+# too: 1.2 KB gzip less (106.6 -> 105.3 KB; the element had reached 180.2 KB with inflatables of any mesh), builds
+# 1.07-1.24x (rigid-cap 28.7 -> 30.8 ms, box-stack 5.4 -> 6.4, boxes-overlap 4.6 -> 5.6; bench/ab.mjs --build
+# --cpu, medians of 7), a build plus its first step 1.01-1.21x, the same bits. The winding number stays -O2 (an
+# open model's fill is seconds).
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
-	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c \
+	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
 	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c,$(WASM_SRC))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
