@@ -24,7 +24,7 @@ import { FILTER_ROWS } from './filter.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
-import { INDEX, SURFACE, VERTICES, fitMesh, surface, tuples } from './surface-mesh.js';
+import { INDEX, OBJ_TEXT, SIZE_TEXT, SURFACE, VERTICES, fitMesh, surface, tuples } from './surface-mesh.js';
 
 // The surface a "mesh" body is given (shared with inflatables: objects/surface-mesh.js), as this module's own exports.
 export { MESH_FIT, meshFromArrays, meshSize } from './surface-mesh.js';
@@ -76,11 +76,11 @@ export function bodyFields(type) {
     { key: 'colour', kind: 'colour' },
     {
       ...SIZE, key: 'size', shapes: ['mesh'],
-      description: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
+      description: SIZE_TEXT,
     },
     { key: 'mesh', perShape: { mesh: SURFACE, tets: TETS }, required: ['tets'], shapes: ['mesh', 'tets'] },
     // The text of an OBJ file instead of `mesh` (exactly one of them), read into `mesh` (format/obj.js).
-    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: 'the text of an OBJ file (v and f lines)' },
+    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: OBJ_TEXT },
     ...FILTER_ROWS,
   ];
 }

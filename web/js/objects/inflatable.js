@@ -16,7 +16,7 @@ import { ENGINE_LIMITS } from '../engine/params.js';
 import { NAME_ROW, fieldKeys, fieldReader, typeRow } from '../format/fields.js';
 import { SceneError, join } from '../format/read.js';
 import { FILTER_ROWS } from './filter.js';
-import { SURFACE, fitMesh, meshSize, surface } from './surface-mesh.js';
+import { OBJ_TEXT, SIZE_TEXT, SURFACE, fitMesh, longestSide, meshSize, surface } from './surface-mesh.js';
 
 const TYPE = 'inflatable';
 const KINDS = { stretch: 0, bend: 2 }; // pbdConstraintKind
@@ -43,12 +43,10 @@ const FIELDS = [
   { key: 'stiffness', ...STIFFNESS, default: undefined },
   { key: 'colour', kind: 'colour' },
   ...FILTER_ROWS,
-  {
-    key: 'size', kind: 'number', min: 0, minExcl: true, max: L.maxSize, unit: 'm',
-    description: 'with a mesh: the longest side of its bounding box in metres, its vertices scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
-  },
-  { key: 'mesh', ...SURFACE, description: 'a closed surface instead of the sphere, moved by center (mesh or obj, at most one)' },
-  { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, description: 'the text of an OBJ file (v and f lines), read into mesh' },
+  // A mesh instead of the sphere (`mesh` or `obj`, at most one), as a mesh body's.
+  { key: 'size', kind: 'number', min: 0, minExcl: true, max: L.maxSize, unit: 'm', description: SIZE_TEXT },
+  { key: 'mesh', ...SURFACE, description: 'a closed surface instead of the sphere, moved by center' },
+  { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, description: OBJ_TEXT },
 ];
 /** The keys only the sphere has, and those only a mesh has (read last: mesh is the long one). */
 const SPHERE_KEYS = ['radius', 'resolution'];
@@ -78,21 +76,8 @@ function readInflatable(get, path, index, scene) {
   return o;
 }
 
-/** The longest side of a mesh's bounding box. */
-function longestSide(mesh) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const v of mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
-  return Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-}
-
-/** The mean edge length of its surface (its drawn particles' size). */
-function spacing(o) {
-  if (!o.mesh) return (o.radius * 1.1) / o.resolution;
-  const v = o.mesh.vertices;
-  let sum = 0;
-  for (const t of o.mesh.triangles) for (let k = 0; k < 3; k++) sum += Math.hypot(...[0, 1, 2].map((c) => v[t[k]][c] - v[t[(k + 1) % 3]][c]));
-  return sum / (3 * o.mesh.triangles.length);
-}
+/** Its particles' spacing, for their drawn size: the sphere's about 1.1 r / n, a mesh's as if a sphere of as many. */
+const spacing = (o) => (o.mesh ? (0.55 * longestSide(o.mesh)) / Math.sqrt(o.mesh.vertices.length / 10) : (o.radius * 1.1) / o.resolution);
 
 /** @type {import('./index.js').ObjectType} */
 export const inflatable = {

@@ -25,15 +25,17 @@ export const VERTICES = (max) => tuples('vertices', VERTEX, 3, 4, max, 'vertices
 /** A surface: vertices and triangles [a, b, c], counter-clockwise from outside. */
 export const SURFACE = { kind: 'record', def: 'surfaceMesh', fields: [VERTICES(L.maxSurfaceVertices), tuples('triangles', INDEX, 3, 4, L.maxSurfaceTriangles, 'triangles [a, b, c]')] };
 
+/** The rows' descriptions of `size` and `obj` (the JSON Schema's), a mesh body's and an inflatable's. */
+export const SIZE_TEXT = 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)';
+export const OBJ_TEXT = 'the text of an OBJ file (v and f lines)';
+
 /**
  * Scales `mesh`'s vertices in place so its bounding box's longest side is `size` m (given, or MESH_FIT.size when
  * the model is outside [MESH_FIT.min, MESH_FIT.max]); returns the size used, undefined when left as it is. A mesh
  * already of that size is left exactly as it is, so reading a normalised scene again changes nothing.
  */
 export function fitMesh(mesh, size) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const v of mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
-  const longest = Math.max(...hi.map((h, k) => h - lo[k]));
+  const longest = longestSide(mesh);
   if (size === undefined) {
     if (!(longest > 0) || (longest >= MESH_FIT.min && longest <= MESH_FIT.max)) return undefined;
     size = MESH_FIT.size;
@@ -41,6 +43,13 @@ export function fitMesh(mesh, size) {
   const factor = size / longest;
   if (longest > 0 && Math.abs(factor - 1) > 1e-9) mesh.vertices = mesh.vertices.map((v) => v.map((x) => x * factor));
   return size;
+}
+
+/** The longest side of a mesh's bounding box. */
+export function longestSide(mesh) {
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (const v of mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
+  return Math.max(...hi.map((h, k) => h - lo[k]));
 }
 
 /** A closed surface: `mesh` {vertices, triangles} or `obj` (OBJ text), exactly one (`what` takes them, in the message). */
