@@ -68,13 +68,13 @@ test('a cube missing a face is refused with the engine\'s reason (the surface is
   assert.equal(pbd.worlds.size, before);
 });
 
-test('the sphere\'s keys beside a mesh, size without one, and mesh with obj are refused, each naming its key', () => {
+test('the sphere\'s keys beside a mesh, size without one, and mesh with obj are refused with exact messages', () => {
   const refused = (o, path, message) => assert.throws(() => validateScene(scene(o)), (e) => e instanceof SceneError && e.path === path && e.message === message);
-  refused({ obj: CUBE, radius: 0.2 }, 'objects[0].radius',
-    'objects[0].radius is only for the built-in sphere: an inflatable with "obj" takes its shape from it (its size from "size")');
-  refused({ obj: CUBE, resolution: 3 }, 'objects[0].resolution',
-    'objects[0].resolution is only for the built-in sphere: an inflatable with "obj" takes its shape from it (its size from "size")');
-  refused({}, 'objects[0].size', 'objects[0].size is only for an inflatable with "mesh" or "obj" (the sphere\'s size is its radius)');
+  refused({ obj: CUBE, radius: 0.2 }, 'objects[0].radius', 'objects[0].radius is not a key of an inflatable with "obj"');
+  refused({ obj: CUBE, resolution: 3 }, 'objects[0].resolution', 'objects[0].resolution is not a key of an inflatable with "obj"');
+  refused({}, 'objects[0].size', 'objects[0].size is not a key of an inflatable without a mesh');
+  // both: the mesh bodies' message (surface-mesh.js), naming the inflatable
   const { mesh } = validateScene(scene({ obj: CUBE })).objects[0];
-  refused({ obj: CUBE, mesh }, 'objects[0].obj', 'objects[0].obj is refused: an inflatable takes "mesh" or "obj", not both');
+  refused({ obj: CUBE, mesh }, 'objects[0].mesh',
+    'objects[0].mesh is required: an inflatable takes "mesh" {vertices, triangles} or "obj" (OBJ text), exactly one');
 });

@@ -52,19 +52,15 @@ const FIELDS = [
 const SPHERE_KEYS = ['radius', 'resolution'];
 const MESH_KEYS = ['size', 'mesh', 'obj'];
 
-/** Reads it: the sphere's keys or the mesh's, never both (a radius beside a mesh would say nothing). */
+/** Reads it: the sphere's keys or a mesh's (`mesh` or `obj`: surface-mesh.js refuses both), never both kinds. */
 function readInflatable(get, path, index, scene) {
   const r = fieldReader(FIELDS, get, path, { type: TYPE, index, scene });
   const given = (keys) => keys.find((k) => get(k) !== undefined);
   const meshKey = given(['mesh', 'obj']);
-  const wrong = meshKey ? given(SPHERE_KEYS) : given(['size']);
+  const wrong = given(meshKey ? SPHERE_KEYS : ['size']);
   if (wrong) {
     const p = join(path, wrong);
-    throw new SceneError(p, meshKey ? `${p} is only for the built-in sphere: an inflatable with "${meshKey}" takes its shape from it (its size from "size")`
-      : `${p} is only for an inflatable with "mesh" or "obj" (the sphere's size is its radius)`);
-  }
-  if (get('mesh') !== undefined && get('obj') !== undefined) {
-    throw new SceneError(join(path, 'obj'), `${join(path, 'obj')} is refused: an inflatable takes "mesh" or "obj", not both`);
+    throw new SceneError(p, `${p} is not a key of an inflatable ${meshKey ? `with "${meshKey}"` : 'without a mesh'}`);
   }
   const o = r.all(FIELDS.filter((f) => !MESH_KEYS.includes(f.key) && !(meshKey && SPHERE_KEYS.includes(f.key))));
   if (meshKey) {
