@@ -40,6 +40,16 @@ void pbd_InflatableCounts(int32_t n, int32_t* particles, int32_t* constraints, i
 	if (triangles) *triangles = ok ? 20 * n * n : 0;
 }
 
+void pbd_InflatableMeshCounts(int32_t vertexCount, int32_t triangleCount, int32_t* particles, int32_t* constraints, int32_t* triangles)
+{
+	/* what pbd_World_AddInflatable adds for a mesh it accepts: a closed manifold of T triangles has 3 T / 2 edges,
+	   a stretch and a bend on each (the room it checks, 3 T constraints); counts that no mesh could have are 0 */
+	const int ok = vertexCount >= 4 && triangleCount >= 4 && triangleCount <= INT32_MAX / 3;
+	if (particles) *particles = ok ? vertexCount : 0;
+	if (constraints) *constraints = ok ? 3 * triangleCount : 0;
+	if (triangles) *triangles = ok ? triangleCount : 0;
+}
+
 /* ---------------------------------------------------------------- the sphere */
 
 static const float kIcoVertices[12][3] = {

@@ -36,6 +36,9 @@ pbdInflatableDef pbd_DefaultInflatableDef(void);
 /// Counts of the built-in sphere at `resolution` (0 each when out of [1, PBD_INFLATABLE_MAX_RESOLUTION]); a mesh
 /// of V vertices and T triangles takes V particles, 3 T constraints (stretch and bend per edge) and T triangles.
 void pbd_InflatableCounts(int32_t resolution, int32_t* particles, int32_t* constraints, int32_t* triangles);
+/// Counts of a mesh of `vertexCount` vertices and `triangleCount` triangles, if the builder accepts it: V particles,
+/// 3 T constraints, T triangles (0 each when fewer than 4 of either: no closed surface has).
+void pbd_InflatableMeshCounts(int32_t vertexCount, int32_t triangleCount, int32_t* particles, int32_t* constraints, int32_t* triangles);
 /// Adds it; its first particle or a negative pbdError (message set; a mesh that is not closed, manifold,
 /// consistently oriented and free of degenerate triangles is refused and says why).
 int pbd_World_AddInflatable(pbdWorldId world, const pbdInflatableDef* def);

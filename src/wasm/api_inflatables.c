@@ -2,7 +2,7 @@
    pbdInflatableDef as scalars (families/inflatables.h). A mesh's vertices (float32, 3 each) and
    triangles (uint32, 3 each) are arrays the caller copied into wasm memory it malloc'ed and frees
    after the call (vertices 0: the built-in sphere). Records written to `out`:
-     pbdjs_InflatableCounts: int32[0..2] = particles, constraints, triangles
+     pbdjs_InflatableCounts, pbdjs_InflatableMeshCounts: int32[0..2] = particles, constraints, triangles
      pbdjs_GetInflatableVolume: float64[0..2] = volume now, V0, k_pressure */
 #include "families/inflatables.h"
 
@@ -24,6 +24,11 @@ PBDJS_API int pbdjs_AddInflatable(pbdWorldId world, float cx, float cy, float cz
 }
 
 PBDJS_API void pbdjs_InflatableCounts(int resolution, int32_t* out) { pbd_InflatableCounts(resolution, &out[0], &out[1], &out[2]); }
+
+PBDJS_API void pbdjs_InflatableMeshCounts(int vertexCount, int triangleCount, int32_t* out)
+{
+	pbd_InflatableMeshCounts(vertexCount, triangleCount, &out[0], &out[1], &out[2]);
+}
 
 PBDJS_API int pbdjs_SetInflatablePressure(pbdWorldId world, int object, float pressure)
 {

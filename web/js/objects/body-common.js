@@ -18,25 +18,20 @@
 // (before `rotation` and `position`), so a scene can pin a face without knowing the lattice's numbering.
 
 import { SCENE_LIMITS as L } from '../format/limits.js';
-import { parseObj, ObjError } from '../format/obj.js';
 import { BodyFillJob, bodyCells } from './body-fill.js';
-import { NAME_ROW, boxRecord, fieldReader, paramsRow, readRecord, typeRow, variantRows } from '../format/fields.js';
+import { NAME_ROW, boxRecord, fieldReader, paramsRow, typeRow, variantRows } from '../format/fields.js';
 import { FILTER_ROWS } from './filter.js';
 import { SceneError, fail, join } from '../format/read.js';
 import { BUFFER } from '../engine/memory.js';
 import { MAX_RADIUS_SPACINGS, radiusSpacingProblem } from '../engine/params.js';
+import { INDEX, OBJ_TEXT, SIZE_TEXT, SURFACE, VERTICES, fitMesh, surface, tuples } from './surface-mesh.js';
+
+// The surface a "mesh" body is given (shared with inflatables: objects/surface-mesh.js), as this module's own exports.
+export { MESH_FIT, meshFromArrays, meshSize } from './surface-mesh.js';
 
 /** pbdBodyShape (src/minipbd.h) of each scene shape. */
 const SHAPE_CODE = { box: 0, ball: 1, tets: 2, mesh: 3 };
 export const SHAPES = ['box', 'ball', 'mesh', 'tets'];
-
-/**
- * A mesh model far outside the world's scale (a model in millimetres is hundreds of units long; a microscopic
- * one a hundredth of a unit) is fitted: its vertices scaled about their origin so the bounding box's longest side
- * is `size` metres (default 0.5, about the size of the bunny scene's bunny). Between `min` and `max` a model is
- * taken as it is, in metres, unless the scene gives `size`.
- */
-export const MESH_FIT = Object.freeze({ min: 0.02, max: 20, size: 0.5 });
 
 // ---------------------------------------------------------------- its keys (format/fields.js)
 
@@ -44,15 +39,7 @@ const PLASTICITY = ['yield', 'creep', 'max'];
 const plastic = (key, d, unit) => ({ key, kind: 'number', ...L.plasticity[key], default: d, unit });
 const SIZE = { kind: 'number', min: 0, minExcl: true, max: L.maxSize, unit: 'm' };
 const PIN_RANGE = { min: 0, max: L.maxParticles - 1 };
-/** n-tuples of a mesh: vertices (within ±maxMeshCoord) or indices (integers below the mesh's vertex count). */
-const VERTEX = { kind: 'number', min: -L.maxMeshCoord, max: L.maxMeshCoord, unit: 'm' };
-const INDEX = { kind: 'integer', min: 0, range: (ctx) => ({ min: 0, max: ctx.value('vertices').length - 1 }) };
-const tuples = (key, item, n, min, max, noun) => ({
-  key, kind: 'list', min, max, noun, required: true, item: { kind: 'tuple', items: Array(n).fill(item), what: `an array of ${n} numbers` },
-});
-const VERTICES = (max) => tuples('vertices', VERTEX, 3, 4, max, 'vertices [x, y, z]');
-/** A "mesh" body's surface (triangles [a, b, c], counter-clockwise from outside) and a "tets" body's tets [a, b, c, d]. */
-const SURFACE = { kind: 'record', def: 'surfaceMesh', fields: [VERTICES(L.maxSurfaceVertices), tuples('triangles', INDEX, 3, 4, L.maxSurfaceTriangles, 'triangles [a, b, c]')] };
+/** A "tets" body's tets [a, b, c, d] (a "mesh" body's surface: SURFACE, objects/surface-mesh.js). */
 const TETS = { kind: 'record', def: 'tetMesh', fields: [VERTICES(L.maxTetVertices), tuples('tets', INDEX, 4, 1, L.maxTets, 'tets [a, b, c, d]')] };
 
 /**
@@ -89,11 +76,11 @@ export function bodyFields(type) {
     { key: 'colour', kind: 'colour' },
     {
       ...SIZE, key: 'size', shapes: ['mesh'],
-      description: 'the longest side of the model\'s bounding box in metres: its vertices are scaled to it (a model far outside the world\'s scale is fitted to 0.5 m when no size is given)',
+      description: SIZE_TEXT,
     },
     { key: 'mesh', perShape: { mesh: SURFACE, tets: TETS }, required: ['tets'], shapes: ['mesh', 'tets'] },
     // The text of an OBJ file instead of `mesh` (exactly one of them), read into `mesh` (format/obj.js).
-    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: 'the text of an OBJ file (v and f lines)' },
+    { key: 'obj', kind: 'text', maxLength: L.maxObjBytes, shapes: ['mesh'], or: 'mesh', description: OBJ_TEXT },
     ...FILTER_ROWS,
   ];
 }
@@ -140,57 +127,6 @@ export function readBody(fields, get, path, index, type) {
   if (get('colour') !== undefined) o.colour = body.value('colour');
   if (o.mesh) { const m = o.mesh; delete o.mesh; o.mesh = m; }
   return o;
-}
-
-/**
- * Scales `mesh`'s vertices in place so its bounding box's longest side is `size` m (given, or MESH_FIT.size when
- * the model is outside [MESH_FIT.min, MESH_FIT.max]); returns the size used, undefined when left as it is. A mesh
- * already of that size is left exactly as it is, so reading a normalised scene again changes nothing.
- */
-function fitMesh(mesh, size) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (const v of mesh.vertices) for (let k = 0; k < 3; k++) { lo[k] = Math.min(lo[k], v[k]); hi[k] = Math.max(hi[k], v[k]); }
-  const longest = Math.max(...hi.map((h, k) => h - lo[k]));
-  if (size === undefined) {
-    if (!(longest > 0) || (longest >= MESH_FIT.min && longest <= MESH_FIT.max)) return undefined;
-    size = MESH_FIT.size;
-  }
-  const factor = size / longest;
-  if (longest > 0 && Math.abs(factor - 1) > 1e-9) mesh.vertices = mesh.vertices.map((v) => v.map((x) => x * factor));
-  return size;
-}
-
-/** A "mesh" body's closed surface: `mesh` {vertices, triangles} or `obj` (OBJ text), exactly one. */
-function surface(mesh, obj, path, ctx) {
-  if ((mesh === undefined) === (obj === undefined)) {
-    throw new SceneError(join(path, 'mesh'), `${join(path, 'mesh')} is required: a mesh body takes "mesh" {vertices, triangles} or "obj" (OBJ text), exactly one`);
-  }
-  if (obj !== undefined) {
-    const p = join(path, 'obj');
-    if (typeof obj !== 'string') fail(p, 'must be the text of an OBJ file', obj);
-    let parsed;
-    try { parsed = parseObj(obj); } catch (e) {
-      if (e instanceof ObjError) throw new SceneError(p, `${p} is refused: ${e.message}`);
-      throw e;
-    }
-    return meshFromArrays(parsed.vertices, parsed.triangles);
-  }
-  return readRecord(SURFACE.fields, mesh, join(path, 'mesh'), ctx);
-}
-
-/** A mesh {vertices: [[x, y, z]...], triangles: [[a, b, c]...]} from parseObj's flat arrays. */
-export function meshFromArrays(xyz, tri) {
-  const vertices = [];
-  for (let i = 0; i < xyz.length; i += 3) vertices.push([xyz[i], xyz[i + 1], xyz[i + 2]]);
-  const triangles = [];
-  for (let i = 0; i < tri.length; i += 3) triangles.push([tri[i], tri[i + 1], tri[i + 2]]);
-  return { vertices, triangles };
-}
-
-/** Vertices and indices of a body's mesh (after reading) in a scene total: [vertices, triangles + tets]. */
-export function meshSize(o) {
-  if (!o.mesh) return [0, 0];
-  return [o.mesh.vertices.length, (o.mesh.triangles ?? o.mesh.tets).length];
 }
 
 // ---------------------------------------------------------------- the engine's counts, building
