@@ -141,7 +141,13 @@ export async function chooseScene(page, key) {
 
 /** Wait until at least `n` more frames were drawn. */
 export async function waitFrames(page, n = 5) {
-  const start = await page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
+  // The page draws only when the picture would change (app/redraw.js): a paused page draws nothing by itself, so the
+  // wait asks for its n frames (as a tool that changed the world from outside the page's controls would).
+  const start = await page.evaluate((n) => {
+    const { app } = window.minipbd;
+    app.requestRedraw(n);
+    return app.renderer.framesDrawn;
+  }, n);
   await page.waitForFunction((target) => window.minipbd.app.renderer.framesDrawn >= target, start + n, { timeout: READY_TIMEOUT });
 }
 

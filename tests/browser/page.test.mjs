@@ -1,9 +1,9 @@
 // page.test.mjs — the demo page loads cleanly, draws the cloth, keeps per-frame GPU uploads to the
-// minimum, and survives a WebGL context loss.
+// minimum, draws a paused world only when its picture changes, and survives a WebGL context loss.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, SMALL_VIEWPORT, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -72,6 +72,52 @@ test('each frame uploads positions and normals once, index buffers only on topol
       assert.equal(c.bytes, r.posBytes, 'whole positions/normals array (16 bytes per particle)');
     }
     assert.equal(r.bufferData, 0, 'no buffer re-allocation or index upload while the topology is unchanged');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('paused, the page draws only when the picture changes: a key that orbits, a tool\'s request; the last frame stays on screen', { timeout: TEST_TIMEOUT }, async () => {
+  const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
+  try {
+    await waitSteps(page, 5);
+    await page.click('#pause');
+    // Animation frames counted in the page: the frames the browser offered, and the ones the page drew.
+    const frames = (n) => page.evaluate((n) => new Promise((resolve) => {
+      const r = window.minipbd.app.renderer;
+      const drawn0 = r.framesDrawn;
+      let left = n;
+      const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve(r.framesDrawn - drawn0));
+      requestAnimationFrame(tick);
+    }), n);
+    await frames(10); // the frames owed to the click
+    assert.equal(await frames(30), 0, 'a paused page with nothing changing draws none of 30 frames');
+    const still = await page.locator('#view').screenshot();
+    const px = await canvasPixels(page);
+    assert.ok(px.clothFraction > 0.05, `the last frame stays on screen (${(px.clothFraction * 100).toFixed(1)}% cloth)`);
+
+    await page.focus('#view');
+    await page.keyboard.press('ArrowLeft'); // orbits (panel/shortcuts.js)
+    assert.ok(await frames(10) >= 1, 'an orbit while paused is drawn');
+    assert.ok(!(await page.locator('#view').screenshot()).equals(still), 'the drawn frame shows the new camera');
+
+    // A tool moving a particle from outside the page's controls asks for a frame (app.requestRedraw).
+    await frames(10);
+    const moved = await page.evaluate(() => {
+      const w = window.minipbd.world;
+      const p = w.positions;
+      const i = (p.length / 4) >> 1;
+      w.setPosition(i, [p[4 * i], p[4 * i + 1] + 0.3, p[4 * i + 2]]);
+      return i;
+    });
+    assert.ok(moved > 0);
+    assert.equal(await frames(10), 0, 'a change no event announced is not drawn by itself');
+    await page.evaluate(() => window.minipbd.app.requestRedraw(1));
+    assert.equal(await frames(10), 1, 'requestRedraw(1) draws exactly one frame');
+
+    await page.click('#pause'); // running again: every step is shown
+    assert.ok(await frames(20) >= 10, 'a running world is drawn frame after frame');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -2,7 +2,8 @@
 // (contentRect x devicePixelRatio rather than device-pixel-content-box: the latter is not reported consistently
 // under browser zoom/emulation, and a 1-pixel rounding difference does not matter here.)
 
-/** Watches `canvas`; returns { apply(gl) }, which sets a pending size (within the GL's limit) before a draw. */
+/** Watches `canvas`; returns { apply(gl) }, which sets a pending size (within the GL's limit) before a draw and says
+ *  whether it did (setting a canvas's size clears it, even to the size it had). */
 export function canvasSize(canvas) {
   let pending = null;
   const ro = new ResizeObserver((entries) => {
@@ -22,11 +23,12 @@ export function canvasSize(canvas) {
   watchDpr();
   return {
     apply(gl) {
-      if (!pending) return;
+      if (!pending) return false;
       const max = gl.getParameter(gl.MAX_RENDERBUFFER_SIZE) || 4096;
       canvas.width = Math.max(1, Math.min(max, pending[0]));
       canvas.height = Math.max(1, Math.min(max, pending[1]));
       pending = null;
+      return true;
     },
   };
 }

@@ -1,16 +1,20 @@
-// frame.js — every animation frame: the steps due (sim/driver.js), the canvas's size, the camera and the drawing;
-// and the readout, the described view, the plots and the fluid's statistics a few times a second.
+// frame.js — every animation frame: the steps due (sim/driver.js), the canvas's size, the camera and, when the picture
+// would change (redraw.js), the drawing; and the readout, the described view, the plots and the fluid's statistics a
+// few times a second.
 
 import { t } from '../i18n/i18n.js';
 import { hasWater } from '../objects/index.js';
 import { errorText } from './errors.js';
+import { redrawGate } from './redraw.js';
 
 const READOUT_INTERVAL_MS = 200;
 
 /** app: main.js's { state, camera, ui, driver, exposed, canvas, renderer, input }; size: canvas-size.js's;
- *  viewTools: panel/view-tools.js's. Returns { frame(now), updateReadout(now, force), startReadoutTimer() }. */
+ *  viewTools: panel/view-tools.js's. Returns { frame(now), updateReadout(now, force), startReadoutTimer(),
+ *  requestRedraw(n) }. */
 export function frameLoop(app, { size, viewTools }) {
   const { state, camera, driver, exposed, canvas } = app;
+  const gate = redrawGate(window);
 
   // Every READOUT_INTERVAL_MS whatever a step costs, never waiting on the world: World.peekStats() reads stats()
   // when the world is free (≤ 3 ms on the largest scenes: errors and energies over the whole world, so a few times
@@ -42,15 +46,18 @@ export function frameLoop(app, { size, viewTools }) {
     }
     try {
       const what = driver.frame(now, !state.paused); // 'upload' (new state, the world free) or 'redraw' (busy)
-      size.apply(app.renderer.gl);
+      if (size.apply(app.renderer.gl)) gate.request(1);
       camera.update(canvas.width / canvas.height);
       state.view.held = app.input.heldParticles;
       state.view.heldColliders = app.input.heldColliders;
-      const drew = app.renderer.draw(camera, state.view, { upload: what === 'upload' });
-      viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer
-      if (drew && !exposed.ready) {
-        exposed.ready = true;
-        document.documentElement.dataset.ready = 'true';
+      const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view });
+      if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload' })) {
+        gate.drawn();
+        viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer
+        if (!exposed.ready) {
+          exposed.ready = true;
+          document.documentElement.dataset.ready = 'true';
+        }
       }
       updateReadout(now); // busy or not
       if (what === 'upload') driver.afterDraw(); // the steps due start now: the threaded runner takes them while the page waits a frame
@@ -65,6 +72,7 @@ export function frameLoop(app, { size, viewTools }) {
   return {
     frame,
     updateReadout,
+    requestRedraw: gate.request,
     // The readout also from a timer: frames may come slower than 4 a second (a software GPU, a busy machine), the
     // readout and the described view do not (peekStats never waits on the world).
     startReadoutTimer() {

@@ -43,6 +43,7 @@ async function main() {
   const viewTools = installViewTools({ canvas, stage: canvas.closest('.stage'), sceneName: () => app.state.scene?.name, notice: (text) => app.ui.showNotice(text) });
   const frames = frameLoop(app, { size: canvasSize(canvas), viewTools });
   app.updateReadout = frames.updateReadout;
+  app.requestRedraw = frames.requestRedraw; // for a tool or a test that changed the world from outside the page
   if (!(await startEngine(app, canvas))) return;
   app.input = new PointerInput(canvas, app.camera, () => app.state.world);
   app.input.mustWait = () => app.driver.mustWait;
@@ -136,6 +137,7 @@ async function startEngine(app, canvas) {
   }
   const renderer = app.renderer;
   renderer.onContextChange = (what) => {
+    app.requestRedraw();
     if (what === 'lost') ui.showNotice(t('notice.contextLost'), { sticky: true });
     else ui.clearNotice();
     ui.setWaterUnavailable(renderer.waterUnavailable); // asked again of the new context

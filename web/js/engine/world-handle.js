@@ -29,6 +29,7 @@ export class WorldHandle {
     this.views = null;
     this.destroyed = false;
     this.attachmentIds = new Set();
+    this.stepsEnded = 0; // steps ended since the world was made, however they were taken (the page draws a change)
   }
 
   /** Every call starts here: refused once destroyed; steps in flight (stepAsync) finish first (step(n)'s order). */
@@ -344,6 +345,7 @@ export class WorldHandle {
 
   /** n steps ended: the step count peekStats() shows follows without asking the engine. */
   countSteps(n) {
+    if (n > 0) this.stepsEnded += n;
     if (this.lastStats && n > 0) this.lastStats.steps += n;
   }
 
