@@ -87,7 +87,8 @@ static const TestCase s_tests[] = {
 #define TEST_LIST_LONG(X)                                                                                             \
 	X(ShapesTenBoxStack) X(FluidHoseOnHammock) X(FluidDamBreakDefaultFriction) X(FluidBuoyancy)                       \
 	X(TethersBoundStretch) X(TethersSwingAndSettle) X(InflatableFloats) X(FluidDamBreak)                              \
-	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)
+	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
+	X(ShapesTwelveBoxStackStandsLong)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,

@@ -70,18 +70,66 @@ void Test_ShapesTurnedBoxRests(void)
 }
 
 /* Turns of 2 to 45 degrees, set aside 3 mm along x or along x and z, 60 s each: within 1 mm (measured 0 to
-   0.66 mm). Offsets past ~1 cm still creep 1-5 mm a minute: the lower box, loaded off its centre, tilts by
+   0.66 mm; 20 degrees, 0.29 mm, left out for the suite's time). Offsets past ~1 cm still creep 1-5 mm a minute: the lower box, loaded off its centre, tilts by
    ~5e-4 rad under one pass a substep, and the particle friction, which cancels the travel of the touching
    particles only, lets a body creep down any slope (the shape match spreads the rest over the body). */
 void Test_ShapesTurnedBoxesRestLong(void)
 {
-	const double turns[5] = { 2.0, 10.0, 20.0, 30.0, 45.0 };
-	for (int k = 0; k < 5; ++k)
+	const double turns[4] = { 2.0, 10.0, 30.0, 45.0 };
+	for (int k = 0; k < 4; ++k)
 		for (int diagonal = 0; diagonal < 2; ++diagonal) {
-			if (diagonal && (k & 1) == 0) continue; /* diagonally at 10 and 30 degrees */
+			if (diagonal && k != 1) continue; /* diagonally at 10 degrees */
 			const double drift = TurnedBoxDrift(turns[k], 0.003f, diagonal ? 0.003f : 0.0f, 60.0);
 			printf("  turned %g degrees, set aside 3 mm%s: worst drift over 60 s %.3g m\n", turns[k], diagonal ? " in x and z" : "",
 				   drift);
 			ENSURE(drift < 1e-3);
 		}
+}
+
+/* Twelve of the boxes stacked by hand: each on the one below, set aside by up to 3 mm along x and z and turned
+   by up to 2 degrees about the vertical (xorshift32, seed 12345; the lowest one square on the ground), 30 s.
+   Every box stays within 1 mm of where it was put, across (measured: 0 to 1 um, and so for 120 s and seeds 777 and
+   99991). Before the faces met as planes it came down within 30 s: the top box on the ground 1.9 m away. */
+void Test_ShapesTwelveBoxStackStandsLong(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 12 * 126;
+	def.maxObjects = 12;
+	pbdWorldId w = pbd_CreateWorld(&def); /* the scene defaults */
+	uint32_t seed = 12345;
+	int first[12];
+	double start[12][3];
+	for (int k = 0; k < 12; ++k) {
+		/* three draws in [-1, 1) a box, the first box's unused */
+		float r[3];
+		for (int a = 0; a < 3; ++a) r[a] = (float)(TestXorshift32(&seed) & 0xffffff) / 8388608.0f - 1.0f;
+		pbdBodyDef b = pbd_DefaultBodyDef();
+		b.type = PBD_OBJECT_RIGID;
+		b.halfExtents[0] = 0.12f, b.halfExtents[1] = 0.04f, b.halfExtents[2] = 0.1f;
+		b.resolution = 6;
+		b.mass = 0.4f;
+		const double half = k ? 0.5 * 2.0 * r[0] * 3.14159265358979 / 180.0 : 0.0;
+		b.rotation[1] = (float)sin(half), b.rotation[3] = (float)cos(half);
+		b.position[0] = k ? 0.003f * r[1] : 0.0f, b.position[1] = 0.06f + 0.12f * (float)k, b.position[2] = k ? 0.003f * r[2] : 0.0f;
+		first[k] = pbd_World_AddBody(w, &b);
+		ENSURE(first[k] == 126 * k);
+		Centre(w, first[k], 126, start[k]);
+	}
+	double worst = 0.0;
+	for (int s = 1; s <= 1800; ++s) {
+		pbd_World_Step(w);
+		if (s % 60 != 0) continue;
+		for (int k = 0; k < 12; ++k) {
+			double c[3];
+			Centre(w, first[k], 126, c);
+			worst = fmax(worst, sqrt((c[0] - start[k][0]) * (c[0] - start[k][0]) + (c[2] - start[k][2]) * (c[2] - start[k][2])));
+		}
+	}
+	ENSURE(TestAllFinite(w));
+	double top[3];
+	Centre(w, first[11], 126, top);
+	printf("  twelve boxes, 30 s: worst drift across %.3g m, top box at height %.4f m from %.4f\n", worst, top[1], start[11][1]);
+	ENSURE(worst < 1e-3);
+	ENSURE(fabs(top[1] - start[11][1]) < 0.01); /* it sinks under the stack's load, 4 mm measured, and stays on it */
+	pbd_DestroyWorld(w);
 }
