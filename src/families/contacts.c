@@ -500,9 +500,11 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 		}
 		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
 		const float d2 = dx * dx + dy * dy + dz * dz;
-		/* two faces of bodies meet as planes out to PBD_CONTACT_TILE r sideways (contacts_bodies.c), so a body pair
-		   may be in contact with its spheres apart */
-		if (d2 >= (bodies ? D2 * PBD_CONTACT_FACE_REACH2 : D2)) continue;
+		/* two faces of bodies meet as planes out to PBD_CONTACT_TILE r sideways (contacts_bodies.c), so a pair of two
+		   bodies' particles may be in contact with its spheres apart; any other pair is not */
+		if (d2 >= D2 && (!bodies || d2 >= D2 * PBD_CONTACT_FACE_REACH2 ||
+						 !(cs->body[phase[i] & PBD_PHASE_OBJECT_MASK] & cs->body[phase[j] & PBD_PHASE_OBJECT_MASK])))
+			continue;
 		float nx, ny, nz, depth;
 		float nb[3];
 		if (bodies && pbd_Contacts_BodyNormal(w, cs, i, j, dx, dy, dz, d2, D, tiny2, wi, wj, nb, &depth)) {
