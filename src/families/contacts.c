@@ -71,7 +71,8 @@
    Bodies. A pair with a particle of a shape-matched body pushes along the body's surface normal
    rather than the centre line when the two agree closely enough (contacts_bodies.c, Macklin et al.
    2014 section 5.1), so faces of particles rest on each other as faces: ten boxes stacked with
-   one set aside by 1 um to 5 mm stand (they fell from 1 um with the centre line). Only worlds
+   one set aside by 1 um to 5 mm stand (they fell from 1 um with the centre line); two opposite
+   faces meet as planes, so a box turned on another does not slide (contacts_bodies.c). Only worlds
    with a body take that path (bodies, a constant at each call site), so cloth, ropes and soft
    bodies keep their arithmetic and their hashes; pairs without a body particle keep theirs in
    any world. Measured: the ten-box stack's 3600 steps (every pair a body pair) take 0.89 s
@@ -499,12 +500,18 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 		}
 		const float dx = pi[0] - pj[0], dy = pi[1] - pj[1], dz = pi[2] - pj[2];
 		const float d2 = dx * dx + dy * dy + dz * dz;
-		if (d2 >= D2) continue;
+		/* two faces of bodies meet as planes out to PBD_CONTACT_TILE r sideways (contacts_bodies.c), so a pair of two
+		   bodies' particles may be in contact with its spheres apart; any other pair is not */
+		if (d2 >= D2 && (!bodies || d2 >= D2 * PBD_CONTACT_FACE_REACH2 ||
+						 !(cs->body[phase[i] & PBD_PHASE_OBJECT_MASK] & cs->body[phase[j] & PBD_PHASE_OBJECT_MASK])))
+			continue;
 		float nx, ny, nz, depth;
 		float nb[3];
-		if (bodies && pbd_Contacts_BodyNormal(w, cs, i, j, dx, dy, dz, d2, D, tiny2, nb, &depth)) {
+		if (bodies && pbd_Contacts_BodyNormal(w, cs, i, j, dx, dy, dz, d2, D, tiny2, wi, wj, nb, &depth)) {
+			if (!(depth > 0.0f)) continue;
 			nx = nb[0], ny = nb[1], nz = nb[2];
 		} else {
+			if (d2 >= D2) continue;
 			float d;
 			if (d2 > tiny2) {
 				d = sqrtf(d2);

@@ -14,6 +14,11 @@
 /// centre line is within ~40 degrees of it (cos 40 = 0.766; contacts.c says why).
 #define PBD_CONTACT_SNAP 0.766f
 
+/// Two opposite faces of bodies meet as planes where their particles are within this many radii of each other
+/// sideways (r = D / 2; contacts_bodies.c says why), which the pair loop reaches to: |d|^2 < D^2 (1 + TILE^2 / 4).
+#define PBD_CONTACT_TILE 1.0f
+#define PBD_CONTACT_FACE_REACH2 (1.0f + 0.25f * PBD_CONTACT_TILE * PBD_CONTACT_TILE)
+
 /// In a particle contact the heavier particle is split as if it were at most this many times
 /// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
 #define PBD_CONTACT_MASS_RATIO 10.0f
@@ -71,7 +76,7 @@ float pbd_Contacts_SearchRadius(const pbdWorld* world);
 /// (i pushed along +n, j along -n) and depth from the bodies' surfaces (contacts_bodies.c), or 0
 /// to push along the centre line as for any other pair.
 int pbd_Contacts_BodyNormal(const pbdWorld* world, const pbdContacts* contacts, int32_t i, int32_t j, float dx, float dy,
-							float dz, float d2, float D, float tiny2, float n[3], float* depth);
+							float dz, float d2, float D, float tiny2, float wi, float wj, float n[3], float* depth);
 /// The grid built from the current predicted positions, nothing searched (the benchmark's
 /// rebuild mode reaches it by this name); 0 if the build was refused.
 int pbd_HashGrid_Build(pbdWorld* world);

@@ -27,7 +27,7 @@
    constant on purpose. tests/node/engine.test.mjs reads PBD_DETERMINISM_HASH from this file. */
 #define PBD_DETERMINISM_HASH 0x4a8bd6a1u
 #define PBD_VOLUME_DETERMINISM_HASH 0x3cb79eabu
-#define PBD_SHAPES_DETERMINISM_HASH 0x63fbdd19u
+#define PBD_SHAPES_DETERMINISM_HASH 0x93fa4102u
 #define PBD_BODY_DETERMINISM_HASH 0x81f3ac8fu
 #define PBD_FLUID_HASH 0xfe962bceu /* since the velocity passes read the density pass's per-entry cache (fluid_velocity.c) */
 #define PBD_COLLIDER_DETERMINISM_HASH 0x20471342u
