@@ -91,7 +91,7 @@ static int UnderSheet(float mass, float speed, float sort, int steps)
    31 set down (30 steps), 222 thrown at 3 m/s (20 steps), 5 thrown at 5 m/s on a cloth of 10 g
    particles (20 steps). The sort moves the memory with the particles: the 3 m/s case sorts every
    step. At 5 m/s on the 1 g cloth 2 of 900 still cross (0.22%, 428 before): held as a bound, not
-   the target (see docs/features.md). */
+   the target (docs/physics.md). */
 void Test_FluidOnTightCloth(void)
 {
 	const int setDown = UnderSheet(0.001f, 0.0f, 0.0f, 30);
