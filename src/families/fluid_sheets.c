@@ -176,13 +176,17 @@ static void Remember(pbdWorld* w, pbdFluid* f, int32_t i, const float* side)
 	int32_t next[PBD_SHEET_MEMORY] = { 0 };
 	float dist[PBD_SHEET_MEMORY] = { 0 };
 	uint8_t extra = 0;
+	/* the memory's entries that are i's sheet entries (side != 0), in one pass over the list */
+	uint32_t listed = 0;
+	for (int32_t t = 0; t < n; ++t) {
+		if (side[t] == 0.0f) continue;
+		for (int32_t e = 0; e < PBD_SHEET_MEMORY; ++e) listed |= (uint32_t)(abs(memory[e]) - 1 == indices[t]) << e;
+	}
 	for (int32_t e = 0; e < PBD_SHEET_MEMORY; ++e) {
 		if (memory[e] == 0) continue;
 		const int32_t j = abs(memory[e]) - 1;
 		if (!SheetParticle(w, f, j)) continue;
-		int32_t listed = 0;
-		for (int32_t t = 0; t < n && !listed; ++t) listed = indices[t] == j;
-		if (listed) continue; /* kept below with the list's entries */
+		if ((listed >> e) & 1u) continue; /* kept below with the list's entries */
 		const float* a = x + 4 * i;
 		const float* b = x + 4 * j;
 		const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
@@ -214,13 +218,12 @@ static void Remember(pbdWorld* w, pbdFluid* f, int32_t i, const float* side)
 	/* the extras' bits must name the entries of the memory the solve reads: rewrite them */
 	uint8_t moved = 0;
 	for (int32_t e = 0; e < PBD_SHEET_MEMORY; ++e) {
-		memory[e] = next[e];
-		if (next[e] == 0) continue;
-		const int32_t j = abs(next[e]) - 1;
-		int32_t listed = 0;
-		for (int32_t t = 0; t < n && !listed; ++t) listed = indices[t] == j && side[t] != 0.0f;
-		if (!listed) moved |= (uint8_t)(1u << e);
+		/* an entry of next is one of i's sheet entries or one of the old memory's extras (disjoint) */
+		for (int32_t u = 0; u < PBD_SHEET_MEMORY && next[e] != 0; ++u) {
+			if (((extra >> u) & 1u) && abs(memory[u]) == abs(next[e])) moved |= (uint8_t)(1u << e);
+		}
 	}
+	for (int32_t e = 0; e < PBD_SHEET_MEMORY; ++e) memory[e] = next[e];
 	f->sheetExtra[i] = moved;
 }
 
