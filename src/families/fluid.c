@@ -50,7 +50,8 @@ static size_t Fluid_Bytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return bytes;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
-	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, 1);
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + 2 * pbd_PoolBytes(P, 1);
+	bytes += pbd_PoolBytes(P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	bytes += 3 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
 	return bytes;
 }
@@ -88,6 +89,8 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->sheet = pbd_PoolAlloc(pool, P, 4 * sizeof(float));
 	f->entrySide = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->nearSheet = pbd_PoolAlloc(pool, P, 1);
+	f->sheetExtra = pbd_PoolAlloc(pool, P, 1);
+	f->sheetMemory = pbd_PoolAlloc(pool, P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));
 	f->volume = pbd_PoolAlloc(pool, O, sizeof(float));
 	return f->volume != NULL ? f : NULL;
@@ -117,6 +120,7 @@ void pbd_Fluid_AddObject(pbdWorld* w, int32_t object, int32_t first, int32_t cap
 	o->active = active;
 	f->reserved += capacity;
 	f->listsValid = 0;
+	if (f->sheetMemory != NULL) memset(f->sheetMemory + (size_t)PBD_SHEET_MEMORY * first, 0, (size_t)capacity * PBD_SHEET_MEMORY * sizeof(int32_t));
 	/* the builder gave the particles these parameters' mass and radius */
 	f->massRho0 = w->params[pbdParam_fluidRestDensity];
 	f->massSpacing = w->params[pbdParam_fluidSpacing];
@@ -460,7 +464,10 @@ static void Fluid_PrepareSubstep(pbdWorld* w, void* state, const pbdStepContext*
 {
 	pbdFluid* f = state;
 	if (f->objectCount == 0) return;
-	if (!(f->wallAlpha = ctx->alpha, pbd_Fluid_BuildLists(w, f, w->p))) return;
+	f->sheetRemember = 1; /* the step's search moves the sheet memory on; a query's does not */
+	const int built = (f->wallAlpha = ctx->alpha, pbd_Fluid_BuildLists(w, f, w->p));
+	f->sheetRemember = 0;
+	if (!built) return;
 	ListsStats(f);
 }
 
@@ -520,7 +527,9 @@ static int Fluid_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext* ct
 			f->listsPart = PartSheets;
 			break;
 		case PartSheets:
+			f->sheetRemember = 1;
 			pbd_Fluid_FindSheets(w, f);
+			f->sheetRemember = 0;
 			w->sliceWork += f->orderCount;
 			f->listsPart = PartWalls;
 			f->wallsNext = 0;

@@ -49,6 +49,7 @@ static void ClearSlot(pbdWorld* w, pbdFluid* f, int32_t i)
 	if (w->densities != NULL) w->densities[i] = 0.0f;
 	if (f->density != NULL) f->density[i] = 0.0f;
 	if (f->lambda != NULL) f->lambda[i] = 0.0f;
+	if (f->sheetMemory != NULL) memset(f->sheetMemory + PBD_SHEET_MEMORY * i, 0, PBD_SHEET_MEMORY * sizeof(int32_t));
 	Set4(f->delta, i, 0.0f, 0.0f, 0.0f, 0.0f);
 	Set4(f->omega, i, 0.0f, 0.0f, 0.0f, 0.0f);
 	Set4(f->scratchV, i, 0.0f, 0.0f, 0.0f, 0.0f);

@@ -230,6 +230,22 @@ static inline void CorrectFluidWith(pbdFluid* f, const float* pos, int32_t i, co
 			sx += push * nj[0], sy += push * nj[1], sz += push * nj[2];
 			contacts += 1.0f;
 		}
+		/* the remembered cloth particles no longer in i's list (fluid_sheets.c Remember): a gap
+		   stretched wider than h. j does not see the pair, so i alone takes the whole depth (j as
+		   a wall): a one-sided contact, the cloth's share of the water's weight there is lost */
+		const uint8_t extra = f->sheetExtra[i];
+		for (int32_t e = 0; extra != 0 && e < PBD_SHEET_MEMORY; ++e) {
+			if (!((extra >> e) & 1u)) continue;
+			const int32_t m = f->sheetMemory[PBD_SHEET_MEMORY * i + e];
+			const int32_t j = (m > 0 ? m : -m) - 1;
+			const float s = m > 0 ? 1.0f : -1.0f;
+			const float depth = SheetDepth(pos + 4 * i, pos + 4 * j, f->sheet + 4 * j, s, k->radius + f->props[4 * j + 3]);
+			if (!(depth > 0.0f) || !(wiS > 0.0f)) continue;
+			const float* nj = f->sheet + 4 * j;
+			const float push = s * depth;
+			sx += push * nj[0], sy += push * nj[1], sz += push * nj[2];
+			contacts += 1.0f;
+		}
 	}
 	const float inv = contacts > 0.0f ? 1.0f / contacts : 0.0f;
 	float* d = f->delta + 4 * i;

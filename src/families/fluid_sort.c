@@ -8,7 +8,7 @@
    order. Every fluid.sortInterval steps (0: never), in start, each fluid object's live
    particles [first, first + active) are permuted among themselves, so other objects' indices never
    change. Everything indexed by particle that outlives a substep moves with them: x, p, v, n, rest0,
-   force, phase, errors, densities, the family's density and lambda (delta, props, omega, scratchV
+   force, phase, errors, densities, the family's density, lambda and sheet memory (delta, props, omega, scratchV
    and the lists are rebuilt every substep: listsValid = 0), and the attachments are remapped;
    positionVersion moves so kept contact lists are searched again. The order is a pure function of
    the committed positions (counting sort, ties by index), so the sort is part of the physics and of
@@ -26,7 +26,7 @@ int32_t pbd_Fluid_ParticleArrays(pbdWorld* w, pbdFluid* f, pbdParticleArray out[
 		{ w->n, f4 },         { w->rest0, f4 },     { w->force, f4 },
 		{ w->phase, sizeof(uint32_t) },             { w->errors, sizeof(float) },
 		{ w->densities, sizeof(float) },            { f->density, sizeof(float) },
-		{ f->lambda, sizeof(float) },
+		{ f->lambda, sizeof(float) },                { f->sheetMemory, PBD_SHEET_MEMORY * sizeof(int32_t) },
 	};
 	int32_t n = 0;
 	for (int32_t k = 0; k < PBD_FLUID_PARTICLE_ARRAYS; ++k) {

@@ -98,7 +98,12 @@ typedef struct pbdFluid {
 	                  ///< normal and patch size l (longest incident edge); l = 0: no surface, the sphere contact
 	float* entrySide; ///< per list entry of a fluid-cloth pair: the side of the cloth the fluid particle started
 	                  ///< the substep on (+1 / -1); 0 for every other entry
-	uint8_t* nearSheet; ///< per fluid particle: its list holds cloth particles (the solve's sheet variant)
+	uint8_t* nearSheet; ///< per fluid particle: its list holds cloth particles, or it remembers some (the solve's sheet variant)
+	int32_t* sheetMemory; ///< PBD_SHEET_MEMORY per fluid particle, kept from substep to substep and moved with the
+	                      ///< particle: the cloth particles j it was nearest as +-(j + 1), the sign its side; 0 none
+	uint8_t* sheetExtra;  ///< per fluid particle, this substep: bit e = its memory's entry e is no list entry but
+	                      ///< still over j's patch (fluid_sheets.c): the solve holds it on its side all the same
+	int32_t sheetRemember; ///< FindSheets writes the memory (the step's search), not a query's
 	int32_t sheetPairs; ///< fluid-cloth pairs of this substep (tests)
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
@@ -182,9 +187,10 @@ typedef struct pbdParticleArray {
 	void* base;
 	size_t width;
 } pbdParticleArray;
-#define PBD_FLUID_PARTICLE_ARRAYS 11
+#define PBD_FLUID_PARTICLE_ARRAYS 12
+#define PBD_SHEET_MEMORY 4
 /// Every array a fluid particle's slot owns from one step to the next: x, p, v, n, rest0, force, phase,
-/// errors, densities and the family's density and lambda (delta, props, omega, scratchV and the lists are
+/// errors, densities and the family's density, lambda and sheet memory (delta, props, omega, scratchV and the lists are
 /// rebuilt every substep). The sort permutes them and a drain's compaction moves them: one list for both.
 /// Returns how many it wrote (arrays not carved yet are left out).
 int32_t pbd_Fluid_ParticleArrays(pbdWorld* world, pbdFluid* fluid, pbdParticleArray out[PBD_FLUID_PARTICLE_ARRAYS]);
