@@ -42,10 +42,13 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # (fluid_sort.c: a counting sort and copies, once a step) at -Os: 0.4 KB gzip less (106.8 -> 106.4 KB; the
 # fluid's sheet memory had taken the element to 180.3 KB), dam-break 1.016x a step (42.2 -> 42.9 ms, bench/ab.mjs
 # --cpu, medians of 7), the same bits.
+# The pointer's attachments (families/attachments.c: a few per step) and the fluid's emitters and drains
+# (fluid_emit.c: a hose's few particles a step) at -Os: 0.2 KB gzip less (104.5 -> 104.3 KB; the bodies' face planes
+# and the sheet memory had taken the element to 180.0 KB), the same bits (tests/node/crossbuild.test.mjs).
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
-	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c \
+	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c src/families/attachments.c src/families/fluid_emit.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c \
 	src/families/fluid_queries.c src/families/fluid_sort.c,$(WASM_SRC))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
