@@ -22,6 +22,7 @@
 #include "families/shapes.h"
 #include "families/volume.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -283,35 +284,27 @@ static int PlanMesh(pbdBodyPlan* plan, void* mem, size_t memBytes, pbdBodyError*
 	return plan->def->shape == pbdBodyShape_surface ? PlanSurface(plan, mem, memBytes, e) : PlanTets(plan, mem, e);
 }
 
-/* Every lattice tet keeps a positive volume in float where the body is put: cells far smaller
-   than the float spacing at its position (a centimetre box at x = 1e5 cut 48 ways) would put
-   corners on one another and leave tets the volume family skips, a body of nothing. */
-static int CheckLatticeVolumes(const pbdBodyPlan* plan, pbdBodyError* e)
+/* A lattice's spacing against float32's resolution where the body sits. Every coordinate the step writes is
+   rounded to a float step, ulp(c) <= FLT_EPSILON |c|, so an edge of length s between two particles whose largest
+   coordinate is |x| is known to FLT_EPSILON |x| / s of strain at best, and a tet's volume (three edges) to about three
+   times that. PBD_BODY_MIN_SPACING_STEPS = 2^10 float steps to a spacing keeps that rounding at 0.1% of strain,
+   the volume the volume family holds a resting body to (docs/physics.md); fewer, and the rounding of every write is
+   a strain the constraints chase: a 1 um cube at y = 1 (a spacing of two float steps) ends with every tet inverted
+   and no volume. The bound scales with the distance from the origin (a 1 um body at the origin is as fine as a
+   1 m one at 1e6 um), and it also keeps every lattice tet of positive volume in float (1024 steps against 0). */
+#define PBD_BODY_MIN_SPACING_STEPS 1024.0f
+
+static int CheckSpacing(const pbdLattice* lat, float farthest, pbdBodyError* e)
 {
-	const pbdLattice* lat = plan->lattice;
-	for (int32_t k = 0; k < lat->n[2]; ++k) {
-		for (int32_t j = 0; j < lat->n[1]; ++j) {
-			for (uint64_t row = lat->cell[j + PBD_LATTICE_MAX * k]; row != 0; row &= row - 1u) {
-				const int32_t i = __builtin_ctzll(row);
-				float x[8][3];
-				for (int v = 0; v < 8; ++v) {
-					float local[3];
-					pbd_Lattice_CornerPosition(lat, i + (v & 1), j + ((v >> 1) & 1), k + (v >> 2), local);
-					pbd_BodyPoint(plan, local, x[v]);
-				}
-				for (int t = 0; t < 6; ++t) {
-					const int32_t* q = pbd_LatticeKuhn[t];
-					if (!(pbd_TetVolume6(x[q[0]], x[q[1]], x[q[2]], x[q[3]]) > 0.0f)) {
-						return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
-											"the body's cells (%g m) are too small for float precision where it is: a tet would have "
-											"no volume (lower the resolution or move the body nearer the origin)",
-											(double)lat->spacing[0]);
-					}
-				}
-			}
-		}
-	}
-	return PBD_OK;
+	float s = lat->spacing[0];
+	for (int a = 1; a < 3; ++a) s = lat->spacing[a] < s ? lat->spacing[a] : s;
+	const float least = PBD_BODY_MIN_SPACING_STEPS * FLT_EPSILON * farthest;
+	if (s >= least) return PBD_OK;
+	return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT,
+						"the body's lattice spacing %g m is too small for float precision where it is (%g m from the origin "
+						"on an axis): at least %g m there (%g float steps); lower the resolution, make the body larger or "
+						"move it nearer the origin",
+						(double)s, (double)farthest, (double)least, (double)PBD_BODY_MIN_SPACING_STEPS);
 }
 
 static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
@@ -334,7 +327,8 @@ static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
 		radius = lat->spacing[0];
 		for (int a = 1; a < 3; ++a) radius = lat->spacing[a] < radius ? lat->spacing[a] : radius;
 		radius *= 0.5f;
-		/* every particle within the world bound, computed as Build will place it */
+		/* every particle within the world bound, computed as Build will place it; the largest coordinate */
+		float farthest = 0.0f;
 		for (int32_t k = 0; k <= lat->n[2]; ++k) {
 			for (int32_t j = 0; j <= lat->n[1]; ++j) {
 				for (uint64_t row = lat->corner[j + (PBD_LATTICE_MAX + 1) * k]; row != 0; row &= row - 1u) {
@@ -344,11 +338,12 @@ static int PlanCounts(pbdBodyPlan* plan, pbdBodyError* e)
 					if (!pbd_IsCoord(x[0]) || !pbd_IsCoord(x[1]) || !pbd_IsCoord(x[2])) {
 						return pbd_BodyFail(e, PBD_ERR_INVALID_ARGUMENT, "the body reaches beyond +-%g", (double)PBD_COORD_LIMIT);
 					}
+					for (int a = 0; a < 3; ++a) farthest = fabsf(x[a]) > farthest ? fabsf(x[a]) : farthest;
 				}
 			}
 		}
+		if ((err = CheckSpacing(lat, farthest, e)) != PBD_OK) return err;
 	}
-	if (soft && def->shape != pbdBodyShape_tets && (err = CheckLatticeVolumes(plan, e)) != PBD_OK) return err;
 	pbd_BodySkin_Counts(plan, &c->skinVertices, &c->skinTriangles);
 	/* a given radius reaches at most PBD_MAX_RADIUS_SPACINGS spacings (minipbd.h), the default is half of one */
 	plan->spacing = 2.0f * radius;

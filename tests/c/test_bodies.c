@@ -7,6 +7,7 @@
 #include "test_body_helpers.h"
 #include "world/core.h"
 
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,8 +240,8 @@ void Test_BodyRefusedWorldUnchanged(void)
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "particle radius would be"));
 	d = good, d.position[0] = 99990.0f, d.halfExtents[0] = d.halfExtents[1] = d.halfExtents[2] = 0.002f; /* float steps 8 mm there */
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "too small for float precision"));
-	d.type = PBD_OBJECT_RIGID; /* no tets to lose: coincident particles still shape-match */
-	ENSURE(pbd_BodyCounts(&d, &c) == PBD_OK);
+	d.type = PBD_OBJECT_RIGID; /* no tets to lose, but its particles would sit on one another all the same */
+	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "too small for float precision"));
 	d = good, d.halfExtents[2] = -1.0f;
 	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "halfExtents[2]"));
 	d = good, d.shape = pbdBodyShape_ball, d.radius = 0.0f;
@@ -266,4 +267,45 @@ void Test_BodyRefusedWorldUnchanged(void)
 	pbd_DestroyWorld(w);
 	ENSURE(pbd_BodyCounts(&good, NULL) == PBD_ERR_INVALID_ARGUMENT);
 	ENSURE(pbd_World_AddBody(0, &good) == PBD_ERR_INVALID_WORLD && pbd_BodyCounts(&good, &c) == PBD_OK);
+}
+
+/* Issue 22 item 7: a lattice spacing near float32's resolution where the body sits is refused, as a body too large
+   is. Before, a closed 1 um cube (a spacing of 2.5e-7 m, two float steps at y = 1) was accepted and ended with every
+   tet inverted. The bound is 1024 float steps (builders/body.c, CheckSpacing): spacing >= 1024 FLT_EPSILON |x|,
+   |x| the body's largest coordinate, checked here on both sides of it; the same body at the origin is fine. */
+void Test_BodyTooSmallForFloat(void)
+{
+	pbdWorldId w = BodyWorld(400);
+	pbdBodyDef good = pbd_DefaultBodyDef();
+	good.resolution = 2;
+	good.position[1] = 1.0f;
+	ENSURE(pbd_World_AddBody(w, &good) == 0);
+	pbd_World_Step(w);
+	pbd_World_UpdateSkin(w);
+	TestWorldShot shot = TestShoot(w);
+	TestMesh cube = TestCube(0.5e-6f);
+	for (int type = PBD_OBJECT_SOFT; type <= PBD_OBJECT_RIGID; ++type) {
+		pbdBodyDef d = TestSurfaceDef(&cube, type, 4);
+		d.position[1] = 1.0f;
+		ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "too small for float precision"));
+		ENSURE(strstr(pbd_World_GetLastErrorMessage(w), "2.5e-07 m") != NULL); /* names the spacing */
+		d.position[1] = 1e-6f; /* at the origin float steps are 1e-13 m: the same cube is a body */
+		pbdBodyCounts c;
+		ENSURE(pbd_BodyCounts(&d, &c) == PBD_OK && c.particles == 125);
+	}
+	/* A box at y = 1 of half extent h and resolution 4: spacing h / 2, largest coordinate 1 + h. */
+	const double least = 1024.0 * FLT_EPSILON; /* per metre from the origin */
+	pbdBodyDef d = good;
+	d.resolution = 4;
+	d.halfExtents[0] = d.halfExtents[1] = d.halfExtents[2] = 2.5e-4f;
+	ENSURE(0.5 * 2.5e-4 > least * (1.0 + 2.5e-4)); /* 1.25e-4 against 1.2210e-4 */
+	pbdBodyCounts c;
+	ENSURE(pbd_BodyCounts(&d, &c) == PBD_OK);
+	d.halfExtents[0] = d.halfExtents[1] = d.halfExtents[2] = 2.4e-4f;
+	ENSURE(0.5 * 2.4e-4 < least * (1.0 + 2.4e-4)); /* 1.2e-4 */
+	ENSURE(Refused(w, &d, PBD_ERR_INVALID_ARGUMENT, "too small for float precision"));
+	ENSURE(TestSameAsShot(w, &shot));
+	TestShotFree(&shot);
+	TestMeshFree(&cube);
+	pbd_DestroyWorld(w);
 }

@@ -3,4 +3,5 @@
 	X(BodyCountsMatchAddBody)        \
 	X(BodyParticles)                 \
 	X(BodyGivenTets)                 \
-	X(BodyRefusedWorldUnchanged)
+	X(BodyRefusedWorldUnchanged)     \
+	X(BodyTooSmallForFloat)
