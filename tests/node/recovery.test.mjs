@@ -30,8 +30,10 @@ const at = (world, i) => Array.from(world.positions.subarray(4 * i, 4 * i + 3));
 
 // ---------------------------------------------------------------- displacement bound
 
+// Tethers off: with them the target is first moved into the corner's reach from the pins (knots.test.mjs), and the
+// displacement bound is not what stops it.
 test('a target teleported 99 m away moves its particle maxSpeed dt in one step, along the line to it', () => {
-  const world = pbd.createWorld(clothScene());
+  const world = pbd.createWorld(clothScene((s) => { s.solver.tethers = 0; }));
   world.step(60);
   const maxSpeed = world.getParam('maxSpeed'), dt = world.getParam('dt');
   assert.equal(maxSpeed, 100);
@@ -44,7 +46,8 @@ test('a target teleported 99 m away moves its particle maxSpeed dt in one step, 
   const along = d[0] * u[0] + d[1] * u[1] + d[2] * u[2];
   const off = Math.hypot(d[0] - along * u[0], d[1] - along * u[1], d[2] - along * u[2]);
   assert.ok(Math.abs(along - maxSpeed * dt) < 1e-3, `moved ${along} m along the line, expected ${maxSpeed * dt}`);
-  assert.ok(off < 1e-4, `${off} m off the line`);
+  // the attachment is solved first in each pass, so the cloth's constraints after it pull the corner off the line a little
+  assert.ok(off < 0.02 * along, `${off} m off the line`);
   // and no particle of the cloth moved farther than that (10 substeps of at most maxSpeed h)
   const x = world.positions;
   for (let i = 0; i < world.particleCount; i++) {
