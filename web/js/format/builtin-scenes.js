@@ -85,8 +85,9 @@ const BUILTIN_SOURCES = {
   // (s / sqrt 2 = 3.6 cm < D) until the square is stretched 24%; and maxSpeed 6 m/s bounds every particle's move to
   // 1 cm a substep, so two particles close by at most 2 cm between two searches of the pairs, less than the 2.7 cm
   // a particle over a square's centre must cross to reach the cloth's plane (sqrt(D^2 - s^2 / 2)). Measured with
-  // tools/knots.mjs (48 random fast drags): 30 knotted without either; 7 with the thickness alone, the corner's
-  // edges still stretched 50-80% by the drag; 0 with both.
+  // tools/knots.mjs (48 random fast drags): 28 knotted (16-39% a minute after release) without either; 7 with the
+  // thickness alone, the corner's edges still stretched 50-80% by the drag; none with both (5.7% at most, 4.3%
+  // undisturbed).
   cloth: {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Hanging cloth: 2 m x 2 m, 40 x 40, its top corners held 1.6 m apart',
