@@ -83,27 +83,32 @@ test('paused, the page draws only when the picture changes: a key that orbits, a
   try {
     await waitSteps(page, 5);
     await page.click('#pause');
-    // Animation frames counted in the page: the frames the browser offered, and the ones the page drew.
-    const frames = (n) => page.evaluate((n) => new Promise((resolve) => {
-      const r = window.minipbd.app.renderer;
-      const drawn0 = r.framesDrawn;
+    // Frames drawn are counted from before each action (a frame may come between two calls into the page), after
+    // `n` animation frames the browser offered.
+    const drawn = () => page.evaluate(() => window.minipbd.app.renderer.framesDrawn);
+    const ticks = (n) => page.evaluate((n) => new Promise((resolve) => {
       let left = n;
-      const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve(r.framesDrawn - drawn0));
+      const tick = () => (--left > 0 ? requestAnimationFrame(tick) : resolve());
       requestAnimationFrame(tick);
     }), n);
-    await frames(10); // the frames owed to the click
-    assert.equal(await frames(30), 0, 'a paused page with nothing changing draws none of 30 frames');
+    await ticks(10); // the frames owed to the click
+    let d0 = await drawn();
+    await ticks(30);
+    assert.equal(await drawn() - d0, 0, 'a paused page with nothing changing draws none of 30 frames');
     const still = await page.locator('#view').screenshot();
     const px = await canvasPixels(page);
     assert.ok(px.clothFraction > 0.05, `the last frame stays on screen (${(px.clothFraction * 100).toFixed(1)}% cloth)`);
 
     await page.focus('#view');
+    d0 = await drawn();
     await page.keyboard.press('ArrowLeft'); // orbits (panel/shortcuts.js)
-    assert.ok(await frames(10) >= 1, 'an orbit while paused is drawn');
+    await ticks(10);
+    assert.ok(await drawn() - d0 >= 1, 'an orbit while paused is drawn');
     assert.ok(!(await page.locator('#view').screenshot()).equals(still), 'the drawn frame shows the new camera');
 
     // A tool moving a particle from outside the page's controls asks for a frame (app.requestRedraw).
-    await frames(10);
+    await ticks(10);
+    d0 = await drawn();
     const moved = await page.evaluate(() => {
       const w = window.minipbd.world;
       const p = w.positions;
@@ -112,12 +117,17 @@ test('paused, the page draws only when the picture changes: a key that orbits, a
       return i;
     });
     assert.ok(moved > 0);
-    assert.equal(await frames(10), 0, 'a change no event announced is not drawn by itself');
+    await ticks(10);
+    assert.equal(await drawn() - d0, 0, 'a change no event announced is not drawn by itself');
+    d0 = await drawn();
     await page.evaluate(() => window.minipbd.app.requestRedraw(1));
-    assert.equal(await frames(10), 1, 'requestRedraw(1) draws exactly one frame');
+    await ticks(10);
+    assert.equal(await drawn() - d0, 1, 'requestRedraw(1) draws exactly one frame');
 
+    d0 = await drawn();
     await page.click('#pause'); // running again: every step is shown
-    assert.ok(await frames(20) >= 10, 'a running world is drawn frame after frame');
+    await ticks(20);
+    assert.ok(await drawn() - d0 >= 10, 'a running world is drawn frame after frame');
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
