@@ -163,6 +163,19 @@ static void Keep(int32_t* next, float* dist, int32_t j, float s, float d2)
 	dist[e] = d2;
 }
 
+/* Whether fluid particle i is over sheet particle j's patch (within its half-edge l sideways, within h across), with
+   their squared distance d2 and i's height dn across j's sheet: the test a remembered pair keeps its contact by. */
+static inline int OverPatch(const pbdFluid* f, const float* x, int32_t i, int32_t j, float* d2, float* dn)
+{
+	const float* a = x + 4 * i;
+	const float* b = x + 4 * j;
+	const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+	*d2 = (dx * dx + dy * dy) + dz * dz;
+	*dn = Across(x, f->sheet, i, j);
+	const float l = f->sheet[4 * j + 3];
+	return (*d2 - *dn * *dn < l * l) && (*dn * *dn < f->k.h2);
+}
+
 /* Fluid particle i's memory, this substep: the entries whose cloth particle is gone from i's list
    but that i is still over the patch of (tangentially within l_j, within h of its plane) become
    extra contacts (f->sheetExtra); entries no longer near are dropped. The step's search then keeps
@@ -187,13 +200,8 @@ static void Remember(pbdWorld* w, pbdFluid* f, int32_t i, const float* side)
 		const int32_t j = abs(memory[e]) - 1;
 		if (!SheetParticle(w, f, j)) continue;
 		if ((listed >> e) & 1u) continue; /* kept below with the list's entries */
-		const float* a = x + 4 * i;
-		const float* b = x + 4 * j;
-		const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-		const float d2 = (dx * dx + dy * dy) + dz * dz;
-		const float dn = Across(x, f->sheet, i, j);
-		const float l = f->sheet[4 * j + 3];
-		if (!(d2 - dn * dn < l * l) || !(dn * dn < f->k.h2)) continue;
+		float d2, dn;
+		if (!OverPatch(f, x, i, j, &d2, &dn)) continue;
 		extra |= (uint8_t)(1u << e);
 		/* the solve reads a listed solid's props; this one is in no list */
 		const uint32_t o = w->phase[j] & PBD_PHASE_OBJECT_MASK;
@@ -248,13 +256,8 @@ static void Adopt(pbdWorld* w, pbdFluid* f, int32_t i)
 			if (mq[e] == 0) continue;
 			const int32_t j = abs(mq[e]) - 1;
 			if (Remembered(memory, j) != 0.0f || !SheetParticle(w, f, j)) continue;
-			const float* a = x + 4 * i;
-			const float* b = x + 4 * j;
-			const float dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-			const float d2 = (dx * dx + dy * dy) + dz * dz;
-			const float dn = Across(x, f->sheet, i, j);
-			const float l = f->sheet[4 * j + 3];
-			if (!(d2 - dn * dn < l * l) || !(dn * dn < f->k.h2)) continue;
+			float d2, dn;
+			if (!OverPatch(f, x, i, j, &d2, &dn)) continue;
 			const float half = 0.5f * (f->k.radius + pbd_Material_ContactRadius(w, (int32_t)(w->phase[j] & PBD_PHASE_OBJECT_MASK)));
 			const float s = dn >= half ? 1.0f : dn <= -half ? -1.0f : mq[e] > 0 ? 1.0f : -1.0f;
 			Keep(memory, dist, j, s, d2);
