@@ -50,10 +50,9 @@ export function frameLoop(app, { size, viewTools }) {
       camera.update(canvas.width / canvas.height);
       state.view.held = app.input.heldParticles;
       state.view.heldColliders = app.input.heldColliders;
-      // While steps are in flight ('redraw') every frame is drawn, as before: measured, the single-thread build's
-      // slices never finished the first step of a 235,298-particle rigid scene when those frames were skipped
-      // (respond.test, rigid-cap; the cause is not yet understood). A paused, idle page draws nothing.
-      const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view }) || what !== 'upload';
+      // Drawn only when the picture would change: not while steps are in flight with nothing else new (a frame
+      // would draw the last buffers again), not while a free world is paused and idle.
+      const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view });
       if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload' })) {
         gate.drawn();
         viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer

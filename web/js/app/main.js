@@ -69,6 +69,7 @@ function createApp(canvas) {
     scene: null,
     sceneKey: null,
     paused: false,
+    slowPause: false, // paused by onSlow, not by the user
     // The fixed-step loop (sim/loop.js): its dt follows the world's; it says how many steps are due and the
     // driver takes them (a held collider moves toward the pointer a bounded distance before every step).
     loop: new FixedStepLoop((n) => driver.request(n), { timed: false }),
@@ -87,6 +88,7 @@ function createApp(canvas) {
     onSlow: (ms) => {
       // A link whose step is far beyond this machine opens paused, and says so; the page keeps answering.
       app.setPaused(true);
+      state.slowPause = true; // the page's own pause, for this world only: scene-load.js lifts it for the next
       state.slowNotice = t('notice.slowStep', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
       app.ui.showNotice(state.slowNotice, { sticky: true });
     },
@@ -108,6 +110,7 @@ function createApp(canvas) {
   };
   app.setPaused = (paused) => {
     state.paused = Boolean(paused);
+    state.slowPause = false; // a pause or resume asked for is the user's from now on
     state.loop.accumulator = 0;
     if (state.paused) driver.cancel({ job: false });
     if (app.input) app.input.paused = state.paused;

@@ -4,7 +4,7 @@
 // anything the page is told (a pointer, a key, a wheel, a panel control, a message from a host page, a change of
 // colour scheme), which covers every change made through the page's own controls without each one having to say so.
 // A tool that changes the world from outside them (window.minipbd.world.setPosition …) asks: app.requestRedraw().
-// While steps are in flight every frame is still drawn (frame.js says why).
+// Frames while steps are in flight are no exception: they would draw the last buffers again.
 //
 // Why: a paused page used to redraw the same picture every frame. Without a GPU (Chrome falls back to SwiftShader,
 // software WebGL) a frame of the chain scene costs about 37 ms of CPU, so an idle paused page kept both cores of a

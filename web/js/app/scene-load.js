@@ -15,6 +15,13 @@ export function sceneLoading(app) {
     driver.drop(); // nothing more of the old world's steps, not even the one in flight
     state.world?.engine.stepping?.settle(); // the threaded runner's call in flight ends first
     const world = state.pbd.createWorld(scene);
+    // A pause the page made itself because the old world's step was far beyond the machine (main.js onSlow) was that
+    // world's: the new one runs, and pauses again only if it is as slow. (Kept, it left the new world paused under
+    // the old one's notice: a link opened from a slow scene never took a step.) A pause the user asked for stays.
+    if (state.slowPause) {
+      app.setPaused(false);
+      app.ui.clearNotice();
+    }
     const old = state.world;
     app.input?.reset();
     app.recorder?.worldChanged(world);
