@@ -53,7 +53,7 @@ export function frameLoop(app, { size, viewTools }) {
       // Drawn only when the picture would change: not while steps are in flight with nothing else new (a frame
       // would draw the last buffers again), not while a free world is paused and idle.
       const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view });
-      if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload' })) {
+      if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload', time: now })) {
         gate.drawn();
         viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer
         if (!exposed.ready) {

@@ -481,7 +481,9 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
         this._camera.update(canvas.width / canvas.height);
         this._view.held = this._input.heldParticles;
         this._view.heldColliders = this._input.heldColliders;
-        if (renderer.draw(this._camera, this._view, { upload: what === 'upload' })) this._dirty = false;
+        // A draw declined (a software renderer's frame rate, render/renderer.js) is owed: the next frame draws.
+        if (renderer.draw(this._camera, this._view, { upload: what === 'upload', time: now })) this._dirty = false;
+        else if (stepped) this._dirty = true;
       }
       if (what === 'upload') this._driver.afterDraw();
     } catch (err) {

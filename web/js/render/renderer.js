@@ -34,6 +34,28 @@ export { ARROWS, arrowStride } from './arrows.js';
 export { colliderDraws, quatToMat4 } from './colliders.js';
 
 /** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
+/**
+ * Without a GPU the browser draws WebGL on the CPU (Chrome's SwiftShader, Mesa's llvmpipe): a frame of the chain at
+ * 500 x 560 then costs its GPU process about 30 ms of CPU, so drawing every animation frame takes a whole core from
+ * the simulation, which needs it most on exactly such a machine (measured on 2 cores, chain running: 1.5 cores in the
+ * GPU process at 52 frames a second, 0.9 at 30). There the renderer draws at most SOFTWARE_FPS frames a second; a
+ * draw it declines returns false, which its callers already take as "draw again next frame" (app/redraw.js,
+ * embed/element.js). The simulation's steps are not tied to frames (sim/loop.js), so it keeps real time.
+ */
+export const SOFTWARE_FPS = 30;
+const SOFTWARE_RENDERER = /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Basic Render Driver/i;
+/** At 60 Hz a frame comes every 16.7 ms: a draw is declined only when less than this is left of its 1/30 s, so
+ *  every other frame is drawn despite the jitter of frame times (at 144 Hz: every fifth, 28.8 a second). */
+const FRAME_SLACK_MS = 4;
+
+/** Whether `gl` draws in software: the renderer's name (Chrome reports SwiftShader in RENDERER itself; the debug
+ *  extension's unmasked name where a browser offers it). */
+export function isSoftwareRenderer(gl) {
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const names = [gl.getParameter(gl.RENDERER), info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : ''];
+  return names.some((n) => SOFTWARE_RENDERER.test(String(n ?? '')));
+}
+
 const PASSES = [floor, colliders, hoses, cloth, skin, lines, points, arrows];
 const MODULES = [sky, ...PASSES, heatmap, fluid, glass];
 
@@ -60,6 +82,7 @@ export class Renderer {
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
     this.framesUploaded = 0;
+    this.lastDrawAt = -Infinity; // the frame time of the last frame drawn
     this.lastColliderCount = 0; // colliders drawn in the last frame
     this.lastFrameWater = false;
     this.colliderCache = []; // per-collider draw records, reused frame to frame
@@ -73,6 +96,8 @@ export class Renderer {
     });
     if (!gl) throw new Error('this page needs WebGL2, which this browser or device does not provide');
     this.gl = gl;
+    /** The shortest time between two frames drawn (ms): 1/SOFTWARE_FPS s on a software renderer, else none. */
+    this.minFrameMs = isSoftwareRenderer(gl) ? 1000 / SOFTWARE_FPS : 0;
     canvas.addEventListener('webglcontextlost', (e) => {
       e.preventDefault(); // without this the browser never offers a restore
       this.contextLost = true;
@@ -178,11 +203,14 @@ export class Renderer {
    * The caller keeps the canvas size in sync with its CSS size and calls camera.update(aspect) first.
    * `upload: false` (the world is busy stepping: sim/driver.js) draws the buffers uploaded last with the new camera
    * and view, and asks nothing of the world: the colliders, the fluids' live counts and the radii are those of
-   * the last upload.
+   * the last upload. `time`: the animation frame's timestamp, from a frame loop (app/frame.js, embed/element.js);
+   * given, a software renderer declines (false) a frame sooner than minFrameMs after the last one drawn. A call
+   * without it (a tool's, a test's) always draws.
    */
-  draw(camera, view, { upload = true } = {}) {
+  draw(camera, view, { upload = true, time = null } = {}) {
     const world = this.world;
     if (this.contextLost || !world) return false;
+    if (time !== null && time - this.lastDrawAt < this.minFrameMs - FRAME_SLACK_MS) return false;
     const gl = this.gl;
     gl.viewport(0, 0, gl.drawingBufferWidth, gl.drawingBufferHeight);
     if (!upload && !this.uploaded) return false; // nothing uploaded yet for this world
@@ -190,6 +218,7 @@ export class Renderer {
     if (scheme !== this.scheme) this.colors = paletteColors(this.scheme = scheme); // prefers-color-scheme changed
     const frame = upload ? this._upload(world, camera, view) : this._frameFrom(this.lastFrame, camera, view);
     this._drawFrame(frame, view);
+    this.lastDrawAt = time ?? performance.now();
     return true;
   }
 
