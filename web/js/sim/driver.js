@@ -462,8 +462,12 @@ export class StepDriver {
     // Per step: n quick steps in flight together are not one slow one. The slices stepper knows a step's cost
     // from its first units already; the threaded runner tells only when it is done, so elapsed time bounds it.
     const { n, at } = world.asyncSteps;
-    const perStep = (now() - at) / n;
-    const estimate = world.stepper.estimateMs ?? 0;
+    const elapsed = now() - at;
+    const perStep = elapsed / n;
+    // The estimate is a unit's measured cost times the units: one slice descheduled on a loaded machine inflates it
+    // (a step's first measure is taken as it comes), so it is believed only once the steps have taken a third of
+    // SLOW_STEP_MS for real; a slow scene is still told within 0.5 s, long before its first step ends.
+    const estimate = elapsed > SLOW_STEP_MS / 3 ? (world.stepper.estimateMs ?? 0) : 0;
     if (perStep > SLOW_STEP_MS || estimate > SLOW_STEP_MS) {
       this.slowWorld = world;
       this.onSlow(Math.max(perStep, estimate));
