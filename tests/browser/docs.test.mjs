@@ -59,10 +59,28 @@ async function elementsStep(page) {
   for (let i = 0; i < count; i++) {
     await page.waitForFunction((i) => document.querySelectorAll('minipbd-scene')[i].world, i, { timeout: READY_TIMEOUT });
     const s0 = await page.evaluate((i) => document.querySelectorAll('minipbd-scene')[i].stats().steps, i);
-    await page.waitForFunction(([i, t]) => document.querySelectorAll('minipbd-scene')[i].stats().steps >= t, [i, s0 + 3],
-      { timeout: READY_TIMEOUT });
+    try {
+      await page.waitForFunction(([i, t]) => document.querySelectorAll('minipbd-scene')[i].stats().steps >= t, [i, s0 + 3],
+        { timeout: READY_TIMEOUT });
+    } catch (err) {
+      // Once seen under the full suite and not reproduced: say what every element's stepping was doing.
+      throw new Error(`element ${i} took fewer than 3 steps: ${JSON.stringify(await elementStates(page))}`, { cause: err });
+    }
   }
   return count;
+}
+
+/** Each element's stepping state (the driver's and the engine's), for a wait that failed. */
+function elementStates(page) {
+  return page.evaluate(() => [...document.querySelectorAll('minipbd-scene')].map((el) => {
+    const d = el._driver, w = el._world;
+    return {
+      active: el._active(), visible: el._visible, playing: el._playing, failed: el._failed ?? null,
+      status: el.shadowRoot?.textContent?.slice(0, 120) ?? null,
+      steps: w?.stepsEnded, busy: w?.busy, pending: d?.pending, inFlight: d?.inFlight, waiting: d?.waiting,
+      turn: d?.turn, queue: d?.queue.length, job: Boolean(d?.job), engineStepping: w ? w.engine.stepping === w : null,
+    };
+  }));
 }
 
 const pageErrors = (problems) => problems.filter((p) => p.startsWith('pageerror') || p.startsWith('HTTP '));
