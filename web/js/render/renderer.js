@@ -33,7 +33,6 @@ export { PALETTE } from './palette.js';
 export { ARROWS, arrowStride } from './arrows.js';
 export { colliderDraws, quatToMat4 } from './colliders.js';
 
-/** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
 /**
  * Without a GPU the browser draws WebGL on the CPU (Chrome's SwiftShader, Mesa's llvmpipe): a frame of the chain at
  * 500 x 560 then costs its GPU process about 30 ms of CPU, so drawing every animation frame takes a whole core from
@@ -42,7 +41,7 @@ export { colliderDraws, quatToMat4 } from './colliders.js';
  * draw it declines returns false, which its callers already take as "draw again next frame" (app/redraw.js,
  * embed/element.js). The simulation's steps are not tied to frames (sim/loop.js), so it keeps real time.
  */
-export const SOFTWARE_FPS = 30;
+const SOFTWARE_FPS = 30;
 const SOFTWARE_RENDERER = /SwiftShader|llvmpipe|softpipe|Software Rasterizer|Basic Render Driver/i;
 /** At 60 Hz a frame comes every 16.7 ms: a draw is declined only when less than this is left of its 1/30 s, so
  *  every other frame is drawn despite the jitter of frame times (at 144 Hz: every fifth, 28.8 a second). */
@@ -50,12 +49,13 @@ const FRAME_SLACK_MS = 4;
 
 /** Whether `gl` draws in software: the renderer's name (Chrome reports SwiftShader in RENDERER itself; the debug
  *  extension's unmasked name where a browser offers it). */
-export function isSoftwareRenderer(gl) {
+function isSoftwareRenderer(gl) {
   const info = gl.getExtension('WEBGL_debug_renderer_info');
   const names = [gl.getParameter(gl.RENDERER), info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : ''];
   return names.some((n) => SOFTWARE_RENDERER.test(String(n ?? '')));
 }
 
+/** The passes after the sky, in drawing order (each drawn when it is visible in the frame). */
 const PASSES = [floor, colliders, hoses, cloth, skin, lines, points, arrows];
 const MODULES = [sky, ...PASSES, heatmap, fluid, glass];
 
