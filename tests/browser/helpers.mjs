@@ -151,6 +151,23 @@ export async function waitFrames(page, n = 5) {
   await page.waitForFunction((target) => window.minipbd.app.renderer.framesDrawn >= target, start + n, { timeout: READY_TIMEOUT });
 }
 
+/** Frames drawn over `ticks` animation frames by the page's renderer, or by element `elementId`'s:
+ *  { drawn, ticks, ms, fps }. A software renderer (render/renderer.js) draws at most 30 a second. */
+export function drawRate(page, { elementId = null, ticks = 90 } = {}) {
+  return page.evaluate(([id, n]) => new Promise((resolve) => {
+    const r = id === null ? window.minipbd.app.renderer : document.getElementById(id)._renderer;
+    const d0 = r.framesDrawn;
+    let seen = 0, t0 = null;
+    const tick = (t) => {
+      t0 ??= t;
+      if (++seen <= n) return requestAnimationFrame(tick);
+      const drawn = r.framesDrawn - d0;
+      resolve({ drawn, ticks: n, ms: t - t0, fps: (drawn * 1000) / (t - t0) });
+    };
+    requestAnimationFrame(tick);
+  }), [elementId, ticks]);
+}
+
 /**
  * Decode a PNG as Playwright's screenshots write it (8-bit RGB or RGBA, not interlaced) into { width, height, data },
  * data RGBA bytes row by row. In Node: a canvas's pixels sent back from the page as a JS array cost seconds of CPU per

@@ -3,7 +3,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, SMALL_VIEWPORT, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, canvasPixels, drawRate, SMALL_VIEWPORT, TEST_TIMEOUT, READY_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -131,19 +131,8 @@ test('paused, the page draws only when the picture changes: a key that orbits, a
     // (render/renderer.js).
     assert.equal(await page.evaluate(() => window.minipbd.app.renderer.minFrameMs > 0), true, 'SwiftShader is recognised as a software renderer');
     assert.ok(await drawn() - d0 >= 9, 'a running world is drawn every other frame');
-    const rate = await page.evaluate(() => new Promise((resolve) => {
-      const r = window.minipbd.app.renderer;
-      const d0 = r.framesDrawn;
-      let ticks = 0, t0 = null;
-      const tick = (t) => {
-        t0 ??= t;
-        if (++ticks <= 90) return requestAnimationFrame(tick);
-        resolve({ drawn: r.framesDrawn - d0, ticks: ticks - 1, ms: t - t0 });
-      };
-      requestAnimationFrame(tick);
-    }));
-    const fps = (rate.drawn * 1000) / rate.ms;
-    assert.ok(fps <= 31, `${rate.drawn} frames drawn in ${rate.ms.toFixed(0)} ms (${fps.toFixed(1)} a second) of ${rate.ticks} offered`);
+    const rate = await drawRate(page);
+    assert.ok(rate.fps <= 31, `${rate.drawn} frames drawn in ${rate.ms.toFixed(0)} ms (${rate.fps.toFixed(1)} a second) of ${rate.ticks} offered`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -89,8 +89,7 @@ function createApp(canvas) {
       // A link whose step is far beyond this machine opens paused, and says so; the page keeps answering.
       app.setPaused(true);
       state.slowPause = true; // the page's own pause, for this world only: scene-load.js lifts it for the next
-      state.slowNotice = t('notice.slowStep', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
-      app.ui.showNotice(state.slowNotice, { sticky: true });
+      app.ui.showNotice(t('notice.slowStep', { seconds: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) }), { sticky: true });
     },
   });
   currentWorld = () => (driver.queue.length > 0 && driver.flush(), state.world); // the page's waiting calls first
