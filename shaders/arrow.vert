@@ -13,8 +13,8 @@ layout(location = 0) in vec3 a_position;
 layout(location = 1) in vec3 a_velocity;
 uniform mat4 u_viewProj;
 uniform float u_projZ;                   // proj[14] = 2 far near / (near - far): moves depth along the eye ray
-uniform vec2 u_viewport;                 // drawing buffer size in device pixels
-uniform float u_pixelRatio;              // device pixels per CSS pixel
+uniform vec2 u_viewport;                 // drawing buffer size in its pixels
+uniform float u_pixelRatio;              // drawing-buffer pixels per CSS pixel
 uniform float u_seconds;                 // length = u_seconds * |v| ...
 uniform float u_maxLength;               // ... at most this many metres
 uniform float u_hotSpeed;                // speed (m/s) that gets the hottest colour
@@ -53,7 +53,7 @@ void main() {
   v_color = vec3(0.0);
   if (c0.w <= 0.0 || c1.w <= 0.0) { gl_Position = HIDDEN; return; } // behind the eye
   vec2 half_ = 0.5 * u_viewport;
-  vec2 s0 = c0.xy / c0.w * half_;        // device pixels from the centre
+  vec2 s0 = c0.xy / c0.w * half_;        // drawing-buffer pixels from the centre
   vec2 s1 = c1.xy / c1.w * half_;
   vec2 d = s1 - s0;
   float len = length(d);

@@ -4,12 +4,13 @@
 //
 // The frames compared here are drawn on demand and read back with gl.readPixels in the same task, with the
 // world paused, so two frames of the same state are identical and any changed pixel is the arrows' doing.
-// The flag is set on the app's view object directly (window.minipbd.app.state.view), not through the panel.
+// The flag is set on the app's view object directly (window.minipbd.app.state.view), not through the panel. The
+// page draws at full resolution here (helpers.mjs fullResolution), as on a GPU: the widths are in its pixels.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { arrowStride, ARROWS } from '../../web/js/render/renderer.js';
-import { openBrowser, openPage, waitSteps, waitFrames, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, waitSteps, waitFrames, fullResolution, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 
 let env;
 before(async () => { env = await openBrowser(); });
@@ -102,6 +103,7 @@ const colourShare = (pixels, test) => pixels.filter(([, , r, g, b]) => test(r, g
 test('velocity arrows: none at rest, drawn along +x and -x from the particle, coloured by speed, one upload', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url); // the default scene: the hanging cloth
   try {
+    await fullResolution(page); // the widths below are in full-resolution pixels
     // Its top corners held where the grid puts them, so it hangs flat, facing the camera: the draped default folds,
     // and a fold in front of the measured particle would hide part of its arrow.
     await page.evaluate(async () => {
@@ -222,6 +224,7 @@ test('velocity arrows: none at rest, drawn along +x and -x from the particle, co
 test('velocity arrows are drawn again after a WebGL context loss and restore', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
+    await fullResolution(page);
     await waitSteps(page, 10);
     const i = await page.evaluate(() => {
       const { world, app, scene } = window.minipbd;

@@ -10,7 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, openPage, decodePng, waitFrames, watchProblems, SMALL_VIEWPORT, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
+import { openBrowser, openPage, decodePng, waitFrames, fullResolution, watchProblems, SMALL_VIEWPORT, READY_TIMEOUT, TEST_TIMEOUT } from './helpers.mjs';
 
 const LOWER = [-0.2, 0.0, -0.2];
 const UPPER = [0.2, 0.3, 0.2];
@@ -157,6 +157,9 @@ function assertParticles(m, what) {
 test('a fluid draws as water, unlike its particles; the switch works both ways, also after a context loss', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url, { viewport: SMALL_VIEWPORT });
   try {
+    // At full resolution, as on a GPU: a software renderer's half-size picture, scaled up by the browser, has no
+    // sharp pixel steps left to count (helpers.mjs fullResolution).
+    await fullResolution(page);
     assert.equal(await page.evaluate(() => window.minipbd.app.renderer.waterUnavailable), null, 'float targets work in this browser');
     const n = await showFluid(page);
     assert.equal(n, 20 * 15 * 20, 'the block holds its lattice');

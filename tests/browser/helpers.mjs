@@ -151,6 +151,13 @@ export async function waitFrames(page, n = 5) {
   await page.waitForFunction((target) => window.minipbd.app.renderer.framesDrawn >= target, start + n, { timeout: READY_TIMEOUT });
 }
 
+/** Makes the page's renderer draw at full resolution, as on a GPU (a software renderer draws at half:
+ *  render/renderer.js fit), for a test that measures shapes in drawing-buffer pixels; returns once it has. */
+export async function fullResolution(page) {
+  await page.evaluate(() => { window.minipbd.app.renderer.pixelScale = 1; });
+  await waitFrames(page, 2);
+}
+
 /** Frames drawn over `ticks` animation frames by the page's renderer, or by element `elementId`'s:
  *  { drawn, ticks, ms, fps }. A software renderer (render/renderer.js) draws at most 30 a second. */
 export function drawRate(page, { elementId = null, ticks = 90 } = {}) {

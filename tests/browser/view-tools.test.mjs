@@ -1,4 +1,4 @@
-// view-tools.test.mjs — the view's Screenshot button downloads a PNG of the canvas (its size, the scene in it), and
+// view-tools.test.mjs — the view's Screenshot button downloads a PNG of the view (its full size, the scene in it), and
 // Fullscreen (the button and the F key) puts the view's container fullscreen, the canvas following its size, and
 // leaves again.
 
@@ -22,7 +22,7 @@ test('shortFileName: minipbd-, the words before the colon (letters and digits of
   assert.equal(shortFileName('x'.repeat(200), 'json'), `minipbd-${'x'.repeat(32)}.json`);
 });
 
-test('screenshot: a PNG of the canvas, at its size, showing the scene; named after the scene', { timeout: TEST_TIMEOUT }, async () => {
+test('screenshot: a PNG of the view at its full size (though SwiftShader draws the view at half), showing the scene; named after the scene', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
     await waitFrames(page, 5);
@@ -33,8 +33,15 @@ test('screenshot: a PNG of the canvas, at its size, showing the scene; named aft
     const png = fs.readFileSync(await download.path());
     assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature');
     assert.equal(png.toString('latin1', 12, 16), 'IHDR');
-    const size = await page.evaluate(() => [document.getElementById('view').width, document.getElementById('view').height]);
-    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], size, 'the canvas size');
+    const view = () => page.evaluate(() => {
+      const c = document.getElementById('view');
+      return { canvas: [c.width, c.height], device: [c.clientWidth, c.clientHeight].map((v) => Math.round(v * devicePixelRatio)) };
+    });
+    const { device } = await view();
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], device, 'the view\'s size in device pixels');
+    // and the view goes back to its half size (render/renderer.js fit) for the frames after the shot
+    await waitFrames(page, 2);
+    assert.deepEqual((await view()).canvas, device.map((v) => Math.round(v * 0.5)), 'half size again after the shot');
     // Decoded by the browser: a drawn frame (many colours: sky, floor, cloth), not a cleared or empty buffer.
     const colours = await page.evaluate(async (b64) => {
       const img = new Image();
@@ -69,7 +76,9 @@ test('fullscreen: the button and F enter and leave; the canvas takes the screen\
     assert.equal(await page.textContent('#fullscreen'), 'Exit fullscreen');
     await page.waitForFunction(() => {
       const c = document.getElementById('view');
-      return c.width === Math.round(window.innerWidth * devicePixelRatio) && c.height === Math.round(window.innerHeight * devicePixelRatio);
+      const scale = window.minipbd.app.renderer.pixelScale; // 0.5 here: SwiftShader (render/renderer.js fit)
+      return c.width === Math.round(Math.round(window.innerWidth * devicePixelRatio) * scale)
+        && c.height === Math.round(Math.round(window.innerHeight * devicePixelRatio) * scale);
     });
     const full = await canvasSize();
     assert.ok(full[0] > before[0], `the canvas grew: ${before} -> ${full}`);

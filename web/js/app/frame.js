@@ -46,7 +46,8 @@ export function frameLoop(app, { size, viewTools }) {
     }
     try {
       const what = driver.frame(now, !state.paused); // 'upload' (new state, the world free) or 'redraw' (busy)
-      if (size.apply(app.renderer.gl)) gate.request(1);
+      // Full size while a screenshot is pending (a software renderer otherwise draws at its pixelScale).
+      if (size.device && app.renderer.fit(...size.device, viewTools.pending ? 1 : undefined)) gate.request(1);
       camera.update(canvas.width / canvas.height);
       state.view.held = app.input.heldParticles;
       state.view.heldColliders = app.input.heldColliders;

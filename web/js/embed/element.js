@@ -101,7 +101,7 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
       },
     });
     this._dirty = true;
-    this._pendingSize = null;
+    this._deviceSize = null; // the element's size in device pixels (CSS x devicePixelRatio), when measured
     this._frameBound = (t) => this._frame(t);
   }
 
@@ -129,7 +129,7 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
       this._ro = new ResizeObserver((entries) => {
         const r = entries[entries.length - 1].contentRect;
         const dpr = window.devicePixelRatio || 1;
-        this._pendingSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
+        this._deviceSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)];
       });
     }
     observers().visible.observe(this);
@@ -386,8 +386,7 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
     canvas.setAttribute('aria-label', accessibleName(this));
     const r = this.getBoundingClientRect();
     const dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.max(1, Math.round(r.width * dpr));
-    canvas.height = Math.max(1, Math.round(r.height * dpr));
+    this._deviceSize = [Math.round(r.width * dpr), Math.round(r.height * dpr)]; // sized by renderer.fit (below)
     this._stage.replaceChildren(canvas);
     let renderer;
     try {
@@ -419,7 +418,6 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
     live.add(this);
     this._syncPoster();
     this._dirty = true;
-    this._pendingSize = null;
   }
 
   _releaseContext() {
@@ -470,13 +468,8 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
         return;
       }
       const canvas = this._canvas;
-      if (this._pendingSize) {
-        const max = renderer.gl.getParameter(renderer.gl.MAX_RENDERBUFFER_SIZE) || 4096;
-        canvas.width = Math.max(1, Math.min(max, this._pendingSize[0]));
-        canvas.height = Math.max(1, Math.min(max, this._pendingSize[1]));
-        this._pendingSize = null;
-        this._dirty = true;
-      }
+      // The view's size in device pixels, or a part of it on a software renderer (render/renderer.js fit).
+      if (this._deviceSize && renderer.fit(...this._deviceSize)) this._dirty = true;
       if (stepped || this._dirty || this._input.pointers.size > 0) {
         this._camera.update(canvas.width / canvas.height);
         this._view.held = this._input.heldParticles;

@@ -2,23 +2,25 @@
 // file name the plots' CSV export shares.
 //
 // Screenshot: the WebGL canvas keeps no copy of a frame once it is shown (preserveDrawingBuffer is off: keeping
-// one costs a copy every frame), so the shot is taken right after a draw, in the same task: main.js calls
+// one costs a copy every frame), so the shot is taken right after a draw, in the same task: app/frame.js calls
 // drawn() after each renderer.draw, and a pending shot reads the canvas there (toBlob copies the pixels
-// synchronously). Fullscreen: the view's container (main.stage, with the title and messages), so the canvas,
-// sized from its CSS box (app/canvas-size.js), follows the screen; Esc is the browser's own way out.
+// synchronously). While one is pending the frame loop sizes the canvas at full size (a software renderer draws
+// the view at half size: render/renderer.js fit). Fullscreen: the view's container (main.stage, with the title
+// and messages), so the canvas, sized from its CSS box (app/canvas-size.js), follows the screen; Esc is the
+// browser's own way out.
 
 import { t } from '../i18n/i18n.js';
 import { ownsKeys } from './shortcuts.js';
 import { downloadBlob, shortFileName } from './files.js';
 
 /**
- * Wires the buttons. `sceneName()` names the file; `notice(text)` tells what happened. Returns { drawn() },
- * which main.js calls right after each draw of the view.
+ * Wires the buttons. `sceneName()` names the file; `notice(text)` tells what happened. Returns { pending, drawn() },
+ * which the frame loop calls right after each draw of the view (app/frame.js).
  */
 export function installViewTools({ doc = document, canvas, stage, sceneName, notice }) {
   const shot = doc.getElementById('screenshot');
   const full = doc.getElementById('fullscreen');
-  if (!shot || !full) return { drawn() {} }; // a page without the buttons
+  if (!shot || !full) return { pending: false, drawn() {} }; // a page without the buttons
   let pending = false;
 
   shot.addEventListener('click', () => { pending = true; });
@@ -53,6 +55,8 @@ export function installViewTools({ doc = document, canvas, stage, sceneName, not
   });
 
   return {
+    /** Whether a shot waits for the next draw (the frame loop then draws at full size: app/frame.js). */
+    get pending() { return pending; },
     drawn() {
       if (!pending) return;
       pending = false;

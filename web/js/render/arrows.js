@@ -66,7 +66,9 @@ export const arrows = {
     gl.uniformMatrix4fv(p.uniforms.u_viewProj, false, camera.viewProj);
     gl.uniform1f(p.uniforms.u_projZ, camera.proj[14]);
     gl.uniform2f(p.uniforms.u_viewport, gl.drawingBufferWidth, gl.drawingBufferHeight);
-    gl.uniform1f(p.uniforms.u_pixelRatio, Math.max(1, globalThis.devicePixelRatio || 1));
+    // Drawing-buffer pixels per CSS pixel (at least 1 CSS pixel's worth when zoomed out), so arrows keep their
+    // size on screen when a software renderer draws at its pixelScale (renderer.js fit).
+    gl.uniform1f(p.uniforms.u_pixelRatio, r.pixelScale * Math.max(1, globalThis.devicePixelRatio || 1));
     gl.uniform1f(p.uniforms.u_seconds, ARROWS.seconds);
     gl.uniform1f(p.uniforms.u_maxLength, ARROWS.maxLength);
     gl.uniform1f(p.uniforms.u_hotSpeed, ARROWS.hotSpeed);
