@@ -77,7 +77,7 @@ LIB_JS := node_modules/lil-gui/dist/lil-gui.esm.min.js
 LIB_CSS := node_modules/lil-gui/dist/lil-gui.min.css
 LIB_LICENSE := node_modules/lil-gui/LICENSE.md
 
-.PHONY: all dist release setup test test-build test-c test-node test-browser test-browser-shared test-browser-alone serve bench clean
+.PHONY: all dist release setup test test-build test-c test-node test-browser test-browser-shared test-browser-alone test-node-threads test-node-rest serve bench clean
 all: dist
 
 setup:
@@ -264,9 +264,15 @@ run_each = s=0; $(1) $(keep_status) $(2) $(keep_status) $(if $(3),$(3) $(keep_st
 # work does not hold (measured: stages 1.1 ms of a 9.2 ms step beside bench_smoke).
 NODE_THREADS := tests/node/threads.test.mjs tests/node/threads-fluids.test.mjs
 NODE_ALONE := tests/node/bench_threads.test.mjs
+# `make test` runs the two parts apart (tools/test-layers.sh): test-node-threads (no timed check: hashes only) beside
+# the browser half once the C layer is done, test-node-rest after.
+NODE_REST = node --test --test-concurrency=2 $(filter-out $(NODE_THREADS) $(NODE_ALONE),$(wildcard tests/node/*.test.mjs))
 test-node: dist build/replay_calls
-	@$(call run_each,node --test --test-concurrency=2 $(filter-out $(NODE_THREADS) $(NODE_ALONE),$(wildcard tests/node/*.test.mjs)),\
-		node --test --test-concurrency=2 $(NODE_THREADS),node --test --test-concurrency=1 $(NODE_ALONE))
+	@$(call run_each,$(NODE_REST),node --test --test-concurrency=2 $(NODE_THREADS),node --test --test-concurrency=1 $(NODE_ALONE))
+test-node-threads: dist
+	@node --test --test-concurrency=2 $(NODE_THREADS)
+test-node-rest: dist build/replay_calls
+	@$(call run_each,$(NODE_REST),node --test --test-concurrency=1 $(NODE_ALONE))
 
 # The browser layer in two halves. test-browser-shared: BROWSER_JOBS files at a time, each with its own Chromium (their
 # waits are for steps and frames, never for a time; 1 by default: on a loaded machine the heatmap file once saw too
@@ -352,7 +358,7 @@ BENCH_BINS := build/bench_native build/bench_native_portable build/bench_native_
 	$(if $(shell command -v clang),build/bench_native_clang) build/minipbd_scalar.wasm
 # What the Node tests run is built before them (bench_smoke.test.mjs also makes these, a no-op then), and so by
 # test-build: everything the three layers run, which tools/test-layers.sh builds first with make -j2.
-test-node: $(BENCH_BINS)
+test-node test-node-rest: $(BENCH_BINS)
 test-build: $(TEST_C_BINS) dist build/replay_calls $(BENCH_BINS)
 bench: setup
 	$(MAKE) dist $(BENCH_BINS)

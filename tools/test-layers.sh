@@ -9,10 +9,12 @@
 # Why two layers run side by side: the whole suite costs about 45 CPU-minutes, and the C layer alone keeps both cores
 # busy for only part of its time (its last runs, tsan and the fuzzer, leave a core idle), while the browser layer's
 # one-file-at-a-time run leaves the cores half idle (Chromium waits on frames). So the order is:
-#   1. test-c beside test-browser-shared (the browser files whose waits are for steps and frames, never for a time;
-#      no C test asserts a time either: a slower run changes only when it ends, tools/test-c.sh);
-#   2. test-node (its few timed checks, a refusal within 50 ms, a reply within 200 ms, and bench_threads's stage
-#      times, want the cores to themselves);
+#   1. test-c, then test-node-threads (the threaded build's scene hashes, nothing timed), beside test-browser-shared
+#      (the browser files whose waits are for steps and frames, never for a time; no C test asserts a time either: a
+#      slower run changes only when it ends, tools/test-c.sh). The browser half runs about 3 minutes longer than the
+#      C layer, at 1.2-1.7 busy cores: the hashes take the rest;
+#   2. test-node-rest (the other Node files: their few timed checks, a refusal within 50 ms, a reply within 200 ms,
+#      and bench_threads's stage times, want the cores to themselves);
 #   3. test-browser-alone (the files that time the page's answers: the Makefile's BROWSER_ALONE).
 # TEST_LAYERS_SERIAL=1 runs build, test-c, test-node, test-browser-shared, test-browser-alone one after another (the
 # old order), for a machine where two layers at once would not fit in memory or to time one layer by itself.
@@ -59,17 +61,18 @@ else
 	layer test-browser-shared >"$logs/test-browser-shared.log" 2>&1 &
 	browser=$!
 	layer test-c
+	layer test-node-threads
 	wait "$browser"
-	echo "---- test-browser-shared (beside test-c)"
+	echo "---- test-browser-shared (beside test-c, then test-node-threads)"
 	cat "$logs/test-browser-shared.log"
-	record test-c; record test-browser-shared
-	layer test-node; record test-node
+	record test-c; record test-node-threads; record test-browser-shared
+	layer test-node-rest; record test-node-rest
 	layer test-browser-alone; record test-browser-alone
 fi
 
 rc=0
 echo
-if [ "$serial" = 1 ]; then echo "make test: wall time per layer (in turn)"; else echo "make test: wall time per layer (test-c and test-browser-shared side by side)"; fi
+if [ "$serial" = 1 ]; then echo "make test: wall time per layer (in turn)"; else echo "make test: wall time per layer (test-c, then test-node-threads, beside test-browser-shared)"; fi
 for name in "${order[@]}"; do
 	s=${secs[$name]}
 	if [ "${status[$name]}" -eq 0 ]; then r=passed; else r="FAILED (exit ${status[$name]})"; [ "$rc" -eq 0 ] && rc=${status[$name]}; fi
