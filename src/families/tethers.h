@@ -14,4 +14,9 @@
 int32_t pbd_Tethers_Find(pbdWorld* w, int reference, int32_t* anchor, float* rest, int32_t* extraAnchor, float* extraRest,
 						 int32_t stride);
 
+/// Moves target[3] into particle i's reach: within every one of its tethers' balls (rest x (1 + tetherSlack) of
+/// each tether's pin), the nearest pin's exactly. Returns 1 when it moved it; 0 (target untouched) when it was
+/// within reach, when i has no tether or with tethers off. Used by the attachments (the pointer) during the solve.
+int pbd_Tethers_Reach(const pbdWorld* w, int32_t i, float target[3]);
+
 #endif

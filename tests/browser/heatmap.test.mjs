@@ -27,6 +27,12 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     // was under 10%. A few red pixels along the folds, far less than the warm cloth (the check above).
     assert.ok(maxError < 0.2, `errors at rest are small (${maxError.toFixed(3)})`);
 
+    // With tethers on, the pointer pulls no particle past the cloth's reach (families/tethers.c pbd_Tethers_Reach):
+    // the drag below then stretches it 18% at most, about the folds' error. Tethers off (the panel's switch, from the
+    // keyboard), the cloth can be stretched (150% measured in Node).
+    await page.locator('#param-tethers').focus();
+    await page.keyboard.press('Space');
+    assert.equal(await page.evaluate(() => window.minipbd.world.getParam('tethers')), 0, 'tethers off');
     // Grab a particle near the bottom middle and pull it far down and sideways: the cloth stretches there.
     const i = await page.evaluate(() => {
       const { world, scene } = window.minipbd;

@@ -258,11 +258,15 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
   const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
   const { page, problems } = await openPage(env.browser, env.url, { context });
   try {
+    // The built-in cloth collides with itself at 4.5 cm against knots (builtin-scenes.js); the switch turns it off.
     await chooseScene(page, 'cloth');
     const names = ['tethers', 'tearStretch', 'selfCollision', 'thickness'];
     const start = await getParams(page, names);
     assert.equal(start.tethers, 1);
     assert.equal(start.tearStretch, 0);
+    assert.equal(start.selfCollision, 1);
+    assert.ok(close(start.thickness, 0.045), `thickness ${start.thickness}`);
+    assert.equal(await page.locator('#param-selfCollision').isChecked(), true);
     assert.equal(await page.locator('#param-tethers').isChecked(), true);
     assert.equal(await page.locator('#param-tearing').isChecked(), false);
     assert.equal(await page.locator('#param-tearStretch').isDisabled(), true, 'the threshold waits for tearing to be on');
@@ -277,11 +281,11 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
     await press(page, '#param-thickness', 'End'); // 10 cm
     p = await getParams(page, names);
     assert.ok(close(p.tearStretch, 0.4), `threshold ${p.tearStretch}`);
-    assert.equal(p.selfCollision, 1);
+    assert.equal(p.selfCollision, 0);
     assert.ok(close(p.thickness, 0.1), `thickness ${p.thickness}`);
     assert.equal(await page.locator('#param-thickness').inputValue(), '10');
     const solver = await page.evaluate(() => window.minipbd.scene.solver);
-    assert.deepEqual([solver.tethers, solver.selfCollision], [0, true], 'the scene follows');
+    assert.deepEqual([solver.tethers, solver.selfCollision], [0, false], 'the scene follows');
     await waitSteps(page, 10);
 
     const url = await copyLink(page);
@@ -289,10 +293,10 @@ test('tethers, tearing, self-collision and thickness set their parameters and tr
     const got = await getParams(page2, names);
     assert.equal(got.tethers, 0);
     assert.ok(close(got.tearStretch, 0.4));
-    assert.equal(got.selfCollision, 1);
+    assert.equal(got.selfCollision, 0);
     assert.ok(close(got.thickness, 0.1));
     const boxes = await page2.evaluate(() => ['param-tethers', 'param-tearing', 'param-selfCollision'].map((id) => document.getElementById(id).checked));
-    assert.deepEqual(boxes, [false, true, true], 'the boxes show the linked settings');
+    assert.deepEqual(boxes, [false, true, false], 'the boxes show the linked settings');
     assert.equal(await page2.locator('#param-tearStretch').inputValue(), '40');
     assert.equal(await page2.locator('#param-thickness').inputValue(), '10.0');
     await press(page2, '#param-tethers', 'Space');
@@ -382,18 +386,26 @@ test('speed limit, tether slack and self-friction: in the panel, the engine, the
   const context = await env.browser.newContext({ viewport: { width: 1100, height: 720 } });
   const { page, problems } = await openPage(env.browser, env.url, { context });
   try {
-    await chooseScene(page, 'cloth');
+    // The flag takes the engine's defaults; the hanging cloth its own speed limit against knots (builtin-scenes.js).
+    await chooseScene(page, 'flag');
     const names = ['maxSpeed', 'tetherSlack', 'selfFriction'];
-    const start = await getParams(page, names);
-    assert.deepEqual(start, { maxSpeed: 100, tetherSlack: 0, selfFriction: Math.fround(0.2) }, 'the engine\'s defaults');
+    assert.deepEqual(await getParams(page, names), { maxSpeed: 100, tetherSlack: 0, selfFriction: Math.fround(0.2) }, 'the engine\'s defaults');
     assert.deepEqual(await page.evaluate(() => ['param-maxSpeed', 'param-tetherSlack', 'param-selfFriction'].map((id) => document.getElementById(id).value)),
       ['100.0', '0', '0.20']);
-    // Slack waits for tethers, self-friction for self-collision.
+    assert.equal(await page.locator('#param-selfFriction').isDisabled(), true, 'the flag does not collide with itself');
+    await chooseScene(page, 'cloth');
+    const start = await getParams(page, names);
+    assert.deepEqual(start, { maxSpeed: 6, tetherSlack: 0, selfFriction: Math.fround(0.2) }, 'the cloth\'s own');
+    assert.deepEqual(await page.evaluate(() => ['param-maxSpeed', 'param-tetherSlack', 'param-selfFriction'].map((id) => document.getElementById(id).value)),
+      ['6.0', '0', '0.20']);
+    // Slack waits for tethers, self-friction for self-collision (on in the built-in cloth).
     assert.equal(await page.locator('#param-tetherSlack').isDisabled(), false);
-    assert.equal(await page.locator('#param-selfFriction').isDisabled(), true);
+    assert.equal(await page.locator('#param-selfFriction').isDisabled(), false);
     await press(page, '#param-tethers', 'Space');
     assert.equal(await page.locator('#param-tetherSlack').isDisabled(), true);
     await press(page, '#param-tethers', 'Space');
+    await press(page, '#param-selfCollision', 'Space');
+    assert.equal(await page.locator('#param-selfFriction').isDisabled(), true);
     await press(page, '#param-selfCollision', 'Space');
     assert.equal(await page.locator('#param-selfFriction').isDisabled(), false);
 

@@ -123,8 +123,9 @@ void Test_DisplacementBoundHeavyDamping(void)
 
 /* The issue's report: a grabbed cloth particle whose target is teleported 99 m. At the
    engine's defaults (maxSpeed 100 m/s, 10 substeps x 1 pass) it moves maxSpeed dt = 1.67 m
-   in one step, along the line to the target (constraints pull it back in every substep,
-   but the attachment, projected after them, puts p on the target again), not 99 m. */
+   in one step, along the line to the target (within what the cloth's constraints, solved
+   after the attachment, pull it off), not 99 m. Tethers off: with them, the target is first moved into the particle's
+   reach from the pins (test_knots.c), and the displacement bound is not what stops it. */
 void Test_DisplacementBoundDefaultsInCloth(void)
 {
 	pbdWorldDef def = pbd_DefaultWorldDef();
@@ -137,6 +138,7 @@ void Test_DisplacementBoundDefaultsInCloth(void)
 	int first = pbd_World_AddCloth(w, &cloth);
 	pbd_World_SetInvMass(w, first, 0.0f);
 	pbd_World_SetInvMass(w, first + 11, 0.0f);
+	pbd_World_SetParam(w, pbdParam_tethers, 0.0f);
 	for (int s = 0; s < 30; ++s) pbd_World_Step(w);
 	const int grabbed = first + 12 * 11 + 5; /* on the bottom edge */
 	float x0[3];
@@ -153,7 +155,9 @@ void Test_DisplacementBoundDefaultsInCloth(void)
 	double along, off;
 	AlongLine(x0, u, Pos(w) + 4 * grabbed, &along, &off);
 	ENSURE_NEAR(along, maxSpeed * dt, 1e-3);
-	ENSURE(off < 1e-4);
+	/* the attachment is solved first in each pass (families/family.h), so the cloth's constraints after it pull
+	   the particle off the line a little (2.7 cm of 1.67 m): the bound still holds it to maxSpeed dt */
+	ENSURE(off < 0.02 * along);
 	/* and no particle of the cloth moved farther than that */
 	for (int i = 0; i < 144; ++i) {
 		const float* q = Pos(w) + 4 * (first + i);

@@ -25,7 +25,7 @@
 /* The pinned hashes (pbd_World_Hash after the scene's steps), the same bits on every build
    (native SIMD, scalar, sanitizers, wasm). A change to the solver's arithmetic must update the
    constant on purpose. tests/node/engine.test.mjs reads PBD_DETERMINISM_HASH from this file. */
-#define PBD_DETERMINISM_HASH 0x4a8bd6a1u
+#define PBD_DETERMINISM_HASH 0xee411f0cu
 #define PBD_VOLUME_DETERMINISM_HASH 0x3cb79eabu
 #define PBD_SHAPES_DETERMINISM_HASH 0x93fa4102u
 #define PBD_BODY_DETERMINISM_HASH 0x81f3ac8fu

@@ -108,26 +108,45 @@ test('setPosition, setVelocity and setMass validate and keep pins pinned', () =>
 	world.destroy();
 });
 
-test('attachments: drag pulls toward the target, release leaves the mass exactly as before, pinned neighbour stays', () => {
+test('attachments: drag pulls toward the target within reach, holds at the reach past it; release leaves the mass exactly as before, pinned neighbour stays', () => {
 	const world = pbd.createWorld(builtinScenes.cloth);
-	const p = 1; // neighbour of the pinned corner 0
-	const w0 = world.positions[4 * p + 3];
+	world.step(60);
+	const at = (i) => Array.from(world.positions.slice(4 * i, 4 * i + 3));
 	const pin = Array.from(world.positions.slice(0, 4));
-	const id = world.addAttachment(p, [0, 4, 1], 1);
+	// The bottom middle particle, 2.22 m from either pin (2.24 at rest), circled 0.3 m round a point 0.6 m above it and
+	// 0.4 m in front: every target within its reach, at 3 m/s (under the scene's maxSpeed of 6), then held 10 steps.
+	const b = 39 * 40 + 20;
+	const w0 = world.positions[4 * b + 3];
+	const start = at(b);
+	const centre = [start[0], start[1] + 0.6, start[2] + 0.4];
+	const circle = (i) => [centre[0] + 0.3 * Math.cos(i / 6), centre[1] + 0.3 * Math.sin(i / 6), centre[2]];
+	const id = world.addAttachment(b, start, 1);
 	assert.equal(world.attachmentCount, 1);
 	for (let i = 0; i < 30; i++) {
-		world.moveAttachment(id, [Math.cos(i / 3), 3 + Math.sin(i / 3), 1]);
+		world.moveAttachment(id, circle(i));
 		world.step(1);
 		assert.deepEqual(Array.from(world.positions.slice(0, 4)), pin);
 	}
-	const target = [Math.cos(29 / 3), 3 + Math.sin(29 / 3), 1];
-	const d = Math.hypot(...[0, 1, 2].map((k) => world.positions[4 * p + k] - target[k]));
-	assert.ok(d < 0.05, `particle is ${d} m from the pointer target`);
+	world.step(10);
+	const d = Math.hypot(...at(b).map((v, k) => v - circle(29)[k]));
+	assert.ok(d < 0.02, `particle is ${d} m from the pointer target`);
 	world.removeAttachment(id);
 	assert.equal(world.attachmentCount, 0);
-	assert.equal(world.positions[4 * p + 3], w0);
+	assert.equal(world.positions[4 * b + 3], w0);
 	assert.throws(() => world.removeAttachment(id), (e) => e instanceof MiniPBDError && /attachment/.test(e.message));
 	assert.throws(() => world.moveAttachment(id, [0, 0, 0]), /attachment/);
+	// The pin's neighbour pulled toward a point 1.8 m away: the target is moved into its reach (its tether to the pin,
+	// one grid step, families/tethers.c pbd_Tethers_Reach), so it stays within a grid step of the pin, on the
+	// target's side (solved last, the pointer took it to within 5 cm of the target and stretched its edges 30-fold).
+	const far = [0, 4, 1];
+	const id1 = world.addAttachment(1, far, 1);
+	world.step(30);
+	const step = 2 / 39, u = far.map((v, k) => v - pin[k]), n = Math.hypot(...u);
+	const r = at(1).map((v, k) => v - pin[k]);
+	assert.ok(Math.hypot(...r) <= step * (1 + 1e-5), `the neighbour is ${Math.hypot(...r)} m from its pin, its reach ${step}`);
+	assert.ok(r.reduce((s, v, k) => s + v * u[k] / n, 0) > 0.7 * step, 'and pulled toward the target');
+	assert.deepEqual(Array.from(world.positions.slice(0, 4)), pin);
+	world.removeAttachment(id1);
 	world.destroy();
 });
 
