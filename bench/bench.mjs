@@ -11,7 +11,7 @@
      node bench/bench.mjs --quick --out f also writes the records to f
    options: --out PATH, --wasm PATH (default dist/minipbd.wasm), --runs N (default 7),
             --wasm-scalar PATH (default build/minipbd_scalar.wasm),
-            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,wasm-scalar,js,ammo,threads),
+            --impls a,b (default all: native,native-portable,native-clang,native-scalar,wasm,wasm-scalar,js,ammo,threads,meet),
             --wasm-threads PATH (default: minipbd_threads.wasm beside --wasm),
             --cases a,b (run only the cases whose name starts with one of these),
             --only-wasm / --only-native (= --impls wasm / the native builds)
@@ -20,6 +20,11 @@
    in the threaded wasm, the single-thread wasm beside them, the scaling per stage and the estimate for 4 and 8
    threads; its records, marked threads_bench: true, are appended to dist/bench.json; a hash that differs between
    thread counts makes the exit status 1). --impls threads runs it alone; --cases filters its cases too.
+
+   meet: bench/meet-bench.mjs last (issue 22 item 8): the scenes where kinds of object meet (water on a cloth, a box
+   on a box, a resting tank, fast drags of the built-in cloth), wasm, each time with the figure a person would see
+   beside it (leaks, drift, rms speed and density, knots); its records, marked meet_bench: true, are appended.
+   --impls meet runs it alone; --cases filters its cases too.
 
    Implementations (impl):
      native           gcc -O3 -march=native (build/bench_native): the reference of ratio_vs_native
@@ -102,10 +107,11 @@ import { fluidCases, fluidPlanOps } from './fluid-cases.mjs';
 import { runFluidPeer, runFluidWasm } from './fluid-run.mjs';
 import { fluidDerive, fluidTable, fluidTargets } from './report-fluids.mjs';
 import { runThreadsBench } from './threads-bench.mjs';
+import { runMeetBench } from './meet-bench.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo', 'threads'];
+const IMPLS = ['native', 'native-portable', 'native-clang', 'native-scalar', 'wasm', 'wasm-scalar', 'js', 'ammo', 'threads', 'meet'];
 /* Our builds run scenes; the peers build the bench cloth themselves (peers.mjs) and cannot. */
 const SCENE_IMPLS = [...OURS];
 /* The two wasm builds, run in this process. */
@@ -284,8 +290,8 @@ async function main() {
 	const opts = parseArgs(process.argv.slice(2));
 	let cases = makeCases(opts.quick).map((c) => ({ ...c, runs: opts.runs ?? c.runs }));
 	if (opts.cases) cases = cases.filter((c) => opts.cases.some((p) => c.name.startsWith(p)));
-	const threadsWanted = opts.impls.includes('threads');
-	if (cases.length === 0 && !threadsWanted) usage('no case matches --cases');
+	const threadsWanted = opts.impls.includes('threads'), meetWanted = opts.impls.includes('meet');
+	if (cases.length === 0 && !threadsWanted && !meetWanted) usage('no case matches --cases');
 	const big = opts.quick ? 20 : 316;
 	const env = { node: process.version, cpu: cpuModel() };
 	console.log(`MiniPBD bench${opts.quick ? ' (quick)' : ''}: node ${env.node}, ${env.cpu}, ${os.cpus().length} cpus, load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
@@ -421,6 +427,13 @@ async function main() {
 		console.log(`\n${t.text.join('\n')}`);
 		for (const r of t.records) records.push({ ...r, cpu: env.cpu });
 		threadsOk = t.hash.ok;
+	}
+
+	// Where kinds meet: last, wasm only, each time beside its quality figures.
+	if (meetWanted) {
+		const m = await runMeetBench({ quick: opts.quick, cases: opts.cases ?? undefined, wasm: opts.wasm });
+		console.log(`\n${m.text.join('\n')}`);
+		for (const r of m.records) records.push({ ...r, ...env });
 	}
 
 	if (opts.out) {

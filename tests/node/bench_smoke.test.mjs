@@ -74,7 +74,16 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
     // checks them; here only that it ran and agreed with itself.
     assert.match(r.stdout, /^threads hash check: PASS/m, 'the threads part ran and its thread counts agree');
     assert.ok(all.some((x) => x.threads_bench && x.mode === 'scaling'), 'the threads part appended its records');
-    const records = all.filter((x) => !x.threads_bench);
+    // Where kinds meet (bench/meet-bench.mjs) runs after it, wasm only: its table, and a record per case with a figure
+    // that can be checked here: the water counted under the cloth is a count of the 900, the drift a length.
+    assert.match(r.stdout, /^\| case \| particles \| steps \| ms\/step \(median\) \| figures \|$/m, 'the meet table is printed');
+    const meet = all.filter((x) => x.meet_bench);
+    assert.deepEqual(meet.map((x) => x.case), ['water-on-cloth/set-down', 'water-on-cloth/thrown-5', 'box-on-box/10deg', 'tank-rest/0.3m', 'knots/random']);
+    for (const m of meet) assert.ok(finitePositive(m.ms_median) && m.runs.length > 0, `${m.case}: timed`);
+    for (const m of meet.filter((x) => x.case.startsWith('water'))) assert.ok(m.water === 900 && Number.isInteger(m.under) && m.under <= 900, `${m.case}: ${m.under} of ${m.water}`);
+    assert.equal(meet[0].under, 0, 'water set down on the cloth never gets under it (tests/c/test_fluid_sheets.c, by the bench\'s own measure)');
+    assert.ok(meet.every((x) => !x.case.startsWith('box') || (Number.isFinite(x.drift_mm) && x.drift_mm >= 0)), 'the drift is a length');
+    const records = all.filter((x) => !x.threads_bench && !x.meet_bench);
     const has = (name, impl) => records.some((x) => x.case === name && x.impl === impl);
 
     // Every implementation on the main case, our builds and the peers.

@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+/* meet-bench.mjs -- the "where kinds meet" part of `make bench` (issue 22 item 8): the scenes where two kinds of
+   object touch, each timed a step at a time in the wasm build in this Node, with the figure a person would see next
+   to its time, so that speed is never bought with these:
+
+     water-on-cloth/set-down   900 water particles (8 g) set 1.5 cm over a 1 m cloth of 34 x 34 particles of 1 g
+                               pinned all round its border (4 substeps x 2 passes, thickness 0.02, no fluid sort):
+                               how many ever got under the cloth (tests/c/test_fluid_sheets.c's scene), 2 s
+     water-on-cloth/thrown-5   the same block 5 cm higher thrown down at 5 m/s, 1 s
+     box-on-box/10deg          a rigid box (0.24 x 0.08 x 0.2 m, resolution 6, 0.4 kg) on another, turned 10 degrees about
+                               the vertical and set 3 mm aside: the upper box's horizontal drift from 1 s on, 20 s
+     tank-rest/0.3m            a 0.4 x 0.2 m tank of water 0.3 m deep at the fluid scenes' 2 x 4: rms particle speed and
+                               the density figures (pbdFluidStats) after 5 s
+     knots/random-N            the built-in cloth dragged by its bottom corner as tools/knots.mjs drags it (its seed's
+                               first N random drags, 3 s each): the least max stretch over the fifth second after
+                               release against the undisturbed cloth's at the same steps, and how many are back within
+                               one percentage point
+
+     node bench/meet-bench.mjs            full run (also part of node bench/bench.mjs; about a minute)
+     node bench/meet-bench.mjs --quick    short runs (a few steps each, the figures meaningless), writes nothing
+   options: --out PATH (JSON records), --wasm PATH (default dist/minipbd.wasm), --cases a,b (name prefixes)
+
+   Records: case, impl 'wasm', meet_bench: true, steps, ms_median (per step: the median over batches of 10 steps of
+   each batch's mean), runs (those batch means), and the case's figures (named in the table). The figures are read
+   between batches, outside the timing. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { loadMiniPBD, builtinScenes } from '../web/js/minipbd.js';
+
+const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BATCH = 10;
+const median = (a) => { const s = [...a].sort((x, y) => x - y), n = s.length; return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2; };
+
+/* ---------------------------------------------------------------- the scenes */
+
+const SHEET = 34;
+
+/** Water over the border-pinned cloth: set down (speed 0, 1.5 cm over it) or thrown at `speed` from 6.5 cm. */
+function waterOnCloth(speed) {
+  const pins = [];
+  for (let j = 0; j < SHEET; j++) for (let i = 0; i < SHEET; i++) if (i === 0 || j === 0 || i === SHEET - 1 || j === SHEET - 1) pins.push([i, j]);
+  const y0 = 0.5 + 0.03 + (speed > 0 ? 0.05 : 0);
+  return {
+    format: 'minipbd-scene', version: 2, name: `water on a border-pinned cloth, ${speed} m/s`,
+    solver: { substeps: 4, iterations: 2, thickness: 0.02, damping: 0.05 },
+    fluid: { spacing: 0.02, sortInterval: 0 },
+    objects: [
+      { type: 'cloth', name: 'cloth', origin: [-0.5, 0.5, -0.5], size: [1, 1], resolution: [SHEET, SHEET], plane: 'xz', mass: 0.001, pins },
+      { type: 'fluid', name: 'water', block: { lower: [-0.15, y0, -0.15], upper: [0.15, y0 + 0.08, 0.15] }, velocity: [0, -speed, 0] },
+    ],
+  };
+}
+
+/** The cloth's height over (px, pz) by its triangles' projections (a border-pinned cloth stays a height field), or
+ *  null outside it: tests/c/test_fluid_sheets.c SheetHeight. */
+function sheetHeight(x, first, px, pz) {
+  for (let v = 0; v < SHEET - 1; v++) {
+    for (let u = 0; u < SHEET - 1; u++) {
+      const q = [v * SHEET + u, v * SHEET + u + 1, (v + 1) * SHEET + u + 1, (v + 1) * SHEET + u].map((k) => 4 * (first + k));
+      const a = q[0];
+      if (Math.abs(px - x[a]) > 0.2 || Math.abs(pz - x[a + 2]) > 0.2) continue;
+      for (let t = 0; t < 2; t++) {
+        const b = q[t + 1], c = q[t + 2];
+        const d = (x[b] - x[a]) * (x[c + 2] - x[a + 2]) - (x[c] - x[a]) * (x[b + 2] - x[a + 2]);
+        if (Math.abs(d) < 1e-12) continue;
+        const l1 = ((px - x[a]) * (x[c + 2] - x[a + 2]) - (x[c] - x[a]) * (pz - x[a + 2])) / d;
+        const l2 = ((x[b] - x[a]) * (pz - x[a + 2]) - (px - x[a]) * (x[b + 2] - x[a + 2])) / d;
+        if (l1 < 0 || l2 < 0 || l1 + l2 > 1) continue;
+        return x[a + 1] + l1 * (x[b + 1] - x[a + 1]) + l2 * (x[c + 1] - x[a + 1]);
+      }
+    }
+  }
+  return null;
+}
+
+const HALF = [0.12, 0.04, 0.1];
+
+function boxOnBox(degrees, offset) {
+  const a = (degrees * Math.PI) / 180;
+  const box = (name, y, rotation, x = 0) => ({ type: 'rigid', name, shape: 'box', position: [x, y, 0], rotation, halfExtents: HALF, resolution: 6, mass: 0.4 });
+  return {
+    format: 'minipbd-scene', version: 2, name: `a box on a box, turned ${degrees} degrees, ${offset * 1000} mm aside`,
+    // The particles (radius 2 cm) sit on the box's faces: the lower box's lowest on the ground at 6 cm, the upper's
+    // faces 2 r over its top (tests/c/test_shapes_stacks.c's layout).
+    objects: [box('lower', 0.06, [0, 0, 0, 1]), box('upper', 0.18, [0, Math.sin(a / 2), 0, Math.cos(a / 2)], offset)],
+  };
+}
+
+const TANK = { x: 0.2, z: 0.1 }; // half widths
+
+function tank(depth) {
+  const wall = (name, position, halfExtents) => ({ type: 'box', name, position, rotation: [0, 0, 0, 1], halfExtents, glass: true });
+  const h = depth + 0.2, t = 0.025;
+  return {
+    format: 'minipbd-scene', version: 2, name: `a tank of water ${depth} m deep`,
+    solver: { substeps: 2, iterations: 4 },
+    fluid: { spacing: 0.02 },
+    objects: [{ type: 'fluid', name: 'water', block: { lower: [-TANK.x + 0.01, 0.01, -TANK.z + 0.01], upper: [TANK.x - 0.01, depth, TANK.z - 0.01] } }],
+    colliders: [
+      wall('left', [-TANK.x - t, h / 2, 0], [t, h / 2, TANK.z + 2 * t]), wall('right', [TANK.x + t, h / 2, 0], [t, h / 2, TANK.z + 2 * t]),
+      wall('back', [0, h / 2, -TANK.z - t], [TANK.x, h / 2, t]), wall('front', [0, h / 2, TANK.z + t], [TANK.x, h / 2, t]),
+    ],
+  };
+}
+
+/* ---------------------------------------------------------------- running a case */
+
+/** Steps `world` `steps` steps in batches of BATCH, timing each step call; `look(stepsDone)` after each batch, untimed. */
+function timed(world, steps, look) {
+  const runs = [];
+  for (let done = 0; done < steps;) {
+    const n = Math.min(BATCH, steps - done);
+    const t = performance.now();
+    for (let i = 0; i < n; i++) world.step(1);
+    runs.push((performance.now() - t) / n);
+    done += n;
+    look?.(done);
+  }
+  return { runs, ms_median: median(runs) };
+}
+
+const CASES = {
+  'water-on-cloth/set-down': (pbd, quick) => leakCase(pbd, 0, quick ? 10 : 120),
+  'water-on-cloth/thrown-5': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60),
+  'box-on-box/10deg': (pbd, quick) => boxCase(pbd, 10, 0.003, quick ? 2 : 20),
+  'tank-rest/0.3m': (pbd, quick) => tankCase(pbd, 0.3, quick ? 0.2 : 5),
+  'knots/random': (pbd, quick) => knotsCase(pbd, quick ? 1 : 12, quick),
+};
+
+function leakCase(pbd, speed, steps) {
+  const world = pbd.createWorld(waterOnCloth(speed));
+  try {
+    const [cloth, water] = world.objects;
+    const ever = new Uint8Array(water.particleCount);
+    let maxStretch = 0;
+    // The fluid is never sorted here (sortInterval 0), so a particle keeps its index: the count is of particles.
+    const look = () => {
+      const x = world.positions;
+      for (let i = 0; i < water.particleCount; i++) {
+        if (ever[i]) continue;
+        const p = 4 * (water.firstParticle + i), h = sheetHeight(x, cloth.firstParticle, x[p], x[p + 2]);
+        if (h !== null && x[p + 1] < h) ever[i] = 1;
+      }
+      maxStretch = Math.max(maxStretch, world.stats().maxStretch);
+    };
+    const t = timed(world, steps, look);
+    const under = ever.reduce((s, v) => s + v, 0);
+    return { ...t, steps, particles: world.particleCount, under, water: water.particleCount, max_stretch: maxStretch,
+      figures: `${under} of ${water.particleCount} ever under the cloth (0.1%: ${Math.floor(water.particleCount / 1000)}); cloth max stretch ${(100 * maxStretch).toFixed(0)}%` };
+  } finally {
+    world.destroy();
+  }
+}
+
+function centroid(world, o) {
+  const x = world.positions, c = [0, 0, 0];
+  for (let i = o.firstParticle; i < o.firstParticle + o.particleCount; i++) for (let k = 0; k < 3; k++) c[k] += x[4 * i + k];
+  return c.map((v) => v / o.particleCount);
+}
+
+function boxCase(pbd, degrees, offset, seconds) {
+  const world = pbd.createWorld(boxOnBox(degrees, offset));
+  try {
+    const upper = world.objects[1];
+    world.step(60); // landing and settling: the drift is counted from 1 s
+    const start = centroid(world, upper);
+    const t = timed(world, Math.round(seconds * 60));
+    const end = centroid(world, upper);
+    const drift = Math.hypot(end[0] - start[0], end[2] - start[2]);
+    const fell = end[1] < 0.12;
+    return { ...t, steps: Math.round(seconds * 60), particles: world.particleCount, drift_mm: 1000 * drift, fell,
+      figures: `upper box drifted ${(1000 * drift).toFixed(2)} mm in ${seconds} s${fell ? ', fell off' : ''} (issue: < 1 mm in 60 s)` };
+  } finally {
+    world.destroy();
+  }
+}
+
+function tankCase(pbd, depth, seconds) {
+  const world = pbd.createWorld(tank(depth));
+  try {
+    const steps = Math.round(seconds * 60);
+    const t = timed(world, steps);
+    const v = world.velocities;
+    let s2 = 0;
+    for (let i = 0; i < world.particleCount; i++) s2 += v[4 * i] ** 2 + v[4 * i + 1] ** 2 + v[4 * i + 2] ** 2;
+    const rms = Math.sqrt(s2 / world.particleCount);
+    const f = world.fluidStats?.() ?? null;
+    const dens = f ? `; density mean ${f.meanDensity.toFixed(3)}, max ${f.maxDensity.toFixed(3)} rho0` : '';
+    return { ...t, steps, particles: world.particleCount, rms_speed: rms, ...(f ? { mean_density: f.meanDensity, max_density: f.maxDensity } : {}),
+      figures: `rms speed ${(100 * rms).toFixed(1)} cm/s after ${seconds} s (issue: <= 1 cm/s)${dens}` };
+  } finally {
+    world.destroy();
+  }
+}
+
+/* tools/knots.mjs's random drags (its seed 12345, the same generator and circles), so the two agree drag for drag. */
+const NU = 40, CORNER = 39 * NU;
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const unit = (a) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
+
+function knotsCase(pbd, count, quick) {
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
+  const scene = builtinScenes.cloth, dt = scene.solver.dt;
+  const dragSteps = Math.round(3 / dt), after = quick ? 10 : 300;
+  // The fifth second after release: steps 241-300 (quick: the last 5 of 10).
+  const fifthOf = (w, steps) => {
+    let fifth = Infinity;
+    for (let s = 1; s <= steps; s++) { w.step(1); if (s > steps - (quick ? 5 : 60)) fifth = Math.min(fifth, w.stats().maxStretch); }
+    return fifth;
+  };
+  const still = pbd.createWorld(scene);
+  still.step(120 + dragSteps);
+  const base = fifthOf(still, after);
+  still.destroy();
+  const runs = [], fifths = [];
+  for (let d = 0; d < count; d++) {
+    const n = unit([rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1]);
+    const r = 0.5 + 0.5 * rnd(), period = 0.5 + 1.5 * rnd();
+    const w = pbd.createWorld(scene);
+    try {
+      w.step(120);
+      const c = Array.from(w.positions.subarray(4 * CORNER, 4 * CORNER + 3)), id = w.addAttachment(CORNER, c, 1);
+      const u = unit(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), v = cross(n, u);
+      for (let s = 1; s <= dragSteps; s += BATCH) {
+        const t = performance.now(), m = Math.min(BATCH, dragSteps - s + 1);
+        for (let q = s; q < s + m; q++) {
+          const a = (2 * Math.PI * q * dt) / period, su = r * Math.sin(a), sv = r * (1 - Math.cos(a));
+          w.moveAttachment(id, [0, 1, 2].map((k) => c[k] + su * u[k] + sv * v[k]));
+          w.step(1);
+        }
+        runs.push((performance.now() - t) / m);
+      }
+      w.removeAttachment(id);
+      fifths.push(fifthOf(w, after));
+    } finally {
+      w.destroy();
+    }
+  }
+  const back = fifths.filter((f) => f <= base + 0.01).length;
+  return { runs, ms_median: median(runs), steps: count * dragSteps, particles: NU * NU, drags: count, back, undisturbed: base, fifths,
+    figures: `${back} of ${count} drags back within 1 point of the undisturbed ${(100 * base).toFixed(2)}% in the fifth second (worst ${(100 * Math.max(...fifths)).toFixed(2)}%); ms/step while dragged` };
+}
+
+/* ---------------------------------------------------------------- the bench */
+
+/** Runs the cases (name prefixes `cases`, or all) on the wasm build at `wasm`: { text (lines), records }. */
+export async function runMeetBench({ quick = false, cases = null, wasm = path.join(root, 'dist', 'minipbd.wasm') } = {}) {
+  const pbd = await loadMiniPBD(fs.readFileSync(wasm));
+  const names = Object.keys(CASES).filter((n) => !cases || cases.some((p) => n.startsWith(p)));
+  const records = [];
+  for (const name of names) {
+    const r = CASES[name](pbd, quick);
+    records.push({ case: name, impl: 'wasm', meet_bench: true, ...r });
+  }
+  const text = [
+    `where kinds meet (wasm${quick ? ', quick: too short to mean anything' : ''}; the figure beside each time):`,
+    '',
+    '| case | particles | steps | ms/step (median) | figures |',
+    '|---|---:|---:|---:|---|',
+    ...records.map((r) => `| ${r.case} | ${r.particles} | ${r.steps} | ${r.ms_median.toFixed(2)} | ${r.figures} |`),
+  ];
+  return { text, records };
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const opt = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+  const { text, records } = await runMeetBench({ quick: args.includes('--quick'), cases: opt('--cases')?.split(','), wasm: opt('--wasm') });
+  console.log(text.join('\n'));
+  if (opt('--out')) fs.writeFileSync(opt('--out'), JSON.stringify(records, null, 2) + '\n');
+}
