@@ -7,6 +7,7 @@
                                pinned all round its border (4 substeps x 2 passes, thickness 0.02, no fluid sort):
                                how many ever got under the cloth (tests/c/test_fluid_sheets.c's scene), 2 s
      water-on-cloth/thrown-5   the same block 5 cm higher thrown down at 5 m/s, 1 s
+     water-on-cloth/thrown-5-2x4  the same at the fluid scenes' 2 substeps x 4 passes
      box-on-box/10deg          a rigid box (0.24 x 0.08 x 0.2 m, resolution 6, 0.4 kg) on another, turned 10 degrees about
                                the vertical and set 3 mm aside: the upper box's horizontal drift from 1 s on, 20 s
      tank-rest/0.3m            a 0.4 x 0.2 m tank of water 0.3 m deep at the fluid scenes' 2 x 4: rms particle speed and
@@ -38,13 +39,13 @@ const median = (a) => { const s = [...a].sort((x, y) => x - y), n = s.length; re
 const SHEET = 34;
 
 /** Water over the border-pinned cloth: set down (speed 0, 1.5 cm over it) or thrown at `speed` from 6.5 cm. */
-function waterOnCloth(speed) {
+function waterOnCloth(speed, split = [4, 2]) {
   const pins = [];
   for (let j = 0; j < SHEET; j++) for (let i = 0; i < SHEET; i++) if (i === 0 || j === 0 || i === SHEET - 1 || j === SHEET - 1) pins.push([i, j]);
   const y0 = 0.5 + 0.03 + (speed > 0 ? 0.05 : 0);
   return {
     format: 'minipbd-scene', version: 2, name: `water on a border-pinned cloth, ${speed} m/s`,
-    solver: { substeps: 4, iterations: 2, thickness: 0.02, damping: 0.05 },
+    solver: { substeps: split[0], iterations: split[1], thickness: 0.02, damping: 0.05 },
     fluid: { spacing: 0.02, sortInterval: 0 },
     objects: [
       { type: 'cloth', name: 'cloth', origin: [-0.5, 0.5, -0.5], size: [1, 1], resolution: [SHEET, SHEET], plane: 'xz', mass: 0.001, pins },
@@ -124,13 +125,14 @@ function timed(world, steps, look) {
 const CASES = {
   'water-on-cloth/set-down': (pbd, quick) => leakCase(pbd, 0, quick ? 10 : 120),
   'water-on-cloth/thrown-5': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60),
+  'water-on-cloth/thrown-5-2x4': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60, [2, 4]),
   'box-on-box/10deg': (pbd, quick) => boxCase(pbd, 10, 0.003, quick ? 2 : 20),
   'tank-rest/0.3m': (pbd, quick) => tankCase(pbd, 0.3, quick ? 0.2 : 5),
   'knots/random': (pbd, quick) => knotsCase(pbd, quick ? 1 : 12, quick),
 };
 
-function leakCase(pbd, speed, steps) {
-  const world = pbd.createWorld(waterOnCloth(speed));
+function leakCase(pbd, speed, steps, split) {
+  const world = pbd.createWorld(waterOnCloth(speed, split));
   try {
     const [cloth, water] = world.objects;
     const ever = new Uint8Array(water.particleCount);
