@@ -29,6 +29,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, builtinScenes } from '../web/js/minipbd.js';
+import { NU, dragCorner, randomDrags } from '../tools/corner-drags.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BATCH = 10;
@@ -197,14 +198,9 @@ function tankCase(pbd, depth, seconds) {
   }
 }
 
-/* tools/knots.mjs's random drags (its seed 12345, the same generator and circles), so the two agree drag for drag. */
-const NU = 40, CORNER = 39 * NU;
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const unit = (a) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
-
+/* tools/knots.mjs's random drags (tools/corner-drags.mjs: its seed, generator and circles), so the two agree drag for
+   drag. The time is per step while dragged (batches of BATCH steps). */
 function knotsCase(pbd, count, quick) {
-  let seed = 12345;
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
   const scene = builtinScenes.cloth, dt = scene.solver.dt;
   const dragSteps = Math.round(3 / dt), after = quick ? 10 : 300;
   // The fifth second after release: steps 241-300 (quick: the last 5 of 10).
@@ -218,24 +214,17 @@ function knotsCase(pbd, count, quick) {
   const base = fifthOf(still, after);
   still.destroy();
   const runs = [], fifths = [];
-  for (let d = 0; d < count; d++) {
-    const n = unit([rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1]);
-    const r = 0.5 + 0.5 * rnd(), period = 0.5 + 1.5 * rnd();
+  for (const drag of randomDrags(count)) {
     const w = pbd.createWorld(scene);
     try {
       w.step(120);
-      const c = Array.from(w.positions.subarray(4 * CORNER, 4 * CORNER + 3)), id = w.addAttachment(CORNER, c, 1);
-      const u = unit(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), v = cross(n, u);
-      for (let s = 1; s <= dragSteps; s += BATCH) {
-        const t = performance.now(), m = Math.min(BATCH, dragSteps - s + 1);
-        for (let q = s; q < s + m; q++) {
-          const a = (2 * Math.PI * q * dt) / period, su = r * Math.sin(a), sv = r * (1 - Math.cos(a));
-          w.moveAttachment(id, [0, 1, 2].map((k) => c[k] + su * u[k] + sv * v[k]));
-          w.step(1);
-        }
-        runs.push((performance.now() - t) / m);
-      }
-      w.removeAttachment(id);
+      let t = performance.now();
+      dragCorner(w, { ...drag, seconds: 3 }, dt, { onStep: (s) => {
+        if (s % BATCH !== 0 && s !== dragSteps) return;
+        const now = performance.now();
+        runs.push((now - t) / (s % BATCH || BATCH));
+        t = now;
+      } });
       fifths.push(fifthOf(w, after));
     } finally {
       w.destroy();

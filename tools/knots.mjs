@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, builtinScenes } from '../web/js/minipbd.js';
+import { dragCorner, randomDrags } from './corner-drags.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -27,13 +28,7 @@ const SEED = +opt('--seed', 12345);
 const SECONDS = opt('--seconds', '1,3,10').split(',').map(Number);
 const pbd = await loadMiniPBD(fs.readFileSync(args[0] ?? path.join(root, 'dist', 'minipbd.wasm')));
 
-const NU = 40, CORNER = 39 * NU; // 40 x 40; (0, 39), the bottom-left corner
-const at = (w, i) => Array.from(w.positions.subarray(4 * i, 4 * i + 3));
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const unit = (a) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
 const pct = (x) => `${(100 * x).toFixed(2)}%`;
-let seed = SEED;
-const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
 
 function scene(hem) {
   const s = structuredClone(builtinScenes.cloth);
@@ -42,20 +37,12 @@ function scene(hem) {
   return s;
 }
 
-// A circle of radius r through the corner, in the plane with normal n, `period` s a turn.
-function dragAndRelease(sc, { n, r, period, seconds }) {
+// A drag (corner-drags.mjs), then 5 s and a minute after release.
+function dragAndRelease(sc, drag) {
   const w = pbd.createWorld(sc), dt = sc.solver.dt ?? w.getParam('dt');
   w.step(120);
-  const c = at(w, CORNER), id = w.addAttachment(CORNER, c, K);
-  const u = unit(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), v = cross(n, u);
   let peak = 0;
-  for (let s = 1; s <= Math.round(seconds / dt); s++) {
-    const a = (2 * Math.PI * s * dt) / period, su = r * Math.sin(a), sv = r * (1 - Math.cos(a));
-    w.moveAttachment(id, [0, 1, 2].map((k) => c[k] + su * u[k] + sv * v[k]));
-    w.step(1);
-    peak = Math.max(peak, w.stats().maxStretch);
-  }
-  w.removeAttachment(id);
+  dragCorner(w, drag, dt, { k: K, onStep: () => { peak = Math.max(peak, w.stats().maxStretch); } });
   let fifth = Infinity;
   for (let s = 1; s <= 300; s++) { w.step(1); if (s > 240) fifth = Math.min(fifth, w.stats().maxStretch); }
   w.step(3300);
@@ -101,11 +88,7 @@ for (const hem of [false, true]) {
   }
   if (hem || RANDOM === 0) continue;
   const runs = [], base = undisturbedAfter(sc, 3);
-  for (let i = 0; i < RANDOM; i++) {
-    const n = unit([rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1]);
-    const r = 0.5 + 0.5 * rnd(), period = 0.5 + 1.5 * rnd();
-    runs.push(dragAndRelease(sc, { n, r, period, seconds: 3 }));
-  }
+  for (const drag of randomDrags(RANDOM, SEED)) runs.push(dragAndRelease(sc, { ...drag, seconds: 3 }));
   const knotted = runs.filter((m) => m.minute > base.minute + 0.01).length;
   const back = runs.filter((m) => m.fifth <= base.fifth + 0.01).length;
   const worst = (k) => Math.max(...runs.map((m) => m[k]));
