@@ -19,6 +19,11 @@ static pbdWorldId BuiltinGridCloth(void)
 	def.maxParticles = NU * NU;
 	def.maxConstraints = 8 * NU * NU;
 	pbdWorldId w = TestCreateWorld(&def);
+	/* the built-in cloth scene's solver: 10 substeps x 1 pass (the format's defaults, not TestCreateWorld's 1 x 10),
+	   maxSpeed 6 m/s and damping 0.05 */
+	pbd_World_SetParam(w, pbdParam_substeps, 10.0f);
+	pbd_World_SetParam(w, pbdParam_iterations, 1.0f);
+	pbd_World_SetParam(w, pbdParam_maxSpeed, 6.0f);
 	pbd_World_SetParam(w, pbdParam_damping, 0.05f);
 	pbdClothDef cloth = pbd_DefaultClothDef();
 	cloth.origin[0] = -1.0f, cloth.origin[1] = 2.5f, cloth.origin[2] = 0.0f;
