@@ -12,7 +12,9 @@ after(async () => { await env?.close(); });
 test('the heat map is blue at rest and turns red where a drag stretches the cloth', { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
-    await waitSteps(page, 60);
+    // 180 steps: the built-in cloth, which collides with itself, still swings into its folds until about step 130
+    // (largest error up to 0.23 at steps 40-131, at most 0.13 from step 132 to 900: Node, read every step).
+    await waitSteps(page, 180);
     const plain = await canvasPixels(page);
     assert.ok(plain.clothFraction > 0.05, 'the cloth is drawn in its own warm colour');
 
@@ -22,9 +24,8 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     assert.ok(rest.backFraction > plain.backFraction + 0.03, `a resting cloth turns blue (${plain.backFraction.toFixed(3)} -> ${rest.backFraction.toFixed(3)})`);
     assert.ok(rest.clothFraction < plain.clothFraction * 0.5, 'and loses its warm colour');
     const maxError = await page.evaluate(() => Math.max(...window.minipbd.world.errors));
-    // The default cloth drapes: its folds bend it, so the soft bending constraints (k = 0.1) there stay
-    // ~15% short at rest (measured 0.15-0.17 at 60-900 steps; stretch stays under 5%); hung taut like a board it
-    // was under 10%. A few red pixels along the folds, far less than the warm cloth (the check above).
+    // The default cloth drapes: its folds bend it, so the soft bending constraints there stay short at rest
+    // (measured at most 0.13 from step 132 to 900, 0.10 from step 300; stretch stays under 5%). A few red pixels along the folds, far less than the warm cloth (the check above).
     assert.ok(maxError < 0.2, `errors at rest are small (${maxError.toFixed(3)})`);
 
     // With tethers on, the pointer pulls no particle past the cloth's reach (families/tethers.c pbd_Tethers_Reach):
