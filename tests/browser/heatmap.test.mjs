@@ -66,7 +66,10 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     await page.uncheck('#heat-map');
     await waitFrames(page, 5);
     const back = await canvasPixels(page);
-    assert.ok(back.clothFraction > stretched.clothFraction, 'switching it off brings the cloth colour back');
+    // Against the heat map at rest (blue), not the stretched one: with tethers off the drag turns much of the cloth red,
+    // which counts as its warm colour here.
+    assert.ok(back.clothFraction > 0.05 && back.clothFraction > 2 * rest.clothFraction,
+      `switching it off brings the cloth colour back (${rest.clothFraction.toFixed(4)} with the heat map at rest, ${back.clothFraction.toFixed(4)} off)`);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
