@@ -5,11 +5,11 @@
    the other side pinned), k' from the attachment's k for the pass count. The particle's mass
    is never touched, so removing the attachment leaves it exactly as it was; a pin (w = 0)
    does not follow the pointer. The target is first moved into the particle's reach (the balls of
-   its tethers to the pins, tethers.c), so a pointer past the reach holds the cloth taut instead of
+   its tethers to the pins, services/reach.h), so a pointer past the reach holds the cloth taut instead of
    stretching the grabbed particle's edges. Slots are reused; ids carry a generation, so a removed
    attachment's id is refused, never dereferenced. */
 #include "families/family.h"
-#include "families/tethers.h"
+#include "services/reach.h"
 
 #include <string.h>
 
@@ -77,10 +77,10 @@ static void Attachments_Solve(pbdWorld* w, void* state, const pbdStepContext* ct
 		if (a->particle < 0) continue;
 		float* p = w->p + 4 * a->particle;
 		if (p[3] <= 0.0f) continue; /* a pin does not follow the pointer */
-		/* the target moved into the particle's reach first (tethers.c pbd_Tethers_Reach): the pointer cannot
+		/* the target moved into the particle's reach first (services/reach.h pbd_Reach_Clamp): the pointer cannot
 		   pull a particle past where the cloth can follow it; a target within reach is used as it is */
 		float t[3] = { a->target[0], a->target[1], a->target[2] };
-		pbd_Tethers_Reach(w, a->particle, t);
+		pbd_Reach_Clamp(w, a->particle, t);
 		float k = s->k[i];
 		p[0] -= k * (p[0] - t[0]);
 		p[1] -= k * (p[1] - t[1]);

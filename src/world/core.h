@@ -103,6 +103,8 @@ typedef struct pbdWorld {
 	/* Surfaces (services/surfaces.h), each set by the family that knows it at its create; NULL: none. */
 	const struct pbdNormalSource* normals;
 	const struct pbdEdgeSource* edges;
+	/* The tethers' reach (services/reach.h), set by the tethers family at its create; NULL: none. */
+	const struct pbdReachSource* reach;
 
 	/* Constraint families' states, indexed by pbdFamilyId (families/family.h). */
 	void* families[PBD_MAX_FAMILIES];

@@ -52,7 +52,7 @@ test('dragging the cloth pulls the grabbed particle toward the pointer, release 
     assert.equal(await page.evaluate(() => window.minipbd.app.input.attachmentCount), 1);
 
     // To the right and up, within the particle's reach: the pointer pulls no particle farther from a pin than it is
-    // at rest (families/tethers.c pbd_Tethers_Reach). Straight right by 100 px (about 0.7 m) the target was past the
+    // at rest (services/reach.c pbd_Reach_Clamp). Straight right by 100 px (about 0.7 m) the target was past the
     // reach from the left pin, and the particle stopped 40 px short of it, above it.
     const to = { x: start.x + 70, y: start.y - 60 };
     await page.mouse.move(to.x, to.y, { steps: 10 });

@@ -28,7 +28,7 @@ test('the heat map is blue at rest and turns red where a drag stretches the clot
     // (measured at most 0.13 from step 132 to 900, 0.10 from step 300; stretch stays under 5%). A few red pixels along the folds, far less than the warm cloth (the check above).
     assert.ok(maxError < 0.2, `errors at rest are small (${maxError.toFixed(3)})`);
 
-    // With tethers on, the pointer pulls no particle past the cloth's reach (families/tethers.c pbd_Tethers_Reach):
+    // With tethers on, the pointer pulls no particle past the cloth's reach (services/reach.c pbd_Reach_Clamp):
     // the drag below then stretches it 18% at most, about the folds' error. Tethers off (the panel's switch, from the
     // keyboard), the cloth can be stretched (150% measured in Node).
     await page.locator('#param-tethers').focus();

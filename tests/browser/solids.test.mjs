@@ -80,7 +80,7 @@ test('the heat map shows solid bodies: blue at rest, red where a dragged soft bo
   const { page, problems, context } = await openPage(env.browser, env.url);
   try {
     // One soft cube standing on the ground, its bottom face pinned, seen from the front. Tethers off: with them the
-    // pointer pulls no particle farther from the pinned face than at rest (families/tethers.c pbd_Tethers_Reach), and
+    // pointer pulls no particle farther from the pinned face than at rest (services/reach.c pbd_Reach_Clamp), and
     // the pull below would stretch the cube's edges 9% at most.
     await page.evaluate(() => window.minipbd.app.loadScene({
       format: 'minipbd-scene', version: 2, name: 'cube', solver: { tethers: 0 },

@@ -3,6 +3,7 @@
    at its two top corners where its grid puts them), grabbed by its bottom-left corner (0, 39) the way the page
    does: a stiffness-1 attachment moved every step. */
 #include "test.h"
+#include "test_physics_helpers.h"
 
 #include <math.h>
 
@@ -15,29 +16,13 @@ static const float* Pos(pbdWorldId w) { return (const float*)pbd_World_GetBuffer
 
 static pbdWorldId BuiltinGridCloth(void)
 {
-	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = NU * NU;
-	def.maxConstraints = 8 * NU * NU;
-	pbdWorldId w = TestCreateWorld(&def);
 	/* the built-in cloth scene's solver: 10 substeps x 1 pass (the format's defaults, not TestCreateWorld's 1 x 10),
 	   maxSpeed 6 m/s and damping 0.05 */
-	pbd_World_SetParam(w, pbdParam_substeps, 10.0f);
-	pbd_World_SetParam(w, pbdParam_iterations, 1.0f);
-	pbd_World_SetParam(w, pbdParam_maxSpeed, 6.0f);
-	pbd_World_SetParam(w, pbdParam_damping, 0.05f);
-	pbdClothDef cloth = pbd_DefaultClothDef();
-	cloth.origin[0] = -1.0f, cloth.origin[1] = 2.5f, cloth.origin[2] = 0.0f;
-	cloth.axisU[0] = 2.0f, cloth.axisU[1] = 0.0f, cloth.axisU[2] = 0.0f;
-	cloth.axisV[0] = 0.0f, cloth.axisV[1] = -2.0f, cloth.axisV[2] = 0.0f;
-	cloth.resolutionU = NU;
-	cloth.resolutionV = NU;
-	cloth.mass = 0.01f;
-	int first = pbd_World_AddCloth(w, &cloth);
-	pbd_World_SetInvMass(w, first, 0.0f);
-	pbd_World_SetInvMass(w, first + NU - 1, 0.0f);
-	/* held 1.6 m apart, 2 cm off its plane in opposite directions, so it drapes (web/js/format/builtin-scenes.js) */
-	pbd_World_SetPosition(w, first, -0.8f, 2.5f, 0.02f);
-	pbd_World_SetPosition(w, first + NU - 1, 0.8f, 2.5f, -0.02f);
+	pbdWorldId w = CornerPinnedCloth(NU, NU, 10, 1, 6.0f);
+	/* held 1.6 m apart, 2 cm off its plane in opposite directions, so it drapes (web/js/format/builtin-scenes.js);
+	   the cloth is the world's first object, its top corners particles 0 and NU - 1 */
+	pbd_World_SetPosition(w, 0, -0.8f, 2.5f, 0.02f);
+	pbd_World_SetPosition(w, NU - 1, 0.8f, 2.5f, -0.02f);
 	return w;
 }
 

@@ -1,6 +1,7 @@
 /* test_physics_helpers.h -- helpers of the physics tests (test_projection.c, test_integration.c,
-   test_robustness.c, test_instruments.c): a world with everything off but what a closed form
-   tests, a pair, a cloth, and a seeded random sequence. */
+   test_robustness.c, test_instruments.c, test_knots.c, test_recovery.c): a world with everything off
+   but what a closed form tests, a pair, a cloth, the built-in cloth's corner-pinned cloth, and a
+   seeded random sequence. */
 #ifndef PBD_TEST_PHYSICS_HELPERS_H
 #define PBD_TEST_PHYSICS_HELPERS_H
 
@@ -55,6 +56,28 @@ static inline int AddCloth(pbdWorldId w, int nu, int nv, float y)
 	def.resolutionV = nv;
 	def.mass = 0.01f;
 	return pbd_World_AddCloth(w, &def);
+}
+
+/* The built-in "cloth" scene's cloth (web/js/format/builtin-scenes.js) on a grid of nu x nv: 2 m x 2 m,
+   hanging in the xy plane from (-1, 2.5, 0), pinned at its two top corners where its grid puts
+   them, at the scene's damping 0.05. The world is pbd_CreateWorld's, at the scene format's defaults
+   (10 substeps x 1 pass, maxSpeed 100 m/s), not TestCreateWorld's 1 x 10; a substeps, iterations or
+   maxSpeed above 0 sets that one (the built-in scene's own solver: test_knots.c), 0 keeps the default
+   (test_recovery.c). */
+static inline pbdWorldId CornerPinnedCloth(int nu, int nv, int substeps, int iterations, float maxSpeed)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = nu * nv;
+	def.maxConstraints = 8 * nu * nv;
+	pbdWorldId w = pbd_CreateWorld(&def);
+	if (substeps > 0) pbd_World_SetParam(w, pbdParam_substeps, (float)substeps);
+	if (iterations > 0) pbd_World_SetParam(w, pbdParam_iterations, (float)iterations);
+	if (maxSpeed > 0.0f) pbd_World_SetParam(w, pbdParam_maxSpeed, maxSpeed);
+	pbd_World_SetParam(w, pbdParam_damping, 0.05f);
+	int first = AddCloth(w, nu, nv, 2.5f);
+	pbd_World_SetInvMass(w, first, 0.0f);
+	pbd_World_SetInvMass(w, first + nu - 1, 0.0f);
+	return w;
 }
 
 #endif

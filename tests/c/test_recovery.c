@@ -1,6 +1,7 @@
 /* Recovery tests: the speed bound also bounds displacement, and a
    cloth let go after a violent drag comes back to the stretch of an undisturbed one. */
 #include "test.h"
+#include "test_physics_helpers.h"
 
 #include <string.h>
 
@@ -171,28 +172,9 @@ void Test_DisplacementBoundDefaultsInCloth(void)
 
 /* ---------------------------------------------------------------- tethers to every pin island */
 
-/* A cloth of nu x nv particles, 2 m x 2 m, hanging in the xy plane from (-1, 2.5, 0), pinned at
-   its two top corners: the built-in "cloth" scene. pbd_CreateWorld's defaults are the scene
-   format's (10 substeps x 1 pass); the scene's damping is 0.05. */
-static pbdWorldId CornerPinnedCloth(int nu, int nv)
-{
-	pbdWorldDef def = pbd_DefaultWorldDef();
-	def.maxParticles = nu * nv;
-	def.maxConstraints = 8 * nu * nv;
-	pbdWorldId w = pbd_CreateWorld(&def);
-	pbd_World_SetParam(w, pbdParam_damping, 0.05f);
-	pbdClothDef cloth = pbd_DefaultClothDef();
-	cloth.origin[0] = -1.0f, cloth.origin[1] = 2.5f, cloth.origin[2] = 0.0f;
-	cloth.axisU[0] = 2.0f, cloth.axisU[1] = 0.0f, cloth.axisU[2] = 0.0f;
-	cloth.axisV[0] = 0.0f, cloth.axisV[1] = -2.0f, cloth.axisV[2] = 0.0f;
-	cloth.resolutionU = nu;
-	cloth.resolutionV = nv;
-	cloth.mass = 0.01f;
-	int first = pbd_World_AddCloth(w, &cloth);
-	pbd_World_SetInvMass(w, first, 0.0f);
-	pbd_World_SetInvMass(w, first + nu - 1, 0.0f);
-	return w;
-}
+/* The cloths below are test_physics_helpers.h's CornerPinnedCloth: the built-in "cloth" scene's grid, pinned at its
+   two top corners, at pbd_CreateWorld's defaults (the scene format's: 10 substeps x 1 pass) and the scene's damping
+   0.05. */
 
 /* Kim et al. 2012's bound holds for every pin: bending a flat cloth without stretching it
    takes no particle farther from any pin than in the rest pose. Only the tethers hold this
@@ -207,7 +189,7 @@ void Test_TethersBoundEveryPinIsland(void)
 	const float slacks[] = { 0.0f, 0.1f };
 	for (int k = 0; k < 2; ++k) {
 		const int nu = 8, nv = 6, n = nu * nv;
-		pbdWorldId w = CornerPinnedCloth(nu, nv);
+		pbdWorldId w = CornerPinnedCloth(nu, nv, 0, 0, 0.0f);
 		for (int c = 0; c < pbdKind_count; ++c) pbd_World_SetParam(w, (pbdParam)(pbdParam_stiffnessStretch + c), 0.0f);
 		pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
 		pbd_World_SetParam(w, pbdParam_tetherSlack, slacks[k]);
@@ -239,7 +221,7 @@ void Test_TethersBoundEveryPinIsland(void)
    two pins' halves meet and nothing tied one half to the other. */
 void Test_HangingClothHasNoSeam(void)
 {
-	pbdWorldId w = CornerPinnedCloth(40, 40);
+	pbdWorldId w = CornerPinnedCloth(40, 40, 0, 0, 0.0f);
 	for (int s = 0; s < 420; ++s) pbd_World_Step(w);
 	pbdStats st;
 	pbd_World_GetStats(w, &st);
@@ -259,7 +241,7 @@ void Test_TetherIslandsFollowTheMesh(void)
 {
 	const int nu = 8, nv = 6;
 	for (int apart = 0; apart < 2; ++apart) {
-		pbdWorldId w = CornerPinnedCloth(nu, nv);
+		pbdWorldId w = CornerPinnedCloth(nu, nv, 0, 0, 0.0f);
 		for (int c = 0; c < pbdKind_count; ++c) pbd_World_SetParam(w, (pbdParam)(pbdParam_stiffnessStretch + c), 0.0f);
 		pbd_World_SetParam(w, pbdParam_groundEnabled, 0.0f);
 		pbd_World_SetInvMass(w, nu - 1, 1.0f / 0.01f); /* only the left corner, and ... */

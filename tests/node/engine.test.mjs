@@ -136,7 +136,7 @@ test('attachments: drag pulls toward the target within reach, holds at the reach
 	assert.throws(() => world.removeAttachment(id), (e) => e instanceof MiniPBDError && /attachment/.test(e.message));
 	assert.throws(() => world.moveAttachment(id, [0, 0, 0]), /attachment/);
 	// The pin's neighbour pulled toward a point 1.8 m away: the target is moved into its reach (its tether to the pin,
-	// one grid step, families/tethers.c pbd_Tethers_Reach), so it stays within a grid step of the pin, on the
+	// one grid step, services/reach.c pbd_Reach_Clamp), so it stays within a grid step of the pin, on the
 	// target's side (solved last, the pointer took it to within 5 cm of the target and stretched its edges 30-fold).
 	const far = [0, 4, 1];
 	const id1 = world.addAttachment(1, far, 1);
