@@ -21,9 +21,11 @@
    about that line (its free particles then set the turn about it), with no 1/0 and no special
    case. A body without a free particle is fitted (its transform follows) but moves nothing.
 
-   Registry place: after the contacts, so a contact's push reaches the whole body in the same
-   pass (a box pushed at one corner moves as a box), before the colliders and the ground, so no
-   particle ends a pass below the ground. Also here: the rigid predictor (the forces hook), the
+   Registry place: after the pointer and the fluid, so their pushes reach the whole body in the
+   same pass, and before the particle contacts, the colliders and the ground, so that no particle
+   ends a pass inside another or below the ground, and a contact's friction is not shared out
+   over the body by the fit (family.h: a box on a box crept down any slope); a contact's push
+   reaches the rest of the body at the next pass's fit. Also here: the rigid predictor (the forces hook), the
    mass scaling of stacked bodies for the contacts (findContacts) and plasticity (the update
    hook), in shapes_motion.c; the error hook (the heat map); each particle's surface normal,
    layer and lattice faces for the contacts (shapes_sdf.c, built at the start of the body's first step); the

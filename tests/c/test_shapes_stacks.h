@@ -3,5 +3,6 @@
    stacked by hand (issue 22 item 2). */
 #define TEST_LIST_SHAPES_STACKS(X) \
 	X(ShapesTurnedBoxRests)        \
+	X(ShapesBoxOnTiltedBoxFrictionAngle) \
 	X(ShapesTurnedBoxesRestLong)   \
 	X(ShapesTwelveBoxStackStandsLong)
