@@ -4,5 +4,7 @@
 #define TEST_LIST_SHAPES_STACKS(X) \
 	X(ShapesTurnedBoxRests)        \
 	X(ShapesBoxOnTiltedBoxFrictionAngle) \
+	X(ShapesBoxOnTiltedSoftBodyFrictionAngle) \
+	X(ShapesBoxRestsInHammock) \
 	X(ShapesTurnedBoxesRestLong)   \
 	X(ShapesTwelveBoxStackStandsLong)
