@@ -10,6 +10,10 @@
      water-on-cloth/thrown-5-2x4  the same at the fluid scenes' 2 substeps x 4 passes
      box-on-box/10deg          a rigid box (0.24 x 0.08 x 0.2 m, resolution 6, 0.4 kg) on another, turned 10 degrees about
                                the vertical and set 3 mm aside: the upper box's horizontal drift from 1 s on, 20 s
+     box-on-slope/9.3deg       the upper box of box-on-box (scene defaults, selfFriction 0.2: friction angle 11.3 degrees) on
+                               a lower rigid box (0.6 x 0.08 x 0.6 m, resolution 15, 4 kg) lying on a box collider tilted
+                               9.3 degrees that holds it (friction 1), ground off: how far the upper box went down the
+                               slope from the lower one in 10 s (tests/c/test_shapes_stacks.c's layout)
      tank-rest/0.3m            a 0.4 x 0.2 m tank of water 0.3 m deep at the fluid scenes' 2 x 4: rms particle speed and
                                the density figures (pbdFluidStats) after 5 s
      knots/random-N            the built-in cloth dragged by its bottom corner as tools/knots.mjs drags it (its seed's
@@ -90,6 +94,21 @@ function boxOnBox(degrees, offset) {
   };
 }
 
+function boxOnSlope(degrees) {
+  const a = (degrees * Math.PI) / 180, q = [0, 0, Math.sin(a / 2), Math.cos(a / 2)];
+  const at = (up) => [-Math.sin(a) * up, Math.cos(a) * up, 0]; // up from the slope's middle, along its normal
+  return {
+    format: 'minipbd-scene', version: 2, name: `a box on a box on a ${degrees} degree slope`,
+    solver: { selfFriction: 0.2 },
+    ground: { enabled: false },
+    objects: [
+      { type: 'rigid', name: 'lower', shape: 'box', position: at(0.16), rotation: q, halfExtents: [0.3, 0.04, 0.3], resolution: 15, mass: 4 },
+      { type: 'rigid', name: 'upper', shape: 'box', position: at(0.28), rotation: q, halfExtents: HALF, resolution: 6, mass: 0.4 },
+    ],
+    colliders: [{ type: 'box', name: 'slope', position: [0, 0, 0], rotation: q, halfExtents: [5, 0.1, 5], staticFriction: 1, kineticFriction: 1 }],
+  };
+}
+
 const TANK = { x: 0.2, z: 0.1 }; // half widths
 
 function tank(depth) {
@@ -128,6 +147,7 @@ const CASES = {
   'water-on-cloth/thrown-5': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60),
   'water-on-cloth/thrown-5-2x4': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60, [2, 4]),
   'box-on-box/10deg': (pbd, quick) => boxCase(pbd, 10, 0.003, quick ? 2 : 20),
+  'box-on-slope/9.3deg': (pbd, quick) => slopeCase(pbd, 9.3, quick ? 0.2 : 10),
   'tank-rest/0.3m': (pbd, quick) => tankCase(pbd, 0.3, quick ? 0.2 : 5),
   'knots/random': (pbd, quick) => knotsCase(pbd, quick ? 1 : 12, quick),
 };
@@ -175,6 +195,23 @@ function boxCase(pbd, degrees, offset, seconds) {
     const fell = end[1] < 0.12;
     return { ...t, steps: Math.round(seconds * 60), particles: world.particleCount, drift_mm: 1000 * drift, fell,
       figures: `upper box drifted ${(1000 * drift).toFixed(2)} mm in ${seconds} s${fell ? ', fell off' : ''} (issue: < 1 mm in 60 s)` };
+  } finally {
+    world.destroy();
+  }
+}
+
+function slopeCase(pbd, degrees, seconds) {
+  const world = pbd.createWorld(boxOnSlope(degrees));
+  try {
+    const [lower, upper] = world.objects, a = (degrees * Math.PI) / 180;
+    const rel = () => { const l = centroid(world, lower), u = centroid(world, upper); return [u[0] - l[0], u[1] - l[1]]; };
+    const start = rel();
+    const steps = Math.round(seconds * 60);
+    const t = timed(world, steps);
+    const end = rel();
+    const slid = -((end[0] - start[0]) * Math.cos(a) + (end[1] - start[1]) * Math.sin(a)); // down the slope
+    return { ...t, steps, particles: world.particleCount, slid_mm: 1000 * slid,
+      figures: `upper box slid ${(1000 * slid).toFixed(2)} mm down the slope in ${seconds} s (issue: holds below the friction angle, 11.3 degrees)` };
   } finally {
     world.destroy();
   }
