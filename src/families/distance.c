@@ -187,9 +187,9 @@ static float Length(const float* x, int32_t a, int32_t b)
 	return sqrtf(dx * dx + dy * dy + dz * dz);
 }
 
-void pbd_Distance_Stats(const pbdWorld* w, pbdStats* s)
+static void Distance_Stats(const pbdWorld* w, const void* state, pbdStats* s)
 {
-	const pbdDistance* d = pbd_DistanceState(w);
+	const pbdDistance* d = state;
 	double sumError = 0.0;
 	for (int g = 0; g < d->groupCount; ++g) {
 		const pbdGroup* group = &d->groups[g];
@@ -381,4 +381,5 @@ const pbdFamily pbd_family_distance = {
 	.setStiffness = Distance_SetStiffness,
 	.error = Distance_Error,
 	.count = Distance_CountHook,
+	.stats = Distance_Stats,
 };

@@ -23,11 +23,6 @@ void pbd_Distance_EndGroup(pbdWorld* world, int colour, int32_t firstParticle, i
 /// Constraints in the world (torn ones included).
 int32_t pbd_Distance_Count(const pbdWorld* world);
 
-/* ---- statistics */
-
-/// maxError, meanError (|length - rest|, m) and maxStretch (stretch and chain) of *stats.
-void pbd_Distance_Stats(const pbdWorld* world, pbdStats* stats);
-
 /* ---- structural edges: provided to the colliders through services/surfaces.h (world->edges) */
 
 int32_t pbd_Distance_GroupCount(const pbdWorld* world);

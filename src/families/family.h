@@ -142,6 +142,9 @@ typedef struct pbdFamily {
 	/// The constraints the family holds now (the statistics' count, pbd_World_GetConstraintCounts); NULL: none
 	/// that last (contacts are found again every substep and are not counted).
 	int32_t (*count)(const pbdWorld* world, const void* state);
+	/// Adds the family's figures to the statistics (pbd_World_GetStats: the distance family's maxError,
+	/// meanError and maxStretch), so the world reads them through the registry, not a family's header; NULL: none.
+	void (*stats)(const pbdWorld* world, const void* state, pbdStats* stats);
 	/// Particles [first, first + count) were moved or removed by the family that owns them (a fluid sorted or
 	/// drained, in its start hook): the particle that was at first + k is now at newIndex[k], or gone when
 	/// newIndex[k] < 0. A family that keeps particle indices across steps follows (attachments); NULL: none kept.

@@ -4,7 +4,7 @@
    families that keep something derived from it compare the counters at the next step. */
 #include "builders/builder.h"
 #include "builders/skin.h"
-#include "families/distance.h"
+#include "families/family.h"
 
 #include <string.h>
 
@@ -95,7 +95,9 @@ int pbd_World_GetParticleCount(pbdWorldId id)
 int pbd_World_GetConstraintCount(pbdWorldId id)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
-	return pbd_Distance_Count(w);
+	/* the distance constraints (a chain's, a cloth's, a soft body's edges), through the registry */
+	const pbdFamily* f = pbd_families[pbdFamily_distance];
+	return w->families[pbdFamily_distance] != NULL ? f->count(w, w->families[pbdFamily_distance]) : 0;
 }
 
 int pbd_World_GetTopologyVersion(pbdWorldId id)

@@ -1,7 +1,6 @@
 /* world/stats.c -- what is read on demand, outside the step: statistics, the determinism
    hash, the per-particle error buffer (the families' error hooks), vertex normals and the
    ray pick. */
-#include "families/distance.h"
 #include "families/family.h"
 
 #include <math.h>
@@ -114,7 +113,9 @@ int pbd_World_GetStats(pbdWorldId id, pbdStats* s)
 	pbd_World_GetConstraintCounts(id, counts, pbdFamily_count);
 	for (int f = 0; f < pbdFamily_count; ++f) s->constraints += counts[f];
 	s->attachments = pbd_World_GetAttachmentCount(id);
-	pbd_Distance_Stats(w, s);
+	for (int f = 0; f < pbdFamily_count; ++f) {
+		if (pbd_families[f]->stats && w->families[f]) pbd_families[f]->stats(w, w->families[f], s);
+	}
 	const float* g = &w->params[pbdParam_gravityX];
 	for (int i = 0; i < w->particleCount; ++i) {
 		const float* x = w->x + 4 * i;
