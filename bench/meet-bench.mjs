@@ -14,6 +14,9 @@
                                a lower rigid box (0.6 x 0.08 x 0.6 m, resolution 15, 4 kg) lying on a box collider tilted
                                9.3 degrees that holds it (friction 1), ground off: how far the upper box went down the
                                slope from the lower one in 10 s (tests/c/test_shapes_stacks.c's layout)
+     press/soft-half           a soft cube (0.3 m lattice, 6^3 cells, 1 kg, stiffness edge 0.5, volume 1) pressed by a box
+                               collider plate lowered in 1 s until its lattice is half its height, held 1 s, lifted away:
+                               its volume under the plate, tets inverted, width, and its volume 1 s after release
      tank-rest/0.3m            a 0.4 x 0.2 m tank of water 0.3 m deep at the fluid scenes' 2 x 4: rms particle speed and
                                the density figures (pbdFluidStats) after 5 s
      knots/random-N            the built-in cloth dragged by its bottom corner as tools/knots.mjs drags it (its seed's
@@ -109,6 +112,18 @@ function boxOnSlope(degrees) {
   };
 }
 
+const PRESS = { half: 0.15, r: 0.025 }; // the cube's lattice half size; its particles' radius, half the spacing
+
+function pressScene() {
+  const { half, r } = PRESS;
+  return {
+    format: 'minipbd-scene', version: 2, name: 'a soft cube under a plate',
+    objects: [{ type: 'soft', name: 'cube', shape: 'box', position: [0, half + r + 0.001, 0], halfExtents: [half, half, half],
+      resolution: 6, mass: 1, stiffness: { edge: 0.5, volume: 1 } }],
+    colliders: [{ type: 'box', name: 'plate', position: [0, 2 * half + 2 * r + 0.01 + 0.05, 0], rotation: [0, 0, 0, 1], halfExtents: [0.5, 0.05, 0.5] }],
+  };
+}
+
 const TANK = { x: 0.2, z: 0.1 }; // half widths
 
 function tank(depth) {
@@ -148,6 +163,7 @@ const CASES = {
   'water-on-cloth/thrown-5-2x4': (pbd, quick) => leakCase(pbd, 5, quick ? 10 : 60, [2, 4]),
   'box-on-box/10deg': (pbd, quick) => boxCase(pbd, 10, 0.003, quick ? 2 : 20),
   'box-on-slope/9.3deg': (pbd, quick) => slopeCase(pbd, 9.3, quick ? 0.2 : 10),
+  'press/soft-half': (pbd, quick) => pressCase(pbd, quick ? 2 : 60),
   'tank-rest/0.3m': (pbd, quick) => tankCase(pbd, 0.3, quick ? 0.2 : 5),
   'knots/random': (pbd, quick) => knotsCase(pbd, quick ? 1 : 12, quick),
 };
@@ -212,6 +228,38 @@ function slopeCase(pbd, degrees, seconds) {
     const slid = -((end[0] - start[0]) * Math.cos(a) + (end[1] - start[1]) * Math.sin(a)); // down the slope
     return { ...t, steps, particles: world.particleCount, slid_mm: 1000 * slid,
       figures: `upper box slid ${(1000 * slid).toFixed(2)} mm down the slope in ${seconds} s (issue: holds below the friction angle, 11.3 degrees)` };
+  } finally {
+    world.destroy();
+  }
+}
+
+function pressCase(pbd, n) {
+  const world = pbd.createWorld(pressScene());
+  try {
+    const { half, r } = PRESS, top = 2 * half + 2 * r + 0.01, bottom = half + 2 * r; // the plate's lower face: from, to
+    const width = () => {
+      const x = world.positions;
+      let lo = Infinity, hi = -Infinity;
+      for (let i = 0; i < world.particleCount; i++) lo = Math.min(lo, x[4 * i]), hi = Math.max(hi, x[4 * i]);
+      return hi - lo;
+    };
+    world.step(n); // settles on the ground
+    const rest = width();
+    const runs = [];
+    for (let s = 1; s <= n; s++) { // down in n steps, each timed with the others
+      world.setColliderTransform(0, [0, top + (bottom - top) * (s / n) + 0.05, 0]);
+      runs.push(...timed(world, 1).runs);
+    }
+    runs.push(...timed(world, n).runs); // held
+    const pressed = world.getObjectVolume(0), wide = width();
+    world.setColliderTransform(0, [0, 5, 0]);
+    runs.push(...timed(world, n).runs); // released
+    const after = world.getObjectVolume(0);
+    const steps = 3 * n;
+    return { runs, ms_median: median(runs), steps, particles: world.particleCount, pressed_volume: pressed.volume / pressed.rest,
+      inverted: pressed.inverted, width: wide, rest_width: rest, released_volume: after.volume / after.rest,
+      figures: `under the plate ${(pressed.volume / pressed.rest).toFixed(3)} of its volume, ${pressed.inverted} tets inverted, ` +
+        `${wide.toFixed(3)} m wide (${rest.toFixed(3)} at rest); ${(after.volume / after.rest).toFixed(4)} 1 s after release (issue: within 0.02 pressed, 0.01 after)` };
   } finally {
     world.destroy();
   }
