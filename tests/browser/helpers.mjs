@@ -77,7 +77,16 @@ export async function openPage(browser, url, { viewport = { width: 1100, height:
   const page = await ctx.newPage();
   const problems = watchProblems(page);
   await page.goto(url);
-  await waitReady(page);
+  try {
+    await waitReady(page);
+  } catch (e) {
+    // A page that never gets ready says what it saw: its errors, failed requests and how far it got (a clean clone's
+    // run once timed out here with nothing else to go on).
+    const state = await page.evaluate(() => ({ ready: window.minipbd?.ready ?? null, world: !!window.minipbd?.world,
+      linkStatus: document.getElementById('link-status')?.textContent ?? null, title: document.title })).catch((err) => ({ unreadable: String(err) }));
+    e.message += `\n  ${url}: ${JSON.stringify(state)}; problems: ${problems.length ? problems.join(' | ') : 'none'}`;
+    throw e;
+  }
   return { page, problems, context: ctx };
 }
 
