@@ -5,22 +5,22 @@
 #include <math.h>
 
 /* The reach of particle i: the intersection of its tethers' balls, |q - p_pin| <= rest (1 + slack).
-   Why the pointer needs it: a target past the reach pulls against the tethers every pass (solved after the
-   tethers, as it was, it won every pass), and the whole excess lands in the grabbed particle's few edges, since its
-   neighbours are held by their own tethers (the built-in cloth's corner pulled 0.5 m into the floor: its edge 0.05 -> 0.55 m, 1,000%), which opens
-   the grid for the cloth to pass through itself. A pointer whose target is first moved to the nearest point of the
-   reach pulls the particle only as far as the cloth can follow without stretching (Kim, Chentanez and Mueller
-   2012: the tethers' bound is the rest pose's reach along a flat cloth). The nearest point of an intersection of
-   balls is found by Dykstra's alternating projections (Boyle and Dykstra 1986), which converge to the projection
-   onto the intersection; plain alternating projections only reach some point of it, and at the corner of the
-   lens two balls make (a corner hanging under its pin, where its two pins' spheres cross) that point was 0.35 m
-   to the side of the nearest one and held the corner's edge at 190%. PBD_REACH_ROUNDS rounds, the nearest pin's
-   ball last, then the nearest pin's ball once more so its bound holds exactly. They converge slowly where the
-   nearest point is on the circle the two spheres meet in: 16 rounds stop up to 5.4 cm from it there (within the
-   balls, to 0.4 um), 64 rounds 52 um, 256 rounds 0.7 um (tests/c/test_knots.c, the closed form); the pointer's
-   target moves every step, so the gap does not build up. Nothing moves (not a bit) when the
-   target is within every ball, when the particle has no tether (an object with no pin), with tethers off
-   (solver.tethers 0: no reach) or in a world without the tethers family (world->reach NULL). */
+   Why the pointer needs it: a target past the reach pulls against the tethers every pass, and the whole excess
+   lands in the grabbed particle's few edges, since its neighbours are held by their own tethers (the built-in
+   cloth's corner pulled 0.5 m into the floor: its edge 0.05 -> 0.55 m, 1,000%), which opens the grid for the cloth
+   to pass through itself. A pointer whose target is first moved to the nearest point of the reach pulls the
+   particle only as far as the cloth can follow without stretching (Kim, Chentanez and Mueller 2012: the tethers'
+   bound is the rest pose's reach along a flat cloth). The nearest point of an intersection of balls is found by
+   Dykstra's alternating projections (Boyle and Dykstra 1986), which converge to the projection onto the
+   intersection; plain alternating projections only reach some point of it, and at the corner of the lens two balls
+   make (a corner hanging under its pin, where its two pins' spheres cross) that point was 0.35 m to the side of the
+   nearest one and held the corner's edge at 190%. PBD_REACH_ROUNDS rounds, the nearest pin's ball last, then the
+   nearest pin's ball once more so its bound holds exactly. They converge slowly where the nearest point is on the
+   circle the two spheres meet in: 16 rounds stop up to 5.4 cm from it there (within the balls, to 0.4 um), 64
+   rounds 52 um, 256 rounds 0.7 um (tests/c/test_knots.c, the closed form); the pointer's target moves every step,
+   so the gap does not build up. Nothing moves (not a bit) when the target is within every ball, when the particle
+   has no tether (an object with no pin), with tethers off (solver.tethers 0: no reach) or in a world without the
+   tethers family (world->reach NULL). */
 #define PBD_REACH_ROUNDS 16
 
 static int ProjectIntoBall(float* q, const float* c, float radius)

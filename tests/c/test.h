@@ -56,6 +56,20 @@ static inline uint32_t TestXorshift32(uint32_t* state)
 	return *state = x;
 }
 
+/* A flat square cloth of 1 m, n x n particles, in the xz plane from (-0.5, y, -0.5) (the sheets, hammocks and
+   trampolines the tests drop things onto); mass per particle, or the default when mass <= 0. Its first particle, or
+   the builder's error. */
+static inline int TestAddFlatCloth(pbdWorldId w, float y, int n, float mass)
+{
+	pbdClothDef c = pbd_DefaultClothDef();
+	c.origin[0] = -0.5f, c.origin[1] = y, c.origin[2] = -0.5f;
+	c.axisU[0] = 1.0f, c.axisU[1] = 0.0f, c.axisU[2] = 0.0f;
+	c.axisV[0] = 0.0f, c.axisV[1] = 0.0f, c.axisV[2] = 1.0f;
+	c.resolutionU = c.resolutionV = n;
+	if (mass > 0.0f) c.mass = mass;
+	return pbd_World_AddCloth(w, &c);
+}
+
 /* Distance between particles a and b of a float4 buffer. */
 static inline float TestDistance(const float* x, int a, int b)
 {

@@ -344,13 +344,7 @@ static int HoseOnHammock(float sortInterval, HoseRun* r)
 		pbd_World_SetParam(w[k], pbdParam_thickness, 0.02f);
 		pbd_World_SetParam(w[k], pbdParam_damping, 0.05f);
 		pbd_World_SetParam(w[k], pbdParam_fluidSortInterval, sortInterval);
-		pbdClothDef c = pbd_DefaultClothDef();
-		c.origin[0] = -0.5f, c.origin[1] = 0.8f, c.origin[2] = -0.5f;
-		c.axisU[0] = 1.0f, c.axisU[1] = 0.0f, c.axisU[2] = 0.0f;
-		c.axisV[0] = 0.0f, c.axisV[1] = 0.0f, c.axisV[2] = 1.0f;
-		c.resolutionU = c.resolutionV = 50;
-		c.mass = 0.004f;
-		if (pbd_World_AddCloth(w[k], &c) != 0) return 0;
+		if (TestAddFlatCloth(w[k], 0.8f, 50, 0.004f) != 0) return 0;
 		pbd_World_SetObjectStiffness(w[k], 0, pbdKind_bend, 0.02f);
 		const int corners[4] = { 0, 49, 50 * 49, 50 * 50 - 1 };
 		for (int q = 0; q < 4; ++q) {

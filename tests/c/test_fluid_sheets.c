@@ -44,13 +44,7 @@ static int UnderSheet(float mass, float speed, float sort, int steps)
 	pbd_World_SetParam(w, pbdParam_thickness, 0.02f);
 	pbd_World_SetParam(w, pbdParam_damping, 0.05f);
 	pbd_World_SetParam(w, pbdParam_fluidSortInterval, sort);
-	pbdClothDef c = pbd_DefaultClothDef();
-	c.origin[0] = -0.5f, c.origin[1] = 0.5f, c.origin[2] = -0.5f;
-	c.axisU[0] = 1.0f, c.axisU[1] = 0.0f, c.axisU[2] = 0.0f;
-	c.axisV[0] = 0.0f, c.axisV[1] = 0.0f, c.axisV[2] = 1.0f;
-	c.resolutionU = c.resolutionV = SHEET_RES;
-	c.mass = mass;
-	const int first = pbd_World_AddCloth(w, &c);
+	const int first = TestAddFlatCloth(w, 0.5f, SHEET_RES, mass);
 	for (int v = 0; v < SHEET_RES; ++v) {
 		for (int u = 0; u < SHEET_RES; ++u) {
 			if (u == 0 || v == 0 || u == SHEET_RES - 1 || v == SHEET_RES - 1) pbd_World_SetInvMass(w, first + v * SHEET_RES + u, 0.0f);

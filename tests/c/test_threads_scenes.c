@@ -61,13 +61,7 @@ static pbdWorldId BuildHose(void)
 	pbdWorldId w = FluidWorld(n * n + 1500, 1500, 3, 2);
 	pbd_World_SetParam(w, pbdParam_thickness, 0.02f);
 	pbd_World_SetParam(w, pbdParam_groundEnabled, 1.0f);
-	pbdClothDef c = pbd_DefaultClothDef();
-	c.origin[0] = -0.5f, c.origin[1] = 0.3f, c.origin[2] = -0.5f;
-	c.axisU[0] = 1.0f, c.axisU[1] = 0.0f, c.axisU[2] = 0.0f;
-	c.axisV[0] = 0.0f, c.axisV[1] = 0.0f, c.axisV[2] = 1.0f;
-	c.resolutionU = c.resolutionV = n;
-	c.mass = 0.004f;
-	pbd_World_AddCloth(w, &c);
+	TestAddFlatCloth(w, 0.3f, n, 0.004f);
 	const int corners[4] = { 0, n - 1, n * (n - 1), n * n - 1 };
 	for (int q = 0; q < 4; ++q) pbd_World_SetInvMass(w, corners[q], 0.0f);
 	AddFluidBlock(w, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 1500);

@@ -38,15 +38,7 @@ static pbdWorldId StressWorld(int ground)
 	return w;
 }
 
-static int AddStressCloth(pbdWorldId w, float y, int n)
-{
-	pbdClothDef c = pbd_DefaultClothDef();
-	c.origin[0] = -0.5f, c.origin[1] = y, c.origin[2] = -0.5f;
-	c.axisU[0] = 1.0f, c.axisU[1] = 0.0f, c.axisU[2] = 0.0f;
-	c.axisV[0] = 0.0f, c.axisV[1] = 0.0f, c.axisV[2] = 1.0f;
-	c.resolutionU = c.resolutionV = n;
-	return pbd_World_AddCloth(w, &c);
-}
+static int AddStressCloth(pbdWorldId w, float y, int n) { return TestAddFlatCloth(w, y, n, 0.0f); }
 
 static int AddStressChain(pbdWorldId w, float x)
 {
