@@ -159,8 +159,9 @@ static void Fluid_Lattice(double d, double h, double spiky, double* sumW, double
    particle resting on the surface at phi = d / 2, as a mirror image): rho_b(phi) / rho0 =
    rhoScale sum_{a, b, c >= 0} (h^2 - r^2)^3 over r = |(a d, b d, phi + d / 2 + c d)|, tabulated and
    read by linear interpolation (value and slope). A particle at rest on a wall then has rho = rho0
-   exactly; the wall takes no correction (it does not move) and mirrors the particle's lambda
-   (Akinci et al. 2012's boundary particles, as a continuous wall). */
+   exactly (Akinci et al. 2012's boundary particles, as a continuous wall). The wall takes no correction
+   (it does not move) and carries no constraint of its own, so a particle's correction takes the wall's
+   term once, lambda_i grad_i rho_b, as the projection of C_i asks (fluid_solve.c). */
 static void Fluid_WallTable(pbdFluidKernel* k, double sumW)
 {
 	const double d = (double)k->d, h = (double)k->h;

@@ -240,7 +240,9 @@ void Test_InflatableFloats(void)
 	printf("  floating: surface %.4f m, centres' bottom %.4f, mean %.4f, top %.4f, widest %.4f; r %.4f + c %.4f; "
 		   "Archimedes' waterline %.4f (cap %.4f of %.4f), off by %.2f layers\n",
 		   surface, lo, cy, hi, wide, r, c, waterline, a, 2.0 * Rw, (waterline - surface) / D);
-	ENSURE(hi > surface + D && lo < surface - D); /* floating, partly under water */
+	/* floating, partly under water: its lowest centres 0.82 d under the surface (1.1 d while the walls pushed
+	   twice and the water boiled, fluid_solve.c) */
+	ENSURE(hi > surface + D && lo < surface - 0.5 * D);
 	ENSURE(fabs(waterline - surface) <= D);       /* Archimedes within one fluid layer */
 	pbd_DestroyWorld(w);
 }

@@ -30,7 +30,7 @@
 /* the contacts after the shape matching since issue 22 item 2 (family.h; were 0x93fa4102 and 0x81f3ac8f) */
 #define PBD_SHAPES_DETERMINISM_HASH 0x607680e3u
 #define PBD_BODY_DETERMINISM_HASH 0x63f7384au
-#define PBD_FLUID_HASH 0xfe962bceu /* since the velocity passes read the density pass's per-entry cache (fluid_velocity.c) */
+#define PBD_FLUID_HASH 0x44649560u /* since a wall takes lambda_i once, not mirrored (fluid_solve.c) */
 #define PBD_COLLIDER_DETERMINISM_HASH 0x20471342u
 /* The lower cloth is pinned at its four corners, four pin islands, so since the tethers reach
    every island its particles are tethered to all four corners, not only the nearest (was 0xc423502a). */
