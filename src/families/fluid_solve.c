@@ -212,8 +212,8 @@ static inline void CorrectFluidWith(pbdFluid* f, const float* pos, int32_t i, co
 	/* the wall: lambda_i grad_i rho_b, constraint i's own share and nothing more (the wall has no constraint of
 	   its own). Mirroring lambda_i onto the wall, (lambda_i + lambda_i) grad rho_b as Akinci et al. 2012 mirror a
 	   boundary particle's pressure in SPH, pushed each particle beside a wall twice as far as its projection asks:
-	   a resting 0.3 m tank at 2 x 4 then boiled at 24 cm/s rms, forever (issue 22 item 3; 2.9 cm/s with the
-	   projection's own share, fluid.c's header has the table). */
+	   a resting 0.3 m tank at 2 x 4 then boiled at 24 cm/s rms, forever; with the projection's own share, 3.0 cm/s
+	   (issue 22 item 3, tests/c/test_fluid.c FluidTankComesToRest). */
 	const float* b = f->boundary + 4 * i;
 	float slope;
 	Wall(k, b, pos + 4 * i, &slope);
