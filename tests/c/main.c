@@ -91,7 +91,8 @@ static const TestCase s_tests[] = {
 	X(ShapesTenBoxStack) X(FluidHoseOnHammock) X(FluidDamBreakDefaultFriction) X(FluidBuoyancy)                       \
 	X(TethersBoundStretch) X(TethersSwingAndSettle) X(InflatableFloats) X(FluidDamBreak)                              \
 	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
-	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)
+	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)     \
+	X(FluidBuoyancyRatios)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,

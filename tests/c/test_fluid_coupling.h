@@ -2,6 +2,7 @@
 */
 #define TEST_LIST_FLUID_COUPLING(X) \
 	X(FluidBuoyancy)                \
+	X(FluidBuoyancyRatios)          \
 	X(FluidDraggedBoxNoLeak)         \
 	X(FluidOnCloth)                 \
 	X(FluidHoseOnHammock)
