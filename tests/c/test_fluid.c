@@ -160,24 +160,21 @@ static void SettleTank(float depth, double* rms, double* mean, double* largest, 
 /* Issue 22 item 3. The wall's term taken once (fluid_solve.c) is what lets the water rest: while the walls pushed
    twice, these tanks boiled for good at 12 and 24 cm/s rms. At 0.1 m every figure the issue asks for holds; at
    0.3 m the boil is down to 3.0 cm/s and the water 2% compressed on average, 11% at the floor (the issue asks
-   1 cm/s, 1% and 5%: four Jacobi passes do not carry the floor's push up 15 layers; 2 x 16 or 4 x 4 would). */
+   1 cm/s, 1% and 5%: four Jacobi passes do not carry the floor's push up 15 layers; 4 x 4 gives 1.2 cm/s,
+   1.004 and 1.028). Each row: depth, then the most rms speed, mean density error and largest density allowed. */
 void Test_FluidTankComesToRest(void)
 {
-	double rms, mean, largest, closest, flat;
-	SettleTank(0.1f, &rms, &mean, &largest, &closest, &flat);
-	printf("  0.1 m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, closest pair %.3f d, "
-		   "surface within %.2f d\n", rms, mean, largest, closest, flat);
-	ENSURE(rms <= 0.01);
-	ENSURE(fabs(mean - 1.0) <= 0.01 && largest <= 1.05);
-	ENSURE(closest >= 0.5);
-	ENSURE(flat <= 0.5);
-	SettleTank(0.3f, &rms, &mean, &largest, &closest, &flat);
-	printf("  0.3 m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, closest pair %.3f d, "
-		   "surface within %.2f d\n", rms, mean, largest, closest, flat);
-	ENSURE(rms <= 0.04);
-	ENSURE(fabs(mean - 1.0) <= 0.03 && largest <= 1.15);
-	ENSURE(closest >= 0.5);
-	ENSURE(flat <= 0.5);
+	static const float tanks[2][4] = { { 0.1f, 0.01f, 0.01f, 1.05f }, { 0.3f, 0.04f, 0.03f, 1.15f } };
+	for (int k = 0; k < 2; ++k) {
+		double rms, mean, largest, closest, flat;
+		SettleTank(tanks[k][0], &rms, &mean, &largest, &closest, &flat);
+		printf("  %.1f m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, closest pair %.3f d, "
+			   "surface within %.2f d\n", (double)tanks[k][0], rms, mean, largest, closest, flat);
+		ENSURE(rms <= tanks[k][1]);
+		ENSURE(fabs(mean - 1.0) <= tanks[k][2] && largest <= tanks[k][3]);
+		ENSURE(closest >= 0.5);
+		ENSURE(flat <= 0.5);
+	}
 }
 
 /* At the issue's 2 substeps x 4 passes: 0.1154 m against 0.1200 (-3.8%; -2.3% while the walls pushed twice,
