@@ -64,7 +64,7 @@ test("strict CSP with 'wasm-unsafe-eval': the strict snippet runs, sized by its 
 test("CSP without 'wasm-unsafe-eval': the poster with the wasm reason, no page error", { timeout: TEST_TIMEOUT }, async () => {
   const { page, problems, errors, context } = await host(STRICT.replace(" 'wasm-unsafe-eval'", ''), SNIPPET);
   try {
-    await page.waitForFunction(() => document.getElementById('a').failure !== null, null, { timeout: READY_TIMEOUT });
+    await page.waitForFunction(() => document.getElementById('a').failure != null, null, { timeout: READY_TIMEOUT });
     const r = await page.evaluate(() => {
       const el = document.getElementById('a');
       const poster = el.shadowRoot.querySelector('.poster');

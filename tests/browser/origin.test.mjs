@@ -83,7 +83,7 @@ test("the wasm from an origin without CORS: the poster and the 'fetch' reason na
   const { page, problems, errors, context } = await open('nocors-wasm.html', `<!doctype html><html><head><link rel="icon" href="data:,"></head><body style="margin:0">
     ${scene(`wasm="${wasm}"`)}<script type="module" src="/minipbd/js/embed.js"></script></body></html>`);
   try {
-    await page.waitForFunction(() => document.getElementById('s').failure !== null, null, { timeout: READY_TIMEOUT });
+    await page.waitForFunction(() => document.getElementById('s').failure != null, null, { timeout: READY_TIMEOUT });
     const r = await page.evaluate(() => {
       const el = document.getElementById('s');
       const poster = el.shadowRoot.querySelector('.poster');

@@ -495,7 +495,9 @@ test('<minipbd-scene> with a link carrying a recording replays it to the recorde
   await page.route(`${env.url}__replay.html`, (route) => route.fulfill({ contentType: 'text/html; charset=utf-8', body: html }));
   try {
     await page.goto(`${env.url}__replay.html`);
-    const ended = () => page.waitForFunction(() => document.getElementById('r').replayResult !== null, null, { timeout: READY_TIMEOUT })
+    // != null: before the element's module has defined it, replayResult is undefined, which is not null either (a
+    // clean clone's run once read that undefined as the result)
+    const ended = () => page.waitForFunction(() => document.getElementById('r').replayResult != null, null, { timeout: READY_TIMEOUT })
       .then(() => page.evaluate(() => document.getElementById('r').replayResult));
     const first = await ended();
     assert.equal(first.steps, replay.steps);
