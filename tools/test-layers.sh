@@ -37,7 +37,10 @@ layer() {
 	if [ "$name" = build ]; then
 		make --no-print-directory -j"$jobs" test-build
 	else
-		make --no-print-directory "$name"
+		# -o dist: the build made dist/, and dist is phony (its recipe starts with rm -rf dist/js), so a layer's own
+		# make would make it again, under the browser half running beside it: CI saw the page test's
+		# js/bundle/main.js answer 404 when test-node-threads started in the middle of test-browser-shared.
+		make --no-print-directory -o dist "$name"
 	fi
 	s=$?
 	echo "$(( $(date +%s) - t0 )) $s" >"$logs/$name.result"
