@@ -239,3 +239,81 @@ void Test_NeighbourAdversarialClouds(void)
 		FreeCloud(&t);
 	}
 }
+
+/* ---------------------------------------------------------------- swept triangles (neighbours/triangles.c) */
+
+#include "neighbours/triangles.h"
+
+static int CountVisit(void* data, int32_t t)
+{
+	uint8_t* seen = data;
+	seen[t] = 1;
+	return 1;
+}
+
+/* The swept triangles' grid finds every triangle whose swept box (start to end, grown by the margin) meets a
+   query box, against brute force: 400 triangles of 2-4 cm moving up to 3 cm, a tenth of them stretched to
+   0.5-1.5 m (cells past the budget: the cell doubles), and 300 query boxes (a fluid particle's path), two
+   thirds near a triangle; the triangles a range leaves out and those outside `within` are never found. */
+void Test_TriangleIndexMatchesBruteForce(void)
+{
+	enum { T = 400, P = 3 * T, Q = 300 };
+	static float a[4 * P], b[4 * P];
+	static uint32_t tri[3 * T];
+	static uint8_t seen[T];
+	static uint8_t scratch[1 << 20];
+	uint32_t rng = 12345u;
+	const float u = 1.0f / 4294967296.0f;
+	for (int t = 0; t < T; ++t) {
+		const float c[3] = { (float)TestXorshift32(&rng) * u, (float)TestXorshift32(&rng) * u, (float)TestXorshift32(&rng) * u };
+		const float size = (t % 10 == 7) ? 0.5f + (float)TestXorshift32(&rng) * u : 0.02f + 0.02f * (float)TestXorshift32(&rng) * u;
+		for (int v = 0; v < 3; ++v) {
+			const int i = 3 * t + v;
+			tri[i] = (uint32_t)i;
+			for (int k = 0; k < 3; ++k) {
+				a[4 * i + k] = c[k] + size * ((float)TestXorshift32(&rng) * u - 0.5f);
+				b[4 * i + k] = a[4 * i + k] + 0.03f * ((float)TestXorshift32(&rng) * u - 0.5f);
+			}
+			a[4 * i + 3] = b[4 * i + 3] = 1.0f;
+		}
+	}
+	const float margin = 0.005f;
+	const float within[6] = { -1.0f, -1.0f, -1.0f, 2.0f, 2.0f, 0.8f }; /* leaves out what lies wholly past z = 0.8 */
+	const int32_t ranges[4] = { 0, 150, 200, 200 };                       /* leaves out triangles 150 .. 199 */
+	pbdTriangleIndex index;
+	ENSURE(pbd_TriangleIndex_ScratchBytes(T) <= sizeof scratch);
+	const int32_t kept = pbd_TriangleIndex_Build(&index, tri, ranges, 2, a, b, margin, 0.04f, within, scratch, sizeof scratch);
+	ENSURE(kept > 0 && kept <= 350);
+	ENSURE(index.cell > 0.04f); /* the stretched ones made it double */
+	int found = 0;
+	for (int q = 0; q < Q; ++q) {
+		float lo[3], hi[3];
+		const int near = q % 3 != 0;
+		for (int k = 0; k < 3; ++k) {
+			const float centre = near ? a[4 * (3 * (q % T)) + k] : (float)TestXorshift32(&rng) * u;
+			const float half = 0.001f + 0.02f * (float)TestXorshift32(&rng) * u;
+			lo[k] = centre - half, hi[k] = centre + half;
+		}
+		memset(seen, 0, sizeof seen);
+		pbd_TriangleIndex_Query(&index, lo, hi, CountVisit, seen);
+		for (int t = 0; t < T; ++t) {
+			float box[6] = { 3e38f, 3e38f, 3e38f, -3e38f, -3e38f, -3e38f };
+			for (int v = 0; v < 3; ++v) {
+				for (int k = 0; k < 3; ++k) {
+					const float pa = a[4 * (3 * t + v) + k], pb = b[4 * (3 * t + v) + k];
+					box[k] = fminf(box[k], fminf(pa, pb)), box[3 + k] = fmaxf(box[3 + k], fmaxf(pa, pb));
+				}
+			}
+			for (int k = 0; k < 3; ++k) box[k] -= margin, box[3 + k] += margin;
+			const int inRanges = t < 150 || t >= 200;
+			const int inWithin = box[5] >= within[2] && box[2] <= within[5];
+			const int meets = box[3] >= lo[0] && box[0] <= hi[0] && box[4] >= lo[1] && box[1] <= hi[1] && box[5] >= lo[2] && box[2] <= hi[2];
+			const int expect = inRanges && inWithin && meets;
+			if (seen[t] != expect) printf("  query %d triangle %d: found %d, brute force %d\n", q, t, seen[t], expect);
+			ENSURE(seen[t] == expect);
+			found += expect;
+		}
+	}
+	printf("  %d triangles kept of %d, cell %.3f m, %d (query, triangle) meetings found, each as brute force\n", kept, T, index.cell, found);
+	ENSURE(found > Q); /* the near queries meet their triangle at least */
+}

@@ -2,4 +2,5 @@
 #define TEST_LIST_NEIGHBOURS(X)              \
 	X(NeighbourCountingSort)                 \
 	X(NeighbourPairsAndListsMatchBruteForce) \
-	X(NeighbourAdversarialClouds)
+	X(NeighbourAdversarialClouds)            \
+	X(TriangleIndexMatchesBruteForce)
