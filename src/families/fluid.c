@@ -32,6 +32,7 @@
 #include "base/tasks.h"
 #include "families/fluid_state.h"
 #include "families/fluid.h"
+#include "neighbours/triangles.h"
 #include "services/boundary.h"
 #include "services/materials.h"
 
@@ -62,7 +63,11 @@ static size_t Fluid_ScratchBytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return 0;
 	const size_t grid = pbd_Grid_ScratchBytes(cap->maxParticles);
 	const size_t sort = (size_t)cap->maxFluidParticles * (2 * sizeof(int32_t) + 4 * sizeof(float)) + 64;
-	return grid > sort ? grid : sort;
+	/* the guard's (fluid_guard.c): the cloths' swept triangles, and a count per block of fluid particles */
+	const size_t guard = pbd_TriangleIndex_ScratchBytes(cap->maxTriangles) +
+						 ((size_t)cap->maxFluidParticles / PBD_PARTICLE_BLOCK + 1) * sizeof(int32_t);
+	const size_t most = grid > sort ? grid : sort;
+	return most > guard ? most : guard;
 }
 
 static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
@@ -602,6 +607,13 @@ static void Fluid_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int
 	else pbd_Fluid_Apply(w, f, w->p, begin, end);
 }
 
+/* The update stage, after the passes: no fluid particle's path crosses a cloth (fluid_guard.c). */
+static void Fluid_Update(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	(void)ctx;
+	pbd_Fluid_GuardSheets(w, state);
+}
+
 static void Fluid_Velocities(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdFluid* f = state;
@@ -682,6 +694,7 @@ const pbdFamily pbd_family_fluid = {
 	.blockSize = 256, /* about 30 neighbours a particle: 256 particles cost far more than claiming them */
 	.sliceItems = Fluid_SliceItems,
 	.solve = Fluid_Solve,
+	.update = Fluid_Update,
 	.velocities = Fluid_Velocities,
 	.velocitiesUnit = Fluid_VelocitiesUnit,
 	.error = Fluid_Error,

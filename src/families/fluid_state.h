@@ -4,6 +4,7 @@
      fluid_solve.c     the density constraint (Macklin & Mueller 2013, seed 002): densities and lambda,
                        position corrections with s_corr, the solid particles' share (Macklin et al. 2014 7.1)
      fluid_sheets.c    thin solids (cloth): the side of the surface each fluid particle near one is held on
+     fluid_guard.c     after the passes, no fluid particle's path in the substep crosses a cloth triangle
      fluid_sort.c      the fluid particles into cell order, every per-particle array moved with them
      fluid_emit.c      emitters (hoses) and drains: live ranges grow and close up
      fluid_velocity.c  vorticity confinement and XSPH viscosity, after the velocity update
@@ -105,6 +106,7 @@ typedef struct pbdFluid {
 	                      ///< still over j's patch (fluid_sheets.c): the solve holds it on its side all the same
 	int32_t sheetRemember; ///< FindSheets writes the memory (the step's search), not a query's
 	int32_t sheetPairs; ///< fluid-cloth pairs of this substep (tests)
+	int32_t guarded;    ///< fluid particles fluid_guard.c put back on their side of a cloth this substep (tests)
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
@@ -180,6 +182,11 @@ float pbd_Fluid_DensityAt(const pbdFluid* fluid, const float* positions, int32_t
 /* fluid_sheets.c */
 /// Cloth normals and patch sizes on x, and each fluid-cloth list entry's side (after the lists' build).
 void pbd_Fluid_FindSheets(pbdWorld* world, pbdFluid* fluid);
+
+/* fluid_guard.c */
+/// After the passes: each fluid particle whose path x -> p crossed a cloth triangle's motion is put back on the side
+/// it came from (fluid->guarded counts them).
+void pbd_Fluid_GuardSheets(pbdWorld* world, pbdFluid* fluid);
 
 /* fluid_sort.c */
 /// An array indexed by particle that outlives a substep, and its bytes per particle.

@@ -92,7 +92,7 @@ static const TestCase s_tests[] = {
 	X(TethersBoundStretch) X(TethersSwingAndSettle) X(InflatableFloats) X(FluidDamBreak)                              \
 	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
 	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)     \
-	X(FluidBuoyancyRatios)
+	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,
