@@ -26,7 +26,7 @@ BENCH_CFLAGS := -O3 -march=native -DNDEBUG $(FP_FLAGS) $(WARN) -Isrc
 
 WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # The wasm a page downloads is compiled file by file: -O2 for the step and the builders' heavy loops (lattices, tet
-# meshes, the winding number), -Os for what runs once or rarely (WASM_COLD: the wasm surface, world setup,
+# meshes, the winding number), -Oz (-Os until the fluid's guard, below) for what runs once or rarely (WASM_COLD: the wasm surface, world setup,
 # parameters, statistics, colouring, the registry, the builders' plans, checks and skins), and linked at
 # -O3 with emmalloc (a smaller allocator than dlmalloc: a world takes one block from it). Measured against one -O3
 # compile (bench/ab.mjs, CPU time, medians of 7): steps 0.98-1.02x on the same bits (cloth, dam-break, hammock,
@@ -48,19 +48,28 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # surface distances (shapes_sdf.c: from the rest pose, at building) and the tethers' anchors (tethers_build.c, split
 # from tethers.c for this: at the step after the pins changed) at -Os: 1.4 KB gzip less (104.9 -> 103.5 KB; the
 # pointer's reach had taken the element to 180.4 KB), the same bits.
+# The fluid's guard against crossing a cloth (fluid_guard.c and its broad phase neighbours/triangles.c) took the
+# element to 183.0 KB (3.6 KB gzip). To come back under 180: the cold files at -Oz instead of -Os (0.3 KB), and at
+# -Oz too the guard, its broad phase and the fluid's sheet contact (fluid_sheets.c), the fluid's per-substep setup
+# (fluid.c), the grid build (grid.c), the pointer's reach (reach.c) and the shapes' step start (shapes.c): 179.9 KB.
+# Same-run A/B against the build before the guard (bench/ab.mjs --cpu, medians of 9): box-stack 1.006, cloth 0.94,
+# cloth-sphere 1.02, flag 1.00, dam-break 1.02, hammock 1.29 (1.15 with the guard at -O2, the rest of it these
+# levels); the same bits. Tried and not kept: tethers.c (cloth 1.13x, flag 1.17x), shapes_motion.c (box-stack
+# 1.31x), colliders.c (cloth-sphere 1.21x), contacts_bodies.c (box-stack 1.10x).
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
 	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c src/families/attachments.c src/families/fluid_emit.c src/families/shapes_sdf.c src/families/tethers_build.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c \
-	src/families/fluid_queries.c src/families/fluid_sort.c,$(WASM_SRC))
+	src/families/fluid_queries.c src/families/fluid_sort.c src/families/fluid_guard.c src/neighbours/triangles.c src/services/reach.c \
+	src/families/fluid.c src/neighbours/grid.c src/families/shapes.c src/families/fluid_sheets.c,$(WASM_SRC))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
 EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \
 	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB \
 	-sEXPORTED_FUNCTIONS=$(WASM_EXPORTS)
 WASM_OBJ := $(patsubst src/%.c,build/wasm/%.o,$(WASM_SRC))
 WASM_SCALAR_OBJ := $(patsubst src/%.c,build/wasm-scalar/%.o,$(WASM_SRC))
-wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Os,-O2)
+wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Oz,-O2)
 
 # The page's modules: the whole web/js tree (folders by role), copied as it is. engine/param-table.js is generated
 # from the wasm's parameter table (tools/gen-param-table.mjs) and committed; it is rewritten whenever the wasm changes.

@@ -63,9 +63,8 @@ static size_t Fluid_ScratchBytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return 0;
 	const size_t grid = pbd_Grid_ScratchBytes(cap->maxParticles);
 	const size_t sort = (size_t)cap->maxFluidParticles * (2 * sizeof(int32_t) + 4 * sizeof(float)) + 64;
-	/* the guard's (fluid_guard.c): the cloths' swept triangles, and a count per block of fluid particles */
-	const size_t guard = pbd_TriangleIndex_ScratchBytes(cap->maxTriangles) +
-						 ((size_t)cap->maxFluidParticles / PBD_PARTICLE_BLOCK + 1) * sizeof(int32_t);
+	/* the guard's (fluid_guard.c): the cloths' swept triangles */
+	const size_t guard = pbd_TriangleIndex_ScratchBytes(cap->maxTriangles);
 	const size_t most = grid > sort ? grid : sort;
 	return most > guard ? most : guard;
 }

@@ -53,7 +53,6 @@ typedef struct GuardBlock {
 	float* p;
 	const float* x;
 	float distance;
-	int32_t* moved; ///< per block: particles put back (the statistics)
 } GuardBlock;
 
 typedef struct GuardVisit {
@@ -197,7 +196,6 @@ static void GuardParticles(void* data, int32_t begin, int32_t end)
 {
 	GuardBlock* b = data;
 	const pbdFluid* f = pbd_FluidState(b->w);
-	int32_t moved = 0;
 	for (int32_t o = begin; o < end; ++o) {
 		const int32_t i = f->order[o];
 		GuardVisit g = { .b = b, .x0 = b->x + 4 * i, .p1 = b->p + 4 * i };
@@ -205,7 +203,6 @@ static void GuardParticles(void* data, int32_t begin, int32_t end)
 		   point of the triangle, carried with it to the substep's end, the guard's distance off it on the side
 		   the particle came from (so it moves with the cloth it met, as an inelastic contact that holds). The
 		   new path can meet a neighbour at a crease: another round, from the start. */
-		int32_t crossed = 0;
 		float distance = b->distance;
 		for (int32_t round = 0; round < PBD_GUARD_ROUNDS; ++round) {
 			float lo[3], hi[3];
@@ -228,17 +225,12 @@ static void GuardParticles(void* data, int32_t begin, int32_t end)
 			const float off = len2 > 1e-30f ? g.side * distance / sqrtf(len2) : 0.0f;
 			distance *= 0.5f;
 			for (int k = 0; k < 3; ++k) g.p1[k] = a1[k] + g.uv[0] * e1[k] + g.uv[1] * e2[k] + off * n1[k];
-			crossed += 1;
 		}
-		moved += crossed != 0;
 	}
-	/* blocks are PBD_PARTICLE_BLOCK long from 0: one slot each */
-	b->moved[begin / PBD_PARTICLE_BLOCK] += moved;
 }
 
 void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 {
-	f->guarded = 0;
 	if (!f->listsValid || f->fluidCount <= 0) return;
 	/* the sheets' triangles, as ranges of world->triangles */
 	int32_t ranges[2 * PBD_MAX_OBJECTS], rangeCount = 0;
@@ -253,10 +245,7 @@ void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 	GuardBlock b = { .w = w, .p = w->p, .x = w->x, .distance = PBD_GUARD_DISTANCE * f->k.radius };
 	uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_none);
 	const size_t need = pbd_TriangleIndex_ScratchBytes(w->triangleCount);
-	const int32_t blocks = (f->fluidCount + PBD_PARTICLE_BLOCK - 1) / PBD_PARTICLE_BLOCK;
-	if (need + (size_t)blocks * sizeof(int32_t) > w->scratchBytes) return; /* sized at create (fluid.c): not reached */
-	b.moved = (int32_t*)(scratch + need);
-	for (int32_t k = 0; k < blocks; ++k) b.moved[k] = 0;
+	if (need > w->scratchBytes) return; /* sized at create (fluid.c): not reached */
 	/* the fluid's paths' box: triangles beyond it cannot meet one */
 	float within[6] = { 3.4e38f, 3.4e38f, 3.4e38f, -3.4e38f, -3.4e38f, -3.4e38f };
 	for (int32_t o = 0; o < f->fluidCount; ++o) {
@@ -273,5 +262,4 @@ void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 		return;
 	}
 	pbd_Parallel_For(w, f->fluidCount, PBD_PARTICLE_BLOCK, GuardParticles, &b);
-	for (int32_t k = 0; k < blocks; ++k) f->guarded += b.moved[k];
 }

@@ -106,7 +106,6 @@ typedef struct pbdFluid {
 	                      ///< still over j's patch (fluid_sheets.c): the solve holds it on its side all the same
 	int32_t sheetRemember; ///< FindSheets writes the memory (the step's search), not a query's
 	int32_t sheetPairs; ///< fluid-cloth pairs of this substep (tests)
-	int32_t guarded;    ///< fluid particles fluid_guard.c put back on their side of a cloth this substep (tests)
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
@@ -185,7 +184,7 @@ void pbd_Fluid_FindSheets(pbdWorld* world, pbdFluid* fluid);
 
 /* fluid_guard.c */
 /// After the passes: each fluid particle whose path x -> p crossed a cloth triangle's motion is put back on the side
-/// it came from (fluid->guarded counts them).
+/// it came from.
 void pbd_Fluid_GuardSheets(pbdWorld* world, pbdFluid* fluid);
 
 /* fluid_sort.c */
