@@ -256,7 +256,7 @@ void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 			within[3 + k] = hi > within[3 + k] ? hi : within[3 + k];
 		}
 	}
-	/* the cell: the fluid's h, about a cloth edge; the margin: the guard's distance */
+	/* the cell: 2 h, a cloth edge or two (h and 3 h cost the same, measured); the margin: the guard's distance */
 	if (pbd_TriangleIndex_Build(&b.index, w->triangles, ranges, rangeCount, w->x, w->p, b.distance, 2.0f * f->k.h, within, scratch,
 								need) == 0) {
 		return;

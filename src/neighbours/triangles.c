@@ -59,6 +59,12 @@ static int64_t BoxCells(const float* box, float inv, int32_t* r)
 	return n < ((int64_t)1 << 40) ? n : ((int64_t)1 << 40);
 }
 
+/* Whether box[6] (lo, hi) meets [lo, hi]. */
+static inline int Meets(const float* box, const float* lo, const float* hi)
+{
+	return box[3] >= lo[0] && box[0] <= hi[0] && box[4] >= lo[1] && box[1] <= hi[1] && box[5] >= lo[2] && box[2] <= hi[2];
+}
+
 int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangles, const int32_t* ranges,
 								int32_t rangeCount, const float* a, const float* b, float margin, float cell,
 								const float* within, void* scratch, size_t scratchBytes)
@@ -80,10 +86,7 @@ int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangl
 		for (int32_t t = ranges[2 * r]; t < ranges[2 * r] + ranges[2 * r + 1]; ++t) {
 			float* box = boxes + 6 * m;
 			if (!SweptBox(triangles + 3 * t, a, b, margin, box)) continue;
-			if (within != NULL && !(box[3] >= within[0] && box[0] <= within[3] && box[4] >= within[1] &&
-									box[1] <= within[4] && box[5] >= within[2] && box[2] <= within[5])) {
-				continue;
-			}
+			if (within != NULL && !Meets(box, within, within + 3)) continue;
 			for (int k = 0; k < 3; ++k) {
 				index->lo[k] = box[k] < index->lo[k] ? box[k] : index->lo[k];
 				index->hi[k] = box[3 + k] > index->hi[k] ? box[3 + k] : index->hi[k];
@@ -137,12 +140,6 @@ int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangl
 	index->invCell = inv;
 	index->count = m;
 	return m;
-}
-
-/* Whether box[6] (lo, hi) meets [lo, hi]. */
-static inline int Meets(const float* box, const float* lo, const float* hi)
-{
-	return box[3] >= lo[0] && box[0] <= hi[0] && box[4] >= lo[1] && box[1] <= hi[1] && box[5] >= lo[2] && box[2] <= hi[2];
 }
 
 void pbd_TriangleIndex_Query(const pbdTriangleIndex* index, const float lo[3], const float hi[3],

@@ -23,7 +23,8 @@ static int CellOf(float v)
 	return c < 0 ? 0 : c >= SHEET_CELLS ? SHEET_CELLS - 1 : c;
 }
 
-static void FillCells(SheetCells* cells, const float* x, const uint32_t* tri, int count)
+/* 0 when the entries do not fit (a cloth stretched past what the grid holds: the count would be wrong). */
+static int FillCells(SheetCells* cells, const float* x, const uint32_t* tri, int count)
 {
 	memset(cells->start, 0, sizeof cells->start);
 	const int cap = (int)(sizeof cells->entries / sizeof cells->entries[0]);
@@ -36,17 +37,19 @@ static void FillCells(SheetCells* cells, const float* x, const uint32_t* tri, in
 				for (int u = u0; u <= u1; ++u) {
 					const int k = v * SHEET_CELLS + u;
 					if (pass == 0) cells->start[k + 1] += 1;
-					else if (cells->start[k] < cap) cells->entries[cells->start[k]++] = t;
+					else cells->entries[cells->start[k]++] = t;
 				}
 			}
 		}
 		if (pass == 0) {
 			for (int k = 0; k < SHEET_CELLS * SHEET_CELLS; ++k) cells->start[k + 1] += cells->start[k];
+			if (cells->start[SHEET_CELLS * SHEET_CELLS] > cap) return 0;
 		} else {
 			for (int k = SHEET_CELLS * SHEET_CELLS; k > 0; --k) cells->start[k] = cells->start[k - 1];
 			cells->start[0] = 0;
 		}
 	}
+	return 1;
 }
 
 /* How many of the cloth's triangles lie over point q (a vertical ray up from it meets them), in double. */
@@ -106,11 +109,11 @@ static int UnderSheet(int substeps, int passes, float mass, float speed, float s
 	static char ever[1000], spilled[1000];
 	memset(ever, 0, sizeof ever);
 	memset(spilled, 0, sizeof spilled);
-	int under = 0;
-	for (int s = 0; s < steps; ++s) {
+	int under = 0, counted = 1;
+	for (int s = 0; s < steps && counted; ++s) {
 		pbd_World_Step(w);
 		const float* x = world->x;
-		FillCells(&cells, x, tri, cloth.triangleCount);
+		counted = FillCells(&cells, x, tri, cloth.triangleCount);
 		for (int i = ff; i < ff + n; ++i) {
 			const int tag = (int)world->rest0[4 * i + 3] - 1;
 			if (tag < 0 || tag >= 1000 || ever[tag]) continue;
@@ -121,7 +124,7 @@ static int UnderSheet(int substeps, int passes, float mass, float speed, float s
 			ever[tag] = 1, under += 1;
 		}
 	}
-	const int ok = n == 900 && TestAllFinite(w);
+	const int ok = counted && n == 900 && TestAllFinite(w);
 	pbd_DestroyWorld(w);
 	return ok ? under : -1;
 }
