@@ -105,12 +105,13 @@ void Test_FluidRestingTank(void)
    0.4 x `depth` x 0.2 m, at rest on the lattice, in a frictionless tank, run 5 s (300 steps). Writes the rms
    particle speed, the interior's mean and largest rho / rho0 (InteriorDensity: over h = 2 d from the walls, the
    floor and the top), the closest pair in spacings, and the surface's largest departure from its mean
-   (SurfaceHeight's columns) in spacings. */
-static void SettleTank(float depth, double* rms, double* mean, double* largest, double* closest, double* flat)
+   (SurfaceHeight's columns) in spacings. `relaxation`: fluid.relaxation (epsilon). */
+static void SettleTank(float depth, float relaxation, double* rms, double* mean, double* largest, double* closest, double* flat)
 {
 	const float L = 0.4f, D = 0.2f, d = 0.02f;
 	pbdWorldId w = FluidWorld(4000, 4000, 2, 4);
 	FluidTank(w, L, D, 1.0f);
+	pbd_World_SetParam(w, pbdParam_fluidRelaxation, relaxation);
 	ENSURE(AddFluidBlock(w, 0.0f, 0.0f, 0.0f, L, depth, D, 0) >= 0);
 	int first;
 	const int n = FluidRange(w, 0, &first);
@@ -140,9 +141,14 @@ static void SettleTank(float depth, double* rms, double* mean, double* largest, 
 void Test_FluidTankComesToRest(void)
 {
 	static const float tanks[2][4] = { { 0.1f, 0.01f, 0.01f, 1.05f }, { 0.3f, 0.04f, 0.03f, 1.15f } };
+	pbdParamInfo info;
+	ENSURE(pbd_GetParamInfo(pbdParam_fluidRelaxation, &info) == PBD_OK);
+	const float relaxation = info.defaultValue; /* 0.01 */
+	double deep[2] = { 0.0, 0.0 }; /* the 0.3 m tank's rms speed and mean density */
 	for (int k = 0; k < 2; ++k) {
 		double rms = 0.0, mean = 0.0, largest = 0.0, closest = 0.0, flat = 0.0;
-		SettleTank(tanks[k][0], &rms, &mean, &largest, &closest, &flat);
+		SettleTank(tanks[k][0], relaxation, &rms, &mean, &largest, &closest, &flat);
+		if (k == 1) deep[0] = rms, deep[1] = mean;
 		printf("  %.1f m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, closest pair %.3f d, "
 			   "surface within %.2f d\n", (double)tanks[k][0], rms, mean, largest, closest, flat);
 		ENSURE(rms <= tanks[k][1]);
@@ -150,6 +156,18 @@ void Test_FluidTankComesToRest(void)
 		ENSURE(closest >= 0.5);
 		ENSURE(flat <= 0.5);
 	}
+	/* What is left of the boil is particle by particle, not a flow: over cells of 10 cm the mean velocity is 3.5 mm/s
+	   against 3.0 cm/s rms, most of it sideways and in the lowest 10 cm (measured). Jacobi overshoot: each particle
+	   takes the whole of every neighbour's projection (seed 002), so the finest modes are pushed past their rest
+	   and back. epsilon (MM13 eq. 11) under-relaxes each projection by 1 / (1 + relaxation): at 0.1 the boil halves
+	   (3.0 -> 1.4 cm/s) for 0.2% more compression (1.0204 -> 1.0220); 0.3 gives 0.9 cm/s at 1.029 (docs/physics.md
+	   "Still water"). Held: the softer constraint boils at most 0.6 x, compressed at most 0.5% more. */
+	double rms = 0.0, mean = 0.0, largest = 0.0, closest = 0.0, flat = 0.0;
+	SettleTank(0.3f, 0.1f, &rms, &mean, &largest, &closest, &flat);
+	printf("  0.3 m deep at relaxation 0.1: rms speed %.4f m/s (%.2f x), interior rho/rho0 mean %.4f largest %.4f\n", rms,
+		   rms / deep[0], mean, largest);
+	ENSURE(rms <= 0.6 * deep[0]);
+	ENSURE(mean <= deep[1] + 0.005);
 }
 
 /* At the issue's 2 substeps x 4 passes: 0.1154 m against 0.1200 (-3.8%; -2.3% while the walls pushed twice,
