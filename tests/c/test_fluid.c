@@ -101,15 +101,16 @@ void Test_FluidRestingTank(void)
 	pbd_DestroyWorld(w);
 }
 
-/* A tank left alone comes to rest (issue 22 item 3), at the fluid scenes' 2 substeps x 4 passes: a block of water
-   0.4 x `depth` x 0.2 m, at rest on the lattice, in a frictionless tank, run 5 s (300 steps). Writes the rms
-   particle speed, the interior's mean and largest rho / rho0 (InteriorDensity: over h = 2 d from the walls, the
+/* A tank left alone comes to rest (issue 22 item 3): a block of water 0.4 x `depth` x 0.2 m, at rest on the lattice,
+   in a frictionless tank, at `substeps` x 4 passes and fluid.relaxation `relaxation`, run 5 s (300 steps). Writes the
+   rms particle speed, the interior's mean and largest rho / rho0 (InteriorDensity: over h = 2 d from the walls, the
    floor and the top), the closest pair in spacings, and the surface's largest departure from its mean
-   (SurfaceHeight's columns) in spacings. `relaxation`: fluid.relaxation (epsilon). */
-static void SettleTank(float depth, float relaxation, double* rms, double* mean, double* largest, double* closest, double* flat)
+   (SurfaceHeight's columns) in spacings. */
+static void SettleTank(float depth, int substeps, float relaxation, double* rms, double* mean, double* largest, double* closest,
+					   double* flat)
 {
 	const float L = 0.4f, D = 0.2f, d = 0.02f;
-	pbdWorldId w = FluidWorld(4000, 4000, 2, 4);
+	pbdWorldId w = FluidWorld(4000, 4000, substeps, 4);
 	FluidTank(w, L, D, 1.0f);
 	pbd_World_SetParam(w, pbdParam_fluidRelaxation, relaxation);
 	ENSURE(AddFluidBlock(w, 0.0f, 0.0f, 0.0f, L, depth, D, 0) >= 0);
@@ -133,41 +134,43 @@ static void SettleTank(float depth, float relaxation, double* rms, double* mean,
 	pbd_DestroyWorld(w);
 }
 
-/* Issue 22 item 3. The wall's term taken once (fluid_solve.c) is what lets the water rest: while the walls pushed
-   twice, these tanks boiled for good at 12 and 24 cm/s rms. At 0.1 m every figure the issue asks for holds; at
-   0.3 m the boil is down to 3.0 cm/s and the water 2% compressed on average, 11% at the floor (the issue asks
-   1 cm/s, 1% and 5%: four Jacobi passes do not carry the floor's push up 15 layers; 4 x 4 gives 1.2 cm/s,
-   1.004 and 1.028). Each row: depth, then the most rms speed, mean density error and largest density allowed. */
+/* Issue 22 item 3, at the tank scenes' solver (web/js/format/builtin-scenes.js FLUID_SOLVER: 3 substeps x 4 passes,
+   fluid.relaxation 0.1), every figure the issue asks at 0.1, 0.2 and 0.3 m: rms speed <= 1 cm/s after 5 s, the
+   interior within 1% of rho0 on average and 5% at worst, no pair closer than half a spacing, the surface flat within
+   half a spacing. Measured: 0.34 / 0.67 / 0.59 cm/s; interior 1.0010 / 1.0057 / 1.0093 (largest 1.0067 / 1.0279 /
+   1.0483); closest 0.81 / 0.71 / 0.65 d.
+
+   Then why it takes that solver, at the split the scenes had before, 2 x 4 (docs/physics.md "Still water"). The 0.3 m
+   tank there keeps 3.0 cm/s, its interior 2.0% over rho0 (11% at the floor). What is left of the boil is particle
+   by particle, not a flow: over cells of 10 cm the mean velocity is 3.5 mm/s (measured). Jacobi overshoot: each
+   particle takes the whole of every neighbour's projection (seed 002), so the finest modes are pushed past their
+   rest and back. epsilon (MM13 eq. 11) under-relaxes each projection by 1 / (1 + relaxation): at 0.1 the boil halves
+   (3.0 -> 1.4 cm/s) for 0.2% more compression (1.0204 -> 1.0220). Held: at 2 x 4 the softer constraint boils at most
+   0.6 x, compressed at most 0.5% more; the compression is the substeps' to fix. */
 void Test_FluidTankComesToRest(void)
 {
-	static const float tanks[2][4] = { { 0.1f, 0.01f, 0.01f, 1.05f }, { 0.3f, 0.04f, 0.03f, 1.15f } };
-	pbdParamInfo info;
-	ENSURE(pbd_GetParamInfo(pbdParam_fluidRelaxation, &info) == PBD_OK);
-	const float relaxation = info.defaultValue; /* 0.01 */
-	double deep[2] = { 0.0, 0.0 }; /* the 0.3 m tank's rms speed and mean density */
-	for (int k = 0; k < 2; ++k) {
+	static const float depths[3] = { 0.1f, 0.2f, 0.3f };
+	for (int k = 0; k < 3; ++k) {
 		double rms = 0.0, mean = 0.0, largest = 0.0, closest = 0.0, flat = 0.0;
-		SettleTank(tanks[k][0], relaxation, &rms, &mean, &largest, &closest, &flat);
-		if (k == 1) deep[0] = rms, deep[1] = mean;
-		printf("  %.1f m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, closest pair %.3f d, "
-			   "surface within %.2f d\n", (double)tanks[k][0], rms, mean, largest, closest, flat);
-		ENSURE(rms <= tanks[k][1]);
-		ENSURE(fabs(mean - 1.0) <= tanks[k][2] && largest <= tanks[k][3]);
+		SettleTank(depths[k], 3, 0.1f, &rms, &mean, &largest, &closest, &flat);
+		printf("  3 x 4, relaxation 0.1, %.1f m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f, "
+			   "closest pair %.3f d, surface within %.2f d\n", (double)depths[k], rms, mean, largest, closest, flat);
+		ENSURE(rms <= 0.01);
+		ENSURE(fabs(mean - 1.0) <= 0.01 && largest <= 1.05);
 		ENSURE(closest >= 0.5);
 		ENSURE(flat <= 0.5);
 	}
-	/* What is left of the boil is particle by particle, not a flow: over cells of 10 cm the mean velocity is 3.5 mm/s
-	   against 3.0 cm/s rms, most of it sideways and in the lowest 10 cm (measured). Jacobi overshoot: each particle
-	   takes the whole of every neighbour's projection (seed 002), so the finest modes are pushed past their rest
-	   and back. epsilon (MM13 eq. 11) under-relaxes each projection by 1 / (1 + relaxation): at 0.1 the boil halves
-	   (3.0 -> 1.4 cm/s) for 0.2% more compression (1.0204 -> 1.0220); 0.3 gives 0.9 cm/s at 1.029 (docs/physics.md
-	   "Still water"). Held: the softer constraint boils at most 0.6 x, compressed at most 0.5% more. */
-	double rms = 0.0, mean = 0.0, largest = 0.0, closest = 0.0, flat = 0.0;
-	SettleTank(0.3f, 0.1f, &rms, &mean, &largest, &closest, &flat);
-	printf("  0.3 m deep at relaxation 0.1: rms speed %.4f m/s (%.2f x), interior rho/rho0 mean %.4f largest %.4f\n", rms,
-		   rms / deep[0], mean, largest);
-	ENSURE(rms <= 0.6 * deep[0]);
-	ENSURE(mean <= deep[1] + 0.005);
+	pbdParamInfo info;
+	ENSURE(pbd_GetParamInfo(pbdParam_fluidRelaxation, &info) == PBD_OK);
+	double rms[2], mean[2], largest[2], closest, flat;
+	const float relaxation[2] = { info.defaultValue, 0.1f }; /* 0.01, 0.1 */
+	for (int k = 0; k < 2; ++k) {
+		SettleTank(0.3f, 2, relaxation[k], &rms[k], &mean[k], &largest[k], &closest, &flat);
+		printf("  2 x 4, relaxation %.2f, 0.3 m deep, 5 s: rms speed %.4f m/s, interior rho/rho0 mean %.4f largest %.4f\n",
+			   (double)relaxation[k], rms[k], mean[k], largest[k]);
+	}
+	ENSURE(rms[1] <= 0.6 * rms[0]);
+	ENSURE(mean[1] <= mean[0] + 0.005);
 }
 
 /* At the issue's 2 substeps x 4 passes: 0.1154 m against 0.1200 (-3.8%; -2.3% while the walls pushed twice,

@@ -130,8 +130,8 @@ static int UnderSheet(int substeps, int passes, float mass, float speed, float s
 }
 
 /* No fluid particle ever gets under a cloth that is not torn (issue 22: at most 0.1%, 0 of 900), water set down
-   and thrown at 3 and 5 m/s, on cloth particles of 1 and 10 g, at the fluid scenes' 2 x 4 and at 4 x 2, 1 x 8 and
-   2 x 2, sorted and not. Before the sheet memory (fluid_sheets.c) the water, 7.2 kg on a cloth of 1.2 kg,
+   and thrown at 3 and 5 m/s, on cloth particles of 1 and 10 g, at 2 x 4 (the tank scenes' split before 3 x 4) and
+   at 4 x 2, 1 x 8 and 2 x 2, sorted and not. Before the sheet memory (fluid_sheets.c) the water, 7.2 kg on a cloth of 1.2 kg,
    stretched the cloth's middle edges to 3.3 x their rest length within 13 steps and the fluid particles over
    the widened gaps fell out of the lists and through (31 set down; 222 thrown at 3 m/s). With the memory and
    before the guard (fluid_guard.c), by this count over these 40 steps: thrown at 5 m/s, 2 at 4 x 2, 30 at 2 x 4,
@@ -302,7 +302,7 @@ static int SweptCrossings(float speed, int substeps, int passes, int steps, int*
 }
 
 /* At most 0.1% of the fluid particles' paths go through the swept cloth (the issue's bound), at 1 and 3 m/s (a
-   pointer's sweep), at the fluid scenes' 2 x 4 and at 4 x 2. Measured: none at 2 x 4; at 4 x 2 and 3 m/s one
+   pointer's sweep), at 2 x 4 and at 4 x 2. Measured: none at 2 x 4; at 4 x 2 and 3 m/s one
    particle of 1,380 (0.07%), caught in a fold of the whipped cloth closing on it: the guard's rounds put it
    on one layer and then the other (fluid_guard.c: it moves the fluid particle only). */
 void Test_FluidClothSweptThroughTank(void)

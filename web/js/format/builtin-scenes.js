@@ -29,7 +29,6 @@ function tank(hx, hz, height, t = 0.05) {
     wall('front wall', [0, h, hz + t / 2], [hx, h, t / 2]),
   ];
 }
-/** Fluid scenes: 2 substeps of 4 iterations (the split the issue's benchmark states), water's parameters. */
 /** The swirl scene's ball: centre height and radius (m). */
 const SWIRL_BALL = { y: 0.125, r: 0.1 }; // its bottom at 0.025 m, one spacing: the floor block under it
 /**
@@ -46,7 +45,15 @@ function swirlWater(hx, height, bottom, r) {
     { lower: [-r, 0, -r], upper: [r, bottom, r] },
   ];
 }
-const FLUID_SOLVER = { substeps: 2, iterations: 4 };
+/** The tanks' solver (dam break, floating, swirl): 3 substeps of 4 passes, and the density constraint under-relaxed
+ *  by ε = fluid.relaxation 0.1 (docs/physics.md "Still water"). A tank left alone must go still: at 2 x 4 a 0.3 m
+ *  tank kept a particle-scale jitter of 3.0 cm/s rms with its interior 2.0% over rho0 (11% at the floor). The
+ *  compression a column keeps falls with substeps squared times passes (1.2% at 3 x 4 and at 2 x 8, 0.4% at 4 x 4);
+ *  the jitter is Jacobi overshoot, which ε damps. At 3 x 4 and 0.1: 0.6 cm/s after 5 s, 1.009 rho0 (1.048 at the
+ *  floor), and 0.2 m: 0.7 cm/s, 1.006 (tests/c/test_fluid.c FluidTankComesToRest). The price: 1.48 x the time of a
+ *  step at 2 x 4 (wasm, each of the three scenes). */
+const FLUID_SOLVER = { substeps: 3, iterations: 4 };
+const STILL_WATER = { relaxation: 0.1 };
 /** A rigid box of side 2h whose mass is `density` x its volume as the water sees it (floating: 0.5, 1 and 4 x the
  *  water's). The fluid counts each solid particle as rho0 (2r)^3 (Macklin et al. 2014 section 7.1), r = half the
  *  lattice spacing 2h / res, and the (res + 1)^3 lattice particles fill a cube of side 2h (res + 1) / res: that is
@@ -254,6 +261,7 @@ const BUILTIN_SOURCES = {
     format: FORMAT, version: SCENE_VERSION,
     name: 'Dam break: a column of water falls in a glass tank and settles flat',
     solver: FLUID_SOLVER,
+    fluid: STILL_WATER,
     // Through the front pane, low enough to see the wave climb the far wall (the water is behind glass: colliders.js).
     camera: { target: [0, 0.2, 0], yaw: 0.5, pitch: 0.42, distance: 2.2, fov: 45 },
     colliders: tank(0.6, 0.3, 0.7),
@@ -290,7 +298,7 @@ const BUILTIN_SOURCES = {
     name: 'Floating: blocks of 0.5, 1 and 4 times water\'s density in a tank',
     solver: FLUID_SOLVER,
     camera: { target: [0, 0.2, 0], yaw: 0.4, pitch: 0.4, distance: 1.8, fov: 45 },
-    fluid: { spacing: 0.025, smoothingRadius: 0.05 },
+    fluid: { ...STILL_WATER, spacing: 0.025, smoothingRadius: 0.05 },
     colliders: tank(0.3, 0.3, 0.6),
     objects: [
       { type: 'fluid', name: 'water', block: { lower: [-0.3, 0, -0.3], upper: [0.3, 0.3, 0.3] } },
@@ -311,7 +319,7 @@ const BUILTIN_SOURCES = {
     name: 'Swirl: drag the ball through a tank of water',
     solver: FLUID_SOLVER,
     camera: { target: [0, 0.1, 0], yaw: 0.3, pitch: 0.75, distance: 1.7, fov: 45 },
-    fluid: { spacing: 0.025, smoothingRadius: 0.05 },
+    fluid: { ...STILL_WATER, spacing: 0.025, smoothingRadius: 0.05 },
     colliders: [...tank(0.4, 0.4, 0.4), { type: 'sphere', name: 'ball', position: [0, SWIRL_BALL.y, 0], radius: SWIRL_BALL.r, staticFriction: 0.2, kineticFriction: 0.1 }],
     objects: swirlWater(0.4, 0.15, 0.025, SWIRL_BALL.r).map((block, k) => ({ type: 'fluid', name: `water ${k + 1}`, block })),
   },
