@@ -51,7 +51,7 @@ static size_t Fluid_Bytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return bytes;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
-	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + 2 * pbd_PoolBytes(P, 1);
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + 3 * pbd_PoolBytes(P, 1);
 	bytes += pbd_PoolBytes(P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	bytes += 3 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
 	return bytes;
@@ -94,6 +94,7 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->entrySide = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->nearSheet = pbd_PoolAlloc(pool, P, 1);
 	f->sheetExtra = pbd_PoolAlloc(pool, P, 1);
+	f->plainList = pbd_PoolAlloc(pool, P, 1);
 	f->sheetMemory = pbd_PoolAlloc(pool, P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));
 	f->volume = pbd_PoolAlloc(pool, O, sizeof(float));
@@ -349,12 +350,13 @@ static void BuildOrder(pbdWorld* w, pbdFluid* f)
 		f->volume[o] = w->objects[o].type == PBD_OBJECT_FLUID ? 1.0f : s * s * s;
 	}
 	const float mass = f->k.mass;
-	int32_t count = 0;
+	int32_t count = 0, pinned = 0;
 	for (int32_t o = 0; o < f->objectCount; ++o) {
 		const pbdFluidObject* obj = &f->objects[o];
 		for (int32_t i = obj->first; i < obj->first + obj->active; ++i) {
 			float* pr = f->props + 4 * i;
 			pr[0] = w->x[4 * i + 3] > 0.0f ? 1.0f : 0.0f;
+			pinned += !(pr[0] > 0.0f);
 			pr[1] = 1.0f;
 			pr[2] = 1.0f;
 			pr[3] = f->k.radius;
@@ -373,6 +375,9 @@ static void BuildOrder(pbdWorld* w, pbdFluid* f)
 		f->order[count++] = i;
 	}
 	f->orderCount = count;
+	/* no solid in any list and every fluid particle free: every entry's props are (1, 1, 1, r), which the density
+	   pass then takes as constants instead of gathering them (fluid_solve.c Density) */
+	f->plain = count == f->fluidCount && pinned == 0;
 	f->listsValid = 1;
 }
 
@@ -600,8 +605,7 @@ static int32_t Fluid_ColourSize(const pbdWorld* w, const void* state, int32_t co
 static void Fluid_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
 {
 	pbdFluid* f = state;
-	(void)ctx;
-	if (colour == 0) pbd_Fluid_SolveDensity(w, f, w->p, begin, end);
+	if (colour == 0) pbd_Fluid_SolveDensity(w, f, w->p, begin, end, ctx->pass > 0);
 	else if (colour == 1) pbd_Fluid_SolveCorrect(w, f, w->p, begin, end);
 	else pbd_Fluid_Apply(w, f, w->p, begin, end);
 }

@@ -104,7 +104,7 @@ int pbd_World_RunFluidPart(pbdWorldId id, int part)
 	}
 	const float h = w->params[pbdParam_dt] / w->params[pbdParam_substeps];
 	switch (part) {
-	case pbdFluidPart_density: pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount); break;
+	case pbdFluidPart_density: pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount, 0); break;
 	case pbdFluidPart_correct:
 		pbd_Fluid_SolveCorrect(w, f, w->p, 0, f->orderCount);
 		pbd_Fluid_Apply(w, f, w->p, 0, f->orderCount);

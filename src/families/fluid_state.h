@@ -109,6 +109,9 @@ typedef struct pbdFluid {
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),
 	                  ///< then solid particles with fluid neighbours
 	int32_t orderCount, fluidCount; ///< all of order, its fluid part
+	int32_t plain;                  ///< this substep's lists hold fluid only, all free (props all (1, 1, 1, r))
+	uint8_t* plainList;             ///< per fluid particle, from the substep's first density pass: its list holds free
+	                                ///< fluid particles only (fluid_solve.c Density takes their props as constants)
 	int32_t entryCapacity;          ///< lists' capacity (80 x maxFluidParticles)
 	float massRho0, massSpacing;    ///< fluid.restDensity and fluid.spacing the fluid particles' masses follow
 	float wallAlpha;                ///< the colliders' share of their motion for the next BuildLists (1 outside the step)
@@ -170,7 +173,8 @@ int pbd_Fluid_BuildLists(pbdWorld* world, pbdFluid* fluid, const float* position
    the same call). */
 /// density[i] and lambda[i] of the fluid particles order[begin .. end) (end <= fluidCount), from `positions`;
 /// caches each list entry's gradient factor and s_corr (or r) for the correction that follows.
-void pbd_Fluid_SolveDensity(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
+/// `learned`: a later pass of the substep, which may read what the first wrote (plainList).
+void pbd_Fluid_SolveDensity(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end, int learned);
 /// delta[i] of the particles in [begin, end) (fluid, and solid with fluid neighbours) from lambda.
 void pbd_Fluid_SolveCorrect(pbdWorld* world, pbdFluid* fluid, const float* positions, int32_t begin, int32_t end);
 /// positions[i] += delta[i] for [begin, end).

@@ -171,7 +171,7 @@ static int Ready(pbdWorld* w, pbdFluid* f)
 	if (!(f->listsValid && f->lists.start != NULL && f->omega != NULL && f->scratchV != NULL && f->k.h > 0.0f && f->k.d > 0.0f)) {
 		return 0;
 	}
-	if (!f->gradCached) pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount);
+	if (!f->gradCached) pbd_Fluid_SolveDensity(w, f, w->p, 0, f->fluidCount, 0);
 	return f->gradCached;
 }
 
