@@ -495,3 +495,22 @@ void Test_FluidDraggedBoxNoLeak(void)
 	ENSURE(inside == 0);
 	pbd_DestroyWorld(w);
 }
+
+/* The density pass's two ways to a list's props (fluid_solve.c): gathered, or taken as constants where every entry
+   is a free fluid particle, learned per particle from a substep's first pass when some list holds a solid. A box
+   of half the water's density dropped into a tank at 2 x 4 takes both: lists near the box hold its particles,
+   the rest are plain from the second pass on. The hash was pinned on the build before the constants
+   (2e282c5), so a constant that differed from its gathered value by a bit would show; every build reaches it. */
+void Test_FluidSolidsHash(void)
+{
+	pbdWorldId w = FluidWorld(3000, 2000, 2, 4);
+	FluidTank(w, 0.3f, 0.2f, 0.4f);
+	ENSURE(AddFluidBlock(w, 0.0f, 0.0f, 0.0f, 0.3f, 0.12f, 0.2f, 0) >= 0);
+	ENSURE(AddBox(w, 0.15f, 0.2f, 0.1f, 0.5f) >= 0);
+	for (int s = 0; s < 60; ++s) pbd_World_Step(w);
+	const uint32_t hash = pbd_World_Hash(w);
+	printf("  fluid and solid hash 0x%08x\n", hash);
+	ENSURE(TestAllFinite(w));
+	ENSURE(TestPinnedHash(hash, 0xf59856a9u));
+	pbd_DestroyWorld(w);
+}

@@ -5,4 +5,5 @@
 	X(FluidBuoyancyRatios)          \
 	X(FluidDraggedBoxNoLeak)         \
 	X(FluidOnCloth)                 \
-	X(FluidHoseOnHammock)
+	X(FluidHoseOnHammock)           \
+	X(FluidSolidsHash)
