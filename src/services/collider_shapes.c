@@ -201,7 +201,9 @@ float pbd_EdgeToCore(const float a[3], const float b[3], float hh, float d[3])
 	float e[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
 	float ee = e[0] * e[0] + e[1] * e[1] + e[2] * e[2];
 	float t = 0.0f, y = 0.0f;
-	if (hh <= 0.0f) {
+	/* A core shorter than float32 can square (a half height of 1e-20 or a denormal: 4 hh^2 is 0, and u below 0 / 0)
+	   is the sphere's point (the fuzzer's capsule of half height 5.6e-45 turned every cloth particle NaN). */
+	if (!(4.0f * hh * hh >= 1e-30f)) {
 		if (ee > 1e-20f) {
 			t = -(a[0] * e[0] + a[1] * e[1] + a[2] * e[2]) / ee;
 			if (t < 0.0f) t = 0.0f;

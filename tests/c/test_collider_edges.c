@@ -3,6 +3,7 @@
    dragged over a thin capsule, and an edge thrown past a small sphere in one step. Each fails if an
    edge passes through a collider between its two particles. */
 #include "test_collider_helpers.h"
+#include "services/collider_shapes.h"
 
 /* Distance between segments a b and c d, by dense sampling of the first (test-side
    reference, independent of the engine's closed form). */
@@ -164,4 +165,25 @@ void Test_EdgeCannotJumpPastSmallSphere(void)
 		}
 		pbd_DestroyWorld(w);
 	}
+}
+
+/* A capsule whose core is shorter than float32 can square (half height 5.6e-45, denormal: 4 hh^2 is 0) is the
+   sphere's point to an edge, not 0 / 0: the fuzzer's capsule (tests/fuzz/corpus/repro-10-capsule-denormal-core)
+   turned every particle of a cloth inside it NaN when it turned. */
+void Test_EdgeToTinyCapsuleCoreIsFinite(void)
+{
+	const float a[3] = { 0.3f, 0.5f, -0.2f }, b[3] = { -0.4f, 0.5f, 0.1f };
+	const float hhs[3] = { 5.60519e-45f, 1e-20f, 0.0f };
+	float dSphere[3];
+	const float tSphere = pbd_EdgeToCore(a, b, 0.0f, dSphere);
+	for (int k = 0; k < 3; ++k) {
+		float d[3];
+		const float t = pbd_EdgeToCore(a, b, hhs[k], d);
+		ENSURE(isfinite(t) && isfinite(d[0]) && isfinite(d[1]) && isfinite(d[2]));
+		ENSURE(t == tSphere && d[0] == dSphere[0] && d[1] == dSphere[1] && d[2] == dSphere[2]);
+	}
+	/* a short core that squares still is a segment: the edge above its end sees the end */
+	float d[3];
+	pbd_EdgeToCore(a, b, 0.01f, d);
+	ENSURE_NEAR(d[1], 0.49, 1e-6);
 }

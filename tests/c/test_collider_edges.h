@@ -3,4 +3,5 @@
 	X(EdgeProjectionMassWeighted)    \
 	X(MovingSphereSweepsCloth)       \
 	X(ClothDraggedOverCapsule)       \
-	X(EdgeCannotJumpPastSmallSphere)
+	X(EdgeCannotJumpPastSmallSphere)  \
+	X(EdgeToTinyCapsuleCoreIsFinite)
