@@ -195,7 +195,8 @@ PBD_API double pbd_GetLimit(int index);
 	X(pbdParam_fluidVorticity, "fluid.vorticity", 0.005f, 0.0f, 0.1f, 0, "1", "fluid", "fluid.vorticity")                 \
 	X(pbdParam_fluidViscosity, "fluid.viscosity", 0.01f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.viscosity")                  \
 	X(pbdParam_fluidSortInterval, "fluid.sortInterval", 1.0f, 0.0f, 1000.0f, PBD_PARAM_INTEGER, "steps", "fluid", "fluid.sortInterval") \
-	X(pbdParam_fluidFriction, "fluid.friction", 0.0f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.friction")
+	X(pbdParam_fluidFriction, "fluid.friction", 0.0f, 0.0f, 1.0f, 0, "1", "fluid", "fluid.friction")                     \
+	X(pbdParam_volumeSweeps, "volumeSweeps", 8.0f, 0.0f, 32.0f, PBD_PARAM_INTEGER, "1", "volume", "solver.volumeSweeps")
 
 #define PBD_PARAM_INTEGER 1 ///< whole numbers only
 #define PBD_PARAM_BOOLEAN 2 ///< 0 or 1 (implies whole)

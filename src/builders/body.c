@@ -434,7 +434,7 @@ static void Build(pbdWorld* w, pbdBodyPlan* plan)
 	PBD_ASSERT(info->constraintCount == plan->counts.edges);
 	if (soft) {
 		info->firstTet = pbd_Volume_Count(w);
-		pbd_Volume_AddTets(w, object, tets, plan->counts.tets, first, n);
+		pbd_Volume_AddTets(w, object, tets, plan->counts.tets, first, n, def->shape != pbdBodyShape_tets);
 		info->tetCount = plan->counts.tets;
 	} else {
 		pbd_Shapes_Add(w, object, first, n);

@@ -1,5 +1,6 @@
 /* builders/lattice.c -- the Kuhn-split cubic lattice of soft and rigid bodies (lattice.h). */
 #include "builders/lattice.h"
+#include "families/volume.h"
 
 #include <string.h>
 
@@ -115,11 +116,7 @@ static void CellCorners(const pbdLattice* lat, int32_t i, int32_t j, int32_t k, 
 	for (int v = 0; v < 8; ++v) c[v] = pbd_Lattice_Corner(lat, i + (v & 1), j + ((v >> 1) & 1), k + (v >> 2));
 }
 
-/* Kuhn's 6 tets of a cube: for each order (a, b, c) of the axes, the path 0 -> e_a -> e_a + e_b
-   -> 7. Its volume (x1 - x0) . ((x2 - x0) x (x3 - x0)) = det[e_a; e_a + e_b; 1] = det[e_a; e_b; e_c],
-   the sign of the permutation, so the odd ones (x z y, y x z, z y x) swap their last two corners. */
-const int32_t pbd_LatticeKuhn[6][4] = { { 0, 1, 3, 7 }, { 0, 1, 7, 5 }, { 0, 2, 7, 3 }, { 0, 2, 6, 7 }, { 0, 4, 5, 7 }, { 0, 4, 7, 6 } };
-
+/* Each cell's 6 tets, split as the volume family reads them back (families/volume.h pbd_VolumeKuhn). */
 void pbd_Lattice_Tets(const pbdLattice* lat, int32_t first, int32_t* out)
 {
 	for (int32_t k = 0; k < lat->n[2]; ++k) {
@@ -128,7 +125,7 @@ void pbd_Lattice_Tets(const pbdLattice* lat, int32_t first, int32_t* out)
 				int32_t c[8];
 				CellCorners(lat, __builtin_ctzll(row), j, k, c);
 				for (int t = 0; t < 6; ++t) {
-					for (int v = 0; v < 4; ++v) out[v] = first + c[pbd_LatticeKuhn[t][v]];
+					for (int v = 0; v < 4; ++v) out[v] = first + c[pbd_VolumeKuhn[t][v]];
 					out += 4;
 				}
 			}

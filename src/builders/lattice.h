@@ -67,13 +67,10 @@ int32_t pbd_Lattice_Corner(const pbdLattice* lat, int32_t i, int32_t j, int32_t 
 void pbd_Lattice_CornerPosition(const pbdLattice* lat, int32_t i, int32_t j, int32_t k, float out[3]);
 
 /// The tets, 4 indices each (first + corner rank), every one with positive volume
-/// V = (x1 - x0) . ((x2 - x0) x (x3 - x0)) / 6 in the lattice's (right-handed) frame. `out` holds
-/// 24 cellCount ints.
+/// V = (x1 - x0) . ((x2 - x0) x (x3 - x0)) / 6 in the lattice's (right-handed) frame: each cell's
+/// 6 in turn, split by pbd_VolumeKuhn (families/volume.h). `out` holds 24 cellCount ints.
 void pbd_Lattice_Tets(const pbdLattice* lat, int32_t first, int32_t* out);
 
-/// Kuhn's 6 tets of a cell in its corner numbers (corner v at (i + (v & 1), j + (v >> 1 & 1),
-/// k + (v >> 2))): the order pbd_Lattice_Tets writes them in.
-extern const int32_t pbd_LatticeKuhn[6][4];
 
 /// Calls edge(user, a, b) for every edge once, a and b = first + corner rank, in the order above.
 typedef void (*pbdLatticeEdgeFn)(void* user, int32_t a, int32_t b);

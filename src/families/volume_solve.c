@@ -17,6 +17,8 @@
 #include "families/volume_state.h"
 #include "base/simd.h"
 
+#include <string.h>
+
 float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients)
 {
 	const float *q0 = x + 4 * tet[0], *q1 = x + 4 * tet[1], *q2 = x + 4 * tet[2], *q3 = x + 4 * tet[3];
@@ -58,6 +60,15 @@ static inline void ProjectTet(float* p, const int32_t* tet, float rest6, float d
 	q1[0] = q1[0] - s1 * g1x, q1[1] = q1[1] - s1 * g1y, q1[2] = q1[2] - s1 * g1z;
 	q2[0] = q2[0] - s2 * g2x, q2[1] = q2[1] - s2 * g2y, q2[2] = q2[2] - s2 * g2z;
 	q3[0] = q3[0] - s3 * g3x, q3[1] = q3[1] - s3 * g3y, q3[2] = q3[2] - s3 * g3z;
+}
+
+void pbd_Volume_GuardRange(const pbdVolume* v, float* p, int32_t from, int32_t end, float floor)
+{
+	for (int32_t t = from; t < end; ++t) {
+		const int32_t* tet = v->tets + 4 * t;
+		const float least = floor * v->rest6[t];
+		if (pbd_Volume_Six(p, tet, NULL) < least) ProjectTet(p, tet, least, v->degenerate[t], 1.0f);
+	}
 }
 
 void pbd_Volume_SolveRange(const pbdVolume* v, float* p, int32_t from, int32_t end, float k)
@@ -132,4 +143,122 @@ void pbd_Volume_SolveColour4(const pbdVolume* v, float* p, int32_t from, int32_t
 	}
 #endif
 	pbd_Volume_SolveRange(v, p, t, end, k);
+}
+
+/* ---------------------------------------------------------------- cells
+
+   A lattice body's volume, cell by cell (volume.c says why): C = V_cell - V0_cell with V_cell the sum
+   of the cell's 6 Kuhn tets, so grad_i C is the sum of the tets' gradients at corner i and seed 000's
+   projection is dp_i = -k (V6 - rest6) w_i G_i / sum_j w_j |G_j|^2 over the 8 corners.
+
+   The walls. A corner the walls unit found in a wall is held: the cell reads it where the wall will put
+   it (the colliders and the ground come later in the pass, and measure their friction by how deep they
+   find it, so it is left where it is), and moves it along the wall only (its G without the component
+   along the wall's normal); the wall's friction then says whether it slides. A free corner that a
+   projection takes past one of its walls' planes is put back on it, so the sweeps find a volume the
+   walls leave the body. Plain floats in a fixed order: every build gives the same bits, and a colour's
+   cells share no particle, so any split of its range too. */
+
+/* The 6 tets' volumes (V6, summed in the table's order) and the corners' summed gradients G. */
+static inline float CellGradients(const float* q[8], float G[8][3])
+{
+	memset(G, 0, 8 * 3 * sizeof(float));
+	float V6 = 0.0f;
+	for (int t = 0; t < 6; ++t) {
+		const int32_t* k = pbd_VolumeKuhn[t];
+		const float *a = q[k[0]], *b = q[k[1]], *c = q[k[2]], *d = q[k[3]];
+		const float e1x = b[0] - a[0], e1y = b[1] - a[1], e1z = b[2] - a[2];
+		const float e2x = c[0] - a[0], e2y = c[1] - a[1], e2z = c[2] - a[2];
+		const float e3x = d[0] - a[0], e3y = d[1] - a[1], e3z = d[2] - a[2];
+		const float g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
+		const float g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
+		const float g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
+		V6 += (e1x * g1x + e1y * g1y) + e1z * g1z;
+		G[k[0]][0] -= (g1x + g2x) + g3x, G[k[0]][1] -= (g1y + g2y) + g3y, G[k[0]][2] -= (g1z + g2z) + g3z;
+		G[k[1]][0] += g1x, G[k[1]][1] += g1y, G[k[1]][2] += g1z;
+		G[k[2]][0] += g2x, G[k[2]][1] += g2y, G[k[2]][2] += g2z;
+		G[k[3]][0] += g3x, G[k[3]][1] += g3y, G[k[3]][2] += g3z;
+	}
+	return V6;
+}
+
+float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients)
+{
+	const float* q[8];
+	for (int m = 0; m < 8; ++m) q[m] = x + 4 * cell[m];
+	float G[8][3];
+	const float V6 = CellGradients(q, G);
+	if (gradients != NULL) {
+		float sum = 0.0f;
+		for (int m = 0; m < 8; ++m) sum += (G[m][0] * G[m][0] + G[m][1] * G[m][1]) + G[m][2] * G[m][2];
+		*gradients = sum * 0.125f;
+	}
+	return V6;
+}
+
+/* Puts r back on the side of each of its two wall planes it has gone past. */
+static inline void KeepOut(float* r, const float* plane)
+{
+	for (int k = 0; k < 2; ++k, plane += 4) {
+		const float g = ((plane[0] * r[0] + plane[1] * r[1]) + plane[2] * r[2]) + plane[3];
+		if (g < 0.0f) r[0] -= g * plane[0], r[1] -= g * plane[1], r[2] -= g * plane[2];
+	}
+}
+
+void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot)
+{
+	for (int32_t c = from; c < end; ++c) {
+		const int32_t* cell = v->cells + 8 * (size_t)c;
+		const float* q[8];
+		const float* hold[8];
+		float at[8][3];
+		for (int m = 0; m < 8; ++m) {
+			q[m] = p + 4 * cell[m];
+			hold[m] = v->held + 8 * (size_t)(cell[m] + slot);
+			if (hold[m][3] != 0.0f) { /* where the wall will put it */
+				at[m][0] = q[m][0] + hold[m][0], at[m][1] = q[m][1] + hold[m][1], at[m][2] = q[m][2] + hold[m][2];
+				q[m] = at[m];
+			}
+		}
+		float G[8][3];
+		const float V6 = CellGradients(q, G);
+		float den = 0.0f, weights = 0.0f;
+		for (int m = 0; m < 8; ++m) {
+			const float* h = hold[m];
+			if (h[3] != 0.0f) { /* along the wall only */
+				const float d = (G[m][0] * h[4] + G[m][1] * h[5]) + G[m][2] * h[6];
+				G[m][0] -= d * h[4], G[m][1] -= d * h[5], G[m][2] -= d * h[6];
+			}
+			const float wm = p[4 * cell[m] + 3];
+			den += wm * ((G[m][0] * G[m][0] + G[m][1] * G[m][1]) + G[m][2] * G[m][2]);
+			weights += wm;
+		}
+		if (!(den > v->cellDegenerate[c] * weights)) continue; /* collapsed toward a plane, or nothing can move */
+		const float s = k * (V6 - v->cellRest6[c]) / den;
+		for (int m = 0; m < 8; ++m) {
+			float* r = p + 4 * cell[m];
+			const float sm = s * r[3];
+			r[0] -= sm * G[m][0], r[1] -= sm * G[m][1], r[2] -= sm * G[m][2];
+			if (hold[m][3] == 0.0f) KeepOut(r, v->planes + 8 * (size_t)(cell[m] + slot));
+		}
+	}
+}
+
+/* Held: how far the walls will push the particle out (the sum over its walls it is in), 1, and the unit
+   normal of the wall it is deepest in. */
+void pbd_Volume_HoldInWalls(const pbdVolume* v, const float* p, int32_t from, int32_t end, int32_t slot)
+{
+	for (int32_t i = from; i < end; ++i) {
+		const float* r = p + 4 * i;
+		const float* plane = v->planes + 8 * (size_t)(i + slot);
+		float* h = v->held + 8 * (size_t)(i + slot);
+		float deepest = 0.0f;
+		for (int k = 0; k < 8; ++k) h[k] = 0.0f;
+		for (int k = 0; k < 2; ++k, plane += 4) {
+			const float g = ((plane[0] * r[0] + plane[1] * r[1]) + plane[2] * r[2]) + plane[3];
+			if (!(g < 0.0f)) continue;
+			h[0] -= g * plane[0], h[1] -= g * plane[1], h[2] -= g * plane[2], h[3] = 1.0f;
+			if (g < deepest) deepest = g, h[4] = plane[0], h[5] = plane[1], h[6] = plane[2];
+		}
+	}
 }

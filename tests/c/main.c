@@ -32,6 +32,7 @@ int g_testFailed = 0;
 #include "test_recovery.h"
 #include "test_knots.h"
 #include "test_volume.h"
+#include "test_press.h"
 #include "test_plasticity_soft.h"
 #include "test_contact_radius.h"
 #include "test_mass_ratio.h"
@@ -58,7 +59,7 @@ int g_testFailed = 0;
 	TEST_LIST_COLOURING(X) TEST_LIST_COLLIDER_API(X) TEST_LIST_COLLIDER_SHAPES(X) TEST_LIST_COLLIDER_FRICTION(X)      \
 	TEST_LIST_COLLIDER_EDGES(X) TEST_LIST_SELF_COLLISION(X) TEST_LIST_CONTACT_SCENES(X) TEST_LIST_CLOTH(X)            \
 	TEST_LIST_WORLDS(X) TEST_LIST_FAMILIES(X) TEST_LIST_GRAPH_COLOURING(X) TEST_LIST_NEIGHBOURS(X)                    \
-	TEST_LIST_NEIGHBOUR_RULES(X) TEST_LIST_RECOVERY(X) TEST_LIST_KNOTS(X) TEST_LIST_VOLUME(X)                                            \
+	TEST_LIST_NEIGHBOUR_RULES(X) TEST_LIST_RECOVERY(X) TEST_LIST_KNOTS(X) TEST_LIST_VOLUME(X) TEST_LIST_PRESS(X)                         \
 	TEST_LIST_PLASTICITY_SOFT(X) TEST_LIST_CONTACT_RADIUS(X) TEST_LIST_MASS_RATIO(X) TEST_LIST_ROTATION(X)            \
 	TEST_LIST_SHAPES(X) TEST_LIST_LATTICE(X) TEST_LIST_BODIES(X) TEST_LIST_SURFACE(X) TEST_LIST_SKIN(X) TEST_LIST_BODY_MOTION(X) \
 	TEST_LIST_SHAPES_SCENES(X) TEST_LIST_SHAPES_STACKS(X) TEST_LIST_SOLID_CONTACTS(X) TEST_LIST_FLUID(X) TEST_LIST_FLUID_COUPLING(X) TEST_LIST_FLUID_SHEETS(X) \
@@ -92,7 +93,7 @@ static const TestCase s_tests[] = {
 	X(TethersBoundStretch) X(TethersSwingAndSettle) X(InflatableFloats) X(FluidDamBreak)                              \
 	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
 	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)     \
-	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit)
+	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit) X(PressFifthHeightRecovers)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,

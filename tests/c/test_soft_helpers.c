@@ -54,7 +54,7 @@ int TestSoftObject(pbdWorldId id, const float* xyz, const float* invMass, int n,
 		pbd_Distance_EndGroup(w, 1, first, n);
 	}
 	for (int k = 0; k < 4 * tetCount; ++k) abs[k] = first + tets[k];
-	pbd_Volume_AddTets(w, object, abs, tetCount, first, n);
+	pbd_Volume_AddTets(w, object, abs, tetCount, first, n, 0);
 	pbd_Builder_EndObject(w);
 	free(keys), free(abs);
 	return first;

@@ -126,6 +126,34 @@ static pbdWorldId BuildBigSoft(void)
 	return id;
 }
 
+/* A soft cube of 12^3 cells (2,197 particles, cell colours of ~216 in blocks of 128) built by the body
+   builder, so solved by cells (volume.c), squeezed by a plate coming down at 2.4 m/s onto the ground: the
+   cells' walls (two per particle), sweeps and guard over many blocks. */
+static pbdWorldId BuildBigPress(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 2200, def.maxTets = 6 * 1728, def.maxColliders = 1, def.maxObjects = 1;
+	def.maxSkinVertices = 8000, def.maxSkinTriangles = 16000;
+	pbdWorldId w = TestCreateWorld(&def);
+	pbdBodyDef b = pbd_DefaultBodyDef();
+	b.type = PBD_OBJECT_SOFT, b.shape = pbdBodyShape_box, b.resolution = 12, b.mass = 4.0f;
+	b.position[1] = 0.32f;
+	b.halfExtents[0] = b.halfExtents[1] = b.halfExtents[2] = 0.3f;
+	pbd_World_AddBody(w, &b);
+	pbd_World_SetObjectStiffness(w, 0, pbdKind_edge, 0.5f);
+	pbdColliderDef c = pbd_DefaultColliderDef();
+	c.type = pbdShape_box;
+	c.halfExtents[0] = c.halfExtents[2] = 1.5f, c.halfExtents[1] = 0.05f;
+	c.position[1] = 0.6f + 0.05f; /* on the cube's top particles from the first step */
+	pbd_World_AddCollider(w, &c);
+	return w;
+}
+
+static void DriveBigPress(pbdWorldId w, int s)
+{
+	pbd_World_SetColliderTransform(w, 0, 0.0f, 0.6f + 0.05f - 0.04f * (float)(s + 1), 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+}
+
 /* A dam break of ~3,600 particles in a tank beside a 48 x 48 cloth (5,900 particles). */
 static pbdWorldId BuildBigFluid(void)
 {
@@ -146,10 +174,11 @@ static const ThreadScene s_hose = { "hose, cloth, drain", BuildHose, NULL, 60, 0
 static const ThreadScene s_bigCloth = { "large cloth", BuildBigCloth, DriveBigCloth, 16, 0 };
 static const ThreadScene s_bigSoft = { "large soft body", BuildBigSoft, NULL, 16, 0 };
 static const ThreadScene s_bigFluid = { "large fluid", BuildBigFluid, NULL, 16, 0 };
+static const ThreadScene s_bigPress = { "large soft press", BuildBigPress, DriveBigPress, 4, 0 };
 
 /* The pinned scenes are the hash tests' own (test_scenes.h), not copies. */
 const ThreadScene* const g_threadScenes[] = {
 	&g_sceneDeterminism, &s_tearing, &g_sceneSoft, &g_sceneShapes, &g_sceneBodies, &g_sceneDamBreak, &s_hose,
-	&s_bigCloth, &s_bigSoft, &s_bigFluid, &g_sceneColliders,
+	&s_bigCloth, &s_bigSoft, &s_bigFluid, &g_sceneColliders, &s_bigPress,
 };
 const int g_threadSceneCount = (int)(sizeof g_threadScenes / sizeof g_threadScenes[0]);

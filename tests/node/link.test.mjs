@@ -26,7 +26,7 @@ const b64 = (bytes) => Buffer.from(bytes).toString('base64url');
 const linkOfBytes = (bytes) => `s=1.${b64(deflateRawSync(Buffer.from(bytes)))}`;
 const linkOfText = (text) => linkOfBytes(Buffer.from(text, 'utf8'));
 const minimal = () => ({
-  format: 'minipbd-scene', version: 2,
+  format: 'minipbd-scene', version: 3,
   objects: [{ type: 'chain', start: [0, 2, 0], end: [1, 2, 0], segments: 4 }],
 });
 
@@ -98,7 +98,7 @@ test('encodeLink normalises first and leaves out what is at its default; the pay
 test('encodeLink refuses scenes that could not be decoded again', async () => {
   await assert.rejects(encodeLink({ format: 'nope' }), (e) => e instanceof LinkError && e.reason === 'invalid-scene' && e.path === 'format');
   // 20 chains with 10000 pins each: valid, but far beyond the JSON size a link may carry.
-  const big = { format: 'minipbd-scene', version: 2, objects: Array.from({ length: 20 }, () => ({
+  const big = { format: 'minipbd-scene', version: 3, objects: Array.from({ length: 20 }, () => ({
     type: 'chain', start: [0, 0, 0], end: [50, 0, 0], segments: 10000, pins: Array.from({ length: 10000 }, (_, i) => i) })) };
   await assert.rejects(encodeLink(big), (e) => e.reason === 'too-large');
 });
@@ -366,7 +366,8 @@ test('solver.maxSpeed, tetherSlack and selfFriction: exact round trip in both ve
   const opened = await decodeLink(linkOfText(JSON.stringify(before)));
   assert.deepEqual([opened.solver.maxSpeed, opened.solver.tetherSlack, opened.solver.selfFriction], [100, 0, 0.2]);
   assert.equal(opened.solver.collisions, true, 'a version 1 link that self-collides: its objects collided then too');
-  const skip = { maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined, collisions: undefined };
+  assert.equal(opened.solver.volumeSweeps, 0, 'a version 1 link: its soft bodies keep their volume tet by tet, as then');
+  const skip = { maxSpeed: undefined, tetherSlack: undefined, selfFriction: undefined, collisions: undefined, volumeSweeps: undefined };
   assert.deepEqual({ ...opened.solver, ...skip }, { ...before.solver, ...skip }, 'the rest as it was');
 });
 

@@ -31,7 +31,7 @@ const nextDown = (x) => -nextUp(-x);
 /** A scene with one object of each type (so every object-type parameter has a place), `edit` applied. */
 function scene(edit = () => {}) {
   const s = {
-    format: 'minipbd-scene', version: 2,
+    format: 'minipbd-scene', version: 3,
     objects: [
       { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 4, pins: [0] },
       { type: 'cloth', origin: [0, 2, 0], size: [1, 1], resolution: [4, 4], pins: [[0, 0]] },

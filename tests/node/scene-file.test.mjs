@@ -37,7 +37,7 @@ const hostile = {
   'not JSON': [enc('{"format": '), /^bad\.json is not JSON \(/],
   'a number': [enc('42'), 'scene must be a JSON object, got 42'],
   'out of range': [null, /^objects\[0\]\.resolution\[0\] must be an integer in 2\.\.\d+, got 5000$/],
-  '__proto__ key': [enc('{"__proto__": {"x": 1}, "format": "minipbd-scene", "version": 2, "objects": []}'), /__proto__/],
+  '__proto__ key': [enc('{"__proto__": {"x": 1}, "format": "minipbd-scene", "version": 3, "objects": []}'), /__proto__/],
 };
 
 test('a hostile file is refused with its message, the same from the API, the page\'s reader and the CLI', async () => {
@@ -99,7 +99,7 @@ test('a file with "$schema" (as docs/scene-format.md advises, for editors) opens
 });
 
 test('sceneFileText (Download scene): 2-space JSON, arrays of numbers on one line, defaults left out, and it opens back to the same scene', async () => {
-  const chain = { format: 'minipbd-scene', version: 2, name: 'Two links', solver: { iterations: 1, substeps: 3 }, camera: { fov: 45, yaw: 1 },
+  const chain = { format: 'minipbd-scene', version: 3, name: 'Two links', solver: { iterations: 1, substeps: 3 }, camera: { fov: 45, yaw: 1 },
     objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2, pins: [0] }] };
   // Only what differs from the defaults: iterations 1 and fov 45 are the defaults, so they go; ground, wind, fluid
   // and colliders are all defaults and left out whole.
@@ -108,7 +108,7 @@ test('sceneFileText (Download scene): 2-space JSON, arrays of numbers on one lin
   assert.equal(sceneFileText(chain), [
     '{',
     '  "format": "minipbd-scene",',
-    '  "version": 2,',
+    '  "version": 3,',
     '  "name": "Two links",',
     '  "solver": {',
     '    "substeps": 3',
@@ -132,8 +132,8 @@ test('sceneFileText (Download scene): 2-space JSON, arrays of numbers on one lin
     const scene = await loadBuiltinScene(id);
     const text = sceneFileText(scene);
     assert.deepEqual(parseSceneFile(text, `${id}.json`), validateScene(scene), `${id}: opens back to the same scene`);
-    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 2,\n/, id);
+    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 3,\n/, id);
     assert.ok(!/\n {2}"(ground|wind|fluid)": \{\}/.test(text), `${id}: no empty sections`);
   }
-  assert.throws(() => sceneFileText({ format: 'minipbd-scene', version: 2, objects: [] }), { name: 'SceneError', path: 'objects' });
+  assert.throws(() => sceneFileText({ format: 'minipbd-scene', version: 3, objects: [] }), { name: 'SceneError', path: 'objects' });
 });

@@ -18,15 +18,15 @@ function caught(fn) {
 }
 
 const minimalChain = () => ({
-  format: 'minipbd-scene', version: 2,
+  format: 'minipbd-scene', version: 3,
   objects: [{ type: 'chain', start: [0, 2, 0], end: [1.5, 2, 0], segments: 20 }],
 });
 
 // A valid scene with one of each object type, every field given; bad cases below each break one thing.
 const full = () => ({
-  format: 'minipbd-scene', version: 2, name: 'base',
+  format: 'minipbd-scene', version: 3, name: 'base',
   solver: { dt: 0.01, substeps: 2, iterations: 8, gravity: [0, -9.81, 0], damping: 0.1, maxSpeed: 40, thickness: 0.02,
-    tethers: 0.5, tetherSlack: 0.05, selfCollision: true, collisions: true, selfFriction: 0.35, tearStretch: 0.8 },
+    tethers: 0.5, tetherSlack: 0.05, selfCollision: true, collisions: true, selfFriction: 0.35, tearStretch: 0.8, volumeSweeps: 6 },
   ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
   camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
   wind: { velocity: [3, 0, 1], density: 1.2, drag: 0.9, lift: 0.2 },
@@ -51,10 +51,11 @@ const full = () => ({
 
 test('minimal chain scene: every default filled in exactly', () => {
   assert.deepEqual(validateScene(minimalChain()), {
-    format: 'minipbd-scene', version: 2, name: 'Untitled scene',
+    format: 'minipbd-scene', version: 3, name: 'Untitled scene',
     // dt: the engine's float32 1/60, written as the shortest decimal that is that float (engine/param-table.js)
     solver: { dt: 0.016666668, substeps: 10, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
-      thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0 },
+      thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0,
+      volumeSweeps: 8 },
     ground: { enabled: true, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 },
     camera: { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 45 },
     wind: { velocity: [0, 0, 0], density: 0, drag: 1, lift: 0.3 },
@@ -68,7 +69,7 @@ test('minimal chain scene: every default filled in exactly', () => {
 
 test('minimal cloth object and partial sections: defaults merged field by field', () => {
   const s = validateScene({
-    format: 'minipbd-scene', version: 2,
+    format: 'minipbd-scene', version: 3,
     solver: { substeps: 4 }, ground: { enabled: false }, camera: { fov: 60 },
     objects: [
       { type: 'chain', start: [0, 0, 0], end: [0, 1, 0], segments: 1 },
@@ -77,7 +78,8 @@ test('minimal cloth object and partial sections: defaults merged field by field'
   });
   assert.equal(Math.fround(s.solver.dt), Math.fround(1 / 60), 'the float the engine has always used for 1/60');
   assert.deepEqual(s.solver, { dt: 0.016666668, substeps: 4, iterations: 1, gravity: [0, -9.81, 0], damping: 0, maxSpeed: 100,
-    thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0 });
+    thickness: 0.01, tethers: 1, tetherSlack: 0, selfCollision: false, collisions: true, selfFriction: 0.2, tearStretch: 0,
+    volumeSweeps: 8 });
   assert.deepEqual(s.ground, { enabled: false, height: 0, restitution: 0.2, staticFriction: 0.4, kineticFriction: 0.3 });
   assert.deepEqual(s.camera, { target: [0, 1, 0], yaw: 0.6, pitch: 0.25, distance: 4, fov: 60 });
   assert.deepEqual(s.objects[1], {
@@ -96,7 +98,7 @@ test('maxSpeed, tetherSlack and selfFriction: kept when given, the engine\'s def
   const s = validateScene(old);
   assert.deepEqual([s.solver.maxSpeed, s.solver.tetherSlack, s.solver.selfFriction], [100, 0, 0.2]);
   assert.deepEqual(Object.keys(s.solver), ['dt', 'substeps', 'iterations', 'damping', 'gravity', 'maxSpeed', 'tethers', 'tetherSlack',
-    'tearStretch', 'thickness', 'selfCollision', 'collisions', 'selfFriction'], 'in the engine table\'s order');
+    'tearStretch', 'thickness', 'selfCollision', 'collisions', 'selfFriction', 'volumeSweeps'], 'in the engine table\'s order');
   const given = validateScene({ ...old, solver: { ...old.solver, maxSpeed: 12.5, tetherSlack: 0.25, selfFriction: 0.7 } });
   assert.deepEqual([given.solver.maxSpeed, given.solver.tetherSlack, given.solver.selfFriction], [12.5, 0.25, 0.7]);
   assert.deepEqual(validateScene(given), given, 'normalised once, the same again');
@@ -116,15 +118,31 @@ test('versions: a version 1 scene without collisions collides objects exactly wh
   assert.equal(validateScene(v1({ selfCollision: true })).solver.collisions, true, 'self-collision: every pair collided');
   assert.equal(validateScene(v1({ selfCollision: true, collisions: false })).solver.collisions, false, 'given: kept');
   assert.equal(validateScene(v1({ collisions: true })).solver.collisions, true, 'given: kept');
-  // version 2 (what the page writes) takes the engine's default, on
+  // version 2 takes the engine's default, on
   const v2 = validateScene({ ...v1({}), version: 2 });
   assert.equal(v2.solver.collisions, PARAMS.collisions.default === 1);
   assert.equal(v2.solver.collisions, true);
-  // normalised scenes are version 2, and normalising them again changes nothing
+  // normalised scenes are version 3, and normalising them again changes nothing
   const n = validateScene(v1({}));
-  assert.equal(n.version, 2);
+  assert.equal(n.version, 3);
   assert.deepEqual(validateScene(n), n);
-  assert.throws(() => validateScene({ ...v1({}), version: 3 }), (e) => e instanceof SceneError && e.path === 'version');
+  assert.throws(() => validateScene({ ...v1({}), version: 4 }), (e) => e instanceof SceneError && e.path === 'version'
+    && e.message === 'version must be 1, 2 or 3 (the scene versions this page reads), got 4');
+});
+
+test('versions: a version 1 or 2 scene without volumeSweeps keeps its soft bodies\' volume tet by tet, as it was made', () => {
+  const chain = minimalChain().objects[0];
+  const at = (version, solver) => validateScene({ format: 'minipbd-scene', version, solver, objects: [chain] }).solver.volumeSweeps;
+  assert.equal(at(1, {}), 0);
+  assert.equal(at(2, {}), 0);
+  assert.equal(at(2, { volumeSweeps: 4 }), 4, 'given: kept');
+  assert.equal(at(3, {}), PARAMS.volumeSweeps.default);
+  assert.equal(PARAMS.volumeSweeps.default, 8);
+  // normalised (version 3) the old scene says 0, so it stays 0 through a link or a file
+  const n = validateScene({ format: 'minipbd-scene', version: 2, objects: [chain] });
+  assert.equal(n.version, 3);
+  assert.deepEqual(validateScene(n), n);
+  assert.equal(validateScene(n).solver.volumeSweeps, 0);
 });
 
 test('ground: null means the default ground', () => {
@@ -167,7 +185,7 @@ test('boundaries that are allowed', () => {
   Object.assign(s.solver, { maxSpeed: 1e4, tetherSlack: 0, selfFriction: 1 });
   assert.doesNotThrow(() => validateScene(s));
   // Exactly the particle cap: 512*512 = 262144 (4 m wide, so the default thickness is within 4 grid steps).
-  assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 2,
+  assert.doesNotThrow(() => validateScene({ format: 'minipbd-scene', version: 3,
     objects: [{ type: 'cloth', origin: [0, 0, 0], size: [4, 4], resolution: [512, 512] }] }));
   assert.doesNotThrow(() => validateScene({ ...minimalChain(), objects: Array.from({ length: 64 }, () => minimalChain().objects[0]) }));
 });
@@ -228,7 +246,7 @@ const BAD = [
   ['input string', () => 'minipbd-scene', ''],
   ['format missing', withScene((s) => { delete s.format; }), 'format'],
   ['format wrong', withScene((s) => { s.format = 'other'; }), 'format'],
-  ['version 3', withScene((s) => { s.version = 3; }), 'version'],
+  ['version 4', withScene((s) => { s.version = 4; }), 'version'],
   ['version "1"', withScene((s) => { s.version = '1'; }), 'version'],
   ['unknown top-level key', withScene((s) => { s.foo = 1; }), 'foo'],
   ['odd unknown key is quoted in the path', withScene((s) => { s['a b'] = 1; }), '["a b"]'],
@@ -450,7 +468,7 @@ test('a getter in the input is never invoked', () => {
 test('an unknown key names the closest key when one is close, and lists only that object type\'s keys', () => {
   const cloth = { type: 'cloth', origin: [0, 1, 0], size: [1, 1], resolution: [4, 4] };
   const chain = { type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 };
-  const scene = (edit) => { const s = { format: 'minipbd-scene', version: 2, objects: [structuredClone(cloth)] }; edit(s); return s; };
+  const scene = (edit) => { const s = { format: 'minipbd-scene', version: 3, objects: [structuredClone(cloth)] }; edit(s); return s; };
   const CLOTH_KEYS = 'type, name, origin, size, resolution, plane, mass, stiffness, pins, masses, colour, collisionCategory, collisionMask';
   const cases = [
     [(s) => { s.objects[0].resolutoin = [4, 4]; }, 'objects[0].resolutoin',
@@ -486,7 +504,7 @@ test('an unknown key names the closest key when one is close, and lists only tha
 });
 
 test('"$schema" (for editors) is read, bounded and left out of the normalised scene', () => {
-  const s = { $schema: './scene.schema.json', format: 'minipbd-scene', version: 2, objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 }] };
+  const s = { $schema: './scene.schema.json', format: 'minipbd-scene', version: 3, objects: [{ type: 'chain', start: [0, 1, 0], end: [1, 1, 0], segments: 2 }] };
   const { $schema, ...without } = s;
   assert.deepEqual(validateScene(s), validateScene(without));
   assert.equal(Object.hasOwn(validateScene(s), '$schema'), false);

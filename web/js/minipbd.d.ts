@@ -10,6 +10,7 @@ export interface SolverSettings {
   thickness: number; tethers: number; /** a tether lets its particle go (1 + slack) x its rest distance */ tetherSlack: number;
   selfCollision: boolean; /** particles of different objects collide */ collisions: boolean;
   /** friction between particles in contact */ selfFriction: number; tearStretch: number;
+  /** times a pass sweeps soft bodies' cells to hold their volume; 0: tet by tet (scenes of version 1 and 2) */ volumeSweeps: number;
 }
 export interface WindSettings { velocity: [number, number, number]; density: number; drag: number; lift: number; }
 export interface ColliderDescription {
@@ -43,11 +44,11 @@ export type { InflatableObject };
 export type SceneObject = ChainObject | ClothObject | SoftObject | RigidObject | FluidObject | InflatableObject;
 export type StiffnessKind = ChainStiffnessKind | ClothStiffnessKind | SoftStiffnessKind | RigidStiffnessKind;
 
-/** Scene description, format "minipbd-scene" version 2 (docs/scene-format.md). */
+/** Scene description, format "minipbd-scene" version 3 (docs/scene-format.md). */
 export interface Scene {
   /** The address of scene.schema.json, for editors' completion; read, bounded and left out of the normalised scene. */
   $schema?: string;
-  format: 'minipbd-scene'; /** 2; version 1 scenes are read too */ version: 1 | 2; name?: string;
+  format: 'minipbd-scene'; /** 3; version 1 and 2 scenes are read too */ version: 1 | 2 | 3; name?: string;
   solver?: Partial<SolverSettings>; ground?: Partial<GroundSettings> | null; camera?: Partial<CameraSettings>;
   wind?: Partial<WindSettings>; fluid?: Partial<FluidSettings>; colliders?: ColliderDescription[];
   objects: SceneObject[];
@@ -59,7 +60,7 @@ export type ParamName = 'dt' | 'substeps' | 'iterations' | 'damping' | 'gravityX
   | 'windX' | 'windY' | 'windZ' | 'airDensity' | 'drag' | 'lift' | 'recordConvergence' | 'stiffness.stretch' | 'stiffness.shear' | 'stiffness.bend' | 'stiffness.chain'
   | 'stiffness.edge' | 'stiffness.volume' | 'stiffness.shape'
   | 'fluid.restDensity' | 'fluid.spacing' | 'fluid.smoothingRadius' | 'fluid.relaxation' | 'fluid.scorrK' | 'fluid.scorrN'
-  | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval' | 'fluid.friction';
+  | 'fluid.scorrDq' | 'fluid.vorticity' | 'fluid.viscosity' | 'fluid.sortInterval' | 'fluid.friction' | 'volumeSweeps';
 
 export interface Stats {
   steps: number; particles: number;

@@ -55,6 +55,7 @@ export const PARAM_TABLE = Object.freeze([
   { id: 42, name: 'fluid.viscosity', default: 0.01, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.viscosity' },
   { id: 43, name: 'fluid.sortInterval', default: 1, min: 0, max: 1000, integer: true, boolean: false, unit: 'steps', owner: 'fluid', scene: 'fluid.sortInterval' },
   { id: 44, name: 'fluid.friction', default: 0, min: 0, max: 1, integer: false, boolean: false, unit: '1', owner: 'fluid', scene: 'fluid.friction' },
+  { id: 45, name: 'volumeSweeps', default: 8, min: 0, max: 32, integer: true, boolean: false, unit: '1', owner: 'volume', scene: 'solver.volumeSweeps' },
 ].map(Object.freeze));
 
 // The engine's limits (src/minipbd.h PBD_LIMITS: the hard bounds callers check against, each defined there by the

@@ -1,10 +1,13 @@
-// scene.js — the MiniPBD scene description, format "minipbd-scene" version 2 (version 1 still read): strict
+// scene.js — the MiniPBD scene description, format "minipbd-scene" version 3 (versions 1 and 2 still read): strict
 // validation and normalisation (docs/scene-format.md).
 //
 // Versions. Version 2 added solver.collisions (particles of different objects collide; the engine's default, on).
 // In version 1 objects collided with each other exactly when self-collision was on, so a version 1 scene that
 // does not say `collisions` gets collisions = selfCollision: it, and every link made before version 2, builds
-// the world it always did. Normalised scenes are version 2.
+// the world it always did. Version 3 solves soft bodies' volume by cells (solver.volumeSweeps, the engine's
+// default 8: src/families/volume.c); a scene of version 1 or 2 that does not say `volumeSweeps` gets 0, the tet by
+// tet volumes it was made with, so it and every link made before version 3 replay as they did. Normalised scenes
+// are version 3.
 //
 // Usage (Node 20 or browser, no dependencies):
 //   import { validateScene, SceneError } from './format/scene.js';
@@ -30,13 +33,24 @@ export { SceneError, SCENE_LIMITS };
 const L = SCENE_LIMITS;
 
 const FORMAT = 'minipbd-scene';
-/** The scene version this page writes (it reads 1 too). */
-export const SCENE_VERSION = 2;
+/** The scene version this page writes (it reads the earlier ones too). */
+export const SCENE_VERSION = 3;
+/** The versions this page reads. */
+const VERSIONS = Object.freeze([1, 2, SCENE_VERSION]);
+
+/** Whether the scene's own `solver` (untrusted input) gives `key`. */
+function says(input, key) {
+  return input !== null && typeof input === 'object' && Object.hasOwn(input, key);
+}
 
 /** A version 1 scene without `collisions`: objects collide with each other as they did then, with self-collision. */
 function upgradeFromVersion1(input, solver) {
-  const given = input !== null && typeof input === 'object' && Object.hasOwn(input, 'collisions');
-  if (!given) solver.collisions = solver.selfCollision;
+  if (!says(input, 'collisions')) solver.collisions = solver.selfCollision;
+}
+
+/** A version 1 or 2 scene without `volumeSweeps`: soft bodies keep their volume tet by tet, as they did then. */
+function upgradeFromVersion2(input, solver) {
+  if (!says(input, 'volumeSweeps')) solver.volumeSweeps = 0;
 }
 
 // The scene's keys, one row each (format/fields.js), in the order a normalised scene writes them and an unknown key's
@@ -109,7 +123,7 @@ const SCENE_ROWS = (() => {
     { key: '$schema', kind: 'text', maxLength: L.maxSchemaLength, own: true,
       description: 'the address of this schema, for editors (the validator reads and drops it)' },
     { key: 'format', kind: 'const', value: FORMAT, required: true, own: true },
-    { key: 'version', kind: 'enum', values: [1, SCENE_VERSION], required: true, own: true,
+    { key: 'version', kind: 'enum', values: VERSIONS, required: true, own: true,
       description: `the scene version (this page writes ${SCENE_VERSION})` },
     { key: 'name', kind: 'name', default: 'Untitled scene' },
     ...rows,
@@ -122,7 +136,7 @@ const SCENE_KEYS = fieldKeys(SCENE_ROWS);
 /** The scene's rows as data, for the JSON Schema (tools/gen-scene-schema.mjs) and the types' test to be made from and
  *  checked against the same tables this module reads with. */
 export const SCENE_TABLES = Object.freeze({
-  format: FORMAT, versions: Object.freeze([1, SCENE_VERSION]), rows: SCENE_ROWS, keys: SCENE_KEYS, sections: SECTION_HEADS,
+  format: FORMAT, versions: VERSIONS, rows: SCENE_ROWS, keys: SCENE_KEYS, sections: SECTION_HEADS,
   camera: CAMERA, collider: COLLIDER,
 });
 
@@ -139,13 +153,14 @@ export function validateScene(input) {
   const format = get('format');
   if (format !== FORMAT) fail('format', `must be "${FORMAT}"`, format);
   const version = get('version');
-  if (version !== 1 && version !== SCENE_VERSION) fail('version', `must be 1 or ${SCENE_VERSION} (the scene versions this page reads)`, version);
+  if (!VERSIONS.includes(version)) fail('version', `must be ${VERSIONS.slice(0, -1).join(', ')} or ${SCENE_VERSION} (the scene versions this page reads)`, version);
   const scene = { format: FORMAT, version: SCENE_VERSION };
   // The name, the sections, the camera and the colliders, in the order of the scene's keys.
   const ctx = {};
   for (const f of SCENE_ROWS) if (!f.own) scene[f.key] = readField(f, get(f.key), f.key, ctx);
   scene.objects = [];
   if (version === 1) upgradeFromVersion1(get('solver'), scene.solver);
+  if (version <= 2) upgradeFromVersion2(get('solver'), scene.solver);
   const list = array(get('objects'), 'objects', 1, L.maxObjects, `an array of 1..${L.maxObjects} objects`);
   // Particle counts are not the validator's: they are the engine's plan (a lattice body, a fluid block), and a
   // world's creation checks them against maxParticles (engine/loader.js countScene, objects/index.js checkSceneCounts).

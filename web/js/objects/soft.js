@@ -56,7 +56,12 @@ export const soft = {
    *  particles at their radius. Colours: render/palette.js. */
   render: { primitive: 'skin', pointColor: 'softParticle', skinColor: 'softBody', gloss: 1, sprite: bodySprite },
 
-  controls: Object.keys(KINDS).map((k) => control({ name: `stiffness.${k}`, param: `stiffness.${k}`, group: 'stiffness', step: 0.01 })),
+  controls: [
+    ...Object.keys(KINDS).map((k) => control({ name: `stiffness.${k}`, param: `stiffness.${k}`, group: 'stiffness', step: 0.01 })),
+    // How many times a pass sweeps the cells that hold a soft body's volume (src/families/volume.c); 0 is the tet
+    // by tet model of scenes before version 3. Up to 16 by hand: past 8 a pressed cube keeps no more volume.
+    control({ name: 'volumeSweeps', param: 'volumeSweeps', group: 'stiffness', max: 16, step: 1 }),
+  ],
   /** Per-object material beyond the stiffness (plasticity, contact radius): body-common.js. */
   material: BODY_MATERIAL,
 
@@ -66,7 +71,10 @@ export const soft = {
       'param.stiffness.edge': 'Soft edges',
       'param.stiffness.edge.help': 'Soft bodies: stiffness of their tetrahedra\'s edges (shape)',
       'param.stiffness.volume': 'Soft volume',
-      'param.stiffness.volume.help': 'Soft bodies: how firmly each tetrahedron keeps its volume',
+      'param.stiffness.volume.help': 'Soft bodies: how firmly each body keeps its volume',
+      'param.volumeSweeps': 'Volume sweeps',
+      'param.volumeSweeps.help': 'Soft bodies: how many times each pass corrects the volume of their lattice cells '
+        + '(more holds it better under a squeeze; 0 = tet by tet, as in scenes made before version 3)',
       ...BODY_MATERIAL_STRINGS.en,
     },
     zh: {
@@ -74,7 +82,9 @@ export const soft = {
       'param.stiffness.edge': '软体棱边',
       'param.stiffness.edge.help': '软体：四面体棱边的刚度（形状）',
       'param.stiffness.volume': '软体体积',
-      'param.stiffness.volume.help': '软体：每个四面体保持体积的强度',
+      'param.stiffness.volume.help': '软体：每个物体保持体积的强度',
+      'param.volumeSweeps': '体积扫描次数',
+      'param.volumeSweeps.help': '软体：每次迭代校正其晶格单元体积的次数（越多，受挤压时体积保持得越好；0 = 逐个四面体，与版本 3 之前的场景相同）',
       ...BODY_MATERIAL_STRINGS.zh,
     },
   },

@@ -1,0 +1,10 @@
+/* Tests in test_press.c: X(Name) for each void Test_Name(void). Soft bodies under a plate pressing them to
+   half and a fifth of their height (issue 22 item 5). */
+#ifndef PBD_TEST_PRESS_H
+#define PBD_TEST_PRESS_H
+
+#define TEST_LIST_PRESS(X)             \
+	X(PressHalfHeightKeepsVolume)      \
+	X(PressFifthHeightRecovers)
+
+#endif
