@@ -26,7 +26,7 @@ const BOX = 0; // pbdBodyShape_box
 const MAX_POINTERS = 16; // what web/js's loader reserves for pointer attachments
 // pbdObjectInfo's fields, all int32 (src/minipbd.h PBD_OBJECT_FIELDS, generated into web/js/engine/param-table.js)
 const INFO = Object.fromEntries(OBJECT_FIELDS.map((f, k) => [f, k]));
-/* Kuhn's 6 tets of a cell, corner v = x + 2 y + 4 z (src/builders/lattice.c pbd_LatticeKuhn). */
+/* Kuhn's 6 tets of a cell, corner v = x + 2 y + 4 z (src/families/volume.c pbd_VolumeKuhn). */
 const KUHN = [[0, 1, 3, 7], [0, 1, 7, 5], [0, 2, 7, 3], [0, 2, 6, 7], [0, 4, 5, 7], [0, 4, 7, 6]];
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32): the layouts' jitter, the same every run. */
