@@ -263,7 +263,7 @@ static pbdVolumeColour* AddColour(pbdVolume* v, int32_t first, int32_t end, int3
 {
 	PBD_ASSERT(v->colourCount < v->maxColours);
 	pbdVolumeColour* c = &v->colours[v->colourCount++];
-	*c = (pbdVolumeColour){ first, end, serial, k, pbdVolumeUnit_tets, 0, 0 };
+	*c = (pbdVolumeColour){ first, end, serial, k, pbdVolumeUnit_tets, 0 };
 	return c;
 }
 
@@ -309,10 +309,9 @@ static void Volume_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 				const int32_t end = overflow ? group->firstCell + group->cellCount : group->cellColourEnd[c];
 				if (end > from && (shared || overflow)) {
 					const int32_t first = shared ? from : group->firstCell;
-					pbdVolumeColour* cells = AddColour(v, first, end, !shared || overflow, ks);
+					pbdVolumeColour* cells = AddColour(v, first, end, overflow, ks);
 					cells->type = pbdVolumeUnit_cells;
 					cells->slot = walls->slot;
-					cells->group = g;
 				}
 				if (shared) from = end;
 			}
@@ -340,7 +339,6 @@ static const pbdVolumeColour* Unit(const pbdVolume* v, int32_t colour)
 	int b = v->blockCount - 1;
 	while (b > 0 && v->blocks[b].start > colour) --b;
 	const pbdVolumeBlock* block = &v->blocks[b];
-	/* walls, the colours once per sweep, the guard */
 	const int32_t local = colour - block->start, swept = v->sweeps * block->count;
 	if (local > swept) return &v->colours[block->entry + 1 + block->count + (local - 1 - swept)];
 	return &v->colours[block->entry + (local == 0 ? 0 : 1 + (local - 1) % block->count)];
@@ -361,23 +359,7 @@ static void Volume_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, in
 	const pbdVolumeColour* c = Unit(v, colour);
 	if (c->type == pbdVolumeUnit_walls) pbd_Volume_HoldInWalls(v, w->p, c->first + begin, c->first + end, c->slot);
 	else if (c->type == pbdVolumeUnit_guard) pbd_Volume_GuardRange(v, w->p, c->first + begin, c->first + end, c->k);
-	else if (c->type == pbdVolumeUnit_cells && !c->serial) {
-		pbd_Volume_SolveCellColour4(v, w->p, c->first + begin, c->first + end, c->k, c->slot);
-	} else if (c->type == pbdVolumeUnit_cells) {
-		/* a whole small lattice in one unit, or the overflow set: colour by colour, four at a time, the overflow one
-		   by one */
-		const pbdVolumeGroup* g = &v->groups[c->group];
-		const int32_t from = c->first + begin, to = c->first + end;
-		int32_t lo = g->firstCell;
-		for (int k = 0; k <= g->cellColourCount; ++k) {
-			const int overflow = k == g->cellColourCount;
-			const int32_t hi = overflow ? g->firstCell + g->cellCount : g->cellColourEnd[k];
-			const int32_t a = lo > from ? lo : from, b = hi < to ? hi : to;
-			if (b > a && !overflow) pbd_Volume_SolveCellColour4(v, w->p, a, b, c->k, c->slot);
-			else if (b > a) pbd_Volume_SolveCells(v, w->p, a, b, c->k, c->slot);
-			lo = hi;
-		}
-	}
+	else if (c->type == pbdVolumeUnit_cells) pbd_Volume_SolveCells(v, w->p, c->first + begin, c->first + end, c->k, c->slot);
 	else if (c->serial) pbd_Volume_SolveRange(v, w->p, c->first + begin, c->first + end, c->k);
 	else pbd_Volume_SolveColour4(v, w->p, c->first + begin, c->first + end, c->k);
 }

@@ -126,6 +126,8 @@ static inline void ProjectTets4(float* p, const int32_t* tets, pbdF4 rest6, pbdF
 		pbdF4_Store(q[m][0], X[m]), pbdF4_Store(q[m][1], Y[m]), pbdF4_Store(q[m][2], Z[m]), pbdF4_Store(q[m][3], W[m]);
 	}
 }
+#undef PBD_CROSS
+#undef PBD_DOT
 #endif
 
 /* A colour's tets share no particle, so the four lanes are independent and any split of the
@@ -194,143 +196,53 @@ float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients)
 	return V6;
 }
 
-/* One cell, as the lanes do it (ProjectCells4): every operation on every corner, whether it is held or free, so
-   that a lane and this loop give the same bits (adding a zero offset, taking a zero normal's component, moving
-   by +0 where nothing moves all round -0 to +0 alike). */
-static void ProjectCell(const pbdVolume* v, float* p, int32_t c, float k, int32_t slot)
+/* Puts r back on the side of each of its two wall planes it has gone past. */
+static inline void KeepOut(float* r, const float* plane)
 {
-	const int32_t* cell = v->cells + 8 * (size_t)c;
-	const float* q[8];
-	const float* hold[8];
-	float at[8][3];
-	for (int m = 0; m < 8; ++m) {
-		const float* r = p + 4 * cell[m];
-		hold[m] = v->held + 8 * (size_t)(cell[m] + slot);
-		at[m][0] = r[0] + hold[m][0], at[m][1] = r[1] + hold[m][1], at[m][2] = r[2] + hold[m][2]; /* where the wall puts it */
-		q[m] = at[m];
-	}
-	float G[8][3];
-	const float V6 = CellGradients(q, G);
-	float den = 0.0f, weights = 0.0f;
-	for (int m = 0; m < 8; ++m) {
-		const float* h = hold[m]; /* a held corner moves along its wall only (a free one's normal is 0) */
-		const float d = (G[m][0] * h[4] + G[m][1] * h[5]) + G[m][2] * h[6];
-		G[m][0] = G[m][0] - d * h[4], G[m][1] = G[m][1] - d * h[5], G[m][2] = G[m][2] - d * h[6];
-		const float wm = p[4 * cell[m] + 3];
-		den = den + wm * ((G[m][0] * G[m][0] + G[m][1] * G[m][1]) + G[m][2] * G[m][2]);
-		weights = weights + wm;
-	}
-	/* collapsed toward a plane, or nothing can move: moves by 0 */
-	const float s = den > v->cellDegenerate[c] * weights ? (k * (V6 - v->cellRest6[c])) / den : 0.0f;
-	for (int m = 0; m < 8; ++m) {
-		float* r = p + 4 * cell[m];
-		const float sm = s * r[3];
-		r[0] = r[0] - sm * G[m][0], r[1] = r[1] - sm * G[m][1], r[2] = r[2] - sm * G[m][2];
-		const int free = hold[m][3] < 0.5f;
-		const float* plane = v->planes + 8 * (size_t)(cell[m] + slot);
-		for (int j = 0; j < 2; ++j, plane += 4) { /* a free corner past a wall goes back on it */
-			const float g = ((plane[0] * r[0] + plane[1] * r[1]) + plane[2] * r[2]) + plane[3];
-			const float back = free && g < 0.0f ? g : 0.0f;
-			r[0] = r[0] - back * plane[0], r[1] = r[1] - back * plane[1], r[2] = r[2] - back * plane[2];
-		}
+	for (int k = 0; k < 2; ++k, plane += 4) {
+		const float g = ((plane[0] * r[0] + plane[1] * r[1]) + plane[2] * r[2]) + plane[3];
+		if (g < 0.0f) r[0] -= g * plane[0], r[1] -= g * plane[1], r[2] -= g * plane[2];
 	}
 }
-
-#if PBD_SIMD
-/* Four cells of one colour (no shared particle), cells c .. c + 3, in ProjectCell's order of operations. Corner m
-   of the four gathers into (X, Y, Z, W) by one transpose, its held record into (OX, OY, OZ, HF) and (NX, NY, NZ, -)
-   by two, its wall planes into two more. */
-static inline void ProjectCells4(const pbdVolume* v, float* p, int32_t c, pbdF4 kv, int32_t slot)
-{
-	const int32_t* cells = v->cells + 8 * (size_t)c;
-	pbdF4 X[8], Y[8], Z[8], W[8], QX[8], QY[8], QZ[8], HF[8], NX[8], NY[8], NZ[8];
-	for (int m = 0; m < 8; ++m) {
-		const int32_t i0 = cells[m], i1 = cells[8 + m], i2 = cells[16 + m], i3 = cells[24 + m];
-		X[m] = pbdF4_Load(p + 4 * i0), Y[m] = pbdF4_Load(p + 4 * i1), Z[m] = pbdF4_Load(p + 4 * i2), W[m] = pbdF4_Load(p + 4 * i3);
-		pbdF4_Transpose(&X[m], &Y[m], &Z[m], &W[m]);
-		const float *h0 = v->held + 8 * (size_t)(i0 + slot), *h1 = v->held + 8 * (size_t)(i1 + slot);
-		const float *h2 = v->held + 8 * (size_t)(i2 + slot), *h3 = v->held + 8 * (size_t)(i3 + slot);
-		pbdF4 ox = pbdF4_Load(h0), oy = pbdF4_Load(h1), oz = pbdF4_Load(h2), hf = pbdF4_Load(h3);
-		pbdF4_Transpose(&ox, &oy, &oz, &hf);
-		pbdF4 nx = pbdF4_Load(h0 + 4), ny = pbdF4_Load(h1 + 4), nz = pbdF4_Load(h2 + 4), pad = pbdF4_Load(h3 + 4);
-		pbdF4_Transpose(&nx, &ny, &nz, &pad);
-		QX[m] = pbdF4_Add(X[m], ox), QY[m] = pbdF4_Add(Y[m], oy), QZ[m] = pbdF4_Add(Z[m], oz);
-		HF[m] = hf, NX[m] = nx, NY[m] = ny, NZ[m] = nz;
-	}
-	const pbdF4 zero = pbdF4_Splat(0.0f);
-	pbdF4 GX[8], GY[8], GZ[8], V6 = zero;
-	for (int m = 0; m < 8; ++m) GX[m] = GY[m] = GZ[m] = zero;
-	for (int t = 0; t < 6; ++t) {
-		const int32_t* kt = pbd_VolumeKuhn[t];
-		const int a = kt[0], b = kt[1], cc = kt[2], d = kt[3];
-		const pbdF4 e1x = pbdF4_Sub(QX[b], QX[a]), e1y = pbdF4_Sub(QY[b], QY[a]), e1z = pbdF4_Sub(QZ[b], QZ[a]);
-		const pbdF4 e2x = pbdF4_Sub(QX[cc], QX[a]), e2y = pbdF4_Sub(QY[cc], QY[a]), e2z = pbdF4_Sub(QZ[cc], QZ[a]);
-		const pbdF4 e3x = pbdF4_Sub(QX[d], QX[a]), e3y = pbdF4_Sub(QY[d], QY[a]), e3z = pbdF4_Sub(QZ[d], QZ[a]);
-		PBD_CROSS(g1x, g1y, g1z, e2x, e2y, e2z, e3x, e3y, e3z);
-		PBD_CROSS(g2x, g2y, g2z, e3x, e3y, e3z, e1x, e1y, e1z);
-		PBD_CROSS(g3x, g3y, g3z, e1x, e1y, e1z, e2x, e2y, e2z);
-		V6 = pbdF4_Add(V6, PBD_DOT(e1x, e1y, e1z, g1x, g1y, g1z));
-		GX[a] = pbdF4_Sub(GX[a], pbdF4_Add(pbdF4_Add(g1x, g2x), g3x));
-		GY[a] = pbdF4_Sub(GY[a], pbdF4_Add(pbdF4_Add(g1y, g2y), g3y));
-		GZ[a] = pbdF4_Sub(GZ[a], pbdF4_Add(pbdF4_Add(g1z, g2z), g3z));
-		GX[b] = pbdF4_Add(GX[b], g1x), GY[b] = pbdF4_Add(GY[b], g1y), GZ[b] = pbdF4_Add(GZ[b], g1z);
-		GX[cc] = pbdF4_Add(GX[cc], g2x), GY[cc] = pbdF4_Add(GY[cc], g2y), GZ[cc] = pbdF4_Add(GZ[cc], g2z);
-		GX[d] = pbdF4_Add(GX[d], g3x), GY[d] = pbdF4_Add(GY[d], g3y), GZ[d] = pbdF4_Add(GZ[d], g3z);
-	}
-	pbdF4 den = zero, weights = zero;
-	for (int m = 0; m < 8; ++m) {
-		const pbdF4 d = PBD_DOT(GX[m], GY[m], GZ[m], NX[m], NY[m], NZ[m]);
-		GX[m] = pbdF4_Sub(GX[m], pbdF4_Mul(d, NX[m]));
-		GY[m] = pbdF4_Sub(GY[m], pbdF4_Mul(d, NY[m]));
-		GZ[m] = pbdF4_Sub(GZ[m], pbdF4_Mul(d, NZ[m]));
-		den = pbdF4_Add(den, pbdF4_Mul(W[m], PBD_DOT(GX[m], GY[m], GZ[m], GX[m], GY[m], GZ[m])));
-		weights = pbdF4_Add(weights, W[m]);
-	}
-	const pbdMask4 live = pbdF4_Greater(den, pbdF4_Mul(pbdF4_Load(v->cellDegenerate + c), weights));
-	const pbdF4 s = pbdF4_Keep(live, pbdF4_Div(pbdF4_Mul(kv, pbdF4_Sub(V6, pbdF4_Load(v->cellRest6 + c))), den));
-	const pbdF4 half = pbdF4_Splat(0.5f);
-	for (int m = 0; m < 8; ++m) {
-		const pbdF4 sm = pbdF4_Mul(s, W[m]);
-		X[m] = pbdF4_Sub(X[m], pbdF4_Mul(sm, GX[m]));
-		Y[m] = pbdF4_Sub(Y[m], pbdF4_Mul(sm, GY[m]));
-		Z[m] = pbdF4_Sub(Z[m], pbdF4_Mul(sm, GZ[m]));
-		const pbdMask4 free = pbdF4_Greater(half, HF[m]);
-		const int32_t i0 = cells[m], i1 = cells[8 + m], i2 = cells[16 + m], i3 = cells[24 + m];
-		const float *l0 = v->planes + 8 * (size_t)(i0 + slot), *l1 = v->planes + 8 * (size_t)(i1 + slot);
-		const float *l2 = v->planes + 8 * (size_t)(i2 + slot), *l3 = v->planes + 8 * (size_t)(i3 + slot);
-		for (int j = 0; j < 2; ++j) {
-			pbdF4 px = pbdF4_Load(l0 + 4 * j), py = pbdF4_Load(l1 + 4 * j), pz = pbdF4_Load(l2 + 4 * j), pc = pbdF4_Load(l3 + 4 * j);
-			pbdF4_Transpose(&px, &py, &pz, &pc);
-			const pbdF4 g = pbdF4_Add(PBD_DOT(px, py, pz, X[m], Y[m], Z[m]), pc);
-			const pbdF4 back = pbdF4_Keep(pbdMask4_And(free, pbdF4_Greater(zero, g)), g);
-			X[m] = pbdF4_Sub(X[m], pbdF4_Mul(back, px));
-			Y[m] = pbdF4_Sub(Y[m], pbdF4_Mul(back, py));
-			Z[m] = pbdF4_Sub(Z[m], pbdF4_Mul(back, pz));
-		}
-		pbdF4_Transpose(&X[m], &Y[m], &Z[m], &W[m]); /* back to particles; w comes back as it was */
-		pbdF4_Store(p + 4 * i0, X[m]), pbdF4_Store(p + 4 * i1, Y[m]), pbdF4_Store(p + 4 * i2, Z[m]), pbdF4_Store(p + 4 * i3, W[m]);
-	}
-}
-#endif
 
 void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot)
 {
-	for (int32_t c = from; c < end; ++c) ProjectCell(v, p, c, k, slot);
+	for (int32_t c = from; c < end; ++c) {
+		const int32_t* cell = v->cells + 8 * (size_t)c;
+		const float* q[8];
+		const float* hold[8];
+		float at[8][3];
+		for (int m = 0; m < 8; ++m) {
+			q[m] = p + 4 * cell[m];
+			hold[m] = v->held + 8 * (size_t)(cell[m] + slot);
+			if (hold[m][3] != 0.0f) { /* where the wall will put it */
+				at[m][0] = q[m][0] + hold[m][0], at[m][1] = q[m][1] + hold[m][1], at[m][2] = q[m][2] + hold[m][2];
+				q[m] = at[m];
+			}
+		}
+		float G[8][3];
+		const float V6 = CellGradients(q, G);
+		float den = 0.0f, weights = 0.0f;
+		for (int m = 0; m < 8; ++m) {
+			const float* h = hold[m];
+			if (h[3] != 0.0f) { /* along the wall only */
+				const float d = (G[m][0] * h[4] + G[m][1] * h[5]) + G[m][2] * h[6];
+				G[m][0] -= d * h[4], G[m][1] -= d * h[5], G[m][2] -= d * h[6];
+			}
+			const float wm = p[4 * cell[m] + 3];
+			den += wm * ((G[m][0] * G[m][0] + G[m][1] * G[m][1]) + G[m][2] * G[m][2]);
+			weights += wm;
+		}
+		if (!(den > v->cellDegenerate[c] * weights)) continue; /* collapsed toward a plane, or nothing can move */
+		const float s = k * (V6 - v->cellRest6[c]) / den;
+		for (int m = 0; m < 8; ++m) {
+			float* r = p + 4 * cell[m];
+			const float sm = s * r[3];
+			r[0] -= sm * G[m][0], r[1] -= sm * G[m][1], r[2] -= sm * G[m][2];
+			if (hold[m][3] == 0.0f) KeepOut(r, v->planes + 8 * (size_t)(cell[m] + slot));
+		}
+	}
 }
-
-void pbd_Volume_SolveCellColour4(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot)
-{
-	int32_t c = from;
-#if PBD_SIMD
-	const pbdF4 kv = pbdF4_Splat(k);
-	for (; c + 4 <= end; c += 4) ProjectCells4(v, p, c, kv, slot);
-#endif
-	pbd_Volume_SolveCells(v, p, c, end, k, slot);
-}
-#if PBD_SIMD
-#undef PBD_CROSS
-#undef PBD_DOT
-#endif
 
 /* Held: how far the walls will push the particle out (the sum over its walls it is in), 1, and the unit
    normal of the wall it is deepest in. */

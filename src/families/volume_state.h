@@ -64,7 +64,7 @@ typedef struct pbdVolumeColour {
 	int32_t first, end;
 	int32_t serial;
 	float k;
-	int32_t type, slot, group;
+	int32_t type, slot;
 } pbdVolumeColour;
 
 /// The cells of one group in this step: exposed colours [start, start + 1 + sweeps x count),
@@ -124,14 +124,10 @@ float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients);
 /// 6 x the volume of cell `cell` (8 corners) in `x`, and in *gradients (may be NULL) the mean |G_i|^2 of its
 /// 8 corners.
 float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients);
-/// Projects cells [from, end) one by one (serial sets, the rest of a colour, the scalar build) once at k: held
-/// corners along their wall, free ones kept on their walls' side.
+/// Projects cells [from, end) (serial or one colour) once at k: held corners along their wall, free ones kept
+/// on their walls' side.
 void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot);
-/// Projects cells [from, end) of one colour (no shared particle) four at a time, the rest one by one; the same
-/// bits as pbd_Volume_SolveCells.
-void pbd_Volume_SolveCellColour4(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot);
-/// The walls unit of a pass for particles [from, end): which particles are in one of their walls (held), how far
-/// the walls will push them out and along which normal.
+/// The walls unit of a pass for particles [from, end): each particle past one of its walls is put back on it.
 void pbd_Volume_HoldInWalls(const pbdVolume* v, const float* p, int32_t from, int32_t end, int32_t slot);
 
 #endif
