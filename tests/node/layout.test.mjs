@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD } from '../../web/js/minipbd.js';
-import { OBJECT_TYPES, OBJECT_CONTROLS } from '../../web/js/objects/index.js';
+import { OBJECT_TYPES, OBJECT_CONTROLS, OBJECT_TYPE_STRINGS } from '../../web/js/objects/index.js';
 import { BUILTIN_SCENE_IDS, loadBuiltinScene } from '../../web/js/format/builtin-scenes.js';
 import { STRINGS } from '../../web/js/i18n/i18n.js';
 import { SCENE_TABLES } from '../../web/js/format/scene.js';
@@ -115,7 +115,8 @@ test('every registered object type has what the page asks of it, in both languag
       assert.ok(Object.hasOwn(STRINGS.en, `material.${f.name}`) && Object.hasOwn(STRINGS.zh, `material.${f.name}.help`), `${t.type} material ${f.name} has its strings`);
       assert.ok(f.min <= f.max && f.step > 0 && typeof f.get === 'function' && typeof f.write === 'function', `${t.type} material ${f.name}`);
     }
-    assert.deepEqual(Object.keys(t.strings.zh).sort(), Object.keys(t.strings.en).sort(), `${t.type}: the same keys in en and zh`);
+    const words = OBJECT_TYPE_STRINGS[t.type];
+    assert.deepEqual(Object.keys(words.zh).sort(), Object.keys(words.en).sort(), `${t.type}: the same keys in en and zh`);
     for (const c of t.controls) {
       assert.ok(Object.hasOwn(STRINGS.en, `param.${c.name}`) && Object.hasOwn(STRINGS.en, `param.${c.name}.help`), `${t.type} control ${c.name} has its strings`);
     }

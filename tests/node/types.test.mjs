@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { OBJECT_TYPES } from '../../web/js/objects/index.js';
+import { OBJECT_TYPES, OBJECT_TYPE_STRINGS } from '../../web/js/objects/index.js';
 import { SCENE_TABLES } from '../../web/js/format/scene.js';
 import { placeFields, parsePlace } from '../../web/js/engine/params.js';
 import { WORLD_CALLS } from '../../web/js/format/replay-calls.js';
@@ -217,10 +217,12 @@ test('NormalisedScene requires every key a normalised scene always holds: the ro
 });
 
 test('every object type has its name in both languages (object.<type>: the panel\'s and notices\' word for it)', () => {
+  assert.deepEqual(Object.keys(OBJECT_TYPE_STRINGS).sort(), OBJECT_TYPES.map((t) => t.type).sort(), 'every registered type has its words, and no other');
   for (const t of OBJECT_TYPES) {
+    const words = OBJECT_TYPE_STRINGS[t.type];
     for (const lang of ['en', 'zh']) {
-      assert.ok(typeof t.strings[lang][`object.${t.type}`] === 'string', `${t.type}: object.${t.type} in ${lang}`);
-      assert.equal(STRINGS[lang][`object.${t.type}`], t.strings[lang][`object.${t.type}`], `${lang}: the registry's strings are the page's`);
+      assert.ok(typeof words[lang][`object.${t.type}`] === 'string', `${t.type}: object.${t.type} in ${lang}`);
+      assert.equal(STRINGS[lang][`object.${t.type}`], words[lang][`object.${t.type}`], `${lang}: the registry's strings are the page's`);
     }
   }
 });

@@ -101,16 +101,19 @@ export const chain = {
 
   controls: [control({ name: STIFFNESS.name, param: STIFFNESS.name, group: 'stiffness', step: 0.01 })],
 
-  strings: {
-    en: {
-      'object.chain': 'Chain',
-      'param.stiffness.chain': 'Chain',
-      'param.stiffness.chain.help': 'Chain link stiffness',
-    },
-    zh: {
-      'object.chain': '链条',
-      'param.stiffness.chain': '链条',
-      'param.stiffness.chain.help': '链条连接的刚度',
-    },
+};
+
+/** Its words (objects/index.js objectStrings, for the page's i18n; kept off the type so that a bundle without
+ *  the panel, the element's, leaves them out). */
+export const CHAIN_STRINGS = {
+  en: {
+    'object.chain': 'Chain',
+    'param.stiffness.chain': 'Chain',
+    'param.stiffness.chain.help': 'Chain link stiffness',
+  },
+  zh: {
+    'object.chain': '链条',
+    'param.stiffness.chain': '链条',
+    'param.stiffness.chain.help': '链条连接的刚度',
   },
 };

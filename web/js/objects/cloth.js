@@ -22,7 +22,6 @@ import { NAME_ROW, fieldKeys, massRangesRow, paramsRow, readField, readObject, t
 import { FILTER_ROWS } from './filter.js';
 import { array, fail, join } from '../format/read.js';
 import { control } from '../panel/control.js';
-import { CLOTH_STRINGS } from './cloth-strings.js';
 
 const TYPE = 'cloth';
 const KINDS = ['stretch', 'shear', 'bend'];
@@ -204,5 +203,4 @@ export const cloth = {
     control({ name: 'lift', param: 'lift', group: 'wind', enabledBy: 'wind', max: 2, step: 0.05 }),
   ],
 
-  strings: CLOTH_STRINGS,
 };

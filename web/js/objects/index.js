@@ -37,14 +37,15 @@
 //   { name, min, max, step, get(o), write(world, index, value) }, strings `material.<name>` and `.help`
 // @property {object[]} controls       its panel controls (panel/control.js control())
 // @property {string[]} [folders]      panel folders of its own (after the masses)
-// @property {{en: object, zh: object}} strings   its i18n strings
+// Its words (en, zh) are OBJECT_TYPE_STRINGS[type], beside it (below).
 
-import { chain } from './chain.js';
+import { chain, CHAIN_STRINGS } from './chain.js';
 import { cloth } from './cloth.js';
-import { fluid } from './fluid.js';
-import { inflatable } from './inflatable.js';
-import { rigid } from './rigid.js';
-import { soft } from './soft.js';
+import { CLOTH_STRINGS } from './cloth-strings.js';
+import { fluid, FLUID_STRINGS } from './fluid.js';
+import { inflatable, INFLATABLE_STRINGS } from './inflatable.js';
+import { rigid, RIGID_STRINGS } from './rigid.js';
+import { soft, SOFT_STRINGS } from './soft.js';
 import { radiusSpacingProblem } from '../engine/params.js';
 import { SCENE_LIMITS as L } from '../format/limits.js';
 import { fail } from '../format/read.js';
@@ -88,9 +89,17 @@ export const isObjectPlace = (place) => OBJECT_PLACES.some((q) => place === q ||
 /** The types' panel controls, each marked with the type it belongs to (the panel shows it when the scene has one). */
 export const OBJECT_CONTROLS = Object.freeze(OBJECT_TYPES.flatMap((t) => t.controls.map((c) => ({ ...c, objectType: t.type }))));
 
+/** Each type's words ({en, zh}: its name `object.<type>`, its controls' labels and help), by type. Beside the types,
+ *  not on them: only the page's i18n reads them, so the element's bundle, which has no panel, leaves them out
+ *  (3.9 KB gzip). tests/node/types.test.mjs holds that every registered type has its entry. */
+export const OBJECT_TYPE_STRINGS = /* @__PURE__ */ Object.freeze({
+  cloth: CLOTH_STRINGS, chain: CHAIN_STRINGS, soft: SOFT_STRINGS, rigid: RIGID_STRINGS, fluid: FLUID_STRINGS,
+  inflatable: INFLATABLE_STRINGS,
+});
+
 /** The types' strings for `lang` ('en', 'zh'), merged. */
 export function objectStrings(lang) {
-  return Object.assign({}, ...OBJECT_TYPES.map((t) => t.strings[lang] ?? {}));
+  return Object.assign({}, ...OBJECT_TYPES.map((t) => OBJECT_TYPE_STRINGS[t.type][lang] ?? {}));
 }
 
 /**

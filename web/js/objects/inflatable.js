@@ -127,5 +127,8 @@ export const inflatable = {
   },
 
   controls: [],
-  strings: { en: { 'object.inflatable': 'Inflatable' }, zh: { 'object.inflatable': '充气物体' } },
 };
+
+/** Its words (objects/index.js objectStrings, for the page's i18n; kept off the type so that a bundle without
+ *  the panel, the element's, leaves them out). */
+export const INFLATABLE_STRINGS = { en: { 'object.inflatable': 'Inflatable' }, zh: { 'object.inflatable': '充气物体' } };

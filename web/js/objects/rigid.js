@@ -62,18 +62,21 @@ export const rigid = {
   /** Per-object material beyond the stiffness (plasticity of the rest shape, contact radius): body-common.js. */
   material: BODY_MATERIAL,
 
-  strings: {
-    en: {
-      'object.rigid': 'Rigid body',
-      'param.stiffness.shape': 'Rigid shape',
-      'param.stiffness.shape.help': 'Shape-matched bodies: how fully each pass pulls them to their rest shape (1 = rigid)',
-      ...BODY_MATERIAL_STRINGS.en,
-    },
-    zh: {
-      'object.rigid': '刚体',
-      'param.stiffness.shape': '刚体形状',
-      'param.stiffness.shape.help': '形状匹配物体：每次迭代把它拉回静止形状的程度（1 = 刚性）',
-      ...BODY_MATERIAL_STRINGS.zh,
-    },
+};
+
+/** Its words (objects/index.js objectStrings, for the page's i18n; kept off the type so that a bundle without
+ *  the panel, the element's, leaves them out). */
+export const RIGID_STRINGS = {
+  en: {
+    'object.rigid': 'Rigid body',
+    'param.stiffness.shape': 'Rigid shape',
+    'param.stiffness.shape.help': 'Shape-matched bodies: how fully each pass pulls them to their rest shape (1 = rigid)',
+    ...BODY_MATERIAL_STRINGS.en,
+  },
+  zh: {
+    'object.rigid': '刚体',
+    'param.stiffness.shape': '刚体形状',
+    'param.stiffness.shape.help': '形状匹配物体：每次迭代把它拉回静止形状的程度（1 = 刚性）',
+    ...BODY_MATERIAL_STRINGS.zh,
   },
 };

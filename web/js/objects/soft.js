@@ -65,27 +65,30 @@ export const soft = {
   /** Per-object material beyond the stiffness (plasticity, contact radius): body-common.js. */
   material: BODY_MATERIAL,
 
-  strings: {
-    en: {
-      'object.soft': 'Soft body',
-      'param.stiffness.edge': 'Soft edges',
-      'param.stiffness.edge.help': 'Soft bodies: stiffness of their tetrahedra\'s edges (shape)',
-      'param.stiffness.volume': 'Soft volume',
-      'param.stiffness.volume.help': 'Soft bodies: how firmly each body keeps its volume',
-      'param.volumeSweeps': 'Volume sweeps',
-      'param.volumeSweeps.help': 'Soft bodies: how many times each pass corrects the volume of their lattice cells '
-        + '(more holds it better under a squeeze; 0 = tet by tet, as in scenes made before version 3)',
-      ...BODY_MATERIAL_STRINGS.en,
-    },
-    zh: {
-      'object.soft': '软体',
-      'param.stiffness.edge': '软体棱边',
-      'param.stiffness.edge.help': '软体：四面体棱边的刚度（形状）',
-      'param.stiffness.volume': '软体体积',
-      'param.stiffness.volume.help': '软体：每个物体保持体积的强度',
-      'param.volumeSweeps': '体积扫描次数',
-      'param.volumeSweeps.help': '软体：每次迭代校正其晶格单元体积的次数（越多，受挤压时体积保持得越好；0 = 逐个四面体，与版本 3 之前的场景相同）',
-      ...BODY_MATERIAL_STRINGS.zh,
-    },
+};
+
+/** Its words (objects/index.js objectStrings, for the page's i18n; kept off the type so that a bundle without
+ *  the panel, the element's, leaves them out). */
+export const SOFT_STRINGS = {
+  en: {
+    'object.soft': 'Soft body',
+    'param.stiffness.edge': 'Soft edges',
+    'param.stiffness.edge.help': 'Soft bodies: stiffness of their tetrahedra\'s edges (shape)',
+    'param.stiffness.volume': 'Soft volume',
+    'param.stiffness.volume.help': 'Soft bodies: how firmly each body keeps its volume',
+    'param.volumeSweeps': 'Volume sweeps',
+    'param.volumeSweeps.help': 'Soft bodies: how many times each pass corrects the volume of their lattice cells '
+      + '(more holds it better under a squeeze; 0 = tet by tet, as in scenes made before version 3)',
+    ...BODY_MATERIAL_STRINGS.en,
+  },
+  zh: {
+    'object.soft': '软体',
+    'param.stiffness.edge': '软体棱边',
+    'param.stiffness.edge.help': '软体：四面体棱边的刚度（形状）',
+    'param.stiffness.volume': '软体体积',
+    'param.stiffness.volume.help': '软体：每个物体保持体积的强度',
+    'param.volumeSweeps': '体积扫描次数',
+    'param.volumeSweeps.help': '软体：每次迭代校正其晶格单元体积的次数（越多，受挤压时体积保持得越好；0 = 逐个四面体，与版本 3 之前的场景相同）',
+    ...BODY_MATERIAL_STRINGS.zh,
   },
 };
