@@ -206,7 +206,7 @@ test('hostile scene files are refused as links are, with the message as text, an
       ['range.json', withObject({ segments: 1e9 }), /objects\[0\]\.segments must be an integer in 1\.\.10000, got 1000000000/, true],
       ['infinite.json', withObject({ start: [0, 3, 0] }).replace('[0,3,0]', '[0,3,1e400]'), /objects\[0\]\.start\[2\] must be a number in \[-10000, 10000\], got Infinity/, true],
       ['dt.json', JSON.stringify({ ...good, solver: { ...good.solver, dt: 0.5 } }), /solver\.dt must be a number in \[0\.0001, 0\.1\], got 0\.5/, true],
-      ['version.json', JSON.stringify({ ...good, version: 9 }), /version must be 1 or 2/, true],
+      ['version.json', JSON.stringify({ ...good, version: 9 }), /version must be 1, 2 or 3/, true],
       ['deep.json', `${'['.repeat(100000)}${']'.repeat(100000)}`, /nested more than 16 levels/, false],
       ['latin1.json', null, /not UTF-8/, false],
       ['big.json', { bytes: 33 * 1024 * 1024 }, /33\.0 MB; a scene file may be at most 32\.0 MB/, false],
@@ -262,7 +262,7 @@ test('Download scene saves a file that opens back, dropped or picked, to the sam
     // in this scene), the scene the page runs.
     const saved = validateScene(JSON.parse(text));
     assert.equal(text, sceneFileText(saved));
-    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 2,\n/);
+    assert.match(text, /^\{\n {2}"format": "minipbd-scene",\n {2}"version": 3,\n/);
     assert.deepEqual(Object.keys(JSON.parse(text)), ['format', 'version', 'name', 'solver', 'camera', 'colliders', 'objects']);
     assert.equal(JSON.parse(text).objects[0].stiffness, undefined, 'the cloth\'s default stiffness is left out');
     // Another scene first, then the saved file back, dropped: the same description (camera included).
