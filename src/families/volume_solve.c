@@ -19,22 +19,32 @@
 
 #include <string.h>
 
+/* The gradients of a tet's 6 V at its corners b, c, d (G_1 = e2 x e3 and cyclic, e_k = x_k - x_a; G_a is minus
+   their sum) into g[0..2], and 6 V = e1 . G_1: one expression order for every kernel, so they agree bit for bit. */
+static inline float TetGradients(const float* a, const float* b, const float* c, const float* d, float g[3][3])
+{
+	const float e1x = b[0] - a[0], e1y = b[1] - a[1], e1z = b[2] - a[2];
+	const float e2x = c[0] - a[0], e2y = c[1] - a[1], e2z = c[2] - a[2];
+	const float e3x = d[0] - a[0], e3y = d[1] - a[1], e3z = d[2] - a[2];
+	g[0][0] = e2y * e3z - e2z * e3y, g[0][1] = e2z * e3x - e2x * e3z, g[0][2] = e2x * e3y - e2y * e3x;
+	g[1][0] = e3y * e1z - e3z * e1y, g[1][1] = e3z * e1x - e3x * e1z, g[1][2] = e3x * e1y - e3y * e1x;
+	g[2][0] = e1y * e2z - e1z * e2y, g[2][1] = e1z * e2x - e1x * e2z, g[2][2] = e1x * e2y - e1y * e2x;
+	return (e1x * g[0][0] + e1y * g[0][1]) + e1z * g[0][2];
+}
+
 float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients)
 {
-	const float *q0 = x + 4 * tet[0], *q1 = x + 4 * tet[1], *q2 = x + 4 * tet[2], *q3 = x + 4 * tet[3];
-	const float e1x = q1[0] - q0[0], e1y = q1[1] - q0[1], e1z = q1[2] - q0[2];
-	const float e2x = q2[0] - q0[0], e2y = q2[1] - q0[1], e2z = q2[2] - q0[2];
-	const float e3x = q3[0] - q0[0], e3y = q3[1] - q0[1], e3z = q3[2] - q0[2];
-	const float g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
+	float g[3][3];
+	const float V6 = TetGradients(x + 4 * tet[0], x + 4 * tet[1], x + 4 * tet[2], x + 4 * tet[3], g);
 	if (gradients != NULL) {
-		const float g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
-		const float g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
+		const float g1x = g[0][0], g1y = g[0][1], g1z = g[0][2], g2x = g[1][0], g2y = g[1][1], g2z = g[1][2];
+		const float g3x = g[2][0], g3y = g[2][1], g3z = g[2][2];
 		const float g0x = 0.0f - ((g1x + g2x) + g3x), g0y = 0.0f - ((g1y + g2y) + g3y), g0z = 0.0f - ((g1z + g2z) + g3z);
 		const float n0 = (g0x * g0x + g0y * g0y) + g0z * g0z, n1 = (g1x * g1x + g1y * g1y) + g1z * g1z;
 		const float n2 = (g2x * g2x + g2y * g2y) + g2z * g2z, n3 = (g3x * g3x + g3y * g3y) + g3z * g3z;
 		*gradients = (((n0 + n1) + n2) + n3) * 0.25f;
 	}
-	return (e1x * g1x + e1y * g1y) + e1z * g1z;
+	return V6;
 }
 
 /* One tet, in the lanes' order of operations (ProjectTets4). */
@@ -166,14 +176,10 @@ static inline float CellGradients(const float* q[8], float G[8][3])
 	float V6 = 0.0f;
 	for (int t = 0; t < 6; ++t) {
 		const int32_t* k = pbd_VolumeKuhn[t];
-		const float *a = q[k[0]], *b = q[k[1]], *c = q[k[2]], *d = q[k[3]];
-		const float e1x = b[0] - a[0], e1y = b[1] - a[1], e1z = b[2] - a[2];
-		const float e2x = c[0] - a[0], e2y = c[1] - a[1], e2z = c[2] - a[2];
-		const float e3x = d[0] - a[0], e3y = d[1] - a[1], e3z = d[2] - a[2];
-		const float g1x = e2y * e3z - e2z * e3y, g1y = e2z * e3x - e2x * e3z, g1z = e2x * e3y - e2y * e3x;
-		const float g2x = e3y * e1z - e3z * e1y, g2y = e3z * e1x - e3x * e1z, g2z = e3x * e1y - e3y * e1x;
-		const float g3x = e1y * e2z - e1z * e2y, g3y = e1z * e2x - e1x * e2z, g3z = e1x * e2y - e1y * e2x;
-		V6 += (e1x * g1x + e1y * g1y) + e1z * g1z;
+		float g[3][3];
+		V6 += TetGradients(q[k[0]], q[k[1]], q[k[2]], q[k[3]], g);
+		const float g1x = g[0][0], g1y = g[0][1], g1z = g[0][2], g2x = g[1][0], g2y = g[1][1], g2z = g[1][2];
+		const float g3x = g[2][0], g3y = g[2][1], g3z = g[2][2];
 		G[k[0]][0] -= (g1x + g2x) + g3x, G[k[0]][1] -= (g1y + g2y) + g3y, G[k[0]][2] -= (g1z + g2z) + g3z;
 		G[k[1]][0] += g1x, G[k[1]][1] += g1y, G[k[1]][2] += g1z;
 		G[k[2]][0] += g2x, G[k[2]][1] += g2y, G[k[2]][2] += g2z;
