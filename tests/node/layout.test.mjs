@@ -105,7 +105,7 @@ test('only web/js/objects/ (and the built-in scenes\' data) names an object type
 });
 
 test('every registered object type has what the page asks of it, in both languages', () => {
-  const members = ['type', 'fields', 'keys', 'read', 'counts', 'build', 'particlesWithOwnMass', 'stiffness', 'extent', 'render', 'controls', 'strings'];
+  const members = ['type', 'fields', 'keys', 'read', 'counts', 'build', 'particlesWithOwnMass', 'stiffness', 'extent', 'render', 'controls'];
   for (const t of OBJECT_TYPES) {
     for (const m of members) assert.ok(t[m] !== undefined, `${t.type}.${m}`);
     assert.ok(t.keys.includes('type') && t.keys.includes('name'), t.type);
