@@ -7,6 +7,8 @@
    solved tet by tet (volumeSweeps 0, scenes of version 2) the same cube keeps 0.76 of its volume. */
 #include "test_press.h"
 #include "test.h"
+#include "families/volume.h"
+#include "services/boundary.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -153,4 +155,113 @@ void Test_PressFifthHeightRecovers(void)
 		ENSURE(p.invertedAfter == 0);
 		ENSURE(fabsf(p.afterHeight / p.restHeight - 1.0f) <= 0.05f);
 	}
+}
+
+/* ---------------------------------------------------------------- the cells' pieces */
+
+/* One cell, one sweep, no walls: a box body of one lattice cell (8 particles, 6 tets), its corners moved off the
+   cube, stepped once with nothing else acting (no gravity, ground, tethers, contacts; edges at stiffness 0). Each
+   corner must end where seed 000's projection of the cell's constraint C = V - V0 (V the sum of its 6 Kuhn tets)
+   puts it, computed here in double from the moved corners: dp_i = -k C w_i grad_i / sum_j w_j |grad_j|^2, with k the
+   over-relaxation 1.5 (one sweep at volume stiffness 1). Tet by tet (volumeSweeps 0) the same moves differ. */
+void Test_PressCellClosedForm(void)
+{
+	static const double moved[8][3] = { { 0.01, -0.02, 0.0 }, { 0.0, 0.03, -0.01 }, { -0.02, 0.0, 0.02 }, { 0.01, 0.01, 0.01 },
+										 { 0.0, -0.01, 0.03 }, { 0.02, 0.0, 0.0 }, { -0.01, 0.02, -0.02 }, { 0.03, -0.03, 0.01 } };
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 16, def.maxTets = 12, def.maxObjects = 1, def.maxSkinVertices = 64, def.maxSkinTriangles = 64;
+	pbdWorldId w = pbd_CreateWorld(&def);
+	const float knobs[][2] = { { pbdParam_gravityY, 0.0f }, { pbdParam_groundEnabled, 0.0f }, { pbdParam_tethers, 0.0f },
+							   { pbdParam_collisions, 0.0f }, { pbdParam_substeps, 1.0f }, { pbdParam_iterations, 1.0f },
+							   { pbdParam_volumeSweeps, 1.0f } };
+	for (size_t k = 0; k < sizeof knobs / sizeof knobs[0]; ++k) ENSURE(pbd_World_SetParam(w, (pbdParam)knobs[k][0], knobs[k][1]) == PBD_OK);
+	pbdBodyDef b = pbd_DefaultBodyDef();
+	b.type = PBD_OBJECT_SOFT, b.shape = pbdBodyShape_box, b.resolution = 1, b.mass = 0.8f;
+	b.position[1] = 1.0f;
+	b.halfExtents[0] = b.halfExtents[1] = b.halfExtents[2] = 0.1f;
+	ENSURE(pbd_World_AddBody(w, &b) == 0 && pbd_World_GetParticleCount(w) == 8);
+	pbd_World_SetObjectStiffness(w, 0, pbdKind_edge, 0.0f);
+	const float* x = (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
+	/* the rest volume and the moved corners, in double; corner v of the cell is the particle at (v & 1, v >> 1 & 1,
+	   v >> 2) of the lattice, which ranks its corners x fastest: particle v */
+	double q[8][3], rest = 0.0, now = 0.0, G[8][3] = { { 0 } };
+	for (int v = 0; v < 8; ++v) {
+		for (int a = 0; a < 3; ++a) q[v][a] = x[4 * v + a];
+		ENSURE(fabs(q[v][0] - (v & 1 ? 0.1 : -0.1)) < 1e-6 && fabs(q[v][2] - (v >> 2 ? 0.1 : -0.1)) < 1e-6);
+	}
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int t = 0; t < 6; ++t) {
+			const int32_t* k = pbd_VolumeKuhn[t];
+			double e[3][3], g[3][3];
+			for (int j = 0; j < 3; ++j)
+				for (int a = 0; a < 3; ++a) e[j][a] = q[k[j + 1]][a] - q[k[0]][a];
+			for (int j = 0; j < 3; ++j) { /* g_j = e_{j+1} x e_{j+2} */
+				const double* u = e[(j + 1) % 3];
+				const double* s = e[(j + 2) % 3];
+				g[j][0] = u[1] * s[2] - u[2] * s[1], g[j][1] = u[2] * s[0] - u[0] * s[2], g[j][2] = u[0] * s[1] - u[1] * s[0];
+			}
+			const double v6 = e[0][0] * g[0][0] + e[0][1] * g[0][1] + e[0][2] * g[0][2];
+			if (pass == 0) {
+				rest += v6;
+				continue;
+			}
+			now += v6;
+			for (int j = 0; j < 3; ++j)
+				for (int a = 0; a < 3; ++a) G[k[j + 1]][a] += g[j][a], G[k[0]][a] -= g[j][a];
+		}
+		if (pass == 0) {
+			for (int v = 0; v < 8; ++v) {
+				for (int a = 0; a < 3; ++a) q[v][a] += moved[v][a];
+				pbd_World_SetPosition(w, v, (float)q[v][0], (float)q[v][1], (float)q[v][2]);
+				for (int a = 0; a < 3; ++a) q[v][a] = x[4 * v + a]; /* as float32 holds them */
+			}
+		}
+	}
+	ENSURE_NEAR(rest, 6.0 * 0.2 * 0.2 * 0.2, 1e-6);
+	ENSURE(fabs(now - rest) > 1e-3 * rest); /* the move changed the volume */
+	double den = 0.0;
+	const double wi = 8.0 / 0.8; /* every corner 0.1 kg */
+	for (int v = 0; v < 8; ++v) den += wi * (G[v][0] * G[v][0] + G[v][1] * G[v][1] + G[v][2] * G[v][2]);
+	const double s = 1.5 * (now - rest) / den;
+	pbd_World_Step(w);
+	x = (const float*)pbd_World_GetBuffer(w, pbdBuffer_positions, NULL);
+	double worst = 0.0;
+	for (int v = 0; v < 8; ++v)
+		for (int a = 0; a < 3; ++a) worst = fmax(worst, fabs(x[4 * v + a] - (q[v][a] - s * wi * G[v][a])));
+	printf("  one cell, one sweep: corners within %.2e m of seed 000's projection (moved by up to %.3f m)\n", worst,
+		   fabs(s) * wi * 0.05);
+	ENSURE(worst < 2e-6);
+	pbd_DestroyWorld(w);
+}
+
+/* The walls of the cells: the two nearest walls within reach, nearest first, each with its outward normal; none
+   past reach. The ground at 0 and a box plate whose lower face is at 0.3. */
+void Test_PressWallsNearestTwo(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 8, def.maxColliders = 2;
+	pbdWorldId id = pbd_CreateWorld(&def);
+	pbdColliderDef c = pbd_DefaultColliderDef();
+	c.type = pbdShape_box;
+	c.halfExtents[0] = c.halfExtents[2] = 1.0f, c.halfExtents[1] = 0.05f;
+	c.position[1] = 0.35f;
+	ENSURE(pbd_World_AddCollider(id, &c) == 0);
+	const pbdWalls walls = pbd_Boundary_Walls(pbd_GetWorld(id), 1.0f);
+	float phi[2], n[6];
+	const float low[3] = { 0.2f, 0.1f, -0.3f }, high[3] = { 0.2f, 0.25f, -0.3f }, far[3] = { 0.2f, 0.1f, 5.0f };
+	pbd_Walls_NearestTwo(&walls, low, 1.0f, phi, n); /* the ground first */
+	ENSURE_NEAR(phi[0], 0.1, 1e-6);
+	ENSURE_NEAR(phi[1], 0.2, 1e-6);
+	ENSURE(n[0] == 0.0f && n[1] == 1.0f && n[2] == 0.0f && fabsf(n[4] + 1.0f) < 1e-6f);
+	pbd_Walls_NearestTwo(&walls, high, 1.0f, phi, n); /* the plate first */
+	ENSURE_NEAR(phi[0], 0.05, 1e-6);
+	ENSURE_NEAR(phi[1], 0.25, 1e-6);
+	ENSURE(fabsf(n[1] + 1.0f) < 1e-6f && n[4] == 1.0f); /* the plate's normal turned by its (unit) rotation */
+	pbd_Walls_NearestTwo(&walls, low, 0.15f, phi, n); /* the plate past reach */
+	ENSURE_NEAR(phi[0], 0.1, 1e-6);
+	ENSURE(phi[1] == 0.15f && n[3] == 0.0f && n[4] == 0.0f && n[5] == 0.0f);
+	pbd_Walls_NearestTwo(&walls, far, 1.0f, phi, n); /* beside the plate: its corner is 4 m away */
+	ENSURE_NEAR(phi[0], 0.1, 1e-6);
+	ENSURE(phi[1] == 1.0f);
+	pbd_DestroyWorld(id);
 }
