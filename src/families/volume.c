@@ -222,7 +222,8 @@ static size_t Volume_Bytes(const pbdCapacity* cap)
 	size_t T = (size_t)cap->maxTets, G = (size_t)cap->maxObjects, C = (size_t)MaxCells(cap), S = (size_t)MaxSlots(cap);
 	return pbd_PoolBytes(1, sizeof(pbdVolume)) + pbd_PoolBytes(4 * T, sizeof(int32_t)) + 2 * pbd_PoolBytes(T, sizeof(float)) +
 		   pbd_PoolBytes(G, sizeof(pbdVolumeGroup)) + pbd_PoolBytes(G * COLOURS_PER_GROUP, sizeof(pbdVolumeColour)) +
-		   pbd_PoolBytes(G, sizeof(pbdVolumeBlock)) + pbd_PoolBytes(8 * C, sizeof(int32_t)) + 2 * pbd_PoolBytes(C, sizeof(float)) +
+		   pbd_PoolBytes(G, sizeof(pbdVolumeBlock)) + 2 * pbd_PoolBytes(G + 1, sizeof(int32_t)) +
+		   pbd_PoolBytes(8 * C, sizeof(int32_t)) + 2 * pbd_PoolBytes(C, sizeof(float)) +
 		   2 * pbd_PoolBytes(8 * S, sizeof(float));
 }
 
@@ -249,6 +250,8 @@ static void* Volume_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	v->maxColours = (int32_t)(G * COLOURS_PER_GROUP);
 	v->colours = pbd_PoolAlloc(pool, (size_t)v->maxColours, sizeof(pbdVolumeColour));
 	v->blocks = pbd_PoolAlloc(pool, G, sizeof(pbdVolumeBlock));
+	v->smallEntry = pbd_PoolAlloc(pool, G + 1, sizeof(int32_t));
+	v->smallOffset = pbd_PoolAlloc(pool, G + 1, sizeof(int32_t));
 	v->maxCells = MaxCells(cap);
 	v->cells = pbd_PoolAlloc(pool, 8 * (size_t)v->maxCells, sizeof(int32_t));
 	v->cellRest6 = pbd_PoolAlloc(pool, (size_t)v->maxCells, sizeof(float));
@@ -268,15 +271,25 @@ static pbdVolumeColour* AddColour(pbdVolume* v, int32_t first, int32_t end, int3
 }
 
 /* The colours of this step: each group that moves anything (k' > 0) tet by tet, its colours in order, then its
-   overflow set (or the whole group, were it not coloured) as a serial colour; then each lattice group solved
+   overflow set (or the whole group, were it not coloured) as a serial colour; then each large lattice group solved
    cell by cell (volumeSweeps > 0) as a block: its walls unit and its cell colours, the overflow last, which the
-   exposed colours repeat once per sweep. Each sweep projects at the k that gives k' over the sweeps, times the
-   over-relaxation. */
+   exposed colours repeat once per sweep; then the small lattices together (below). Each sweep projects at the k
+   that gives k' over the sweeps, times the over-relaxation.
+
+   The small lattices (fewer cells than PBD_VOLUME_SHARED_CELLS: a few hundred cells are not worth a fork and join
+   per colour) are each swept as one serial unit, its colours in order. Lattices share no particle, so their units
+   are independent: the step's exposed colours take them all at once, one colour for their walls units, one per
+   sweep, one for their guards, each of item count the small lattices' cells summed, lattice j owning the items
+   [smallOffset[j], smallOffset[j + 1]). A range of items runs, whole, each lattice whose first item it holds: the
+   threads take different lattices (16 soft cubes were one thread's, one after the other), and any split of the
+   items runs each lattice once with the same arithmetic, so the same bits as lattice after lattice. */
 static void Volume_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdVolume* v = state;
 	v->colourCount = 0;
 	v->blockCount = 0;
+	v->smallCount = 0;
+	v->smallOffset[0] = 0;
 	v->sweeps = (int32_t)w->params[pbdParam_volumeSweeps];
 	for (int pass = 0; pass < 2; ++pass) {
 		for (int g = 0; g < v->groupCount; ++g) {
@@ -293,16 +306,22 @@ static void Volume_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 				if (group->first + group->count > from) AddColour(v, from, group->first + group->count, 1, k);
 				continue;
 			}
-			pbdVolumeBlock* b = &v->blocks[v->blockCount++];
-			b->entry = v->colourCount;
-			pbdVolumeColour* walls = AddColour(v, group->firstParticle, group->firstParticle + group->particleCount, 0, 0.0f);
+			const int shared = group->cellCount >= PBD_VOLUME_SHARED_CELLS;
+			pbdVolumeBlock* b = NULL;
+			if (shared) {
+				b = &v->blocks[v->blockCount++];
+				b->entry = v->colourCount;
+			} else { /* walls, cells, guard at smallEntry[j] + 0, 1, 2 */
+				v->smallEntry[v->smallCount] = v->colourCount;
+				v->smallOffset[v->smallCount + 1] = v->smallOffset[v->smallCount] + group->cellCount;
+				v->smallCount += 1;
+			}
+			pbdVolumeColour* walls = AddColour(v, group->firstParticle, group->firstParticle + group->particleCount, !shared, 0.0f);
 			walls->type = pbdVolumeUnit_walls;
 			walls->slot = group->firstSlot - group->firstParticle;
 			const float ks = PBD_VOLUME_OVERRELAX * pbd_PassStiffness(k, v->sweeps);
-			/* A lattice of fewer cells than PBD_VOLUME_SHARED_CELLS is swept as one serial unit a sweep, its
-			   colours in order (the same arithmetic in the same order as colour by colour, so the same bits):
-			   a few hundred cells are not worth a fork and join per colour. */
-			const int shared = group->cellCount >= PBD_VOLUME_SHARED_CELLS;
+			/* a small lattice's cells are one serial unit, its colours in order (the same arithmetic in the same
+			   order as colour by colour, so the same bits) */
 			int32_t from = group->firstCell;
 			for (int c = 0; c <= group->cellColourCount; ++c) {
 				const int overflow = c == group->cellColourCount;
@@ -315,12 +334,12 @@ static void Volume_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 				}
 				if (shared) from = end;
 			}
-			b->count = v->colourCount - b->entry - 1;
+			if (shared) b->count = v->colourCount - b->entry - 1;
 			/* the guard, last, one serial unit: each of the group's tets below its floor pushed back to it (in
 			   the tets' order; it moves only the few tets a squeeze nearly turns inside out) */
 			pbdVolumeColour* guard = AddColour(v, group->first, group->first + group->count, 1, PBD_VOLUME_GUARD);
 			guard->type = pbdVolumeUnit_guard;
-			b->guards = 1;
+			if (shared) b->guards = 1;
 		}
 		if (pass == 0) v->tetColours = v->colourCount;
 	}
@@ -329,7 +348,29 @@ static void Volume_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 		v->blocks[b].start = exposed;
 		exposed += 1 + v->sweeps * v->blocks[b].count + v->blocks[b].guards;
 	}
+	v->smallStart = exposed;
+	if (v->smallCount > 0) exposed += 1 + v->sweeps + 1;
 	v->exposed = exposed;
+}
+
+/* Exposed colour `colour` of the small lattices: their walls units (0), a sweep (1), or their guards (2). */
+static int32_t SmallUnit(const pbdVolume* v, int32_t colour)
+{
+	const int32_t local = colour - v->smallStart;
+	return local == 0 ? 0 : local <= v->sweeps ? 1 : 2;
+}
+
+/* Runs, whole, the small lattices whose first item is in [begin, end) (above), their units of kind `unit`. */
+static void SolveSmall(pbdWorld* w, const pbdVolume* v, int32_t unit, int32_t begin, int32_t end)
+{
+	int32_t j = 0;
+	while (j < v->smallCount && v->smallOffset[j] < begin) ++j;
+	for (; j < v->smallCount && v->smallOffset[j] < end; ++j) {
+		const pbdVolumeColour* c = &v->colours[v->smallEntry[j] + unit];
+		if (unit == 0) pbd_Volume_HoldInWalls(v, w->p, c->first, c->end, c->slot);
+		else if (unit == 1) pbd_Volume_SolveCells(v, w->p, c->first, c->end, c->k, c->slot);
+		else pbd_Volume_GuardRange(v, w->p, c->first, c->end, c->k);
+	}
 }
 
 /* The step's colour behind exposed colour `colour`. */
@@ -348,6 +389,11 @@ static int32_t Volume_ColourCount(const pbdWorld* w, const void* state) { return
 
 static int32_t Volume_ColourSize(const pbdWorld* w, const void* state, int32_t colour, int32_t* serial)
 {
+	const pbdVolume* v = state;
+	if (colour >= v->smallStart) {
+		*serial = 0;
+		return v->smallOffset[v->smallCount];
+	}
 	const pbdVolumeColour* c = Unit(state, colour);
 	*serial = c->serial;
 	return c->end - c->first;
@@ -356,6 +402,10 @@ static int32_t Volume_ColourSize(const pbdWorld* w, const void* state, int32_t c
 static void Volume_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, int32_t colour, int32_t begin, int32_t end)
 {
 	pbdVolume* v = state;
+	if (colour >= v->smallStart) {
+		SolveSmall(w, v, SmallUnit(v, colour), begin, end);
+		return;
+	}
 	const pbdVolumeColour* c = Unit(v, colour);
 	if (c->type == pbdVolumeUnit_walls) pbd_Volume_HoldInWalls(v, w->p, c->first + begin, c->first + end, c->slot);
 	else if (c->type == pbdVolumeUnit_guard) pbd_Volume_GuardRange(v, w->p, c->first + begin, c->first + end, c->k);

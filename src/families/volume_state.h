@@ -29,7 +29,7 @@
 #define PBD_VOLUME_OVERRELAX 1.5f
 
 /// A group of at least this many cells has its cell colours shared out among the step's threads; a smaller
-/// one is swept as one serial unit (volume.c).
+/// one is swept as one serial unit, the small ones shared out among the threads (volume.c).
 #define PBD_VOLUME_SHARED_CELLS 1024
 
 /// The guard's floor: in the cells' model a tet below this share of its rest volume is projected back to it
@@ -87,8 +87,12 @@ typedef struct pbdVolume {
 	pbdVolumeColour* colours; ///< rebuilt in start: the groups with k' > 0
 	int32_t colourCount, maxColours;
 	int32_t tetColours;       ///< colours[0, tetColours): the groups solved tet by tet this step
-	pbdVolumeBlock* blocks;   ///< then one block per group solved cell by cell
+	pbdVolumeBlock* blocks;   ///< then one block per large group solved cell by cell
 	int32_t blockCount, exposed, sweeps;
+	/* The small lattices solved by cells (volume.c), swept together from exposed colour smallStart on: lattice j's
+	   walls unit, cells and guard are colours[smallEntry[j] + 0, 1, 2], its items [smallOffset[j], smallOffset[j + 1]). */
+	int32_t *smallEntry, *smallOffset;
+	int32_t smallCount, smallStart;
 
 	/* The cells of lattice groups: 8 corners (particle indices, corner v at (v & 1, v >> 1 & 1,
 	   v >> 2) of the cell) and the sum of its 6 tets' rest6. */

@@ -154,6 +154,27 @@ static void DriveBigPress(pbdWorldId w, int s)
 	pbd_World_SetColliderTransform(w, 0, 0.0f, 0.6f + 0.05f - 0.04f * (float)(s + 1), 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
 }
 
+/* Eight soft cubes of 3 to 6 cells a side (the small lattices, fewer than PBD_VOLUME_SHARED_CELLS cells each, which
+   the threads take lattice by lattice: volume.c), in two layers, the upper one turned and dropped across the lower. */
+static pbdWorldId BuildSoftPile(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 2000, def.maxTets = 6000, def.maxObjects = 8;
+	def.maxSkinVertices = 8000, def.maxSkinTriangles = 16000;
+	pbdWorldId w = TestCreateWorld(&def);
+	for (int k = 0; k < 8; ++k) {
+		pbdBodyDef b = pbd_DefaultBodyDef();
+		b.type = PBD_OBJECT_SOFT, b.shape = pbdBodyShape_box, b.resolution = 3 + k % 4, b.mass = 1.0f;
+		b.halfExtents[0] = b.halfExtents[1] = b.halfExtents[2] = 0.12f;
+		const int upper = k >= 4;
+		b.position[0] = 0.3f * (float)(k % 4) - 0.45f + (upper ? 0.15f : 0.0f);
+		b.position[1] = upper ? 0.5f : 0.14f;
+		if (upper) b.rotation[1] = 0.2f, b.rotation[3] = 0.98f;
+		pbd_World_AddBody(w, &b);
+	}
+	return w;
+}
+
 /* A dam break of ~3,600 particles in a tank beside a 48 x 48 cloth (5,900 particles). */
 static pbdWorldId BuildBigFluid(void)
 {
@@ -175,10 +196,11 @@ static const ThreadScene s_bigCloth = { "large cloth", BuildBigCloth, DriveBigCl
 static const ThreadScene s_bigSoft = { "large soft body", BuildBigSoft, NULL, 16, 0 };
 static const ThreadScene s_bigFluid = { "large fluid", BuildBigFluid, NULL, 16, 0 };
 static const ThreadScene s_bigPress = { "large soft press", BuildBigPress, DriveBigPress, 4, 0 };
+static const ThreadScene s_softPile = { "soft cubes piling", BuildSoftPile, NULL, 30, 0 };
 
 /* The pinned scenes are the hash tests' own (test_scenes.h), not copies. */
 const ThreadScene* const g_threadScenes[] = {
 	&g_sceneDeterminism, &s_tearing, &g_sceneSoft, &g_sceneShapes, &g_sceneBodies, &g_sceneDamBreak, &s_hose,
-	&s_bigCloth, &s_bigSoft, &s_bigFluid, &g_sceneColliders, &s_bigPress,
+	&s_bigCloth, &s_bigSoft, &s_bigFluid, &g_sceneColliders, &s_bigPress, &s_softPile,
 };
 const int g_threadSceneCount = (int)(sizeof g_threadScenes / sizeof g_threadScenes[0]);
