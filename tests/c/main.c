@@ -93,7 +93,8 @@ static const TestCase s_tests[] = {
 	X(TethersBoundStretch) X(TethersSwingAndSettle) X(InflatableFloats) X(FluidDamBreak)                              \
 	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
 	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)     \
-	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit) X(PressFifthHeightRecovers)
+	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit) X(PressFifthHeightRecovers)    \
+	X(PressAroundHalfKeepsVolume)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,

@@ -7,6 +7,7 @@
 	X(PressCellClosedForm)             \
 	X(PressWallsNearestTwo)            \
 	X(PressHalfHeightKeepsVolume)      \
+	X(PressAroundHalfKeepsVolume)      \
 	X(PressFifthHeightRecovers)
 
 #endif
