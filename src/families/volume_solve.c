@@ -17,6 +17,8 @@
 #include "families/volume_state.h"
 #include "base/simd.h"
 
+#include <math.h>
+
 
 /* The gradients of a tet's 6 V at its corners b, c, d (G_1 = e2 x e3 and cyclic, e_k = x_k - x_a; G_a is minus
    their sum) into g[0..2], and 6 V = e1 . G_1: one expression order for every kernel, so they agree bit for bit. */
@@ -228,8 +230,9 @@ static inline void KeepOut(float* r, const float* plane)
 	}
 }
 
-void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot)
+int32_t pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot, float settled)
 {
+	int32_t off = 0;
 	for (int32_t c = from; c < end; ++c) {
 		const int32_t* cell = v->cells + 8 * (size_t)c;
 		const float* q[8];
@@ -257,7 +260,9 @@ void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t e
 			weights += wm;
 		}
 		if (!(den > v->cellDegenerate[c] * weights)) continue; /* collapsed toward a plane, or nothing can move */
-		const float s = k * (V6 - v->cellRest6[c]) / den;
+		const float C6 = V6 - v->cellRest6[c];
+		off |= !(fabsf(C6) <= settled * v->cellRest6[c]);
+		const float s = k * C6 / den;
 		for (int m = 0; m < 8; ++m) {
 			float* r = p + 4 * cell[m];
 			const float sm = s * r[3];
@@ -265,6 +270,7 @@ void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t e
 			if (hold[m][3] == 0.0f) KeepOut(r, v->planes + 8 * (size_t)(cell[m] + slot));
 		}
 	}
+	return off;
 }
 
 /* Held: how far the walls will push the particle out (the sum over its walls it is in), 1, and the unit
