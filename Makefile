@@ -60,12 +60,12 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # setup and walls (volume.c) at -Oz (0.3 KB), the cells' 4-wide kernel left out (1.1 KB: twice as fast natively on
 # a 12^3 press, nothing measurable in wasm on the built-in scenes), and the object types' words off the types
 # (objects/index.js OBJECT_TYPE_STRINGS: the element's bundle has no panel, 3.2 KB of JS): 179.7 KB.
-# The cells' next pass (the small lattices' shared sweeps, and two changes not kept) took it to 180.1 KB: the walls'
-# two-nearest query moved out of volume.c into boundary_api.c (one copy of the shapes' distances there, not another
-# inlined into volume.c), and the step's stages (world/step.c: dispatch, and the per-particle predict, velocity and
-# commit loops) at -O1 (WASM_LEAN, 0.26 KB gzip): cloth-316x316 0.995 / 0.986 (1 x 10 / 10 x 1), dam-break 0.974,
-# jelly 1.008, box-stack 1.002 (B/A with B at -O2, bench/ab.mjs --cpu, medians of 9), the same bits: 179.6 KB.
-# The volume kernels at -O1 instead would have saved as much for 8-10% of jelly and bend-bar.
+# The cells' next pass took it to 180.1 KB with two changes later reverted (179.9 KB without them). For headroom,
+# the step's stages (world/step.c: dispatch, and the per-particle predict, velocity and commit loops) at -O1
+# (WASM_LEAN, 0.26 KB gzip): cloth-316x316 0.995 / 0.986 (1 x 10 / 10 x 1), dam-break 0.974, jelly 1.008, box-stack
+# 1.002 (B/A with B at -O2, bench/ab.mjs --cpu, medians of 9), the same bits: 179.6 KB. The volume kernels at -O1
+# instead would have saved as much for 8-10% of jelly and bend-bar; the walls' two-nearest query out of line
+# (one copy in boundary_api.c, not inlined into volume.c) changed nothing in the linked wasm.
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \

@@ -131,7 +131,8 @@ float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients);
 /// Projects cells [from, end) (serial or one colour) once at k: held corners along their wall, free ones kept
 /// on their walls' side.
 void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot);
-/// The walls unit of a pass for particles [from, end): each particle past one of its walls is put back on it.
+/// The walls unit of a pass for particles [from, end): which particles are in one of their walls (held), how far
+/// the walls will push them out and along which normal.
 void pbd_Volume_HoldInWalls(const pbdVolume* v, const float* p, int32_t from, int32_t end, int32_t slot);
 
 #endif

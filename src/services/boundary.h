@@ -90,8 +90,30 @@ static inline float pbd_Walls_NearestWall(const pbdWalls* walls, const float p[3
 /// The two nearest walls to `p` closer than `far`, nearest first (a particle pressed between two, the ground and a
 /// plate): the distance to each in phi[0], phi[1] and their outward normals in n[0..2], n[3..5]; `far` and a zero
 /// normal for each there is not. Ties go to the earlier wall (the ground, then the colliders in order).
-/// (boundary_api.c: one copy of the shapes' distances for its callers, not one inlined into each.)
-void pbd_Walls_NearestTwo(const pbdWalls* walls, const float p[3], float far, float phi[2], float n[6]);
+static inline void pbd_Walls_NearestTwo(const pbdWalls* walls, const float p[3], float far, float phi[2], float n[6])
+{
+	phi[0] = phi[1] = far;
+	for (int k = 0; k < 6; ++k) n[k] = 0.0f;
+	if (walls->ground && p[1] - walls->groundY < far) {
+		phi[0] = p[1] - walls->groundY;
+		n[1] = 1.0f;
+	}
+	for (int32_t c = 0; c < walls->count; ++c) {
+		const pbdColliderInfo* s = &walls->colliders[c].shape;
+		float q[3], nl[3], nw[3];
+		ToLocal(&walls->xf[c], p, q);
+		if (FarFromShape(s, q, 0.0f, phi[1] * phi[1])) continue;
+		const float d = ShapeSdf(s, q, nl);
+		if (!(d < phi[1])) continue;
+		Rotate(&walls->xf[c], nl, nw);
+		if (d < phi[0]) {
+			phi[1] = phi[0], n[3] = n[0], n[4] = n[1], n[5] = n[2];
+			phi[0] = d, n[0] = nw[0], n[1] = nw[1], n[2] = nw[2];
+		} else {
+			phi[1] = d, n[3] = nw[0], n[4] = nw[1], n[5] = nw[2];
+		}
+	}
+}
 
 /// pbd_Walls_NearestWall without saying which (the fluid's density: Fluid walls, fluid.c).
 static inline float pbd_Walls_Nearest(const pbdWalls* walls, const float p[3], float far, float n[3])
