@@ -52,6 +52,9 @@ typedef struct pbdContacts {
 	int32_t reusable;
 	int32_t paramVersion, massVersion, particleCount;
 	int32_t searches; ///< searches done (tests, benchmark)
+	/* The list's makers (contacts.c KeepSeparating): the step's search (not pbd_World_FindPairs') with these
+	   switches, and how many of its pairs came from the list before. */
+	int32_t listOwn, listSelf, listOthers, kept;
 	/* The contacts stage in slice units (contacts.c Contacts_ContactsUnit): the part in progress (0: none), the
 	   search's next slot, its candidates tested so far, and the last stage's units and candidates (the
 	   estimate of the next: family.h unitsLeft). */

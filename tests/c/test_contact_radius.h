@@ -2,6 +2,7 @@
 #define TEST_LIST_CONTACT_RADIUS(X)              \
 	X(ContactRadiusPairsMatchBruteForce)         \
 	X(ContactRadiusPairSeparatesToSum)           \
+	X(ContactSeparatingPairStaysListed)          \
 	X(ContactRadiusRestsOnPinnedAtSum)           \
 	X(ContactRadiusGroundHeight)                 \
 	X(ContactRadiusColliders)                    \
