@@ -60,12 +60,15 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # setup and walls (volume.c) at -Oz (0.3 KB), the cells' 4-wide kernel left out (1.1 KB: twice as fast natively on
 # a 12^3 press, nothing measurable in wasm on the built-in scenes), and the object types' words off the types
 # (objects/index.js OBJECT_TYPE_STRINGS: the element's bundle has no panel, 3.2 KB of JS): 179.7 KB.
-# The cells' next pass took it to 180.1 KB with two changes later reverted (179.9 KB without them). For headroom,
+# The cells' next pass took it to 180.1 KB with two changes then taken out (179.9 KB without them). For headroom,
 # the step's stages (world/step.c: dispatch, and the per-particle predict, velocity and commit loops) at -O1
 # (WASM_LEAN, 0.26 KB gzip): cloth-316x316 0.995 / 0.986 (1 x 10 / 10 x 1), dam-break 0.974, jelly 1.008, box-stack
 # 1.002 (B/A with B at -O2, bench/ab.mjs --cpu, medians of 9), the same bits: 179.6 KB. The volume kernels at -O1
 # instead would have saved as much for 8-10% of jelly and bend-bar; the walls' two-nearest query out of line
 # (one copy in boundary_api.c, not inlined into volume.c) changed nothing in the linked wasm.
+# The two changes came back (with the contacts' fix of the cycle they uncovered): 180.1 KB. The bodies' rotation
+# extraction (families/rotation.c: once per body and pass) at -Os (WASM_SMALL, 0.25 KB gzip; -Oz saves no more and
+# cost box-stack 1.026): box-stack 1.004, table 1.010, beach-ball 0.996 (B/A, medians of 15), the same bits: 179.8 KB.
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
@@ -80,7 +83,8 @@ EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \
 WASM_OBJ := $(patsubst src/%.c,build/wasm/%.o,$(WASM_SRC))
 WASM_SCALAR_OBJ := $(patsubst src/%.c,build/wasm-scalar/%.o,$(WASM_SRC))
 WASM_LEAN := $(filter src/world/step.c,$(WASM_SRC))
-wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Oz,$(if $(filter $(1),$(WASM_LEAN)),-O1,-O2))
+WASM_SMALL := $(filter src/families/rotation.c,$(WASM_SRC))
+wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Oz,$(if $(filter $(1),$(WASM_LEAN)),-O1,$(if $(filter $(1),$(WASM_SMALL)),-Os,-O2)))
 
 # The page's modules: the whole web/js tree (folders by role), copied as it is. engine/param-table.js is generated
 # from the wasm's parameter table (tools/gen-param-table.mjs) and committed; it is rewritten whenever the wasm changes.

@@ -263,6 +263,30 @@ static int32_t KeepSeparating(const pbdWorld* w, pbdContacts* c, int32_t self, i
 	return kept;
 }
 
+/* The kept pairs moved from the list's front to its end (three reversals: O(pairs), the same order on every build),
+   so they are projected last in each pass. Why last: a particle wedged between two particles of another object
+   (a cloth particle pushed between a soft cube's lattice particles, whose face holes are wider than D) is held by
+   the pair projected last in a pass. The kept pair is the one that held it when the last substep ended; projected
+   first, the other pair then has the last word, the substep after that one's pair is the kept one, and the two
+   take turns: the particle jumps back and forth between them every substep for good. Measured on the
+   trampoline's replayed calls, 20 s: kept first, 0.017 J at the end, flat from 8 s on; kept last, 5e-6 J. */
+static void Reverse(int64_t* a, int32_t n)
+{
+	for (int32_t i = 0, j = n - 1; i < j; ++i, --j) {
+		const int64_t t = a[i];
+		a[i] = a[j], a[j] = t;
+	}
+}
+
+static void KeptLast(pbdContacts* c)
+{
+	if (c->kept == 0 || c->kept == c->pairCount) return;
+	int64_t* a = (int64_t*)(void*)c->pairs;
+	Reverse(a, c->kept);
+	Reverse(a + c->kept, c->pairCount - c->kept);
+	Reverse(a, c->pairCount);
+}
+
 /* The list's start before a search: the separating pairs kept (own: the step's search, which may keep them), the
    rest emptied. */
 static void StartList(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others, int own)
@@ -291,6 +315,7 @@ static void Search(pbdWorld* w, pbdContacts* c, int32_t self, int32_t others, in
 												   scratch + sorted, w->scratchBytes - sorted);
 	c->dropped = c->grid.dropped;
 	c->searches += 1;
+	KeptLast(c);
 }
 
 static void Contacts_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
@@ -451,6 +476,7 @@ static int Contacts_ContactsUnit(pbdWorld* w, void* state, const pbdStepContext*
 			pbd_Scratch_Release(w, pbdScratch_contacts);
 			if (c->sliceBuilt) {
 				c->dropped = c->grid.dropped;
+				KeptLast(c);
 				c->searches += 1;
 				c->lastTests = c->sliceTests;
 			}

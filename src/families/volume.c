@@ -222,7 +222,7 @@ static size_t Volume_Bytes(const pbdCapacity* cap)
 	size_t T = (size_t)cap->maxTets, G = (size_t)cap->maxObjects, C = (size_t)MaxCells(cap), S = (size_t)MaxSlots(cap);
 	return pbd_PoolBytes(1, sizeof(pbdVolume)) + pbd_PoolBytes(4 * T, sizeof(int32_t)) + 2 * pbd_PoolBytes(T, sizeof(float)) +
 		   pbd_PoolBytes(G, sizeof(pbdVolumeGroup)) + pbd_PoolBytes(G * COLOURS_PER_GROUP, sizeof(pbdVolumeColour)) +
-		   pbd_PoolBytes(G, sizeof(pbdVolumeBlock)) + 2 * pbd_PoolBytes(G + 1, sizeof(int32_t)) +
+		   pbd_PoolBytes(G, sizeof(pbdVolumeBlock)) + 3 * pbd_PoolBytes(G + 1, sizeof(int32_t)) +
 		   pbd_PoolBytes(8 * C, sizeof(int32_t)) + 2 * pbd_PoolBytes(C, sizeof(float)) +
 		   2 * pbd_PoolBytes(8 * S, sizeof(float));
 }
@@ -252,6 +252,7 @@ static void* Volume_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	v->blocks = pbd_PoolAlloc(pool, G, sizeof(pbdVolumeBlock));
 	v->smallEntry = pbd_PoolAlloc(pool, G + 1, sizeof(int32_t));
 	v->smallOffset = pbd_PoolAlloc(pool, G + 1, sizeof(int32_t));
+	v->smallSettled = pbd_PoolAlloc(pool, G + 1, sizeof(int32_t));
 	v->maxCells = MaxCells(cap);
 	v->cells = pbd_PoolAlloc(pool, 8 * (size_t)v->maxCells, sizeof(int32_t));
 	v->cellRest6 = pbd_PoolAlloc(pool, (size_t)v->maxCells, sizeof(float));
@@ -360,16 +361,22 @@ static int32_t SmallUnit(const pbdVolume* v, int32_t colour)
 	return local == 0 ? 0 : local <= v->sweeps ? 1 : 2;
 }
 
-/* Runs, whole, the small lattices whose first item is in [begin, end) (above), their units of kind `unit`. */
-static void SolveSmall(pbdWorld* w, const pbdVolume* v, int32_t unit, int32_t begin, int32_t end)
+/* Runs, whole, the small lattices whose first item is in [begin, end) (above), their units of kind `unit` (a sweep:
+   number `sweep`). A lattice stops sweeping for the pass once a sweep found every cell within PBD_VOLUME_SETTLED of
+   its rest volume: the sweeps left would move it by less (a body at rest or in flight settles after one or two, a
+   pressed one takes them all). Its flag is its own, written by the one thread that ran its sweep and read after
+   the colour's join, so every thread count and slicing stops it at the same sweep. */
+static void SolveSmall(pbdWorld* w, pbdVolume* v, int32_t unit, int32_t sweep, int32_t begin, int32_t end)
 {
 	int32_t j = 0;
 	while (j < v->smallCount && v->smallOffset[j] < begin) ++j;
 	for (; j < v->smallCount && v->smallOffset[j] < end; ++j) {
 		const pbdVolumeColour* c = &v->colours[v->smallEntry[j] + unit];
 		if (unit == 0) pbd_Volume_HoldInWalls(v, w->p, c->first, c->end, c->slot);
-		else if (unit == 1) pbd_Volume_SolveCells(v, w->p, c->first, c->end, c->k, c->slot);
-		else pbd_Volume_GuardRange(v, w->p, c->first, c->end, c->k);
+		else if (unit == 2) pbd_Volume_GuardRange(v, w->p, c->first, c->end, c->k);
+		else if (sweep == 0 || !v->smallSettled[j]) {
+			v->smallSettled[j] = !pbd_Volume_SolveCells(v, w->p, c->first, c->end, c->k, c->slot, PBD_VOLUME_SETTLED);
+		}
 	}
 }
 
@@ -403,13 +410,13 @@ static void Volume_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, in
 {
 	pbdVolume* v = state;
 	if (colour >= v->smallStart) {
-		SolveSmall(w, v, SmallUnit(v, colour), begin, end);
+		SolveSmall(w, v, SmallUnit(v, colour), colour - v->smallStart - 1, begin, end);
 		return;
 	}
 	const pbdVolumeColour* c = Unit(v, colour);
 	if (c->type == pbdVolumeUnit_walls) pbd_Volume_HoldInWalls(v, w->p, c->first + begin, c->first + end, c->slot);
 	else if (c->type == pbdVolumeUnit_guard) pbd_Volume_GuardRange(v, w->p, c->first + begin, c->first + end, c->k);
-	else if (c->type == pbdVolumeUnit_cells) pbd_Volume_SolveCells(v, w->p, c->first + begin, c->first + end, c->k, c->slot);
+	else if (c->type == pbdVolumeUnit_cells) pbd_Volume_SolveCells(v, w->p, c->first + begin, c->first + end, c->k, c->slot, 0.0f);
 	else if (c->serial) pbd_Volume_SolveRange(v, w->p, c->first + begin, c->first + end, c->k);
 	else pbd_Volume_SolveColour4(v, w->p, c->first + begin, c->first + end, c->k);
 }

@@ -17,7 +17,8 @@
 #include "families/volume_state.h"
 #include "base/simd.h"
 
-#include <string.h>
+#include <math.h>
+
 
 /* The gradients of a tet's 6 V at its corners b, c, d (G_1 = e2 x e3 and cyclic, e_k = x_k - x_a; G_a is minus
    their sum) into g[0..2], and 6 V = e1 . G_1: one expression order for every kernel, so they agree bit for bit. */
@@ -169,23 +170,49 @@ void pbd_Volume_SolveColour4(const pbdVolume* v, float* p, int32_t from, int32_t
    walls leave the body. Plain floats in a fixed order: every build gives the same bits, and a colour's
    cells share no particle, so any split of its range too. */
 
-/* The 6 tets' volumes (V6, summed in the table's order) and the corners' summed gradients G. */
-static inline float CellGradients(const float* q[8], float G[8][3])
+/* The corners around the cell's diagonal 0 -> 7, in order: the 6 Kuhn tets (pbd_VolumeKuhn) are (0, a, b, 7) for each
+   pair (a, b) of neighbours on this ring, each oriented as e_a . (e_b x d) with e_k = x_k - x_0 and d = x_7 - x_0. */
+static const int32_t s_ring[8] = { 5, 1, 3, 2, 6, 4, 5, 1 }; /* s_ring[i + 1] is ring corner i, wrapped both ways */
+
+/* Loops over the ring stay loops in wasm: unrolled, this file was 54 bytes more gzip (the element's weight). */
+#ifdef __clang__
+#define PBD_RING_LOOP _Pragma("clang loop unroll(disable)")
+#else
+#define PBD_RING_LOOP
+#endif
+
+/* 6 V of the cell (the sum of its 6 Kuhn tets' volumes) and the gradients G_k of it at its 8 corners. With the tets
+   around the diagonal,
+       6 V = sum_i e_i . (e_{i+1} x d) = d . A,   A = sum_i e_i x e_{i+1}   (i around the ring),
+   so G_7 = A, G_{ring i} = (e_{i+1} - e_{i-1}) x d = (x_{i+1} - x_{i-1}) x d, and G_0 = -A (the ring's G sum to 0
+   around the ring; the 8 to 0: a translation moves no volume). 12 cross products for the 18 of the tets one by one,
+   and no sum over them. */
+static float CellGradients(const float* q[8], float G[8][3])
 {
-	memset(G, 0, 8 * 3 * sizeof(float));
-	float V6 = 0.0f;
-	for (int t = 0; t < 6; ++t) {
-		const int32_t* k = pbd_VolumeKuhn[t];
-		float g[3][3];
-		V6 += TetGradients(q[k[0]], q[k[1]], q[k[2]], q[k[3]], g);
-		const float g1x = g[0][0], g1y = g[0][1], g1z = g[0][2], g2x = g[1][0], g2y = g[1][1], g2z = g[1][2];
-		const float g3x = g[2][0], g3y = g[2][1], g3z = g[2][2];
-		G[k[0]][0] -= (g1x + g2x) + g3x, G[k[0]][1] -= (g1y + g2y) + g3y, G[k[0]][2] -= (g1z + g2z) + g3z;
-		G[k[1]][0] += g1x, G[k[1]][1] += g1y, G[k[1]][2] += g1z;
-		G[k[2]][0] += g2x, G[k[2]][1] += g2y, G[k[2]][2] += g2z;
-		G[k[3]][0] += g3x, G[k[3]][1] += g3y, G[k[3]][2] += g3z;
+	const float* o = q[0];
+	const float dx = q[7][0] - o[0], dy = q[7][1] - o[1], dz = q[7][2] - o[2];
+	float e[7][3]; /* e[6] = e[0] */
+	PBD_RING_LOOP
+	for (int i = 0; i < 7; ++i) {
+		const float* r = q[s_ring[i + 1]];
+		e[i][0] = r[0] - o[0], e[i][1] = r[1] - o[1], e[i][2] = r[2] - o[2];
 	}
-	return V6;
+	float ax = 0.0f, ay = 0.0f, az = 0.0f;
+	PBD_RING_LOOP
+	for (int i = 0; i < 6; ++i) {
+		const float *a = e[i], *b = e[i + 1];
+		ax += a[1] * b[2] - a[2] * b[1], ay += a[2] * b[0] - a[0] * b[2], az += a[0] * b[1] - a[1] * b[0];
+	}
+	PBD_RING_LOOP
+	for (int i = 0; i < 6; ++i) {
+		const float *next = q[s_ring[i + 2]], *prev = q[s_ring[i]];
+		const float sx = next[0] - prev[0], sy = next[1] - prev[1], sz = next[2] - prev[2];
+		float* g = G[s_ring[i + 1]];
+		g[0] = sy * dz - sz * dy, g[1] = sz * dx - sx * dz, g[2] = sx * dy - sy * dx;
+	}
+	G[7][0] = ax, G[7][1] = ay, G[7][2] = az;
+	G[0][0] = -ax, G[0][1] = -ay, G[0][2] = -az;
+	return (dx * ax + dy * ay) + dz * az;
 }
 
 float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients)
@@ -211,8 +238,9 @@ static inline void KeepOut(float* r, const float* plane)
 	}
 }
 
-void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot)
+int32_t pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot, float settled)
 {
+	int32_t off = 0;
 	for (int32_t c = from; c < end; ++c) {
 		const int32_t* cell = v->cells + 8 * (size_t)c;
 		const float* q[8];
@@ -240,7 +268,9 @@ void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t e
 			weights += wm;
 		}
 		if (!(den > v->cellDegenerate[c] * weights)) continue; /* collapsed toward a plane, or nothing can move */
-		const float s = k * (V6 - v->cellRest6[c]) / den;
+		const float C6 = V6 - v->cellRest6[c];
+		off |= !(fabsf(C6) <= settled * v->cellRest6[c]);
+		const float s = k * C6 / den;
 		for (int m = 0; m < 8; ++m) {
 			float* r = p + 4 * cell[m];
 			const float sm = s * r[3];
@@ -248,6 +278,7 @@ void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t e
 			if (hold[m][3] == 0.0f) KeepOut(r, v->planes + 8 * (size_t)(cell[m] + slot));
 		}
 	}
+	return off;
 }
 
 /* Held: how far the walls will push the particle out (the sum over its walls it is in), 1, and the unit

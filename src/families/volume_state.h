@@ -32,6 +32,12 @@
 /// one is swept as one serial unit, the small ones shared out among the threads (volume.c).
 #define PBD_VOLUME_SHARED_CELLS 1024
 
+/// A small lattice stops sweeping for the pass once a sweep found every cell within this share of its rest
+/// volume (volume.c).
+#ifndef PBD_VOLUME_SETTLED
+#define PBD_VOLUME_SETTLED 1e-3f
+#endif
+
 /// The guard's floor: in the cells' model a tet below this share of its rest volume is projected back to it
 /// at the end of every pass (volume.c). Measured on the press at a fifth of the height, tets inverted
 /// after release: 398 of 1,296 with no guard, 45 at 0.05, 26 at 0.2 (the clay; 0 for the elastic
@@ -92,6 +98,7 @@ typedef struct pbdVolume {
 	/* The small lattices solved by cells (volume.c), swept together from exposed colour smallStart on: lattice j's
 	   walls unit, cells and guard are colours[smallEntry[j] + 0, 1, 2], its items [smallOffset[j], smallOffset[j + 1]). */
 	int32_t *smallEntry, *smallOffset;
+	int32_t* smallSettled; ///< lattice j's last sweep this pass found every cell within PBD_VOLUME_SETTLED
 	int32_t smallCount, smallStart;
 
 	/* The cells of lattice groups: 8 corners (particle indices, corner v at (v & 1, v >> 1 & 1,
@@ -130,7 +137,8 @@ float pbd_Volume_Six(const float* x, const int32_t* tet, float* gradients);
 float pbd_Volume_CellSix(const float* x, const int32_t* cell, float* gradients);
 /// Projects cells [from, end) (serial or one colour) once at k: held corners along their wall, free ones kept
 /// on their walls' side.
-void pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot);
+/// 1 when some cell was found off its rest volume by more than `settled` of it.
+int32_t pbd_Volume_SolveCells(const pbdVolume* v, float* p, int32_t from, int32_t end, float k, int32_t slot, float settled);
 /// The walls unit of a pass for particles [from, end): which particles are in one of their walls (held), how far
 /// the walls will push them out and along which normal.
 void pbd_Volume_HoldInWalls(const pbdVolume* v, const float* p, int32_t from, int32_t end, int32_t slot);

@@ -7,7 +7,8 @@
    solved tet by tet (volumeSweeps 0, scenes of version 2) the same cube keeps 0.76 of its volume. */
 #include "test_press.h"
 #include "test.h"
-#include "families/volume.h"
+#include "families/volume_state.h"
+#include "world/core.h"
 #include "services/boundary.h"
 
 #include <math.h>
@@ -280,4 +281,47 @@ void Test_PressWallsNearestTwo(void)
 	ENSURE_NEAR(phi[0], 0.1, 1e-6);
 	ENSURE(phi[1] == 1.0f);
 	pbd_DestroyWorld(id);
+}
+
+/* A small lattice stops sweeping once it settles (volume.c): a cube resting on the ground ends each step settled,
+   every cell then within 2 x PBD_VOLUME_SETTLED of its rest volume (the walls and the guard come after the sweep
+   that settled it); the same cube under a plate coming down at 0.3 m/s does not settle, and sweeps on. */
+void Test_PressSweepsStopWhenSettled(void)
+{
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = 1000, def.maxTets = 4000, def.maxColliders = 1, def.maxObjects = 1;
+	def.maxSkinVertices = 4000, def.maxSkinTriangles = 8000;
+	pbdWorldId w = pbd_CreateWorld(&def);
+	pbdBodyDef b = pbd_DefaultBodyDef();
+	b.type = PBD_OBJECT_SOFT, b.shape = pbdBodyShape_box, b.resolution = 6, b.mass = 1.0f;
+	b.position[1] = 0.15f + 0.025f + 0.001f;
+	b.halfExtents[0] = b.halfExtents[1] = b.halfExtents[2] = 0.15f;
+	ENSURE(pbd_World_AddBody(w, &b) == 0);
+	pbd_World_SetObjectStiffness(w, 0, pbdKind_edge, 0.5f);
+	pbdColliderDef c = pbd_DefaultColliderDef();
+	c.type = pbdShape_box;
+	c.halfExtents[0] = c.halfExtents[2] = 1.5f, c.halfExtents[1] = 0.05f;
+	const float top = 0.36f + 0.05f;
+	c.position[1] = top;
+	ENSURE(pbd_World_AddCollider(w, &c) == 0);
+	const pbdWorld* world = pbd_GetWorld(w);
+	const pbdVolume* v = pbd_VolumeState(world);
+	for (int s = 0; s < 60; ++s) pbd_World_Step(w);
+	ENSURE(v->smallCount == 1 && v->smallSettled[0] == 1);
+	double worst = 0.0;
+	for (int32_t k = 0; k < v->cellCount; ++k) {
+		const double C = fabs((double)pbd_Volume_CellSix(world->x, v->cells + 8 * k, NULL) / v->cellRest6[k] - 1.0);
+		worst = C > worst ? C : worst;
+	}
+	printf("  at rest: settled, every cell within %.2g of its rest volume\n", worst);
+	ENSURE(worst <= 2.0 * PBD_VOLUME_SETTLED);
+	int pressing = 0;
+	for (int s = 1; s <= 30; ++s) { /* 0.3 m/s: 15 cm in 30 steps */
+		pbd_World_SetColliderTransform(w, 0, 0.0f, top - 0.005f * (float)s, 0.0f, 0.0f, 0.0f, 0.0f, 1.0f);
+		pbd_World_Step(w);
+		if (s > 10) pressing += v->smallSettled[0] == 0;
+	}
+	printf("  pressed: unsettled after the last sweep in %d of the last 20 steps\n", pressing);
+	ENSURE(pressing >= 15);
+	pbd_DestroyWorld(w);
 }

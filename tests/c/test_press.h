@@ -6,6 +6,7 @@
 #define TEST_LIST_PRESS(X)             \
 	X(PressCellClosedForm)             \
 	X(PressWallsNearestTwo)            \
+	X(PressSweepsStopWhenSettled)      \
 	X(PressHalfHeightKeepsVolume)      \
 	X(PressAroundHalfKeepsVolume)      \
 	X(PressFifthHeightRecovers)

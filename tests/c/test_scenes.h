@@ -30,8 +30,10 @@
 /* the contacts after the shape matching since issue 22 item 2 (family.h; were 0x93fa4102 and 0x81f3ac8f) */
 #define PBD_SHAPES_DETERMINISM_HASH 0x607680e3u
 /* the soft cube solved by cells since issue 22 item 5 (volumeSweeps 8, volume.c; was 0x63f7384a); a pair that
-   separated past the search radius kept in the list since (contacts.c KeepSeparating; was 0x2c2b1ea9) */
-#define PBD_BODY_DETERMINISM_HASH 0xfd6ded0fu
+   separated past the search radius kept in the list since (contacts.c KeepSeparating; was 0x2c2b1ea9); the cell's
+   gradients around its diagonal (volume_solve.c) and a small lattice's sweeps stopped once it settles (volume.c)
+   since, the kept pairs projected last (was 0xfd6ded0f) */
+#define PBD_BODY_DETERMINISM_HASH 0x1c9451f5u
 #define PBD_FLUID_HASH 0x44649560u /* since a wall takes lambda_i once, not mirrored (fluid_solve.c) */
 #define PBD_COLLIDER_DETERMINISM_HASH 0x20471342u
 /* The lower cloth is pinned at its four corners, four pin islands, so since the tethers reach
