@@ -80,6 +80,9 @@ float pbd_Contacts_SearchRadius(const pbdWorld* world);
 /// to push along the centre line as for any other pair.
 int pbd_Contacts_BodyNormal(const pbdWorld* world, const pbdContacts* contacts, int32_t i, int32_t j, float dx, float dy,
 							float dz, float d2, float D, float tiny2, float wi, float wj, float n[3], float* depth);
+/// After the passes: each solid particle's path in the substep kept from crossing another object's cloth
+/// (contacts_sheets.c).
+void pbd_Contacts_GuardSheets(pbdWorld* world, pbdContacts* contacts);
 /// The grid built from the current predicted positions, nothing searched (the benchmark's
 /// rebuild mode reaches it by this name); 0 if the build was refused.
 int pbd_HashGrid_Build(pbdWorld* world);

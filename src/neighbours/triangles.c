@@ -50,13 +50,16 @@ static int SweptBox(const uint32_t* tri, const float* a, const float* b, float m
    (x0, y0, z0, x1, y1, z1) when r is not NULL. */
 static int64_t BoxCells(const float* box, float inv, int32_t* r)
 {
+	const int64_t cap = (int64_t)1 << 40;
 	int64_t n = 1;
 	for (int k = 0; k < 3; ++k) {
 		const int32_t lo = pbd_CellIndex(box[k], inv), hi = pbd_CellIndex(box[3 + k], inv);
 		if (r != NULL) r[k] = lo, r[3 + k] = hi;
-		n *= (int64_t)(hi - lo) + 1;
+		/* capped as it goes: a box across the world at a fine cell has ~1e8 cells a side, whose cube overflows */
+		const int64_t span = (int64_t)hi - (int64_t)lo + 1;
+		n = span > cap / n ? cap : n * span;
 	}
-	return n < ((int64_t)1 << 40) ? n : ((int64_t)1 << 40);
+	return n;
 }
 
 /* Whether box[6] (lo, hi) meets [lo, hi]. */

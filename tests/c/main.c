@@ -46,6 +46,7 @@ int g_testFailed = 0;
 #include "test_shapes_scenes.h"
 #include "test_shapes_stacks.h"
 #include "test_solid_contacts.h"
+#include "test_contact_sheets.h"
 #include "test_fluid.h"
 #include "test_fluid_objects.h"
 #include "test_fluid_coupling.h"
@@ -62,7 +63,7 @@ int g_testFailed = 0;
 	TEST_LIST_NEIGHBOUR_RULES(X) TEST_LIST_RECOVERY(X) TEST_LIST_KNOTS(X) TEST_LIST_VOLUME(X) TEST_LIST_PRESS(X)                         \
 	TEST_LIST_PLASTICITY_SOFT(X) TEST_LIST_CONTACT_RADIUS(X) TEST_LIST_MASS_RATIO(X) TEST_LIST_ROTATION(X)            \
 	TEST_LIST_SHAPES(X) TEST_LIST_LATTICE(X) TEST_LIST_BODIES(X) TEST_LIST_SURFACE(X) TEST_LIST_SKIN(X) TEST_LIST_BODY_MOTION(X) \
-	TEST_LIST_SHAPES_SCENES(X) TEST_LIST_SHAPES_STACKS(X) TEST_LIST_SOLID_CONTACTS(X) TEST_LIST_FLUID(X) TEST_LIST_FLUID_COUPLING(X) TEST_LIST_FLUID_SHEETS(X) \
+	TEST_LIST_SHAPES_SCENES(X) TEST_LIST_SHAPES_STACKS(X) TEST_LIST_SOLID_CONTACTS(X) TEST_LIST_CONTACT_SHEETS(X) TEST_LIST_FLUID(X) TEST_LIST_FLUID_COUPLING(X) TEST_LIST_FLUID_SHEETS(X) \
 	TEST_LIST_FLUID_OBJECTS(X) \
 	TEST_LIST_THREADS(X) TEST_LIST_SLICES(X) TEST_LIST_INFLATABLES(X)
 
@@ -94,7 +95,7 @@ static const TestCase s_tests[] = {
 	X(MassRatioHeavyClusterOnLightCloth) X(ShapesTurnedBoxesRestLong)                \
 	X(ShapesTwelveBoxStackStandsLong) X(KnotsFastDragLeavesNoKnot) X(FluidTankComesToRest)     \
 	X(FluidBuoyancyRatios) X(FluidOnClothEverySplit) X(PressFifthHeightRecovers)    \
-	X(PressAroundHalfKeepsVolume)
+	X(PressAroundHalfKeepsVolume) X(BodiesStayOnClothEverywhereLong)
 
 static const TestFn s_long[] = {
 #define LONG_ENTRY(name) Test_##name,

@@ -105,7 +105,11 @@ void Test_MassRatioHeavyClusterOnLightCloth(void)
 		printf("  ratio %g, 20 substeps: sag %.2f cm, stretch %.1f%%, speed %.3f m/s\n", (double)ratios[k], 100.0 * sag,
 			   100.0 * stretch, (double)speed);
 		ENSURE(sag < 0.025f && stretch < 0.05f && speed < 0.05f);
-		/* the exact split lets it through */
-		ENSURE(!HeavyOnLight(ratios[k], 10, INFINITY, &sag, &stretch, &speed));
+		/* the exact split lets it through, or (since the contacts keep solid particles on their side of a cloth's
+		   triangles, contacts_sheets.c) holds it with the cloth stretched past the bound: 44% at 100, through at 1000 */
+		const int held = HeavyOnLight(ratios[k], 10, INFINITY, &sag, &stretch, &speed);
+		printf("  ratio %g, 10 substeps, exact split: %s, sag %.2f cm, stretch %.1f%%, speed %.3f m/s\n", (double)ratios[k],
+			   held ? "held" : "through", 100.0 * sag, 100.0 * stretch, (double)speed);
+		ENSURE(!held || stretch > 0.2f);
 	}
 }
