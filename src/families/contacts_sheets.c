@@ -71,17 +71,21 @@ void pbd_Contacts_GuardSheets(pbdWorld* w, pbdContacts* c)
 		if (sheet) sheetRadius = c->radius[o] > sheetRadius ? c->radius[o] : sheetRadius;
 	}
 	if (!any) return;
-	/* the guarded particles' paths' box: triangles beyond it cannot meet one */
-	float within[6] = { 3.4e38f, 3.4e38f, 3.4e38f, -3.4e38f, -3.4e38f, -3.4e38f };
+	/* each guarded object's paths' box: triangles beyond them cannot meet one (one box around every body's paths
+	   kept the whole trampoline's cloth: its 3,042 triangles swept each substep were most of the guard's cost) */
+	float within[6 * PBD_MAX_OBJECTS];
+	int32_t boxes = 0;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
 		if (!guarded[o]) continue;
+		float* box = within + 6 * boxes++;
+		for (int k = 0; k < 3; ++k) box[k] = 3.4e38f, box[3 + k] = -3.4e38f;
 		const int32_t first = w->objects[o].firstParticle, end = first + w->objects[o].particleCount;
 		for (int32_t i = first; i < end; ++i) {
 			const float *xi = w->x + 4 * i, *pi = w->p + 4 * i;
 			for (int k = 0; k < 3; ++k) {
 				const float lo = xi[k] < pi[k] ? xi[k] : pi[k], hi = xi[k] < pi[k] ? pi[k] : xi[k];
-				within[k] = lo < within[k] ? lo : within[k];
-				within[3 + k] = hi > within[3 + k] ? hi : within[3 + k];
+				box[k] = lo < box[k] ? lo : box[k];
+				box[3 + k] = hi > box[3 + k] ? hi : box[3 + k];
 			}
 		}
 	}
@@ -94,7 +98,7 @@ void pbd_Contacts_GuardSheets(pbdWorld* w, pbdContacts* c)
 	}
 	/* the margin: what the guard can move a corner by, at most (a particle's radius); the cell: about a cloth edge */
 	const float margin = reach + sheetRadius;
-	if (pbd_Crossing_Build(&b.crossing, w, within, margin, 4.0f * margin, pbd_Scratch_Take(w, pbdScratch_none),
+	if (pbd_Crossing_Build(&b.crossing, w, within, boxes, margin, 4.0f * margin, pbd_Scratch_Take(w, pbdScratch_none),
 						   w->scratchBytes) == 0)
 		return;
 	/* one particle after another, on one thread: a guard moves the triangle's corners, which the next may meet */

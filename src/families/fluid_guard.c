@@ -57,6 +57,6 @@ void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 		}
 	}
 	/* the cell: 2 h, a cloth edge or two (h and 3 h cost the same, measured); the margin: the guard's distance */
-	if (pbd_Crossing_Build(&b.crossing, w, within, b.distance, 2.0f * f->k.h, scratch, w->scratchBytes) == 0) return;
+	if (pbd_Crossing_Build(&b.crossing, w, within, 1, b.distance, 2.0f * f->k.h, scratch, w->scratchBytes) == 0) return;
 	pbd_Parallel_For(w, f->fluidCount, PBD_PARTICLE_BLOCK, GuardParticles, &b);
 }

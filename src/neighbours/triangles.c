@@ -70,7 +70,7 @@ static inline int Meets(const float* box, const float* lo, const float* hi)
 
 int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangles, const int32_t* ranges,
 								int32_t rangeCount, const float* a, const float* b, float margin, float cell,
-								const float* within, void* scratch, size_t scratchBytes)
+								const float* within, int32_t withinCount, void* scratch, size_t scratchBytes)
 {
 	memset(index, 0, sizeof *index);
 	index->triangles = triangles;
@@ -89,7 +89,11 @@ int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangl
 		for (int32_t t = ranges[2 * r]; t < ranges[2 * r] + ranges[2 * r + 1]; ++t) {
 			float* box = boxes + 6 * m;
 			if (!SweptBox(triangles + 3 * t, a, b, margin, box)) continue;
-			if (within != NULL && !Meets(box, within, within + 3)) continue;
+			if (within != NULL) {
+				int32_t k = 0;
+				while (k < withinCount && !Meets(box, within + 6 * k, within + 6 * k + 3)) ++k;
+				if (k == withinCount) continue;
+			}
 			for (int k = 0; k < 3; ++k) {
 				index->lo[k] = box[k] < index->lo[k] ? box[k] : index->lo[k];
 				index->hi[k] = box[3 + k] > index->hi[k] ? box[3 + k] : index->hi[k];

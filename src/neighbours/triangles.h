@@ -35,11 +35,11 @@ size_t pbd_TriangleIndex_ScratchBytes(int32_t maxTriangles);
 
 /// Puts the triangles of `ranges` (rangeCount pairs first, count into `triangles`) in the index, by the box each
 /// covers from positions `a` to positions `b` (float4 per particle) grown by `margin`, in cells of at least
-/// `cell`; only those whose box meets `within` (lo[3], hi[3]; NULL: all). Returns the triangles put in (0:
+/// `cell`; only those whose box meets one of `within`'s withinCount boxes (lo[3], hi[3] each; NULL: all). Returns the triangles put in (0:
 /// nothing to query; the scratch short, which is a sizing bug).
 int32_t pbd_TriangleIndex_Build(pbdTriangleIndex* index, const uint32_t* triangles, const int32_t* ranges,
 								int32_t rangeCount, const float* a, const float* b, float margin, float cell,
-								const float* within, void* scratch, size_t scratchBytes);
+								const float* within, int32_t withinCount, void* scratch, size_t scratchBytes);
 
 /// Calls visit(data, t) for each entry of the cells the box [lo, hi] overlaps whose triangle's own box meets it (a
 /// triangle may come more than once), in one order for one index and box. Stops when visit returns 0.

@@ -177,7 +177,7 @@ static int GuardTriangle(void* data, int32_t t)
 }
 
 
-int32_t pbd_Crossing_Build(pbdCrossing* c, pbdWorld* w, const float within[6], float margin, float cell, void* scratch,
+int32_t pbd_Crossing_Build(pbdCrossing* c, pbdWorld* w, const float* within, int32_t withinCount, float margin, float cell, void* scratch,
 						   size_t scratchBytes)
 {
 	c->rangeCount = 0;
@@ -192,7 +192,7 @@ int32_t pbd_Crossing_Build(pbdCrossing* c, pbdWorld* w, const float within[6], f
 		c->rangeCount += 1;
 	}
 	if (c->rangeCount == 0 || pbd_TriangleIndex_ScratchBytes(w->triangleCount) > scratchBytes) return 0;
-	return pbd_TriangleIndex_Build(&c->index, w->triangles, c->ranges, c->rangeCount, w->x, w->p, margin, cell, within,
+	return pbd_TriangleIndex_Build(&c->index, w->triangles, c->ranges, c->rangeCount, w->x, w->p, margin, cell, within, withinCount,
 								   scratch, scratchBytes);
 }
 

@@ -31,9 +31,10 @@ static inline int pbd_Crossing_AnySheet(const pbdWorld* w)
 }
 
 /// The index of every sheet's triangles (services/materials.h pbd_Material_IsSheet) by the box each sweeps from x to
-/// p, grown by `margin`, in cells of at least `cell`, those meeting `within` (lo[3], hi[3]; NULL: all), in `scratch`
+/// p, grown by `margin`, in cells of at least `cell`, those meeting one of `within`'s withinCount boxes (lo[3], hi[3]
+/// each; NULL: all), in `scratch`
 /// (pbd_TriangleIndex_ScratchBytes(maxTriangles)). Returns the triangles put in: 0, nothing to guard against.
-int32_t pbd_Crossing_Build(pbdCrossing* crossing, pbdWorld* world, const float within[6], float margin, float cell,
+int32_t pbd_Crossing_Build(pbdCrossing* crossing, pbdWorld* world, const float* within, int32_t withinCount, float margin, float cell,
 						   void* scratch, size_t scratchBytes);
 
 /// Particle i's path x_i -> p_i kept from crossing the sheets: at the first triangle it goes through, with ratio 0

@@ -254,7 +254,7 @@ static int CountVisit(void* data, int32_t t)
 /* The swept triangles' grid finds every triangle whose swept box (start to end, grown by the margin) meets a
    query box, against brute force: 400 triangles of 2-4 cm moving up to 3 cm, a tenth of them stretched to
    0.5-1.5 m (cells past the budget: the cell doubles), and 300 query boxes (a fluid particle's path), two
-   thirds near a triangle; the triangles a range leaves out and those outside `within` are never found. */
+   thirds near a triangle; the triangles a range leaves out and those outside both `within` boxes are never found. */
 void Test_TriangleIndexMatchesBruteForce(void)
 {
 	enum { T = 400, P = 3 * T, Q = 300 };
@@ -278,11 +278,12 @@ void Test_TriangleIndexMatchesBruteForce(void)
 		}
 	}
 	const float margin = 0.005f;
-	const float within[6] = { -1.0f, -1.0f, -1.0f, 2.0f, 2.0f, 0.8f }; /* leaves out what lies wholly past z = 0.8 */
+	/* two boxes: what lies wholly past z = 0.8 is left out, but for what reaches past z = 0.9 at x >= 0.5 */
+	const float within[12] = { -1.0f, -1.0f, -1.0f, 2.0f, 2.0f, 0.8f, 0.5f, -1.0f, 0.9f, 2.0f, 2.0f, 2.0f };
 	const int32_t ranges[4] = { 0, 150, 200, 200 };                       /* leaves out triangles 150 .. 199 */
 	pbdTriangleIndex index;
 	ENSURE(pbd_TriangleIndex_ScratchBytes(T) <= sizeof scratch);
-	const int32_t kept = pbd_TriangleIndex_Build(&index, tri, ranges, 2, a, b, margin, 0.04f, within, scratch, sizeof scratch);
+	const int32_t kept = pbd_TriangleIndex_Build(&index, tri, ranges, 2, a, b, margin, 0.04f, within, 2, scratch, sizeof scratch);
 	ENSURE(kept > 0 && kept <= 350);
 	ENSURE(index.cell > 0.04f); /* the stretched ones made it double */
 	int found = 0;
@@ -306,7 +307,11 @@ void Test_TriangleIndexMatchesBruteForce(void)
 			}
 			for (int k = 0; k < 3; ++k) box[k] -= margin, box[3 + k] += margin;
 			const int inRanges = t < 150 || t >= 200;
-			const int inWithin = box[5] >= within[2] && box[2] <= within[5];
+			int inWithin = 0;
+			for (int w = 0; w < 2; ++w) {
+				const float* in = within + 6 * w;
+				inWithin |= box[3] >= in[0] && box[0] <= in[3] && box[4] >= in[1] && box[1] <= in[4] && box[5] >= in[2] && box[2] <= in[5];
+			}
 			const int meets = box[3] >= lo[0] && box[0] <= hi[0] && box[4] >= lo[1] && box[1] <= hi[1] && box[5] >= lo[2] && box[2] <= hi[2];
 			const int expect = inRanges && inWithin && meets;
 			if (seen[t] != expect) printf("  query %d triangle %d: found %d, brute force %d\n", q, t, seen[t], expect);
