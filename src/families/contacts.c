@@ -89,9 +89,6 @@
 
 #include <math.h>
 #include <string.h>
-#ifndef PBD_CONTACT_TOUCH
-#define PBD_CONTACT_TOUCH 1.01f
-#endif
 
 static size_t Contacts_Bytes(const pbdCapacity* cap)
 {
@@ -170,15 +167,6 @@ float pbd_Contacts_SearchRadius(const pbdWorld* w)
    grid edges when its step is within M D of its thickness (199,059 of them on the bench's 316 x 316 cloth), and
    they do work: they hold an edge squeezed below D. Left out, the built-in cloth (D = 4.5 cm on 5.1 cm steps)
    tangled at a pinned corner within 1 s and kept 27% stretch there (0.054 with them; issue 22 item 6). */
-static int FiltersSet(const pbdWorld* w)
-{
-	const pbdMaterial solid = pbd_Material_Solid();
-	for (int32_t o = 0; o < w->objectCount; ++o) {
-		if (w->materials[o].category != solid.category || w->materials[o].mask != solid.mask) return 1;
-	}
-	return 0;
-}
-
 static pbdGridFilter ContactFilter(const pbdWorld* w, pbdContacts* c, int32_t self, int32_t others)
 {
 	pbdGridFilter f;
@@ -186,7 +174,7 @@ static pbdGridFilter ContactFilter(const pbdWorld* w, pbdContacts* c, int32_t se
 	f.exclude = PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID;
 	f.groupNeeds = PBD_PHASE_SELF;
 	const int32_t key = 1 + (self != 0) + 2 * (others != 0);
-	const int filtered = others && FiltersSet(w);
+	const int filtered = others && pbd_Material_FiltersSet(w);
 	if (key != 4 || filtered) {
 		if (c->activationKey != key || c->activationFilters != w->filterVersion || c->activationObjects != w->objectCount) {
 			memset(c->activation, others != 0, 256 * 256);

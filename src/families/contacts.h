@@ -9,6 +9,9 @@
 
 /// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts.c says why 1.2).
 #define PBD_CONTACT_MARGIN 1.2f
+/// A pair of the last list within this many (r_i + r_j) where the last substep ended touched, and stays listed
+/// (contacts.c KeepSeparating; 1.01 rather than 1: a projected pair ends at (r_i + r_j) up to rounding).
+#define PBD_CONTACT_TOUCH 1.01f
 
 /// A pair with a body particle on its body's surface pushes along the surface's normal when the
 /// centre line is within ~40 degrees of it (cos 40 = 0.766; contacts.c says why).

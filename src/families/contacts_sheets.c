@@ -36,24 +36,15 @@
    the 42 bounced off the cloth's edge (the cloth never felt those particles' weight, so it did not give). */
 #define PBD_SHEET_GUARD 0.1f
 
-typedef struct SheetBlock {
-	const pbdWorld* w;
-	const pbdContacts* c;
-	pbdCrossing crossing;
-	const uint8_t* guarded; ///< per object
-	int filtered;           ///< the filters are set: the activation table's row says which sheets a particle meets
-} SheetBlock;
-
-static void GuardRange(void* data, int32_t begin, int32_t end)
+/* Object o's particles, one after another: free ones that collide. */
+static void GuardObject(const pbdWorld* w, const pbdContacts* c, const pbdCrossing* crossing, int32_t o, int filtered)
 {
-	const SheetBlock* b = data;
-	const uint32_t* phase = b->w->phase;
-	const float* p = b->w->p;
-	for (int32_t i = begin; i < end; ++i) {
-		const int32_t o = (int32_t)(phase[i] & PBD_PHASE_OBJECT_MASK);
-		if (!b->guarded[o] || (phase[i] & (PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID)) || !(p[4 * i + 3] > 0.0f)) continue;
-		pbd_Crossing_Guard(&b->crossing, i, PBD_SHEET_GUARD * b->c->radius[o], o, b->filtered ? b->c->activation + 256 * o : NULL,
-								 b->c->massRatio);
+	const uint32_t* phase = w->phase;
+	const int32_t first = w->objects[o].firstParticle, end = first + w->objects[o].particleCount;
+	const uint8_t* meets = filtered ? c->activation + 256 * o : NULL;
+	for (int32_t i = first; i < end; ++i) {
+		if ((phase[i] & (PBD_PHASE_NO_COLLIDE | PBD_PHASE_FLUID)) || !(w->p[4 * i + 3] > 0.0f)) continue;
+		pbd_Crossing_Guard(crossing, i, PBD_SHEET_GUARD * c->radius[o], o, meets, c->massRatio);
 	}
 }
 
@@ -80,29 +71,19 @@ void pbd_Contacts_GuardSheets(pbdWorld* w, pbdContacts* c)
 		float* box = within + 6 * boxes++;
 		for (int k = 0; k < 3; ++k) box[k] = 3.4e38f, box[3 + k] = -3.4e38f;
 		const int32_t first = w->objects[o].firstParticle, end = first + w->objects[o].particleCount;
-		for (int32_t i = first; i < end; ++i) {
-			const float *xi = w->x + 4 * i, *pi = w->p + 4 * i;
-			for (int k = 0; k < 3; ++k) {
-				const float lo = xi[k] < pi[k] ? xi[k] : pi[k], hi = xi[k] < pi[k] ? pi[k] : xi[k];
-				box[k] = lo < box[k] ? lo : box[k];
-				box[3 + k] = hi > box[3 + k] ? hi : box[3 + k];
-			}
-		}
+		for (int32_t i = first; i < end; ++i) pbd_Crossing_AddPath(w, i, box);
 	}
-	SheetBlock b = { .w = w, .c = c, .guarded = guarded };
-	/* the activation table (contacts.c ContactFilter) holds the filters once they are set; a search since their
-	   last change filled it (a change moves paramVersion, which searches again) */
-	for (int32_t o = 0; o < w->objectCount && !b.filtered; ++o) {
-		const pbdMaterial solid = pbd_Material_Solid();
-		b.filtered = w->materials[o].category != solid.category || w->materials[o].mask != solid.mask;
-	}
-	/* the margin: what the guard can move a corner by, at most (a particle's radius); the cell: about a cloth edge */
+	/* the margin: a particle's and the cloth's radii, the reach of a pair contact; the cell: about a cloth edge or two */
 	const float margin = reach + sheetRadius;
-	if (pbd_Crossing_Build(&b.crossing, w, within, boxes, margin, 4.0f * margin, pbd_Scratch_Take(w, pbdScratch_none),
+	pbdCrossing crossing;
+	if (pbd_Crossing_Build(&crossing, w, within, boxes, margin, 4.0f * margin, pbd_Scratch_Take(w, pbdScratch_none),
 						   w->scratchBytes) == 0)
 		return;
+	/* the activation table (contacts.c ContactFilter) holds the filters once they are set; a search since their last
+	   change filled it (a change moves paramVersion, which searches again) */
+	const int filtered = pbd_Material_FiltersSet(w);
 	/* one particle after another, on one thread: a guard moves the triangle's corners, which the next may meet */
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		if (guarded[o]) GuardRange(&b, w->objects[o].firstParticle, w->objects[o].firstParticle + w->objects[o].particleCount);
+		if (guarded[o]) GuardObject(w, c, &crossing, o, filtered);
 	}
 }

@@ -48,14 +48,7 @@ void pbd_Fluid_GuardSheets(pbdWorld* w, pbdFluid* f)
 	uint8_t* scratch = pbd_Scratch_Take(w, pbdScratch_none);
 	/* the fluid's paths' box: triangles beyond it cannot meet one */
 	float within[6] = { 3.4e38f, 3.4e38f, 3.4e38f, -3.4e38f, -3.4e38f, -3.4e38f };
-	for (int32_t o = 0; o < f->fluidCount; ++o) {
-		const float *xi = w->x + 4 * f->order[o], *pi = w->p + 4 * f->order[o];
-		for (int k = 0; k < 3; ++k) {
-			const float lo = xi[k] < pi[k] ? xi[k] : pi[k], hi = xi[k] < pi[k] ? pi[k] : xi[k];
-			within[k] = lo < within[k] ? lo : within[k];
-			within[3 + k] = hi > within[3 + k] ? hi : within[3 + k];
-		}
-	}
+	for (int32_t o = 0; o < f->fluidCount; ++o) pbd_Crossing_AddPath(w, f->order[o], within);
 	/* the cell: 2 h, a cloth edge or two (h and 3 h cost the same, measured); the margin: the guard's distance */
 	if (pbd_Crossing_Build(&b.crossing, w, within, 1, b.distance, 2.0f * f->k.h, scratch, w->scratchBytes) == 0) return;
 	pbd_Parallel_For(w, f->fluidCount, PBD_PARTICLE_BLOCK, GuardParticles, &b);

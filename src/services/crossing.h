@@ -30,6 +30,17 @@ static inline int pbd_Crossing_AnySheet(const pbdWorld* w)
 	return 0;
 }
 
+/// Grows box (lo[3], hi[3]) by particle i's path in the substep, x_i to p_i: the `within` boxes of a build.
+static inline void pbd_Crossing_AddPath(const pbdWorld* w, int32_t i, float box[6])
+{
+	const float *xi = w->x + 4 * i, *pi = w->p + 4 * i;
+	for (int k = 0; k < 3; ++k) {
+		const float lo = xi[k] < pi[k] ? xi[k] : pi[k], hi = xi[k] < pi[k] ? pi[k] : xi[k];
+		box[k] = lo < box[k] ? lo : box[k];
+		box[3 + k] = hi > box[3 + k] ? hi : box[3 + k];
+	}
+}
+
 /// The index of every sheet's triangles (services/materials.h pbd_Material_IsSheet) by the box each sweeps from x to
 /// p, grown by `margin`, in cells of at least `cell`, those meeting one of `within`'s withinCount boxes (lo[3], hi[3]
 /// each; NULL: all), in `scratch`

@@ -86,4 +86,14 @@ static inline int pbd_Material_FiltersMeet(const pbdWorld* world, int32_t a, int
 	return (ma->category & mb->mask) != 0u && (mb->category & ma->mask) != 0u;
 }
 
+/// 1 when some object's collision filter is not the default (the contacts' activation table then holds the filters).
+static inline int pbd_Material_FiltersSet(const pbdWorld* world)
+{
+	const pbdMaterial solid = pbd_Material_Solid();
+	for (int32_t o = 0; o < world->objectCount; ++o) {
+		if (world->materials[o].category != solid.category || world->materials[o].mask != solid.mask) return 1;
+	}
+	return 0;
+}
+
 #endif
