@@ -67,6 +67,8 @@ test('dragging the cloth pulls the grabbed particle toward the pointer, release 
     assert.ok(worldMove > 0.15, `particle moved ${worldMove.toFixed(3)} m`);
 
     await page.mouse.up();
+    // A release while a step is in flight waits for it too (sim/driver.js), as the press above does.
+    await page.waitForFunction(() => window.__att.removed.length > 0, null, { timeout: 5000 }).catch(() => {});
     const after = await page.evaluate(() => ({ removed: window.__att.removed, count: window.minipbd.app.input.attachmentCount, engineCount: window.minipbd.world.attachmentCount }));
     assert.deepEqual(after.removed, [grabbed.id], 'pointer up removes exactly that attachment');
     assert.equal(after.count, 0);
