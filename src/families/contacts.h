@@ -26,6 +26,12 @@
 /// heavier than the lighter (contacts.c says why: a heavy body on a light cloth).
 #define PBD_CONTACT_MASS_RATIO 10.0f
 
+/// Between two bodies' particles one above the other, the lower is split as if at least this many times heavier
+/// than the upper (contacts.c says why: a heavy body on a light one; shock propagation, bounded).
+#ifndef PBD_CONTACT_SUPPORT
+#define PBD_CONTACT_SUPPORT 3.0f
+#endif
+
 typedef struct pbdContacts {
 	pbdGrid grid;
 	int32_t* pairs; ///< 2 per pair: (i, j), i < j, in the search's order

@@ -9,6 +9,7 @@
 	X(PressSweepsStopWhenSettled)      \
 	X(PressHalfHeightKeepsVolume)      \
 	X(PressAroundHalfKeepsVolume)      \
-	X(PressFifthHeightRecovers)
+	X(PressFifthHeightRecovers)        \
+	X(PressRigidBetweenPlates)
 
 #endif

@@ -28,8 +28,9 @@
 /* the rope's particles kept on their side of the cloth's triangles since issue 22 (contacts_sheets.c; was 0xee411f0c) */
 #define PBD_DETERMINISM_HASH 0x01482abcu
 #define PBD_VOLUME_DETERMINISM_HASH 0x3cb79eabu
-/* the contacts after the shape matching since issue 22 item 2 (family.h; were 0x93fa4102 and 0x81f3ac8f) */
-#define PBD_SHAPES_DETERMINISM_HASH 0x607680e3u
+/* the contacts after the shape matching since issue 22 item 2 (family.h; were 0x93fa4102 and 0x81f3ac8f); the
+   supports since item 5 (contacts.c; was 0x607680e3) */
+#define PBD_SHAPES_DETERMINISM_HASH 0x90424e22u
 /* the soft cube solved by cells since issue 22 item 5 (volumeSweeps 8, volume.c; was 0x63f7384a); a pair that
    separated past the search radius kept in the list since (contacts.c KeepSeparating; was 0x2c2b1ea9); the cell's
    gradients around its diagonal (volume_solve.c) and a small lattice's sweeps stopped once it settles (volume.c)
