@@ -20,6 +20,14 @@
      press/soft-fifth          the same to a fifth of its height
      press/soft-half-tets      press/soft-half solved tet by tet (volumeSweeps 0, as scenes of version 2): the cost of
                                the cells' model is the ratio of the two times
+     press/rigid-slab          a rigid box (0.3 m, resolution 6, 1 kg) on a plate (a box collider, ground off) under a
+                               rigid slab (0.8 x 0.1 x 0.8 m, resolution 8) of 40 kg, 3 s: the largest change of any
+                               distance between two of the box's particles at any step, and how far the slab sank past
+                               touching it (tests/c/test_press.c PressRigidBetweenPlates)
+     bodies-on-cloth           a soft and a rigid cube (the trampoline's, 0.24 m) at lattice resolutions 3 to 10, each set
+                               down 5 cm over the trampoline's cloth (41 x 41, pinned at its border), 5 s each: how many
+                               ended below the cloth, and the kinetic energy at the end, median and worst
+                               (tests/c/test_contact_sheets.c's scene)
      tank-rest/D               a 0.4 x 0.2 m tank of water D = 0.1, 0.2, 0.3 m deep at the tank scenes' solver (3 x 4,
                                fluid.relaxation 0.1): rms particle speed and the density figures (pbdFluidStats) after 5 s
      tank-rest/0.3m-SxP        the 0.3 m tank at S substeps x P passes (2 x 4, 4 x 2, 8 x 1, 1 x 8, 3 x 3, 2 x 2, 1 x 4)
@@ -177,6 +185,8 @@ const CASES = {
   'press/soft-half': (pbd, quick) => pressCase(pbd, quick ? 2 : 60, 0.5),
   'press/soft-fifth': (pbd, quick) => pressCase(pbd, quick ? 2 : 60, 0.2),
   'press/soft-half-tets': (pbd, quick) => pressCase(pbd, quick ? 2 : 60, 0.5, 0),
+  'press/rigid-slab': (pbd, quick) => rigidPressCase(pbd, quick ? 10 : 180),
+  'bodies-on-cloth': (pbd, quick) => bodiesOnClothCase(pbd, quick ? [5] : [3, 4, 5, 6, 7, 8, 10], quick ? 10 : 300),
   'tank-rest/0.1m': (pbd, quick) => tankCase(pbd, 0.1, quick ? 0.2 : 5),
   'tank-rest/0.2m': (pbd, quick) => tankCase(pbd, 0.2, quick ? 0.2 : 5),
   'tank-rest/0.3m': (pbd, quick) => tankCase(pbd, 0.3, quick ? 0.2 : 5),
@@ -290,6 +300,81 @@ function pressCase(pbd, n, share, sweeps) {
   } finally {
     world.destroy();
   }
+}
+
+/** The largest change of any distance between two particles of `o` since `x0` (its positions, 4 floats each). */
+function worstPairChange(world, o, x0) {
+  const x = world.positions, f = 4 * o.firstParticle;
+  let worst = 0;
+  for (let i = 0; i < o.particleCount; i++) {
+    for (let j = i + 1; j < o.particleCount; j++) {
+      const a = Math.hypot(x[f + 4 * i] - x[f + 4 * j], x[f + 4 * i + 1] - x[f + 4 * j + 1], x[f + 4 * i + 2] - x[f + 4 * j + 2]);
+      const b = Math.hypot(x0[4 * i] - x0[4 * j], x0[4 * i + 1] - x0[4 * j + 1], x0[4 * i + 2] - x0[4 * j + 2]);
+      worst = Math.max(worst, Math.abs(a - b));
+    }
+  }
+  return worst;
+}
+
+function rigidPressCase(pbd, steps) {
+  const world = pbd.createWorld({
+    format: 'minipbd-scene', version: SCENE_VERSION, name: 'a rigid box between a plate and a heavy slab',
+    ground: { enabled: false },
+    objects: [
+      { type: 'rigid', name: 'box', shape: 'box', position: [0, 0.175, 0], halfExtents: [0.15, 0.15, 0.15], resolution: 6, mass: 1 },
+      // its lower layer D = 2.5 + 5 cm over the box's upper one (at 0.325 m), and 1 mm
+      { type: 'rigid', name: 'slab', shape: 'box', position: [0, 0.451, 0], halfExtents: [0.4, 0.05, 0.4], resolution: 8, mass: 40 },
+    ],
+    colliders: [{ type: 'box', name: 'plate', position: [0, -0.05, 0], rotation: [0, 0, 0, 1], halfExtents: [1, 0.05, 1] }],
+  });
+  try {
+    const [box, slab] = world.objects;
+    const x0 = world.positions.slice(4 * box.firstParticle, 4 * (box.firstParticle + box.particleCount));
+    let worst = 0;
+    const runs = [];
+    for (let s = 0; s < steps; s++) { // one step at a time: the distances are looked at after every step, untimed
+      runs.push(...timed(world, 1).runs);
+      worst = Math.max(worst, worstPairChange(world, box, x0));
+    }
+    const x = world.positions;
+    let top = -Infinity, low = Infinity;
+    for (let i = 0; i < box.particleCount; i++) top = Math.max(top, x[4 * (box.firstParticle + i) + 1]);
+    for (let i = 0; i < slab.particleCount; i++) low = Math.min(low, x[4 * (slab.firstParticle + i) + 1]);
+    const sank = 0.075 - (low - top);
+    return { runs, ms_median: median(runs), steps, particles: world.particleCount, worst_mm: 1000 * worst, sank_mm: 1000 * sank,
+      figures: `largest change of a distance in the box ${(1000 * worst).toFixed(2)} mm (issue: < 1 mm); the slab ${(1000 * sank).toFixed(2)} mm into it` };
+  } finally {
+    world.destroy();
+  }
+}
+
+function bodiesOnClothCase(pbd, resolutions, steps) {
+  const base = builtinScenes.trampoline;
+  const runs = [], energies = [];
+  let through = 0, count = 0, particles = 0;
+  for (const kind of ['soft', 'rigid']) {
+    for (const resolution of resolutions) {
+      const cube = { ...base.objects[3], type: kind, resolution, position: [0, 1.07, -0.16] }; // 5 cm over the cloth
+      if (kind === 'rigid') delete cube.stiffness;
+      const world = pbd.createWorld({ ...base, objects: [base.objects[0], cube] });
+      try {
+        runs.push(...timed(world, steps).runs);
+        const [cloth, body] = world.objects, x = world.positions;
+        let cy = 0, lowest = Infinity;
+        for (let j = 0; j < body.particleCount; j++) cy += x[4 * (body.firstParticle + j) + 1] / body.particleCount;
+        for (let i = 0; i < cloth.particleCount; i++) lowest = Math.min(lowest, x[4 * (cloth.firstParticle + i) + 1]);
+        through += cy < lowest ? 1 : 0;
+        particles = Math.max(particles, world.particleCount);
+        energies.push(world.stats().kineticEnergy);
+        count++;
+      } finally {
+        world.destroy();
+      }
+    }
+  }
+  const ke = median(energies), worstKe = Math.max(...energies);
+  return { runs, ms_median: median(runs), steps: count * steps, particles, bodies: count, through, ke_median: ke, ke_worst: worstKe,
+    figures: `${through} of ${count} cubes ended below the cloth; kinetic energy after ${steps / 60} s ${ke.toExponential(1)} J median, ${worstKe.toExponential(1)} worst` };
 }
 
 function tankCase(pbd, depth, seconds, split, relaxation) {

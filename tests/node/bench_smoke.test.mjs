@@ -78,14 +78,18 @@ test('bench.mjs --quick: every implementation and case, well-formed records, our
     // that can be checked here: the water counted under the cloth is a count of the 900, the drift a length.
     assert.match(r.stdout, /^\| case \| particles \| steps \| ms\/step \(median\) \| figures \|$/m, 'the meet table is printed');
     const meet = all.filter((x) => x.meet_bench);
-    assert.deepEqual(meet.map((x) => x.case), ['water-on-cloth/set-down', 'water-on-cloth/thrown-5', 'water-on-cloth/thrown-5-2x4', 'box-on-box/10deg', 'box-on-slope/9.3deg', 'press/soft-half', 'press/soft-fifth', 'press/soft-half-tets', 'tank-rest/0.1m', 'tank-rest/0.2m', 'tank-rest/0.3m',
+    assert.deepEqual(meet.map((x) => x.case), ['water-on-cloth/set-down', 'water-on-cloth/thrown-5', 'water-on-cloth/thrown-5-2x4', 'box-on-box/10deg', 'box-on-slope/9.3deg', 'press/soft-half', 'press/soft-fifth', 'press/soft-half-tets', 'press/rigid-slab', 'bodies-on-cloth', 'tank-rest/0.1m', 'tank-rest/0.2m', 'tank-rest/0.3m',
       ...['2x4', '4x2', '8x1', '1x8', '3x3', '2x2', '1x4', '2x4-eps0.01'].map((v) => `tank-rest/0.3m-${v}`), 'knots/random']);
     for (const m of meet) assert.ok(finitePositive(m.ms_median) && m.runs.length > 0, `${m.case}: timed`);
     for (const m of meet.filter((x) => x.case.startsWith('water'))) assert.ok(m.water === 900 && Number.isInteger(m.under) && m.under <= 900, `${m.case}: ${m.under} of ${m.water}`);
     assert.equal(meet[0].under, 0, 'water set down on the cloth never gets under it (tests/c/test_fluid_sheets.c, by the bench\'s own measure)');
     assert.ok(meet.every((x) => !x.case.startsWith('box-on-box') || (Number.isFinite(x.drift_mm) && x.drift_mm >= 0)), 'the drift is a length');
     assert.ok(meet.every((x) => !x.case.startsWith('box-on-slope') || Number.isFinite(x.slid_mm)), 'the slide is a number');
-    assert.ok(meet.every((x) => !x.case.startsWith('press') || (x.pressed_volume > 0 && Number.isInteger(x.inverted) && x.released_volume > 0)), 'the press reads volumes');
+    assert.ok(meet.every((x) => !x.case.startsWith('press/soft') || (x.pressed_volume > 0 && Number.isInteger(x.inverted) && x.released_volume > 0)), 'the press reads volumes');
+    const rigid = meet.find((x) => x.case === 'press/rigid-slab'), onCloth = meet.find((x) => x.case === 'bodies-on-cloth');
+    assert.ok(Number.isFinite(rigid.worst_mm) && rigid.worst_mm >= 0 && Number.isFinite(rigid.sank_mm), 'the rigid press reads lengths');
+    assert.ok(onCloth.bodies === 2 && Number.isInteger(onCloth.through) && onCloth.through <= onCloth.bodies && onCloth.ke_worst >= onCloth.ke_median,
+      'the bodies on the cloth are counted, each once');
     const records = all.filter((x) => !x.threads_bench && !x.meet_bench);
     const has = (name, impl) => records.some((x) => x.case === name && x.impl === impl);
 
