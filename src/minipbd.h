@@ -730,7 +730,8 @@ PBD_API int pbd_World_RayCastColliders(pbdWorldId world, float ox, float oy, flo
 /// Rebuilds the neighbour grid from the current positions and finds the particle pairs
 /// closer than the search radius (1.2 x (r_i + r_j), the thickness when no object has its own
 /// radius) that the contacts family projects when closer than r_i + r_j: pairs within an object (self-collision; rest-pose neighbours
-/// left out) and between objects, pin-pin pairs left out, whatever selfCollision and
+/// left out: within r_i + r_j at rest, or within the search radius when those are the objects' edges, which the step
+/// lists apart) and between objects, pin-pin pairs left out, whatever selfCollision and
 /// collisions say. Returns the pair count. The step does this itself when selfCollision is on,
 /// or collisions is on and the world has two objects; this entry point is for tools, tests
 /// and benchmarks.

@@ -50,6 +50,7 @@ int pbd_World_AddChain(pbdWorldId id, const pbdChainDef* def)
 	const int first = w->particleCount;
 	w->objectSpacing[w->objectCount] = spacing;
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, 0);
+	w->materials[w->objectCount].edgeCover = 2.0f * spacing; /* straight at rest: i, i + 2 the nearest non-edge */
 	const float invMass = 1.0f / def->mass;
 	for (int i = 0; i <= def->segments; ++i) {
 		float t = (float)i / (float)def->segments;

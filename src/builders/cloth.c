@@ -89,6 +89,13 @@ int pbd_World_AddCloth(pbdWorldId id, const pbdClothDef* def)
 	pbdObjectInfo* info = pbd_Builder_BeginObject(w, 1);
 	w->materials[object].flags |= PBD_MATERIAL_SHEET; /* water stays on its side (families/fluid_sheets.c) */
 	w->objectSpacing[object] = spacing;
+	/* the nearest two particles its stretch edges do not join: a square's diagonal, or two steps along the finer axis;
+	   known only for square axes (skew ones can bring other rows nearer) */
+	const float dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+	if ((dot < 0.0f ? -dot : dot) <= 1e-4f * sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]) * sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2])) {
+		const float diagonal = sqrtf(su * su + sv * sv), two = 2.0f * (su < sv ? su : sv);
+		w->materials[object].edgeCover = diagonal < two ? diagonal : two;
+	}
 	const float invMass = 1.0f / def->mass;
 	for (int j = 0; j < nv; ++j) {
 		float t = (float)j / (float)(nv - 1);

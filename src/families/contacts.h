@@ -1,16 +1,17 @@
 /* families/contacts.h -- the particle contacts family's state: self-collision and collisions
-   between objects, one user of the neighbour search (neighbours/grid.h). Only contacts.c reads
-   it; tests may look. */
+   between objects, one user of the neighbour search (neighbours/grid.h). Only the family's files
+   read it (contacts.c the solve, contacts_list.c the pair list, contacts_bodies.c, contacts_sheets.c);
+   tests may look. */
 #ifndef PBD_CONTACTS_H
 #define PBD_CONTACTS_H
 
 #include "families/family.h"
 #include "neighbours/grid.h"
 
-/// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts.c says why 1.2).
+/// Pairs are searched within PBD_CONTACT_MARGIN x (r_i + r_j) (contacts_list.c says why 1.2).
 #define PBD_CONTACT_MARGIN 1.2f
 /// A pair of the last list within this many (r_i + r_j) where the last substep ended touched, and stays listed
-/// (contacts.c KeepSeparating; 1.01 rather than 1: a projected pair ends at (r_i + r_j) up to rounding).
+/// (contacts_list.c KeepSeparating; 1.01 rather than 1: a projected pair ends at (r_i + r_j) up to rounding).
 #define PBD_CONTACT_TOUCH 1.01f
 
 /// A pair with a body particle on its body's surface pushes along the surface's normal when the
@@ -36,6 +37,10 @@ typedef struct pbdContacts {
 	pbdGrid grid;
 	int32_t* pairs; ///< 2 per pair: (i, j), i < j, in the search's order
 	int32_t pairCount, maxPairs;
+	/* The structural edges held to their contact distance (contacts_list.c CollectEdges, each step with self-collision):
+	   the rest-pose pairs the search leaves out between D and M D. Solved after the pairs, in the same colour. */
+	int32_t* edges; ///< 2 per edge: (i, j), i < j
+	int32_t edgeCount, maxEdges;
 	int32_t dropped; ///< pairs of the last search past maxPairs (counted, not stored)
 	/* What this step looks for (start, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least
@@ -52,6 +57,7 @@ typedef struct pbdContacts {
 	float reach2[PBD_MAX_OBJECTS];    ///< ((M - 1) r_o)^2: the move that makes the kept list stale (WithinReach)
 	/* Shape-matched bodies (Radii(), each search): their particles' pairs take contact normals
 	   from the body's surface (SolvePairs, Macklin et al. 2014 section 5.1). */
+	int32_t edgesCover;               ///< every self-colliding object's rest pairs within M D are its edges (CollectEdges)
 	int32_t bodies;                   ///< any object is a body
 	uint8_t body[PBD_MAX_OBJECTS];    ///< object o is a body
 	/* Reusing the list across substeps: kept while no particle is (M - 1) r = 0.2 r from where it
@@ -61,10 +67,10 @@ typedef struct pbdContacts {
 	int32_t reusable;
 	int32_t paramVersion, massVersion, particleCount;
 	int32_t searches; ///< searches done (tests, benchmark)
-	/* The list's makers (contacts.c KeepSeparating): the step's search (not pbd_World_FindPairs') with these
+	/* The list's makers (contacts_list.c KeepSeparating): the step's search (not pbd_World_FindPairs') with these
 	   switches, and how many of its pairs came from the list before. */
 	int32_t listOwn, listSelf, listOthers, kept;
-	/* The contacts stage in slice units (contacts.c Contacts_ContactsUnit): the part in progress (0: none), the
+	/* The contacts stage in slice units (contacts_list.c pbd_Contacts_FindContactsUnit): the part in progress (0: none), the
 	   search's next slot, its candidates tested so far, and the last stage's units and candidates (the
 	   estimate of the next: family.h unitsLeft). */
 	int32_t slicePart, sliceSlot, sliceUnits, lastUnits;
@@ -78,6 +84,12 @@ typedef struct pbdContacts {
 
 static inline pbdContacts* pbd_ContactsState(const pbdWorld* world) { return (pbdContacts*)world->families[pbdFamily_contacts]; }
 
+/// The family's hooks for its pair list (contacts_list.c): the step's start (which kinds are on, the edges listed
+/// apart), each substep's list (kept or searched again), the same in slice units, and the units left.
+void pbd_Contacts_Start(pbdWorld* world, void* state, const pbdStepContext* ctx);
+void pbd_Contacts_FindContacts(pbdWorld* world, void* state, const pbdStepContext* ctx);
+int pbd_Contacts_FindContactsUnit(pbdWorld* world, void* state, const pbdStepContext* ctx, int whole);
+int32_t pbd_Contacts_UnitsLeft(const pbdWorld* world, const void* state, int32_t stage, int begun);
 /// The contacts stage's work for the current predicted positions: keep the list or search again.
 void pbd_Contacts_Prepare(pbdWorld* world);
 /// The search radius when every object has the same radius r: PBD_CONTACT_MARGIN x 2r

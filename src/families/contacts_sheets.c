@@ -79,7 +79,7 @@ void pbd_Contacts_GuardSheets(pbdWorld* w, pbdContacts* c)
 	if (pbd_Crossing_Build(&crossing, w, within, boxes, margin, 4.0f * margin, pbd_Scratch_Take(w, pbdScratch_none),
 						   w->scratchBytes) == 0)
 		return;
-	/* the activation table (contacts.c ContactFilter) holds the filters once they are set; a search since their last
+	/* the activation table (contacts_list.c ContactFilter) holds the filters once they are set; a search since their last
 	   change filled it (a change moves paramVersion, which searches again) */
 	const int filtered = pbd_Material_FiltersSet(w);
 	/* one particle after another, on one thread: a guard moves the triangle's corners, which the next may meet */

@@ -24,12 +24,14 @@ typedef struct pbdMaterial {
 	uint32_t flags;        ///< PBD_MATERIAL_*
 	uint32_t category;     ///< the collision categories it is in
 	uint32_t mask;         ///< the categories it collides with
+	float edgeCover;       ///< two of its particles closer than this at rest are joined by a structural edge (a grid
+	                       ///< cloth's shortest non-edge, a chain's two segments: its builder); 0: not known
 } pbdMaterial;
 
 /// A solid's material, every builder's start (builders/builder.c); the builder of a fluid or a sheet changes it.
 static inline pbdMaterial pbd_Material_Solid(void)
 {
-	return (pbdMaterial){ 0.0f, -1, PBD_MATERIAL_REST_SHAPE | PBD_MATERIAL_PAIR_CONTACTS, 1u, 0xffffffffu };
+	return (pbdMaterial){ 0.0f, -1, PBD_MATERIAL_REST_SHAPE | PBD_MATERIAL_PAIR_CONTACTS, 1u, 0xffffffffu, 0.0f };
 }
 
 /// The contact radius of particles that have none of their own: half the world's thickness (chains and cloth).

@@ -4,6 +4,7 @@
 #define PBD_TEST_CONTACTS_H
 
 #include "families/contacts.h"
+#include "services/materials.h"
 #include "test.h"
 
 #include <stdint.h>
@@ -60,14 +61,31 @@ static inline int ObjectOf(pbdWorldId id, int particle)
 	return -1;
 }
 
-/* O(n^2) reference: pairs closer than r, not both pinned, not rest-pose
-   neighbours of one object. Returns the count; keys (i * n + j, i < j) sorted into out. */
+/* The contacts' rule for how far the rest-pose filter reaches (contacts_list.c ContactFilter), restated: out to the
+   search radius M D when every self-colliding object's rest pairs that near are its structural edges (its
+   material's edgeCover past 1.001 x its search radius; the contacts then list those edges apart), else D. */
+static inline int EdgesCover(const pbdWorld* w)
+{
+	for (int32_t o = 0; o < w->objectCount; ++o) {
+		const float r = pbd_Material_ContactRadius(w, o);
+		const pbdObjectInfo* info = &w->objects[o];
+		if (pbd_Material_InPairContacts(w, o) && info->particleCount > 0 && (w->phase[info->firstParticle] & PBD_PHASE_SELF) &&
+			!(w->materials[o].edgeCover > 1.001f * ((r + r) * PBD_CONTACT_MARGIN)))
+			return 0;
+	}
+	return 1;
+}
+
+/* O(n^2) reference: pairs closer than r, not both pinned, not rest-pose neighbours of one object
+   (closer at rest than the thickness, or M x the thickness when EdgesCover). Returns the count; keys
+   (i * n + j, i < j) sorted into out. */
 static inline int PairsWithin(pbdWorldId id, float r, int64_t* out)
 {
 	const pbdWorld* w = pbd_GetWorld(id);
 	const int n = w->particleCount;
 	const float t = w->params[pbdParam_thickness];
-	const float r2 = r * r, t2 = t * t;
+	const float rest = EdgesCover(w) ? t * PBD_CONTACT_MARGIN : t;
+	const float r2 = r * r, t2 = rest * rest;
 	int* object = malloc(sizeof(int) * (size_t)n);
 	for (int i = 0; i < n; ++i) object[i] = ObjectOf(id, i);
 	int count = 0;

@@ -81,7 +81,7 @@ static inline int Meet(const Cloud* c, const pbdGridFilter* f, int32_t i, int32_
 	return d2 < r2;
 }
 
-/* The contacts family's rule (families/contacts.c ContactFilter) as a filter: pairs within a group of
+/* The contacts family's rule (families/contacts_list.c ContactFilter) as a filter: pairs within a group of
    particles that both carry SELF (self), between groups (others), no pins, no NO_COLLIDE or fluid
    particle, rest-pose neighbours closer than rest left out. The table (one per file: tests run one at a
    time) only when a switch is off, as the family does. */

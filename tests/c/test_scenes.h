@@ -32,7 +32,7 @@
    supports since item 5 (contacts.c; was 0x607680e3) */
 #define PBD_SHAPES_DETERMINISM_HASH 0x90424e22u
 /* the soft cube solved by cells since issue 22 item 5 (volumeSweeps 8, volume.c; was 0x63f7384a); a pair that
-   separated past the search radius kept in the list since (contacts.c KeepSeparating; was 0x2c2b1ea9); the cell's
+   separated past the search radius kept in the list since (contacts_list.c KeepSeparating; was 0x2c2b1ea9); the cell's
    gradients around its diagonal (volume_solve.c) and a small lattice's sweeps stopped once it settles (volume.c)
    since, the kept pairs projected last (was 0xfd6ded0f); the bodies kept on their side of the cloth's triangles
    (contacts_sheets.c; was 0x1c9451f5) */

@@ -338,3 +338,82 @@ void Test_SelfCollisionCoincidentFinite(void)
 	ENSURE(spread > 2.0f * t);
 	pbd_DestroyWorld(w);
 }
+
+/* The edges listed apart (contacts_list.c CollectEdges): in a world whose self-colliding objects' rest pairs within the
+   search radius M D are all structural edges (a cloth of 0.02 m steps and a chain of 0.02 m segments at thickness
+   0.018: D = 0.018 <= 0.02 < M D = 0.0216 < the diagonal 0.028), the search leaves out every rest pair within M D
+   (the brute force with that rule) and the edge list is exactly the rest pairs between D and M D, not both pinned,
+   with particles scattered and pinned at random. At thickness 0.03 (M D 0.036 past the diagonal) the world falls
+   back to the search's old rule and lists no edge. And a listed edge does the contact's work: a chain of one
+   0.02 m segment, its constraint off (stiffness 0), set 0.009 m long ends the step at D = 0.018 (it stays at
+   0.009 if the edge is missing from both the search and the list). */
+static int RestPairsBetween(const pbdWorld* w, float D, float R, int64_t* out)
+{
+	const int n = w->particleCount;
+	int count = 0;
+	for (int i = 0; i < n; ++i) {
+		for (int j = i + 1; j < n; ++j) {
+			if ((w->phase[i] & PBD_PHASE_OBJECT_MASK) != (w->phase[j] & PBD_PHASE_OBJECT_MASK)) continue;
+			if (w->x[4 * i + 3] == 0.0f && w->x[4 * j + 3] == 0.0f) continue;
+			const float* a = w->rest0 + 4 * i;
+			const float* b = w->rest0 + 4 * j;
+			const float ex = a[0] - b[0], ey = a[1] - b[1], ez = a[2] - b[2];
+			const float e2 = (ex * ex + ey * ey) + ez * ez;
+			if (!(e2 >= D * D && e2 < R * R)) continue;
+			if (out) out[count] = (int64_t)i * n + j;
+			count += 1;
+		}
+	}
+	if (out) qsort(out, (size_t)count, sizeof *out, CompareKeys);
+	return count;
+}
+
+void Test_SelfCollisionEdgesListedApart(void)
+{
+	SeedRand(99);
+	for (int thick = 0; thick < 2 && !g_testFailed; ++thick) {
+		const float t = thick ? 0.03f : 0.018f;
+		pbdWorldId w = MakeWorld(600, 0);
+		pbd_World_SetParam(w, pbdParam_thickness, t);
+		pbd_World_SetParam(w, pbdParam_selfCollision, 1.0f);
+		const float u[3] = { 0.38f, 0, 0 }, v[3] = { 0, 0, 0.38f };
+		ENSURE(AddCloth(w, 20, -0.2f, 0.5f, -0.2f, u, v) == 0);
+		ENSURE(AddChain(w, -0.5f, 0.8f, 0.0f, 0.5f, 0.8f, 0.0f, 50) == 400);
+		pbdWorld* world = pbd_GetWorld(w);
+		ENSURE(EdgesCover(world) == !thick);
+		const int n = pbd_World_GetParticleCount(w);
+		for (int i = 0; i < n; ++i) {
+			if (RandInt() % 3 == 0) pbd_World_SetPosition(w, i, RandRange(-0.3f, 0.3f), RandRange(0.3f, 0.9f), RandRange(-0.3f, 0.3f));
+			if (RandInt() % 7 == 0) pbd_World_SetInvMass(w, i, 0.0f);
+		}
+		CheckPairsAgainstBruteForce(w, 10);
+		pbd_World_Step(w); /* the step's start lists the edges, from the rest pose and the pins */
+		const pbdContacts* c = pbd_ContactsState(world);
+		ENSURE(c->edgesCover == !thick);
+		int64_t* expected = malloc(sizeof(int64_t) * 4000);
+		const int count = thick ? 0 : RestPairsBetween(world, t, t * PBD_CONTACT_MARGIN, expected);
+		ENSURE(thick || count > 600); /* of the cloth's 760 edges and the chain's 50, those not both pinned */
+		ENSURE(c->edgeCount == count);
+		int64_t* got = malloc(sizeof(int64_t) * ((size_t)c->edgeCount + 1));
+		for (int k = 0; k < c->edgeCount; ++k) got[k] = (int64_t)c->edges[2 * k] * n + c->edges[2 * k + 1];
+		qsort(got, (size_t)c->edgeCount, sizeof *got, CompareKeys);
+		ENSURE(c->edgeCount == count && memcmp(got, expected, sizeof(int64_t) * (size_t)count) == 0);
+		free(got);
+		free(expected);
+		pbd_DestroyWorld(w);
+	}
+
+	pbdWorldId w = MakeWorld(8, 0);
+	pbd_World_SetParam(w, pbdParam_thickness, 0.018f);
+	pbd_World_SetParam(w, pbdParam_selfCollision, 1.0f);
+	pbd_World_SetParam(w, pbdParam_gravityY, 0.0f);
+	ENSURE(AddChain(w, 0.0f, 1.0f, 0.0f, 0.02f, 1.0f, 0.0f, 1) == 0);
+	pbd_World_SetObjectStiffness(w, 0, pbdKind_chain, 0.0f);
+	pbd_World_SetPosition(w, 1, 0.009f, 1.0f, 0.0f);
+	pbd_World_Step(w);
+	const float* x = Pos(w);
+	const float d = sqrtf((x[4] - x[0]) * (x[4] - x[0]) + (x[5] - x[1]) * (x[5] - x[1]) + (x[6] - x[2]) * (x[6] - x[2]));
+	printf("  listed edges: a 0.02 m edge squeezed to 0.009 m, its constraint off, ends the step %.5f m long (D 0.018)\n", (double)d);
+	ENSURE(fabsf(d - 0.018f) < 1e-5f);
+	pbd_DestroyWorld(w);
+}

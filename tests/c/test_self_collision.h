@@ -5,4 +5,5 @@
 	X(SelfCollisionPairOverflowFinite)       \
 	X(SelfCollisionMassWeightedSplit)        \
 	X(SelfCollisionFrictionClosedForm)       \
-	X(SelfCollisionCoincidentFinite)
+	X(SelfCollisionCoincidentFinite)            \
+	X(SelfCollisionEdgesListedApart)
