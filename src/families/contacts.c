@@ -270,9 +270,8 @@ static inline __attribute__((always_inline)) void SolvePairs(pbdWorld* w, const 
 	}
 }
 
-/* one copy of the six solve loops, called for the pairs and for the edges (inlined twice it cost the element 0.6 KB) */
-static __attribute__((noinline)) void SolveList(pbdWorld* w, const pbdContacts* cs, const int32_t* pairs, int32_t begin,
-											   int32_t end)
+/* The six solve loops over [begin, end) of one list, the pairs' or the edges'. */
+static void SolveList(pbdWorld* w, const pbdContacts* cs, const int32_t* pairs, int32_t begin, int32_t end)
 {
 	if (begin >= end) return;
 	const int exact = !(cs->lightest > cs->massRatio * cs->heaviest); /* no pair can be past the ratio */

@@ -29,9 +29,7 @@
 
 /// Between two bodies' particles one above the other, the lower is split as if at least this many times heavier
 /// than the upper (contacts.c says why: a heavy body on a light one; shock propagation, bounded).
-#ifndef PBD_CONTACT_SUPPORT
 #define PBD_CONTACT_SUPPORT 3.0f
-#endif
 
 typedef struct pbdContacts {
 	pbdGrid grid;
@@ -41,6 +39,7 @@ typedef struct pbdContacts {
 	   the rest-pose pairs the search leaves out between D and M D. Solved after the pairs, in the same colour. */
 	int32_t* edges; ///< 2 per edge: (i, j), i < j
 	int32_t edgeCount, maxEdges;
+	int32_t edgesKept, edgeKey[6]; ///< the list is of this world as of these versions (CollectEdges)
 	int32_t dropped; ///< pairs of the last search past maxPairs (counted, not stored)
 	/* What this step looks for (start, from the parameters). */
 	int32_t self, others; ///< selfCollision; collisions, when there are two objects at least

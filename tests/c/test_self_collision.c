@@ -344,7 +344,8 @@ void Test_SelfCollisionCoincidentFinite(void)
    0.018: D = 0.018 <= 0.02 < M D = 0.0216 < the diagonal 0.028), the search leaves out every rest pair within M D
    (the brute force with that rule) and the edge list is exactly the rest pairs between D and M D, not both pinned,
    with particles scattered and pinned at random. At thickness 0.03 (M D 0.036 past the diagonal) the world falls
-   back to the search's old rule and lists no edge. And a listed edge does the contact's work: a chain of one
+   back to the search's old rule and lists no edge, and so does the first world once its thickness is set there; a
+   listed edge whose ends are both pinned since drops out at the next step. And a listed edge does the contact's work: a chain of one
    0.02 m segment, its constraint off (stiffness 0), set 0.009 m long ends the step at D = 0.018 (it stays at
    0.009 if the edge is missing from both the search and the list). */
 static int RestPairsBetween(const pbdWorld* w, float D, float R, int64_t* out)
@@ -398,6 +399,18 @@ void Test_SelfCollisionEdgesListedApart(void)
 		for (int k = 0; k < c->edgeCount; ++k) got[k] = (int64_t)c->edges[2 * k] * n + c->edges[2 * k + 1];
 		qsort(got, (size_t)c->edgeCount, sizeof *got, CompareKeys);
 		ENSURE(c->edgeCount == count && memcmp(got, expected, sizeof(int64_t) * (size_t)count) == 0);
+		if (!thick && count > 0) {
+			/* the list is kept across steps while nothing it depends on changed: both ends of a listed edge pinned
+			   drop it at the next step, a thickness past the cover empties it */
+			const int32_t a = c->edges[0], b = c->edges[1];
+			pbd_World_SetInvMass(w, a, 0.0f);
+			pbd_World_SetInvMass(w, b, 0.0f);
+			pbd_World_Step(w);
+			ENSURE(c->edgeCount == RestPairsBetween(world, t, t * PBD_CONTACT_MARGIN, NULL) && c->edgeCount < count);
+			pbd_World_SetParam(w, pbdParam_thickness, 0.03f);
+			pbd_World_Step(w);
+			ENSURE(c->edgeCount == 0 && !c->edgesCover);
+		}
 		free(got);
 		free(expected);
 		pbd_DestroyWorld(w);
