@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, builtinScenes } from '../../web/js/minipbd.js';
+import { randomDrags } from '../../tools/corner-drags.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
@@ -39,10 +40,12 @@ function fifthSecond(drag) {
 }
 
 // Drag 0 of tools/knots.mjs's fixed seed (a 0.75 m circle, one turn a second, 3 s), which knotted the cloth before
-// it collided with itself: 29.9% a minute after release against 4.7% undisturbed.
+// it collided with itself: 29.9% a minute after release against 4.7% undisturbed. The tool's own drag, to the last
+// bit (corner-drags.mjs): knots are chaotic, and the same drag rounded to six digits knots the cloth whose pins carry
+// their neighbours (29%; docs/physics.md).
 test('the built-in cloth dragged fast and let go is back within 1 point of an undisturbed one in the fifth second', () => {
   const rest = fifthSecond(null);
-  const after = fifthSecond({ n: [0.808151, 0.375997, -0.453342], r: 0.74897, period: 1.009596 });
+  const after = fifthSecond(randomDrags(1, 12345)[0]);
   assert.ok(after <= rest + 0.01, `${(100 * after).toFixed(2)}% after the drag, ${(100 * rest).toFixed(2)}% undisturbed`);
 });
 
