@@ -172,21 +172,23 @@ void Test_FluidBuoyancy(void)
 
 /* Issue 22 item 4: blocks of 0.3, 0.7 and 0.9 x rho0, then 0.3, 1 and 1.5, 10 s each. A box is 5 layers of
    particles, so one layer is 0.2 of its height: the issue's "within 0.03 or one layer, whichever is larger"
-   is one layer here. Measured: 0.3 floats 0.356 submerged, 0.9 just under the surface (1.000), the neutral one
-   0.1690 m under the surface where it was put 0.17 m under, 1.5 on the floor (its bottom 1.5 cm up).
-   NOT YET HELD (printed, not asserted): 0.7 floats 0.907 submerged, a layer deeper than Archimedes. Still
-   water resists slow motion: boxes of 0.6 to 0.9 rise until their top layer reaches the surface's and stop
-   there (0.84 to 1.00 submerged), and boxes of 1.05 to 1.3 sink 3 to 7 cm in 10 s; before the walls took the
-   fluid's lambda once the boil stirred them to 0.72 (0.7) but carried the neutral one to the surface. */
+   is one layer here. Measured: 0.3 floats 0.356 submerged, the neutral one 0.1690 m under the surface where it
+   was put 0.17 m under, 1.5 on the floor (its bottom 1.5 cm up).
+   NOT YET HELD (printed, not asserted): 0.7 floats 0.907 submerged, a layer deeper than Archimedes, and 0.9
+   never rises: it settles 2.4 cm with the water around it and stays there, its centre 0.15 m under the surface
+   (its submerged fraction, 1, is within a layer of 0.9 only because it is all under). Still water resists slow
+   motion: boxes of 0.6 to 0.9 rise until their top layer reaches the surface's, or not at all, and boxes of 1.05
+   to 1.3 sink 3 to 7 cm in 10 s. The cause, measured (docs/physics.md "Buoyancy"): s_corr, a pair repulsion
+   that gives the packed water a yield stress; without it 0.7 floats 0.65 and 0.9 rises, but particles pair. */
 void Test_FluidBuoyancyRatios(void)
 {
 	const float light[3] = { 0.3f, 0.7f, 0.9f }, mixed[3] = { 0.3f, 1.0f, 1.5f };
 	FloatResult a, b;
 	FloatBoxes(light, 600, &a);
 	FloatBoxes(mixed, 600, &b);
-	printf("  10 s: submerged 0.3: %.3f, 0.7: %.3f, 0.9: %.3f (surface over %d columns); neutral %.4f m under the "
-		   "surface (put %.4f m under it); 1.5: bottom %.4f m\n", a.submerged[0], a.submerged[1], a.submerged[2], a.columns,
-		   b.depth[1], 8.5 * D, b.bottom[2]);
+	printf("  10 s: submerged 0.3: %.3f, 0.7: %.3f, 0.9: %.3f, its centre %.4f m under the surface (surface over %d "
+		   "columns); neutral %.4f m under the surface (put %.4f m under it); 1.5: bottom %.4f m\n", a.submerged[0],
+		   a.submerged[1], a.submerged[2], a.depth[2], a.columns, b.depth[1], 8.5 * D, b.bottom[2]);
 	ENSURE(fabs(a.submerged[0] - 0.3) <= 0.2 && fabs(b.submerged[0] - 0.3) <= 0.2);
 	ENSURE(fabs(a.submerged[2] - 0.9) <= 0.2);
 	ENSURE(fabs(b.depth[1] - 8.5 * D) < D); /* the neutral one, 10 s */
