@@ -51,7 +51,7 @@ static size_t Fluid_Bytes(const pbdCapacity* cap)
 	if (cap->maxFluidParticles <= 0) return bytes;
 	const size_t P = (size_t)cap->maxParticles, E = (size_t)Entries(cap), O = (size_t)cap->maxObjects;
 	bytes += pbd_Grid_Bytes(cap->maxParticles) + pbd_NeighbourLists_Bytes(cap->maxParticles, Entries(cap));
-	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + 3 * pbd_PoolBytes(P, 1);
+	bytes += 2 * pbd_PoolBytes(P, sizeof(float)) + 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + 4 * pbd_PoolBytes(P, 1);
 	bytes += pbd_PoolBytes(P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	bytes += 3 * pbd_PoolBytes(E, sizeof(float)) + pbd_PoolBytes(P, sizeof(int32_t)) + pbd_PoolBytes(O, sizeof(float));
 	return bytes;
@@ -94,6 +94,7 @@ static void* Fluid_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 	f->entrySide = pbd_PoolAlloc(pool, E, sizeof(float));
 	f->nearSheet = pbd_PoolAlloc(pool, P, 1);
 	f->sheetExtra = pbd_PoolAlloc(pool, P, 1);
+	f->guardSpent = pbd_PoolAlloc(pool, P, 1);
 	f->plainList = pbd_PoolAlloc(pool, P, 1);
 	f->sheetMemory = pbd_PoolAlloc(pool, P, PBD_SHEET_MEMORY * sizeof(int32_t));
 	f->order = pbd_PoolAlloc(pool, P, sizeof(int32_t));

@@ -104,6 +104,7 @@ typedef struct pbdFluid {
 	                      ///< particle: the cloth particles j it was nearest as +-(j + 1), the sign its side; 0 none
 	uint8_t* sheetExtra;  ///< per fluid particle, this substep: bit e = its memory's entry e is no list entry but
 	                      ///< still over j's patch (fluid_sheets.c): the solve holds it on its side all the same
+	uint8_t* guardSpent;  ///< per fluid particle, this substep: the guard's rounds ran out (fluid_guard.c)
 	int32_t sheetRemember; ///< FindSheets writes the memory (the step's search), not a query's
 	int32_t sheetPairs; ///< fluid-cloth pairs of this substep (tests)
 	int32_t* order;   ///< the particles the solve visits: live fluid particles (object by object, index order),

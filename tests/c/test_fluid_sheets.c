@@ -324,10 +324,12 @@ void Test_FluidClothSweptThroughTank(void)
 
 /* Every split the panel's solver offers, by its corners and middle (1, 2, 4 substeps x 1, 2, 4, 8 passes), water
    thrown at 5 m/s onto the 1 g cloth for 2 s, and thrown at 3 m/s and set down with the fluid sorted every step:
-   none under it anywhere but 1 x 1 thrown at 5 m/s, where the cloth, barely held together, folds through itself
-   around the water: 1 of 900 there (0.11%). Measured with the guard placing a stopped particle a quarter of its
-   radius off the cloth instead of a whole one: 26 of 900 at 1 x 1, 1 at 1 x 2, 2 x 1 and 4 x 1, and 5 at 1 x 1
-   thrown at 3 m/s unsorted; before the guard 825, 707, 280 and 46 (docs/physics.md). */
+   none under it anywhere. At 1 x 1 thrown at 5 m/s the cloth, barely held together, folds closed around the water:
+   one particle ran out of the guard's rounds there and ended under it (0.11%; its path went through a triangle,
+   checked in double with PathThrough) until the particles whose rounds run out were guarded again with the cloth
+   pushed too (fluid_guard.c). Measured with the guard placing a stopped particle a quarter of its radius off the
+   cloth instead of a whole one: 26 of 900 at 1 x 1, 1 at 1 x 2, 2 x 1 and 4 x 1, and 5 at 1 x 1 thrown at 3 m/s
+   unsorted; before the guard 825, 707, 280 and 46 (docs/physics.md). */
 void Test_FluidOnClothEverySplit(void)
 {
 	const int splits[][2] = { { 1, 1 }, { 1, 2 }, { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 4, 1 }, { 4, 2 }, { 4, 4 } };
@@ -338,7 +340,7 @@ void Test_FluidOnClothEverySplit(void)
 			printf("  %g m/s, sort %g, %d x %d: %d of 900 under the cloth\n", (double)throws[c][0], (double)throws[c][1],
 				   splits[k][0], splits[k][1], under);
 			ENSURE(under >= 0);
-			ENSURE(under <= (splits[k][0] == 1 && splits[k][1] == 1 && c == 0 ? 1 : 0));
+			ENSURE(under == 0);
 		}
 	}
 }
