@@ -73,6 +73,11 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # both at -Oz) took it to 181.2 KB: the fluid lists' whole search made the sliced walk without a budget, as the
 # pairs' already was (grid_lists.c: 4 copies of the walk, not 8, 1.2 KB gzip; dam-break 1.009, hammock 1.010,
 # floating 0.96, B/A medians of 9, the same bits), and one guard function for both families: 179.8 KB.
+# The cloth's placed pins carrying it (objects/cloth.js, 0.3 KB gzip of the element's JS) and the fluid guard's
+# second pass took it to 180.2 KB: the colliders family (families/colliders.c) at -Os (WASM_SMALL), 0.35 KB gzip:
+# 179.8 KB; table 1.043, beach-ball 1.006, box-stack 1.003, trampoline 1.021 (B/A against the commit before, wasm,
+# CPU time, medians of 9), the same bits. The bodies' motion (shapes_motion.c) at -Os too would save 1.2 KB more
+# but cost box-stack 1.108 and table 1.075; tearing.c and plasticity.c at -Os saved nothing.
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
@@ -87,7 +92,7 @@ EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \
 WASM_OBJ := $(patsubst src/%.c,build/wasm/%.o,$(WASM_SRC))
 WASM_SCALAR_OBJ := $(patsubst src/%.c,build/wasm-scalar/%.o,$(WASM_SRC))
 WASM_LEAN := $(filter src/world/step.c,$(WASM_SRC))
-WASM_SMALL := $(filter src/families/rotation.c,$(WASM_SRC))
+WASM_SMALL := $(filter src/families/rotation.c src/families/colliders.c,$(WASM_SRC))
 wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Oz,$(if $(filter $(1),$(WASM_LEAN)),-O1,$(if $(filter $(1),$(WASM_SMALL)),-Os,-O2)))
 
 # The page's modules: the whole web/js tree (folders by role), copied as it is. engine/param-table.js is generated

@@ -23,7 +23,7 @@ static pbdWorldId BuiltinGridCloth(void)
 	pbdWorldId w = CornerPinnedCloth(NU, NU, 10, 1, 6.0f);
 	/* held 1.6 m apart, 2 cm off its plane in opposite directions, so it drapes (web/js/format/builtin-scenes.js);
 	   the cloth is the world's first object, its top corners particles 0 and NU - 1. Placed as the scene's builder
-	   places pins (web/js/objects/cloth.js placePins, the same arithmetic in double: the same bits as the page):
+	   places pins (web/js/objects/cloth.js build, the same arithmetic in double: the same bits as the page):
 	   every particle moved by the pins' moves blended with weights 1 / d^2 over the flat grid. */
 	const double at[2][3] = { { -0.8, 2.5, 0.02 }, { 0.8, 2.5, -0.02 } }, pinIJ[2][2] = { { 0, 0 }, { NU - 1, 0 } };
 	double pinG[2][3], move[2][3];
@@ -102,7 +102,7 @@ typedef struct Drag {
 } Drag;
 
 /* The tool's drags (tools/corner-drags.mjs randomDrags): a linear congruential generator from `seed`, in double, so
-   drag k here is drag k there to the last bit. */
+   drag k here is drag k there (up to the rounding of the norm: Math.hypot there, sqrt here). */
 static void RandomDrags(uint32_t seed, int count, Drag* out)
 {
 	for (int k = 0; k < count; ++k) {
@@ -132,7 +132,7 @@ static double FifthSecondStretch(const Drag* drag, int self, float thickness)
 	pbd_World_SetParam(w, pbdParam_thickness, thickness);
 	for (int s = 0; s < 120; ++s) pbd_World_Step(w);
 	if (drag != NULL) {
-		const float dt = pbd_World_GetParam(w, pbdParam_dt);
+		const double dt = 1.0 / 60.0; /* the scene's solver.dt, as tools/knots.mjs reads it (not the engine's float) */
 		const double n[3] = { drag->n[0], drag->n[1], drag->n[2] };
 		double u[3], v[3];
 		const double e[3] = { fabs(n[0]) < 0.9 ? 1.0 : 0.0, fabs(n[0]) < 0.9 ? 0.0 : 1.0, 0.0 };

@@ -55,7 +55,7 @@ test('the default cloth, settled, sags between its pins and folds out of its pla
   assert.ok(stats.kineticEnergy < 0.5, `kinetic energy ${stats.kineticEnergy} J`);
 });
 
-// Pins placed inside the cloth's rest square carry their neighbours (objects/cloth.js placePins). Placed alone, the
+// Pins placed inside the cloth's rest square carry their neighbours (objects/cloth.js build). Placed alone, the
 // built-in cloth's corner pins, 0.2 m in, landed four columns past their neighbours: the corners started folded over
 // themselves, and at 2 passes a step (the panel offers 1-200) the cloth hung undisturbed with 21% stretch at a
 // corner, 44% with its self-collision (the fold could not pass back through).
@@ -75,7 +75,7 @@ test('pins placed inside the cloth start no particle past its neighbour, and the
   }
 });
 
-// The blend is bounded (BLEND_WORK pin-node evaluations, then read bilinearly): the scene format's most pins on the
+// The blend is bounded (past 2^26 pin-particle terms every k-th pin): the scene format's most pins on the
 // most particles still build, every placed pin exactly where it says, no coordinate past the pins' and the grid's.
 test('10,000 placed pins on a 512 x 512 cloth build, each where the scene says', () => {
   const pins = [];

@@ -7,32 +7,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadMiniPBD, builtinScenes } from '../../web/js/minipbd.js';
-import { randomDrags } from '../../tools/corner-drags.mjs';
+import { dragCorner, randomDrags } from '../../tools/corner-drags.mjs';
 
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pbd = await loadMiniPBD(fs.readFileSync(path.join(root, 'dist', 'minipbd.wasm')));
 
 const NU = 40, CORNER = 39 * NU; // the built-in cloth: 40 x 40; (0, 39), its bottom-left corner
 const at = (w, i) => Array.from(w.positions.subarray(4 * i, 4 * i + 3));
-const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
-const unit = (a) => { const l = Math.hypot(...a); return a.map((x) => x / l); };
 
-// The least max stretch over the fifth second after `seconds` of drag (or of nothing): the cloth still sways then.
+// The least max stretch over the fifth second after 3 s of drag (or of nothing): the cloth still sways then. The drag
+// is tools/knots.mjs's own (corner-drags.mjs, at the scene's dt as the tool reads it).
 function fifthSecond(drag) {
-  const w = pbd.createWorld(builtinScenes.cloth), dt = w.getParam('dt');
+  const sc = builtinScenes.cloth, w = pbd.createWorld(sc), dt = sc.solver.dt ?? w.getParam('dt');
   w.step(120);
-  if (drag) {
-    const { n, r, period } = drag, c = at(w, CORNER), id = w.addAttachment(CORNER, c, 1);
-    const u = unit(cross(n, Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0])), v = cross(n, u);
-    for (let s = 1; s <= 180; s++) {
-      const a = (2 * Math.PI * s * dt) / period, su = r * Math.sin(a), sv = r * (1 - Math.cos(a));
-      w.moveAttachment(id, [0, 1, 2].map((k) => c[k] + su * u[k] + sv * v[k]));
-      w.step(1);
-    }
-    w.removeAttachment(id);
-  } else {
-    w.step(180);
-  }
+  if (drag) dragCorner(w, { ...drag, seconds: 3 }, dt);
+  else w.step(180);
   let least = Infinity;
   for (let s = 1; s <= 300; s++) { w.step(1); if (s > 240) least = Math.min(least, w.stats().maxStretch); }
   w.destroy();

@@ -60,50 +60,6 @@ const PIN = {
 };
 const RESOLUTION = { kind: 'integer', min: L.resolution.min, max: L.resolution.max };
 
-/** Moves the cloth so that each pin [i, j, x, y, z] is at (x, y, z), every other particle by a blend of the pins'
- *  moves (Shepard's inverse-distance weights, squared, over the flat grid; a pin [i, j] moves 0), so a pin placed
- *  inside the cloth's rest square carries its neighbours along instead of jumping over them. Placed alone, the built-in
- *  cloth's corner pins, 0.2 m in, landed four columns past their neighbours: the corners started folded over
- *  themselves, and at 2 passes a step the cloth hung undisturbed with 21% stretch (44% with its self-collision, the
- *  fold unable to pass back). The blend is taken on a grid of at most BLEND_WORK / pins nodes and read bilinearly
- *  (exact when the cloth's grid fits: the built-in one), so the work is bounded: 10,000 placed pins on a 512 x 512
- *  cloth build in 0.6 s (Node, this machine) where the blend at every particle would take minutes. */
-const BLEND_WORK = 1 << 24;
-function placePins(engine, id, first, o, v) {
-  const e = engine.exports, [nu, nv] = o.resolution, U = [o.size[0], 0, 0];
-  const grid = (i, j) => [0, 1, 2].map((k) => o.origin[k] + (i / (nu - 1)) * U[k] + (j / (nv - 1)) * v[k]);
-  const pins = o.pins.map(([i, j, ...at]) => {
-    const g = grid(i, j);
-    return { g, move: at.length === 3 ? at.map((c, k) => c - g[k]) : [0, 0, 0] };
-  });
-  const blend = (g) => {
-    const move = [0, 0, 0];
-    let sum = 0;
-    for (const p of pins) {
-      const d2 = (g[0] - p.g[0]) ** 2 + (g[1] - p.g[1]) ** 2 + (g[2] - p.g[2]) ** 2;
-      if (d2 === 0) return p.move; // on a pin: its own move
-      sum += 1 / d2;
-      for (let k = 0; k < 3; k++) move[k] += p.move[k] / d2;
-    }
-    return move.map((m) => m / sum);
-  };
-  const side = Math.max(2, Math.floor(Math.sqrt(BLEND_WORK / pins.length)));
-  const cu = Math.min(nu, side), cv = Math.min(nv, side), su = (cu - 1) / (nu - 1), sv = (cv - 1) / (nv - 1);
-  const nodes = [];
-  for (let b = 0; b < cv; b++) for (let a = 0; a < cu; a++) nodes.push(blend(grid(a / su, b / sv)));
-  for (let j = 0; j < nv; j++) {
-    const fb = j * sv, b0 = Math.min(Math.floor(fb), cv - 2), tb = fb - b0;
-    for (let i = 0; i < nu; i++) {
-      const fa = i * su, a0 = Math.min(Math.floor(fa), cu - 2), ta = fa - a0;
-      const n00 = nodes[b0 * cu + a0], n10 = nodes[b0 * cu + a0 + 1], n01 = nodes[(b0 + 1) * cu + a0], n11 = nodes[(b0 + 1) * cu + a0 + 1];
-      const g = grid(i, j);
-      const at = g.map((c, k) => c + (1 - tb) * ((1 - ta) * n00[k] + ta * n10[k]) + tb * ((1 - ta) * n01[k] + ta * n11[k]));
-      engine.check(e.pbd_World_SetPosition(id, first + j * nu + i, ...at), 'engine', id);
-    }
-  }
-  for (const [i, j, ...at] of o.pins) if (at.length === 3) engine.check(e.pbd_World_SetPosition(id, first + j * nu + i, ...at), 'engine', id);
-}
-
 /** Its scene keys (format/fields.js): the grid first, the pins and mass rectangles are checked against it. */
 const FIELDS = [
   typeRow(TYPE),
@@ -160,8 +116,35 @@ export const cloth = {
         for (let i = m.from[0]; i <= m.to[0]; i++) engine.check(e.pbd_World_SetMass(id, first + j * nu + i, m.mass), 'engine', id);
       }
     }
-    for (const [i, j] of o.pins) engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
-    if (o.pins.some((p) => p.length === 5)) placePins(engine, id, first, o, v);
+    for (const [i, j, ...at] of o.pins) {
+      engine.check(e.pbd_World_SetInvMass(id, first + j * nu + i, 0), 'engine', id);
+      if (at.length === 3) engine.check(e.pbd_World_SetPosition(id, first + j * nu + i, ...at), 'engine', id);
+    }
+    // Placed pins carry the cloth: every other particle moves by the pins' moves blended with weights 1/d^2 over the
+    // flat grid (Shepard; a pin [i, j] moves 0). Placed alone, the built-in cloth's corners, 0.2 m in, jumped four
+    // columns past their neighbours: it started folded, and at 2 passes a step hung so (21% stretch; 44% with its
+    // self-collision; docs/physics.md "Placed pins"). Past 2^26 pin-particle terms every k-th pin is blended.
+    if (o.pins.some((p) => p.length === 5)) {
+      const grid = (i, j) => o.origin.map((c, k) => c + (i / (nu - 1)) * w * (k === 0) + (j / (nv - 1)) * v[k]);
+      const every = Math.ceil((o.pins.length * nu * nv) / 2 ** 26), held = new Set(o.pins.map(([i, j]) => j * nu + i));
+      const pins = o.pins.filter((_, k) => k % every === 0).map(([i, j, ...at]) => {
+        const g = grid(i, j);
+        return [g, g.map((c, k) => (at[k] ?? c) - c)];
+      });
+      for (let j = 0; j < nv; j++) {
+        for (let i = 0; i < nu; i++) {
+          if (held.has(j * nu + i)) continue;
+          const g = grid(i, j), m = [0, 0, 0];
+          let sum = 0;
+          for (const [p, move] of pins) {
+            const d2 = (g[0] - p[0]) ** 2 + (g[1] - p[1]) ** 2 + (g[2] - p[2]) ** 2;
+            sum += 1 / d2;
+            for (let k = 0; k < 3; k++) m[k] += move[k] / d2;
+          }
+          engine.check(e.pbd_World_SetPosition(id, first + j * nu + i, ...g.map((c, k) => c + m[k] / sum)), 'engine', id);
+        }
+      }
+    }
     return first;
   },
 
