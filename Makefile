@@ -79,18 +79,22 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 # CPU time, medians of 9), the same bits. The bodies' motion (shapes_motion.c) at -Os too would save 1.2 KB more
 # but cost box-stack 1.108 and table 1.075; tearing.c and plasticity.c at -Os saved nothing.
 # The levels change no bits: wasm has no FMA, and FP_FLAGS keep each operation as written.
+# Our snprintf (src/wasm/freestanding/printf.c, the threaded build's) in the Emscripten builds too, in place of
+# musl's: its printf core and exact %g (fmt_fp) were 5.8 KB of code for the core's few messages with numbers; ours
+# prints them as glibc does, which the native tests read (3.9 KB gzip off the wasm).
+WASM_PRINTF := src/wasm/freestanding/printf.c
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
 	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c src/families/attachments.c src/families/fluid_emit.c src/families/shapes_sdf.c src/families/tethers_build.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c \
 	src/families/fluid_queries.c src/families/fluid_sort.c src/families/fluid_guard.c src/services/crossing.c src/families/contacts_sheets.c src/families/contacts_list.c src/neighbours/triangles.c src/services/reach.c \
-	src/families/fluid.c src/neighbours/grid.c src/families/shapes.c src/families/fluid_sheets.c src/families/volume.c,$(WASM_SRC))
+	src/families/fluid.c src/neighbours/grid.c src/families/shapes.c src/families/fluid_sheets.c src/families/volume.c,$(WASM_SRC) $(WASM_PRINTF))
 EMCC_CFLAGS := -msimd128 $(FP_FLAGS) -DNDEBUG $(WARN) -Isrc
 EMCC_LDFLAGS = -O3 -msimd128 --no-entry -sSTANDALONE_WASM -sMALLOC=emmalloc \
 	-sALLOW_MEMORY_GROWTH=1 -sINITIAL_MEMORY=16MB -sMAXIMUM_MEMORY=2GB -sTOTAL_STACK=1MB \
 	-sEXPORTED_FUNCTIONS=$(WASM_EXPORTS)
-WASM_OBJ := $(patsubst src/%.c,build/wasm/%.o,$(WASM_SRC))
-WASM_SCALAR_OBJ := $(patsubst src/%.c,build/wasm-scalar/%.o,$(WASM_SRC))
+WASM_OBJ := $(patsubst src/%.c,build/wasm/%.o,$(WASM_SRC) $(WASM_PRINTF))
+WASM_SCALAR_OBJ := $(patsubst src/%.c,build/wasm-scalar/%.o,$(WASM_SRC) $(WASM_PRINTF))
 WASM_LEAN := $(filter src/world/step.c,$(WASM_SRC))
 WASM_SMALL := $(filter src/families/rotation.c src/families/colliders.c,$(WASM_SRC))
 wasm_opt = $(if $(filter $(1),$(WASM_COLD)),-Oz,$(if $(filter $(1),$(WASM_LEAN)),-O1,$(if $(filter $(1),$(WASM_SMALL)),-Os,-O2)))
