@@ -37,6 +37,31 @@ function scene(hem) {
   return s;
 }
 
+// Edges of the cloth that pass through one of its triangles they share no corner with (each edge once per triangle
+// it is an edge of): a cloth that has passed through itself has some, one that has not none. In double.
+function selfCrossings(w) {
+  const x = w.positions, T = w.triangles, P = (i) => [x[4 * i], x[4 * i + 1], x[4 * i + 2]];
+  const sub = (a, b) => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+  const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  let n = 0;
+  for (let e = 0; e < T.length; e += 3) {
+    for (let k = 0; k < 3; k++) {
+      const a = T[e + k], b = T[e + (k + 1) % 3], pa = P(a), pb = P(b);
+      for (let t = 0; t < T.length; t += 3) {
+        const v = [T[t], T[t + 1], T[t + 2]];
+        if (v.includes(a) || v.includes(b)) continue;
+        const p = v.map(P), nrm = cross(sub(p[1], p[0]), sub(p[2], p[0]));
+        const da = dot(nrm, sub(pa, p[0])), db = dot(nrm, sub(pb, p[0]));
+        if ((da > 0) === (db > 0)) continue;
+        const s = da / (da - db), q = pa.map((c, m) => c + s * (pb[m] - c));
+        if ([0, 1, 2].every((m) => dot(cross(sub(p[(m + 1) % 3], p[m]), sub(q, p[m])), nrm) >= 0)) n++;
+      }
+    }
+  }
+  return n;
+}
+
 // A drag (corner-drags.mjs), then 5 s and a minute after release.
 function dragAndRelease(sc, drag) {
   const w = pbd.createWorld(sc), dt = sc.solver.dt ?? w.getParam('dt');
@@ -46,9 +71,9 @@ function dragAndRelease(sc, drag) {
   let fifth = Infinity;
   for (let s = 1; s <= 300; s++) { w.step(1); if (s > 240) fifth = Math.min(fifth, w.stats().maxStretch); }
   w.step(3300);
-  const minute = w.stats().maxStretch;
+  const minute = w.stats().maxStretch, through = selfCrossings(w);
   w.destroy();
-  return { peak, fifth, minute };
+  return { peak, fifth, minute, through };
 }
 
 function undisturbed(sc) {
@@ -93,7 +118,9 @@ for (const hem of [false, true]) {
   const back = runs.filter((m) => m.fifth <= base.fifth + 0.01).length;
   const worst = (k) => Math.max(...runs.map((m) => m[k]));
   console.log(`  random: undisturbed at the same steps ${pct(base.fifth)} in the fifth second, ${pct(base.minute)} a minute after`);
-  console.log(`  random: back within 1 point in the fifth second ${back} of ${RANDOM} (worst ${pct(worst('fifth'))}); knotted (over 1 point a minute after) ${knotted} of ${RANDOM} (worst ${pct(worst('minute'))})`);
+  const through = runs.filter((m) => m.through > 0).length;
+  console.log(`  random: back within 1 point in the fifth second ${back} of ${RANDOM} (worst ${pct(worst('fifth'))}); over 1 point a minute after ${knotted} of ${RANDOM} (worst ${pct(worst('minute'))}); passed through itself (an edge through a triangle a minute after) ${through} of ${RANDOM}`);
   console.log(`  random, a minute after: ${runs.map((m) => (100 * m.minute).toFixed(1)).join(' ')}`);
   console.log(`  random, fifth second:   ${runs.map((m) => (100 * m.fifth).toFixed(1)).join(' ')}`);
+  console.log(`  random, edges through triangles a minute after: ${runs.map((m) => m.through).join(' ')}`);
 }

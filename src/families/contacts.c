@@ -296,8 +296,14 @@ static void Contacts_Solve(pbdWorld* w, void* state, const pbdStepContext* ctx, 
 	SolveList(w, cs, cs->edges, begin > P ? begin - P : 0, end - P);
 }
 
-/* The update stage, after the passes: no solid particle's path crosses another object's cloth (contacts_sheets.c). */
-static void Contacts_Update(pbdWorld* w, void* state, const pbdStepContext* ctx) { pbd_Contacts_GuardSheets(w, state); }
+/* The update stage, after the passes: no cloth colliding with itself passes through its own holes (contacts_self.c),
+   and no solid particle's path crosses another object's cloth (contacts_sheets.c). */
+static void Contacts_Update(pbdWorld* w, void* state, const pbdStepContext* ctx)
+{
+	const pbdContacts* c = state;
+	if (c->self) pbd_Contacts_GuardSelf(w, c);
+	pbd_Contacts_GuardSheets(w, state);
+}
 
 const pbdFamily pbd_family_contacts = {
 	.name = "contacts",

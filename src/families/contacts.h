@@ -31,6 +31,16 @@
 /// than the upper (contacts.c says why: a heavy body on a light one; shock propagation, bounded).
 #define PBD_CONTACT_SUPPORT 3.0f
 
+/* How far off the triangle the guard puts a particle, in its contact radii: a tenth. The guard keeps the side; the
+   particle contacts with the cloth's particles do the rest. Measured on 42 cubes (soft and rigid, resolution 3-10,
+   three places) set down 5 cm over the trampoline's cloth, 5 s: kinetic energy at the end, median / worst, and the
+   cubes that went through (without the guard: 3 through, 8.0e-4 / 2.2e-3 J):
+       0.1 r: none through, 7.4e-4 / 3.1e-3 J;  0.5 r: none, 1.1e-3 / 2.4e-2;  r + r_s (the contact distance): none,
+       2.0e-3 / 0.11 J, the soft cubes jittering on the cloth for good;  0: 2 through (a path that starts in the
+   triangle's plane has no side). Moving the particle alone, not the triangle, at r + r_s: none through, but 5 of
+   the 42 bounced off the cloth's edge (the cloth never felt those particles' weight, so it did not give). */
+#define PBD_SHEET_GUARD 0.1f
+
 typedef struct pbdContacts {
 	pbdGrid grid;
 	int32_t* pairs; ///< 2 per pair: (i, j), i < j, in the search's order
@@ -103,6 +113,8 @@ int pbd_Contacts_BodyNormal(const pbdWorld* world, const pbdContacts* contacts, 
 /// After the passes: each solid particle's path in the substep kept from crossing another object's cloth
 /// (contacts_sheets.c).
 void pbd_Contacts_GuardSheets(pbdWorld* world, pbdContacts* contacts);
+/// A cloth colliding with itself kept from passing through its own holes (contacts_self.c), after the passes.
+void pbd_Contacts_GuardSelf(pbdWorld* world, const pbdContacts* contacts);
 /// The grid built from the current predicted positions, nothing searched (the benchmark's
 /// rebuild mode reaches it by this name); 0 if the build was refused.
 int pbd_HashGrid_Build(pbdWorld* world);

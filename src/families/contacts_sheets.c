@@ -26,15 +26,7 @@
 #include "services/crossing.h"
 #include "services/materials.h"
 
-/* How far off the triangle the guard puts a particle, in its contact radii: a tenth. The guard keeps the side; the
-   particle contacts with the cloth's particles do the rest. Measured on 42 cubes (soft and rigid, resolution 3-10,
-   three places) set down 5 cm over the trampoline's cloth, 5 s: kinetic energy at the end, median / worst, and the
-   cubes that went through (without the guard: 3 through, 8.0e-4 / 2.2e-3 J):
-       0.1 r: none through, 7.4e-4 / 3.1e-3 J;  0.5 r: none, 1.1e-3 / 2.4e-2;  r + r_s (the contact distance): none,
-       2.0e-3 / 0.11 J, the soft cubes jittering on the cloth for good;  0: 2 through (a path that starts in the
-   triangle's plane has no side). Moving the particle alone, not the triangle, at r + r_s: none through, but 5 of
-   the 42 bounced off the cloth's edge (the cloth never felt those particles' weight, so it did not give). */
-#define PBD_SHEET_GUARD 0.1f
+
 
 /* Object o's particles, one after another: free ones that collide. */
 static void GuardObject(const pbdWorld* w, const pbdContacts* c, const pbdCrossing* crossing, int32_t o, int filtered)

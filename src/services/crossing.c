@@ -35,6 +35,7 @@ typedef struct GuardVisit {
 	const float* x0; ///< the particle's start
 	float* p1;       ///< its end, corrected in place
 	int32_t own;          ///< the particle's object: its own triangles are not tested (-1: none)
+	int32_t corner;       ///< the particle itself: triangles it is a corner of are not tested (-1: none)
 	const uint8_t* meets; ///< per object: 0 where the particle's filter does not meet it (NULL: all)
 	/* the earliest time in [0, 1] the path goes through a triangle (> 1: none), the triangle, the point's
 	   barycentric coordinates in it then, and the side it came from (+1: the side of (b - a) x (c - a)) */
@@ -135,6 +136,7 @@ static int GuardTriangle(void* data, int32_t t)
 		if (s == g->own || (g->meets != NULL && g->meets[s] == 0u)) return 1;
 	}
 	const uint32_t* tri = b->index.triangles + 3 * t;
+	if ((int32_t)tri[0] == g->corner || (int32_t)tri[1] == g->corner || (int32_t)tri[2] == g->corner) return 1;
 	const float *a0 = b->x + 4 * tri[0], *b0 = b->x + 4 * tri[1], *c0 = b->x + 4 * tri[2];
 	const float *a1 = b->p + 4 * tri[0], *b1 = b->p + 4 * tri[1], *c1 = b->p + 4 * tri[2];
 	/* the point's height over the triangle's plane times twice its area, f(t), as a cubic (Provot 1997):
@@ -196,9 +198,9 @@ int32_t pbd_Crossing_Build(pbdCrossing* c, pbdWorld* w, const float* within, int
 								   scratch, scratchBytes);
 }
 
-int32_t pbd_Crossing_Guard(const pbdCrossing* c, int32_t i, float distance, int32_t own, const uint8_t* meets, float ratio)
+static int32_t Guard(const pbdCrossing* c, int32_t i, float distance, int32_t own, int32_t corner, const uint8_t* meets, float ratio)
 {
-	GuardVisit g = { .b = c, .x0 = c->x + 4 * i, .p1 = c->p + 4 * i, .own = own, .meets = meets };
+	GuardVisit g = { .b = c, .x0 = c->x + 4 * i, .p1 = c->p + 4 * i, .own = own, .corner = corner, .meets = meets };
 	float* p = c->p;
 	int32_t moved = 0;
 	for (int32_t round = 0; round < PBD_CROSSING_ROUNDS; ++round) {
@@ -252,4 +254,14 @@ int32_t pbd_Crossing_Guard(const pbdCrossing* c, int32_t i, float distance, int3
 		}
 	}
 	return moved;
+}
+
+int32_t pbd_Crossing_Guard(const pbdCrossing* c, int32_t i, float distance, int32_t own, const uint8_t* meets, float ratio)
+{
+	return Guard(c, i, distance, own, -1, meets, ratio);
+}
+
+int32_t pbd_Crossing_GuardOwn(const pbdCrossing* c, int32_t i, float distance, float ratio)
+{
+	return Guard(c, i, distance, -1, i, NULL, ratio);
 }

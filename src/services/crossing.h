@@ -59,4 +59,8 @@ int32_t pbd_Crossing_Build(pbdCrossing* crossing, pbdWorld* world, const float* 
 int32_t pbd_Crossing_Guard(const pbdCrossing* crossing, int32_t particle, float distance, int32_t own, const uint8_t* meets,
 						   float ratio);
 
+/// The same against the triangles of the index but those particle i is a corner of, whatever their object (a sheet's
+/// own triangles: families/contacts_sheets.c's guard of a cloth against itself); ratio > 0.
+int32_t pbd_Crossing_GuardOwn(const pbdCrossing* crossing, int32_t particle, float distance, float ratio);
+
 #endif

@@ -2,4 +2,5 @@
 #define TEST_LIST_KNOTS(X)         \
 	X(KnotsGrabCannotPassReach) \
 	X(KnotsReachIsNearestPointOfLens) \
-	X(KnotsFastDragLeavesNoKnot)
+	X(KnotsFastDragLeavesNoKnot) \
+	X(KnotsCornerCannotPassThroughItsCloth)
