@@ -13,6 +13,9 @@
      rigid-cap     two rigid boxes at the largest resolution (48 cells: 49^3 = 117,649 particles each, 235,298 of the
                    format's 262,144): their rest normals (families/shapes_sdf.c), a neighbour search over each body at
                    its first step's start
+     pinned-rows   a 512 x 512 cloth with 4,096 pins, eight whole rows of them 40 rows apart (as many as a link holds):
+                   the tethers' build at the first step (each free particle's nearest pins of its four nearest rows;
+                   the rows under the last one looked at every pin, until each island got its own grid)
 
    `sizes` scales the fluids (a quick run): 1 is the format's limit. */
 
@@ -59,6 +62,12 @@ export function heavyScenes({ scale = 1 } = {}) {
         type: 'rigid', name: `box ${k + 1}`, shape: 'box', position: [x, 1, 0], halfExtents: [0.5, 0.5, 0.5], resolution: 24,
         mass: 1, particleRadius: 2 / 24,
       })),
+    },
+    'pinned-rows': {
+      format: 'minipbd-scene', version: 2,
+      name: 'A 512 x 512 cloth with 4,096 pins in eight rows',
+      objects: [{ type: 'cloth', name: 'pinned rows', origin: [-1, 2.2, 0], size: [2, 2], resolution: [512, 512], plane: 'xy', mass: 0.0005,
+        pins: Array.from({ length: 4096 }, (_, k) => [k % 512, 40 * Math.floor(k / 512)]) }],
     },
     'rigid-cap': {
       format: 'minipbd-scene', version: 2,

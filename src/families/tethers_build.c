@@ -318,6 +318,143 @@ static void FindWithGrid(const pbdWorld* w, pbdTethers* t, int first, int end, c
 	}
 }
 
+/* With few islands, a grid per island instead (FindByIslands). One grid over every pin stops a particle's search
+   only when no pin left can be as near as its K-th nearest island: for a particle far from a few large islands
+   (a 512 x 512 cloth with 20 rows of 512 pins, the rows under the last one) that is most of the pins, 11 s natively
+   and 25 s in wasm at the first step. Per island, the nearest pin of that island alone stops at its own distance. */
+#define PBD_TETHER_ISLAND_GRIDS 64
+
+/* The nearest pin of the grid's pins `sub` to r (ties: the lower pin index): the ring search of FindWithGrid with
+   one island, which stops at the nearest pin's own distance. */
+static void NearestInGrid(const pbdWorld* w, const PinGrid* g, const int32_t* sub, const float* r, float* bestOut, int* pinOut)
+{
+	const double p[3] = { r[0], r[1], r[2] };
+	int c[3], maxR = 0;
+	double box[3];
+	for (int a = 0; a < 3; ++a) {
+		c[a] = CellCoord(g, a, p[a]);
+		box[a] = Gap(p[a], g->lo[a], g->hi[a], g->margin);
+		if (c[a] > maxR) maxR = c[a];
+		if (g->n[a] - 1 - c[a] > maxR) maxR = g->n[a] - 1 - c[a];
+	}
+	float best = 3.4e38f;
+	int pin = -1;
+	for (int ring = 0; ring <= maxR; ++ring) {
+		if (ring > 0 && pin >= 0) {
+			double L = 1e300;
+			for (int a = 0; a < 3; ++a) {
+				const double others = box[0] + box[1] + box[2] - box[a];
+				if (c[a] + ring <= g->n[a] - 1) {
+					const double v = Gap(p[a], g->origin[a] + (double)(c[a] + ring) * g->h, 1e300, g->margin) + others;
+					if (v < L) L = v;
+				}
+				if (c[a] - ring >= 0) {
+					const double v = Gap(p[a], -1e300, g->origin[a] + (double)(c[a] - ring + 1) * g->h, g->margin) + others;
+					if (v < L) L = v;
+				}
+			}
+			if ((L - 1e-30) * (1.0 - 1e-6) > best) break;
+		}
+		int q[3];
+		for (q[2] = c[2] - ring; q[2] <= c[2] + ring; ++q[2]) {
+			if (q[2] < 0 || q[2] >= g->n[2]) continue;
+			for (q[1] = c[1] - ring; q[1] <= c[1] + ring; ++q[1]) {
+				if (q[1] < 0 || q[1] >= g->n[1]) continue;
+				const int face = q[2] == c[2] - ring || q[2] == c[2] + ring || q[1] == c[1] - ring || q[1] == c[1] + ring;
+				const int step = face || ring == 0 ? 1 : 2 * ring;
+				for (q[0] = c[0] - ring; q[0] <= c[0] + ring; q[0] += step) {
+					if (q[0] < 0 || q[0] >= g->n[0]) continue;
+					if (pin >= 0 && !CellMayHold(g, p, q, best)) continue;
+					const int cell = (q[2] * g->n[1] + q[1]) * g->n[0] + q[0];
+					for (int j = g->cellStart[cell]; j < g->cellStart[cell + 1]; ++j) {
+						const int at = sub[g->cellPins[j]];
+						const float d2 = RestDistance2(r, w->rest0 + 4 * at);
+						if (d2 < best || (d2 == best && at < pin)) best = d2, pin = at;
+					}
+				}
+			}
+		}
+	}
+	*bestOut = best;
+	*pinOut = pin;
+}
+
+/* The tethers of FindReference through a grid per island: a particle takes the islands nearest its bounding boxes
+   first, each island's nearest pin from its grid, until the next island's box is farther than the K-th nearest
+   island found (K = the islands its tethers need). Every island not taken is then strictly farther than those
+   taken, so the nearest pin (ties: the lower index, among islands all taken), the islands picked (ties: the lower
+   island) and their pins are the reference's. Returns 0 when the grids do not fit the scratch (the caller then
+   uses one grid or the reference). */
+static int FindByIslands(const pbdWorld* w, pbdTethers* t, int first, int end, const int32_t* pins, int pinCount,
+						 const int32_t* island, int islandCount, float* islandBest, int32_t* islandPin, pbdPool* scratch)
+{
+	const int K = islandCount < 1 + PBD_TETHER_EXTRA ? islandCount : 1 + PBD_TETHER_EXTRA;
+	int32_t* start = pbd_PoolAlloc(scratch, (size_t)islandCount + 1, sizeof(int32_t));
+	int32_t* sorted = pbd_PoolAlloc(scratch, (size_t)pinCount, sizeof(int32_t));
+	PinGrid* grids = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(PinGrid));
+	double* bound = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(double));
+	uint8_t* taken = pbd_PoolAlloc(scratch, (size_t)islandCount, 1);
+	if (start == NULL || sorted == NULL || grids == NULL || bound == NULL || taken == NULL) return 0;
+	/* the pins by island, ascending within each (a counting sort), and a grid over each island's */
+	for (int m = 0; m <= islandCount; ++m) start[m] = 0;
+	for (int k = 0; k < pinCount; ++k) start[island[k] + 1] += 1;
+	for (int m = 0; m < islandCount; ++m) start[m + 1] += start[m];
+	for (int k = 0; k < pinCount; ++k) sorted[start[island[k]]++] = pins[k];
+	for (int m = islandCount; m > 0; --m) start[m] = start[m - 1];
+	start[0] = 0;
+	for (int m = 0; m < islandCount; ++m) {
+		if (!BuildPinGrid(w, scratch, sorted + start[m], start[m + 1] - start[m], &grids[m])) return 0;
+	}
+	for (int i = first; i < end; ++i) {
+		if (w->x[4 * i + 3] == 0.0f) continue;
+		const float* r = w->rest0 + 4 * i;
+		for (int m = 0; m < islandCount; ++m) {
+			const PinGrid* g = &grids[m];
+			bound[m] = Gap(r[0], g->lo[0], g->hi[0], g->margin) + Gap(r[1], g->lo[1], g->hi[1], g->margin) +
+					   Gap(r[2], g->lo[2], g->hi[2], g->margin);
+			taken[m] = 0;
+		}
+		float top[1 + PBD_TETHER_EXTRA]; /* the K smallest islandBest so far, ascending */
+		int found = 0, anchor = -1;
+		float best = 3.4e38f;
+		for (;;) {
+			int m = -1;
+			for (int q = 0; q < islandCount; ++q) {
+				if (!taken[q] && (m < 0 || bound[q] < bound[m])) m = q;
+			}
+			if (m < 0 || (found == K && (bound[m] - 1e-30) * (1.0 - 1e-6) > top[K - 1])) break;
+			taken[m] = 1;
+			NearestInGrid(w, &grids[m], sorted + start[m], r, &islandBest[m], &islandPin[m]);
+			if (islandBest[m] < best || (islandBest[m] == best && islandPin[m] < anchor)) best = islandBest[m], anchor = islandPin[m];
+			const float v = islandBest[m];
+			if (found == K && !(v < top[K - 1])) continue;
+			int at = found < K ? found++ : K - 1;
+			while (at > 0 && top[at - 1] > v) {
+				top[at] = top[at - 1];
+				--at;
+			}
+			top[at] = v;
+		}
+		t->anchor[i] = anchor;
+		t->rest[i] = sqrtf(best);
+		/* then the nearest pins of the next nearest islands, nearest first (ties: the lower island) */
+		const int own = island[PinSlot(pins, pinCount, anchor)];
+		taken[own] = 0;
+		for (int e = 0; e < PBD_TETHER_EXTRA; ++e) {
+			int pick = -1;
+			for (int m = 0; m < islandCount; ++m) {
+				if (taken[m] && (pick < 0 || islandBest[m] < islandBest[pick])) pick = m;
+			}
+			if (pick < 0) break;
+			t->extraAnchor[e * t->capacity + i] = islandPin[pick];
+			t->extraRest[e * t->capacity + i] = sqrtf(islandBest[pick]);
+			taken[pick] = 0;
+			if (e + 1 > t->extraSlots) t->extraSlots = e + 1;
+		}
+	}
+	return 1;
+}
+
 /* Rest positions the grid's bounds hold for: finite, within 1e18. */
 static int RestPositionsBounded(const pbdWorld* w, int first, int end)
 {
@@ -366,8 +503,16 @@ void pbd_Tethers_Build(pbdWorld* w, pbdTethers* t, int reference)
 		/* The grid where it fits in the scratch left (it does unless most of the object is
 		   pinned) and the rest pose is bounded; else the reference, the same tethers. */
 		PinGrid g;
+		const size_t mark = scratch.used;
+		const int bounded = !reference && RestPositionsBounded(w, first, end);
+		if (bounded && islandCount <= PBD_TETHER_ISLAND_GRIDS &&
+			FindByIslands(w, t, first, end, pins, pinCount, island, islandCount, islandBest, islandPin, &scratch)) {
+			scratch.used = 0;
+			continue;
+		}
+		scratch.used = mark;
 		int32_t* touched = reference ? NULL : pbd_PoolAlloc(&scratch, (size_t)islandCount, sizeof(int32_t));
-		if (touched != NULL && RestPositionsBounded(w, first, end) && BuildPinGrid(w, &scratch, pins, pinCount, &g)) {
+		if (touched != NULL && bounded && BuildPinGrid(w, &scratch, pins, pinCount, &g)) {
 			FindWithGrid(w, t, first, end, pins, pinCount, island, islandCount, islandBest, islandPin, touched, &g);
 		} else {
 			FindReference(w, t, first, end, pins, pinCount, island, islandCount, islandBest, islandPin);

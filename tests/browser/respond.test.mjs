@@ -21,8 +21,9 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const HEAVY = ['dam-break', 'cloth-100k'];
 // And links at the format's limits (bench/heavy-scenes.mjs): a fluid at the particle cap with the largest smoothing
 // radius, a hose at full rate, the 316 x 316 cloth with self-collision at its largest thickness, two resolution-24
-// boxes overlapping at the largest particle radius. Each is opened as a link (hashchange), once it steps Pause and
-// Resume are clicked, and another link is opened from it.
+// boxes overlapping at the largest particle radius, a 512 x 512 cloth with 4,096 pins in eight rows (its tethers'
+// build held the single build's page 4.7 s before each pin island got its own grid). Each is opened as a link
+// (hashchange), once it steps Pause and Resume are clicked, and another link is opened from it.
 const HEAVY_LINKS = heavyScenes();
 
 const builds = [{ isolation: false, build: 'single' }, { isolation: true, build: 'threads' }];

@@ -272,8 +272,9 @@ void Test_ConstraintCountsEveryFamily(void)
    particle against every pin finds, bit for bit: the same nearest pin (ties to the lower
    index), the same islands' pins (ties to the lower island) and rest lengths. Cloths on a
    regular lattice are full of exact ties; the patterns give one island (a pinned edge), a
-   few (corners), hundreds of single pins (more than the four a particle is tied to) and
-   ragged pseudo-random islands; two cloths share the world, one horizontal. */
+   few (corners), hundreds of single pins (more than the four a particle is tied to),
+   ragged pseudo-random islands, and a few long ones (rows, columns: a grid per island,
+   FindByIslands); two cloths share the world, one horizontal. */
 static int TethersMatchReference(pbdWorldId id, int particles)
 {
 	pbdWorld* w = pbd_GetWorld(id);
@@ -306,7 +307,7 @@ static int TethersMatchReference(pbdWorldId id, int particles)
 void Test_TethersRebuildMatchesBruteForce(void)
 {
 	const int nu = 61, nv = 47, n = nu * nv;
-	for (int pattern = 0; pattern < 6; ++pattern) {
+	for (int pattern = 0; pattern < 8; ++pattern) {
 		pbdWorldDef def = pbd_DefaultWorldDef();
 		def.maxParticles = 2 * n + 64;
 		def.maxConstraints = 8 * (2 * n + 64);
@@ -334,6 +335,8 @@ void Test_TethersRebuildMatchesBruteForce(void)
 					if (pattern == 3) pin = (seed >> 16) % 23 == 0;                                        /* ragged islands */
 					if (pattern == 4) pin = (i % 6 == 0 && j % 4 == 0) || j == 0 || (i > 20 && i < 28 && j > 10 && j < 30);
 					if (pattern == 5) pin = i + j == nu / 2 || (i == nu - 1 && j == nv - 1) || (i == nu / 2 && j == nv / 2);
+					if (pattern == 6) pin = j % 8 == 0 || (i == nu - 1 && j > 30);                           /* rows, a hook */
+					if (pattern == 7) pin = i % 10 == 0 && j < 30;                                          /* columns */
 					if (pin) pbd_World_SetInvMass(w, c * n + j * nu + i, 0.0f);
 				}
 			}
