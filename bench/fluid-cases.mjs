@@ -219,7 +219,7 @@ export function nearestPlane(planes, x, y, z, far) {
 	return which;
 }
 
-/** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (docs/physics.md "Fluids"). */
+/** The smoothing radius as the engine uses it: fluid.smoothingRadius clamped to [d, 4 d] (docs/fluids.md). */
 export const usedRadius = (smoothingRadius, d) => Math.min(Math.max(smoothingRadius, d), 4 * d);
 
 /**

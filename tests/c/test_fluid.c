@@ -140,7 +140,7 @@ static void SettleTank(float depth, int substeps, float relaxation, double* rms,
    half a spacing. Measured: 0.34 / 0.67 / 0.59 cm/s; interior 1.0010 / 1.0057 / 1.0093 (largest 1.0067 / 1.0279 /
    1.0483); closest 0.81 / 0.71 / 0.65 d.
 
-   Then why it takes that solver, at the split the scenes had before, 2 x 4 (docs/physics.md "Still water"). The 0.3 m
+   Then why it takes that solver, at the split the scenes had before, 2 x 4 (docs/fluids.md "Still water"). The 0.3 m
    tank there keeps 3.0 cm/s, its interior 2.0% over rho0 (11% at the floor). What is left of the boil is particle
    by particle, not a flow: over cells of 10 cm the mean velocity is 3.5 mm/s (measured). Jacobi overshoot: each
    particle takes the whole of every neighbour's projection (seed 002), so the finest modes are pushed past their

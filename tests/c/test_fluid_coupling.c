@@ -178,7 +178,7 @@ void Test_FluidBuoyancy(void)
    never rises: it settles 2.4 cm with the water around it and stays there, its centre 0.15 m under the surface
    (its submerged fraction, 1, is within a layer of 0.9 only because it is all under). Still water resists slow
    motion: boxes of 0.6 to 0.9 rise until their top layer reaches the surface's, or not at all, and boxes of 1.05
-   to 1.3 sink 3 to 7 cm in 10 s. The cause, measured (docs/physics.md "Buoyancy"): s_corr, a pair repulsion
+   to 1.3 sink 3 to 7 cm in 10 s. The cause, measured (docs/fluids.md "Buoyancy"): s_corr, a pair repulsion
    that gives the packed water a yield stress; without it 0.7 floats 0.65 and 0.9 rises, but particles pair. */
 void Test_FluidBuoyancyRatios(void)
 {

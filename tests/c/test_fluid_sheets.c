@@ -136,7 +136,7 @@ static int UnderSheet(int substeps, int passes, float mass, float speed, float s
    the widened gaps fell out of the lists and through (31 set down; 222 thrown at 3 m/s). With the memory and
    before the guard (fluid_guard.c), by this count over these 40 steps: thrown at 5 m/s, 2 at 4 x 2, 30 at 2 x 4,
    340 at 1 x 8 (sorted), 171 at 2 x 2 (the contact misses what its lists miss, and a Jacobi pass leaves
-   particles a few mm past the cloth); set down, at 3 m/s and on 10 g particles, 0. docs/physics.md has the
+   particles a few mm past the cloth); set down, at 3 m/s and on 10 g particles, 0. docs/fluids.md has the
    table of every split. */
 void Test_FluidOnTightCloth(void)
 {
@@ -329,7 +329,7 @@ void Test_FluidClothSweptThroughTank(void)
    checked in double with PathThrough) until the particles whose rounds run out were guarded again with the cloth
    pushed too (fluid_guard.c). Measured with the guard placing a stopped particle a quarter of its radius off the
    cloth instead of a whole one: 26 of 900 at 1 x 1, 1 at 1 x 2, 2 x 1 and 4 x 1, and 5 at 1 x 1 thrown at 3 m/s
-   unsorted; before the guard 825, 707, 280 and 46 (docs/physics.md). */
+   unsorted; before the guard 825, 707, 280 and 46 (docs/fluids.md). */
 void Test_FluidOnClothEverySplit(void)
 {
 	const int splits[][2] = { { 1, 1 }, { 1, 2 }, { 1, 4 }, { 1, 8 }, { 2, 1 }, { 2, 2 }, { 2, 4 }, { 4, 1 }, { 4, 2 }, { 4, 4 } };

@@ -34,7 +34,7 @@ static pbdWorldId BlockWorld(int nx, int ny, int nz, int maxParticles)
 	return id;
 }
 
-/* Kernel constants of the contract (docs/physics.md "Fluids"): h = clamp(smoothingRadius, d, 4 d), Poly6
+/* Kernel constants of the contract (docs/fluids.md): h = clamp(smoothingRadius, d, 4 d), Poly6
    315 / (64 pi h^9), spiky -45 / (pi h^6); lists of every live fluid pair within h on p = x. */
 static void RigBuild(pbdWorld* w, pbdFluid* f, Rig* r)
 {

@@ -133,7 +133,7 @@ export function writeSceneParam(scene, p, value) {
 //
 // The smoothing radius h of Position Based Fluids (seed 002) is a multiple of the particle spacing d: below d a
 // particle has no neighbour at rest (the density constraint sees only itself), past 4d each particle has
-// hundreds and the step slows to a crawl. The engine clamps h into [d, 4d] (docs/physics.md "Fluids"); the scene format,
+// hundreds and the step slows to a crawl. The engine clamps h into [d, 4d] (docs/fluids.md); the scene format,
 // World.setParam and the replay refuse a pair outside it, so a description always says what the engine uses.
 
 /** The range of fluid.smoothingRadius / fluid.spacing a scene may hold. */

@@ -46,7 +46,7 @@ function swirlWater(hx, height, bottom, r) {
   ];
 }
 /** The tanks' solver (dam break, floating, swirl): 3 substeps of 4 passes, and the density constraint under-relaxed
- *  by ε = fluid.relaxation 0.1 (docs/physics.md "Still water"). A tank left alone must go still: at 2 x 4 a 0.3 m
+ *  by ε = fluid.relaxation 0.1 (docs/fluids.md "Still water"). A tank left alone must go still: at 2 x 4 a 0.3 m
  *  tank kept a particle-scale jitter of 3.0 cm/s rms with its interior 2.0% over rho0 (11% at the floor). The
  *  compression a column keeps falls with substeps squared times passes (1.2% at 3 x 4 and at 2 x 8, 0.4% at 4 x 4);
  *  the jitter is Jacobi overshoot, which ε damps. At 3 x 4 and 0.1: 0.6 cm/s after 5 s, 1.009 rho0 (1.048 at the

@@ -2,7 +2,7 @@
 // constraints, computed in C (world.updateErrors) and uploaded like the positions, one bufferSubData and no JS
 // loop; the surfaces pass (cloth.js) shades by it, blue at 0 to red at 10% or more (cloth.frag), and bodies are
 // drawn as their particles in the same colours (points.js, point.frag; skin.js says why). Fluid particles too,
-// by their density error max(rho / rho0 - 1, 0), which the fluid family's error hook writes (docs/physics.md "Fluids").
+// by their density error max(rho / rho0 - 1, 0), which the fluid family's error hook writes (docs/fluids.md).
 
 export const heatmap = {
   init(r) {
