@@ -49,11 +49,14 @@ static int PinIslands(const pbdWorld* w, const pbdObjectInfo* info, const int32_
 	for (int l = info->firstLine; l < info->firstLine + info->lineCount; ++l) {
 		JoinPins(w, island, pins, pinCount, (int)w->lines[2 * l], (int)w->lines[2 * l + 1]);
 	}
+	/* every pin straight to its root first, then the roots numbered in order: a root (the set's least slot) comes
+	   before its members, so a member reads its root's number. Numbering while still following the links (as this
+	   did) sent a member of a later island through a renumbered root (its new number read as a slot) into the
+	   first: two pinned rows came out one island, and the particles under the second lost their tether to the
+	   first (TethersEveryPinIslandNumbered). */
+	for (int k = 0; k < pinCount; ++k) island[k] = IslandRoot(island, k);
 	int count = 0;
-	for (int k = 0; k < pinCount; ++k) {
-		int r = IslandRoot(island, k);
-		island[k] = r == k ? count++ : island[r]; /* a root comes before its members: renumbered already */
-	}
+	for (int k = 0; k < pinCount; ++k) island[k] = island[k] == k ? count++ : island[island[k]];
 	return count;
 }
 
@@ -318,11 +321,12 @@ static void FindWithGrid(const pbdWorld* w, pbdTethers* t, int first, int end, c
 	}
 }
 
-/* With few islands, a grid per island instead (FindByIslands). One grid over every pin stops a particle's search
-   only when no pin left can be as near as its K-th nearest island: for a particle far from a few large islands
-   (a 512 x 512 cloth with 20 rows of 512 pins, the rows under the last one) that is most of the pins, 11 s natively
-   and 25 s in wasm at the first step. Per island, the nearest pin of that island alone stops at its own distance. */
-#define PBD_TETHER_ISLAND_GRIDS 64
+/* A grid per island (FindByIslands), the one over every pin (FindWithGrid) where those do not fit the scratch. One
+   grid over every pin stops a particle's search only when no pin left can be as near as its K-th nearest island:
+   for a particle far from a few long islands that is most of the pins' cells (a 512 x 512 cloth with 20 rows of 512
+   pins, the rows under the last one: 11 s natively and 25 s in wasm at the first step; 65 rows of 150 pins, 10.9 s
+   natively). Per island, the nearest pin of that island alone stops at its own distance, in a grid as thin as the
+   island, and the islands are met through a grid of their boxes. */
 
 /* The nearest pin of the grid's pins `sub` to r (ties: the lower pin index): the ring search of FindWithGrid with
    one island, which stops at the nearest pin's own distance. */
@@ -379,12 +383,81 @@ static void NearestInGrid(const pbdWorld* w, const PinGrid* g, const int32_t* su
 	*pinOut = pin;
 }
 
-/* The tethers of FindReference through a grid per island: a particle takes the islands nearest its bounding boxes
-   first, each island's nearest pin from its grid, until the next island's box is farther than the K-th nearest
-   island found (K = the islands its tethers need). Every island not taken is then strictly farther than those
-   taken, so the nearest pin (ties: the lower index, among islands all taken), the islands picked (ties: the lower
-   island) and their pins are the reference's. Returns 0 when the grids do not fit the scratch (the caller then
-   uses one grid or the reference). */
+/* The islands by their boxes: a grid whose cells list the islands whose bounding box (grids[m].lo, hi) overlaps them,
+   the cell halved from one over everything while the cells stay within 2 per island and the entries within 8 per
+   island. The PinGrid's cellPins hold island numbers here. 0 if it does not fit the scratch. */
+static int64_t BoxEntries(const PinGrid* g, const PinGrid* grids, int islands)
+{
+	int64_t total = 0;
+	for (int m = 0; m < islands; ++m) {
+		int64_t n = 1;
+		for (int a = 0; a < 3; ++a) n *= CellCoord(g, a, grids[m].hi[a]) - CellCoord(g, a, grids[m].lo[a]) + 1;
+		total += n;
+	}
+	return total;
+}
+
+static int BuildBoxGrid(pbdPool* scratch, const PinGrid* grids, int islands, PinGrid* g)
+{
+	double ext[3], maxExt = 0.0, magnitude = 0.0;
+	for (int a = 0; a < 3; ++a) {
+		g->lo[a] = grids[0].lo[a], g->hi[a] = grids[0].hi[a];
+		for (int m = 1; m < islands; ++m) {
+			if (grids[m].lo[a] < g->lo[a]) g->lo[a] = grids[m].lo[a];
+			if (grids[m].hi[a] > g->hi[a]) g->hi[a] = grids[m].hi[a];
+		}
+		g->origin[a] = g->lo[a];
+		ext[a] = g->hi[a] - g->lo[a];
+		if (ext[a] > maxExt) maxExt = ext[a];
+		if (-g->lo[a] > magnitude) magnitude = -g->lo[a];
+		if (g->hi[a] > magnitude) magnitude = g->hi[a];
+	}
+	g->h = maxExt > 0.0 ? 2.0 * maxExt : 1.0;
+	for (int a = 0; a < 3; ++a) g->n[a] = (int32_t)(ext[a] / g->h) + 1;
+	for (int s = 0; s < 64 && maxExt > 0.0; ++s) {
+		PinGrid t = *g;
+		t.h = 0.5 * g->h;
+		for (int a = 0; a < 3; ++a) t.n[a] = (int32_t)(ext[a] / t.h) + 1;
+		if (GridCells(ext, t.h) > 2.0 * islands || BoxEntries(&t, grids, islands) > 8 * (int64_t)islands) break;
+		*g = t;
+	}
+	g->margin = 1e-6 * g->h + 1e-12 * magnitude;
+	const int cells = g->n[0] * g->n[1] * g->n[2];
+	const int64_t entries = BoxEntries(g, grids, islands);
+	g->cellStart = pbd_PoolAlloc(scratch, (size_t)cells + 1, sizeof(int32_t));
+	g->cellPins = pbd_PoolAlloc(scratch, (size_t)entries, sizeof(int32_t));
+	if (g->cellStart == NULL || g->cellPins == NULL) return 0;
+	for (int c = 0; c <= cells; ++c) g->cellStart[c] = 0;
+	for (int pass = 0; pass < 2; ++pass) {
+		for (int m = 0; m < islands; ++m) {
+			int lo[3], hi[3];
+			for (int a = 0; a < 3; ++a) lo[a] = CellCoord(g, a, grids[m].lo[a]), hi[a] = CellCoord(g, a, grids[m].hi[a]);
+			for (int z = lo[2]; z <= hi[2]; ++z) {
+				for (int y = lo[1]; y <= hi[1]; ++y) {
+					for (int x = lo[0]; x <= hi[0]; ++x) {
+						const int c = (z * g->n[1] + y) * g->n[0] + x;
+						if (pass == 0) g->cellStart[c + 1] += 1;
+						else g->cellPins[g->cellStart[c]++] = m;
+					}
+				}
+			}
+		}
+		if (pass == 0) {
+			for (int c = 0; c < cells; ++c) g->cellStart[c + 1] += g->cellStart[c];
+		} else {
+			for (int c = cells; c > 0; --c) g->cellStart[c] = g->cellStart[c - 1];
+			g->cellStart[0] = 0;
+		}
+	}
+	return 1;
+}
+
+/* The tethers of FindReference through a grid per island: a particle meets the islands ring by ring in the grid of
+   their boxes (BuildBoxGrid), takes each island's nearest pin from the island's own grid unless its box is already
+   farther than the K-th nearest island found (K = the islands its tethers need), and stops when no island not met
+   can be as near. Every island not taken is then strictly farther than the K-th taken, so the nearest pin (ties:
+   the lower index), the islands picked (ties: the lower island) and their pins are the reference's. Returns 0 when
+   the grids do not fit the scratch (the caller then uses one grid over every pin, or the reference). */
 static int FindByIslands(const pbdWorld* w, pbdTethers* t, int first, int end, const int32_t* pins, int pinCount,
 						 const int32_t* island, int islandCount, float* islandBest, int32_t* islandPin, pbdPool* scratch)
 {
@@ -392,9 +465,9 @@ static int FindByIslands(const pbdWorld* w, pbdTethers* t, int first, int end, c
 	int32_t* start = pbd_PoolAlloc(scratch, (size_t)islandCount + 1, sizeof(int32_t));
 	int32_t* sorted = pbd_PoolAlloc(scratch, (size_t)pinCount, sizeof(int32_t));
 	PinGrid* grids = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(PinGrid));
-	double* bound = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(double));
-	uint8_t* taken = pbd_PoolAlloc(scratch, (size_t)islandCount, 1);
-	if (start == NULL || sorted == NULL || grids == NULL || bound == NULL || taken == NULL) return 0;
+	int32_t* stamp = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(int32_t));
+	int32_t* taken = pbd_PoolAlloc(scratch, (size_t)islandCount, sizeof(int32_t));
+	if (start == NULL || sorted == NULL || grids == NULL || stamp == NULL || taken == NULL) return 0;
 	/* the pins by island, ascending within each (a counting sort), and a grid over each island's */
 	for (int m = 0; m <= islandCount; ++m) start[m] = 0;
 	for (int k = 0; k < pinCount; ++k) start[island[k] + 1] += 1;
@@ -404,51 +477,94 @@ static int FindByIslands(const pbdWorld* w, pbdTethers* t, int first, int end, c
 	start[0] = 0;
 	for (int m = 0; m < islandCount; ++m) {
 		if (!BuildPinGrid(w, scratch, sorted + start[m], start[m + 1] - start[m], &grids[m])) return 0;
+		stamp[m] = -1;
 	}
+	PinGrid boxes;
+	if (!BuildBoxGrid(scratch, grids, islandCount, &boxes)) return 0;
+	const PinGrid* g = &boxes;
 	for (int i = first; i < end; ++i) {
 		if (w->x[4 * i + 3] == 0.0f) continue;
 		const float* r = w->rest0 + 4 * i;
-		for (int m = 0; m < islandCount; ++m) {
-			const PinGrid* g = &grids[m];
-			bound[m] = Gap(r[0], g->lo[0], g->hi[0], g->margin) + Gap(r[1], g->lo[1], g->hi[1], g->margin) +
-					   Gap(r[2], g->lo[2], g->hi[2], g->margin);
-			taken[m] = 0;
+		const double p[3] = { r[0], r[1], r[2] };
+		int c[3], maxR = 0;
+		double box[3];
+		for (int a = 0; a < 3; ++a) {
+			c[a] = CellCoord(g, a, p[a]);
+			box[a] = Gap(p[a], g->lo[a], g->hi[a], g->margin);
+			if (c[a] > maxR) maxR = c[a];
+			if (g->n[a] - 1 - c[a] > maxR) maxR = g->n[a] - 1 - c[a];
 		}
 		float top[1 + PBD_TETHER_EXTRA]; /* the K smallest islandBest so far, ascending */
-		int found = 0, anchor = -1;
+		int found = 0, anchor = -1, takenCount = 0;
 		float best = 3.4e38f;
-		for (;;) {
-			int m = -1;
-			for (int q = 0; q < islandCount; ++q) {
-				if (!taken[q] && (m < 0 || bound[q] < bound[m])) m = q;
+		for (int ring = 0; ring <= maxR; ++ring) {
+			if (ring > 0 && found == K) {
+				/* the least an island met from this ring on can be: its box is beyond the rings before */
+				double L = 1e300;
+				for (int a = 0; a < 3; ++a) {
+					const double others = box[0] + box[1] + box[2] - box[a];
+					if (c[a] + ring <= g->n[a] - 1) {
+						const double v = Gap(p[a], g->origin[a] + (double)(c[a] + ring) * g->h, 1e300, g->margin) + others;
+						if (v < L) L = v;
+					}
+					if (c[a] - ring >= 0) {
+						const double v = Gap(p[a], -1e300, g->origin[a] + (double)(c[a] - ring + 1) * g->h, g->margin) + others;
+						if (v < L) L = v;
+					}
+				}
+				if ((L - 1e-30) * (1.0 - 1e-6) > top[K - 1]) break;
 			}
-			if (m < 0 || (found == K && (bound[m] - 1e-30) * (1.0 - 1e-6) > top[K - 1])) break;
-			taken[m] = 1;
-			NearestInGrid(w, &grids[m], sorted + start[m], r, &islandBest[m], &islandPin[m]);
-			if (islandBest[m] < best || (islandBest[m] == best && islandPin[m] < anchor)) best = islandBest[m], anchor = islandPin[m];
-			const float v = islandBest[m];
-			if (found == K && !(v < top[K - 1])) continue;
-			int at = found < K ? found++ : K - 1;
-			while (at > 0 && top[at - 1] > v) {
-				top[at] = top[at - 1];
-				--at;
+			int q[3];
+			for (q[2] = c[2] - ring; q[2] <= c[2] + ring; ++q[2]) {
+				if (q[2] < 0 || q[2] >= g->n[2]) continue;
+				for (q[1] = c[1] - ring; q[1] <= c[1] + ring; ++q[1]) {
+					if (q[1] < 0 || q[1] >= g->n[1]) continue;
+					const int face = q[2] == c[2] - ring || q[2] == c[2] + ring || q[1] == c[1] - ring || q[1] == c[1] + ring;
+					const int step = face || ring == 0 ? 1 : 2 * ring;
+					for (q[0] = c[0] - ring; q[0] <= c[0] + ring; q[0] += step) {
+						if (q[0] < 0 || q[0] >= g->n[0]) continue;
+						const int cell = (q[2] * g->n[1] + q[1]) * g->n[0] + q[0];
+						for (int j = g->cellStart[cell]; j < g->cellStart[cell + 1]; ++j) {
+							const int m = g->cellPins[j];
+							if (stamp[m] == i) continue;
+							stamp[m] = i;
+							const PinGrid* gm = &grids[m];
+							const double lb = Gap(p[0], gm->lo[0], gm->hi[0], gm->margin) + Gap(p[1], gm->lo[1], gm->hi[1], gm->margin) +
+											  Gap(p[2], gm->lo[2], gm->hi[2], gm->margin);
+							if (found == K && (lb - 1e-30) * (1.0 - 1e-6) > top[K - 1]) continue; /* farther than K met */
+							NearestInGrid(w, gm, sorted + start[m], r, &islandBest[m], &islandPin[m]);
+							taken[takenCount++] = m;
+							if (islandBest[m] < best || (islandBest[m] == best && islandPin[m] < anchor))
+								best = islandBest[m], anchor = islandPin[m];
+							const float v = islandBest[m];
+							if (found == K && !(v < top[K - 1])) continue;
+							int at = found < K ? found++ : K - 1;
+							while (at > 0 && top[at - 1] > v) {
+								top[at] = top[at - 1];
+								--at;
+							}
+							top[at] = v;
+						}
+					}
+				}
 			}
-			top[at] = v;
 		}
 		t->anchor[i] = anchor;
 		t->rest[i] = sqrtf(best);
 		/* then the nearest pins of the next nearest islands, nearest first (ties: the lower island) */
 		const int own = island[PinSlot(pins, pinCount, anchor)];
-		taken[own] = 0;
 		for (int e = 0; e < PBD_TETHER_EXTRA; ++e) {
 			int pick = -1;
-			for (int m = 0; m < islandCount; ++m) {
-				if (taken[m] && (pick < 0 || islandBest[m] < islandBest[pick])) pick = m;
+			for (int k = 0; k < takenCount; ++k) {
+				const int m = taken[k];
+				if (m != own && islandBest[m] < 3.4e38f &&
+					(pick < 0 || islandBest[m] < islandBest[pick] || (islandBest[m] == islandBest[pick] && m < pick)))
+					pick = m;
 			}
 			if (pick < 0) break;
 			t->extraAnchor[e * t->capacity + i] = islandPin[pick];
 			t->extraRest[e * t->capacity + i] = sqrtf(islandBest[pick]);
-			taken[pick] = 0;
+			islandBest[pick] = 3.4e38f;
 			if (e + 1 > t->extraSlots) t->extraSlots = e + 1;
 		}
 	}
@@ -505,7 +621,7 @@ void pbd_Tethers_Build(pbdWorld* w, pbdTethers* t, int reference)
 		PinGrid g;
 		const size_t mark = scratch.used;
 		const int bounded = !reference && RestPositionsBounded(w, first, end);
-		if (bounded && islandCount <= PBD_TETHER_ISLAND_GRIDS &&
+		if (bounded &&
 			FindByIslands(w, t, first, end, pins, pinCount, island, islandCount, islandBest, islandPin, &scratch)) {
 			scratch.used = 0;
 			continue;

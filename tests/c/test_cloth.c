@@ -382,3 +382,37 @@ void Test_TethersRebuildMatchesBruteForce(void)
 	ENSURE(TethersMatchReference(w, particles));
 	pbd_DestroyWorld(w);
 }
+
+/* Pins joined by a mesh edge are one island, apart ones are two: a 20 x 20 cloth pinned along rows 0 and 10 has two
+   islands, so a particle under row 10 is tethered to its nearest pin in row 10 and to the nearest in row 0 (directly
+   above it, 15 rows up), each at its rest distance. The islands' numbering once sent every member of the second row
+   through its root's new number into the first island: one island, and no second tether. Every particle between or
+   under the rows has both; none above row 0 exists. */
+void Test_TethersEveryPinIslandNumbered(void)
+{
+	enum { N = 20 };
+	pbdWorldDef def = pbd_DefaultWorldDef();
+	def.maxParticles = N * N;
+	def.maxConstraints = 8 * N * N;
+	pbdWorldId id = TestCreateWorld(&def);
+	pbdClothDef cloth = pbd_DefaultClothDef();
+	cloth.resolutionU = N, cloth.resolutionV = N;
+	ENSURE(pbd_World_AddCloth(id, &cloth) == 0);
+	for (int i = 0; i < N; ++i) pbd_World_SetInvMass(id, i, 0.0f), pbd_World_SetInvMass(id, 10 * N + i, 0.0f);
+	pbdWorld* w = pbd_GetWorld(id);
+	int32_t anchor[N * N], extraAnchor[N * N * PBD_TETHER_EXTRA];
+	float rest[N * N], extraRest[N * N * PBD_TETHER_EXTRA];
+	for (int reference = 0; reference < 2; ++reference) {
+		const int32_t slots = pbd_Tethers_Find(w, reference, anchor, rest, extraAnchor, extraRest, N * N);
+		ENSURE(slots == 1); /* two islands: one tether beyond the nearest */
+		const int p = 15 * N + 5;
+		ENSURE(anchor[p] == 10 * N + 5 && extraAnchor[p] == 5);
+		const float s = 1.0f / (N - 1); /* the default cloth: 1 m wide and high */
+		ENSURE(fabsf(rest[p] - 5 * s) < 1e-5f && fabsf(extraRest[p] - 15 * s) < 1e-5f);
+		for (int q = N; q < N * N; ++q) {
+			if (q / N == 10) continue;
+			ENSURE(anchor[q] >= 0 && extraAnchor[q] >= 0 && (anchor[q] < N) != (extraAnchor[q] < N));
+		}
+	}
+	pbd_DestroyWorld(id);
+}

@@ -3,6 +3,7 @@
 	X(TethersBoundStretch)                          \
 	X(TethersSwingAndSettle)                        \
 	X(TethersRebuildMatchesBruteForce)              \
+	X(TethersEveryPinIslandNumbered)               \
 	X(ConstraintCountsEveryFamily)                  \
 	X(WindDragClosedForm)                           \
 	X(WindBlowsFlag)                                \
