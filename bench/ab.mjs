@@ -21,12 +21,20 @@
    A built-in scene instead, each build's own (its dist/js/minipbd.js and minipbd.wasm: the
    engine's createWorld), the same warm-up, alternation and medians. A scene of bench/heavy-scenes.mjs by its name
    too. --build times the scenes' builds (createWorld) instead of their steps: ms per build, and per build with its
-   first step (where a build may leave work to the step's start), with the hash after it. */
+   first step (where a build may leave work to the step's start), with the hash after it.
+
+     node bench/ab.mjs --dist-a OLD/dist --dist-b dist --fluid 8k [--fluid 25k@2x4 ...]
+
+   The bench's dam breaks (bench/fluid-cases.mjs: a block of 2k, 8k, 25k, 50k or 100k particles in a tank three
+   times its width, `make bench`'s worlds), at the bench's split (2 substeps x 2 passes) or the one after @ (SxP),
+   in each build's engine: the same warm-up, alternation and medians, and beside the times the fluid's density error
+   and densest particle (pbd_World_GetFluidStats) at the end in each build, so speed is never read without them. */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { heavyScenes } from './heavy-scenes.mjs';
+import { BLOCKS, damPlan, fluidPlanOps, buildFluidWorld, fluidStats } from './fluid-cases.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -195,6 +203,43 @@ async function sceneAB(distA, distB, names) {
   }
 }
 
+/* The bench's dam breaks (--fluid SIZE[@SxP]) in each build's engine, with the fluid's density figures at the end. */
+async function fluidAB(distA, distB, specs) {
+  const builds = [];
+  for (const dist of [distA, distB]) {
+    const m = await import(pathToFileURL(path.join(path.resolve(dist), 'js', 'minipbd.js')).href);
+    builds.push(await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))));
+  }
+  for (const spec of specs) {
+    const [size, split] = spec.split('@');
+    if (!BLOCKS[size]) fail(`--fluid ${spec}: no dam break of size '${size}' (${Object.keys(BLOCKS).join(', ')})`);
+    const [sub, it] = (split ?? '2x2').split('x').map(Number);
+    if (!(sub >= 1 && it >= 1)) fail(`--fluid ${spec}: the split is SUBSTEPSxPASSES, e.g. 2x4`);
+    const plan = damPlan(BLOCKS[size], 0.02);
+    plan.params = plan.params.map(([k, v]) => [k, k === 'substeps' ? sub : k === 'iterations' ? it : v]);
+    const ops = fluidPlanOps(plan);
+    const worlds = builds.map((engine) => buildFluidWorld(engine, ops));
+    builds.forEach((engine, i) => { for (let s = 0; s < 30; s++) engine.exports.pbd_World_Step(worlds[i].id); });
+    const times = [[], []];
+    for (let r = 0; r < runs; r++) {
+      for (const i of r % 2 ? [1, 0] : [0, 1]) {
+        const e = builds[i].exports;
+        const t0 = clock();
+        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i].id);
+        times[i].push((clock() - t0) / steps);
+      }
+    }
+    const hashes = builds.map((engine, i) => (engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
+    const stats = builds.map((engine, i) => fluidStats(engine, worlds[i]));
+    const figure = (k, digits) => stats.map((st) => (st[k] === undefined ? st.error : st[k].toFixed(digits))).join(' / ');
+    const [a, b] = times.map(median);
+    const state = hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`;
+    console.log(`| wasm | fluid-dam-${size} ${sub}x${it} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${state}; ` +
+      `density error ${figure('densityError', 4)}, densest ${figure('maxDensity', 3)} ρ₀ (A / B) |`);
+    worlds.forEach((w) => w.destroy());
+  }
+}
+
 console.log(buildTimes ? `A/B, medians of ${runs} alternated builds, ms per build (${cpu ? 'CPU time' : 'wall time'})`
   : `A/B, medians of ${runs} alternated runs of ${steps} steps, ms per step (${cpu ? 'CPU time' : 'wall time'})`);
 console.log('| build | case | A | B | B/A | final state |');
@@ -203,3 +248,5 @@ if (opt('--wasm-a') && opt('--wasm-b')) await wasmAB(opt('--wasm-a'), opt('--was
 if (opt('--native-a') && opt('--native-b')) nativeAB(opt('--native-a'), opt('--native-b'));
 const sceneNames = args.flatMap((a, i) => (a === '--scene' ? [args[i + 1]] : []));
 if (opt('--dist-a') && opt('--dist-b') && sceneNames.length > 0) await sceneAB(opt('--dist-a'), opt('--dist-b'), sceneNames);
+const fluidSpecs = args.flatMap((a, i) => (a === '--fluid' ? [args[i + 1]] : []));
+if (opt('--dist-a') && opt('--dist-b') && fluidSpecs.length > 0) await fluidAB(opt('--dist-a'), opt('--dist-b'), fluidSpecs);

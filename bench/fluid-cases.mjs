@@ -32,7 +32,7 @@ const PART_NAMES = ['sort', 'neighbours', 'density', 'correct', 'vorticity', 'vi
 export const FLUID_PARTS = PART_NAMES;
 
 /* The block sizes (nx, ny, nz) by particle count: the two dam breaks of the issue and the scaling series. */
-const BLOCKS = {
+export const BLOCKS = {
 	'216': [6, 6, 6], '2k': [10, 20, 10], '8k': [20, 20, 20], '25k': [25, 40, 25], '50k': [25, 40, 50], '100k': [50, 40, 50],
 };
 
