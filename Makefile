@@ -85,7 +85,7 @@ WASM_EXPORTS = $(shell bash tools/wasm-exports.sh)
 WASM_PRINTF := src/wasm/freestanding/printf.c
 WASM_COLD := $(filter src/wasm/% src/world/world.c src/world/params.c src/world/tables.c src/world/stats.c src/world/graph_colouring.c \
 	src/builders/body.c src/builders/body_skin.c src/builders/builder.c src/builders/chain.c src/builders/cloth.c src/builders/lattice.c src/builders/tetmesh.c src/world/particles.c \
-	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c src/families/attachments.c src/families/fluid_emit.c src/families/shapes_sdf.c src/families/tethers_build.c \
+	src/builders/fluid.c src/builders/inflatable.c src/builders/skin.c src/builders/surface.c src/families/attachments.c src/families/fluid_emit.c src/families/shapes_sdf.c src/families/tethers_build.c src/families/tethers_grids.c \
 	src/services/boundary_api.c src/families/distance_colouring.c src/families/inflatables.c src/families/registry.c \
 	src/families/fluid_queries.c src/families/fluid_sort.c src/families/fluid_guard.c src/services/crossing.c src/families/contacts_sheets.c src/families/contacts_list.c src/neighbours/triangles.c src/services/reach.c \
 	src/families/fluid.c src/neighbours/grid.c src/families/shapes.c src/families/fluid_sheets.c src/families/volume.c,$(WASM_SRC) $(WASM_PRINTF))

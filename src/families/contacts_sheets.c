@@ -26,8 +26,6 @@
 #include "services/crossing.h"
 #include "services/materials.h"
 
-
-
 /* Object o's particles, one after another: free ones that collide. */
 static void GuardObject(const pbdWorld* w, const pbdContacts* c, const pbdCrossing* crossing, int32_t o, int filtered)
 {

@@ -143,7 +143,7 @@ static void* Tethers_Create(pbdWorld* w, pbdPool* pool, const pbdCapacity* cap)
 static void Tethers_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* ctx)
 {
 	pbdTethers* t = state;
-	if (t->pinVersion != w->pinVersion) pbd_Tethers_Build(w, t, 0);
+	if (t->pinVersion != w->pinVersion) pbd_Tethers_Build(w, t, pbdTetherSearch_step);
 	t->k = pbd_PassStiffness(w->params[pbdParam_tethers], ctx->passes);
 }
 

@@ -6,11 +6,15 @@
 #include "services/reach.h" /* PBD_TETHER_EXTRA: the layout of the tethers' record */
 #include "world/core.h"
 
-/// Finds every particle's tethers as the step's rebuild does (reference = 0) or by checking
-/// every pin (reference = 1) into anchor/rest [particleCount] and extraAnchor/extraRest
+/// How the tethers are found (tethers_build.c), all to the same bits: the step's way (a grid per pin island, else one
+/// grid over every pin where those do not fit the scratch, else every pin); every particle against every pin (the
+/// reference the others are checked against); one grid over every pin (else every pin: the step's fallback).
+typedef enum pbdTetherSearch { pbdTetherSearch_step = 0, pbdTetherSearch_reference = 1, pbdTetherSearch_oneGrid = 2 } pbdTetherSearch;
+
+/// Finds every particle's tethers by `method` (pbdTetherSearch) into anchor/rest [particleCount] and extraAnchor/extraRest
 /// [PBD_TETHER_EXTRA * stride] (slot e of particle i at e * stride + i; -1 = none; stride >=
 /// particleCount). Uses the world's scratch. Returns the extra slots some particle uses.
-int32_t pbd_Tethers_Find(pbdWorld* w, int reference, int32_t* anchor, float* rest, int32_t* extraAnchor, float* extraRest,
+int32_t pbd_Tethers_Find(pbdWorld* w, int method, int32_t* anchor, float* rest, int32_t* extraAnchor, float* extraRest,
 						 int32_t stride);
 
 #endif

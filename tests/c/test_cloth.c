@@ -268,23 +268,24 @@ void Test_ConstraintCountsEveryFamily(void)
 	pbd_DestroyWorld(w);
 }
 
-/* The tethers' rebuild searches a grid over the pins; it must find what checking every
-   particle against every pin finds, bit for bit: the same nearest pin (ties to the lower
+/* The tethers' rebuild searches a grid per pin island (and, where those do not fit the scratch, one grid over
+   every pin); each must find what checking every particle against every pin finds, bit for bit: the same nearest pin (ties to the lower
    index), the same islands' pins (ties to the lower island) and rest lengths. Cloths on a
    regular lattice are full of exact ties; the patterns give one island (a pinned edge), a
    few (corners), hundreds of single pins (more than the four a particle is tied to),
    ragged pseudo-random islands, and a few long ones (rows, columns: a grid per island,
-   FindByIslands); two cloths share the world, one horizontal. */
+   pbd_Tethers_FindByIslands); two cloths share the world, one horizontal. */
 static int TethersMatchReference(pbdWorldId id, int particles)
 {
 	pbdWorld* w = pbd_GetWorld(id);
 	const int stride = particles;
-	int32_t* anchor[2];
-	float* rest[2];
-	int32_t* extraAnchor[2];
-	float* extraRest[2];
-	int32_t slots[2];
-	for (int r = 0; r < 2; ++r) {
+	/* by method (families/tethers.h pbdTetherSearch): the step's, the reference, one grid over every pin */
+	int32_t* anchor[3];
+	float* rest[3];
+	int32_t* extraAnchor[3];
+	float* extraRest[3];
+	int32_t slots[3];
+	for (int r = 0; r < 3; ++r) {
 		anchor[r] = malloc(sizeof(int32_t) * (size_t)particles);
 		rest[r] = malloc(sizeof(float) * (size_t)particles);
 		extraAnchor[r] = malloc(sizeof(int32_t) * (size_t)particles * PBD_TETHER_EXTRA);
@@ -293,14 +294,18 @@ static int TethersMatchReference(pbdWorldId id, int particles)
 		memset(extraRest[r], 0, sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA);
 		slots[r] = pbd_Tethers_Find(w, r, anchor[r], rest[r], extraAnchor[r], extraRest[r], stride);
 	}
-	int same = slots[0] == slots[1] && memcmp(anchor[0], anchor[1], sizeof(int32_t) * (size_t)particles) == 0 &&
-			   memcmp(rest[0], rest[1], sizeof(float) * (size_t)particles) == 0 &&
-			   memcmp(extraAnchor[0], extraAnchor[1], sizeof(int32_t) * (size_t)particles * PBD_TETHER_EXTRA) == 0 &&
-			   memcmp(extraRest[0], extraRest[1], sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA) == 0;
+	int same = 1;
+	for (int r = 0; r < 3; r += 2) {
+		const int ref = pbdTetherSearch_reference;
+		same &= slots[r] == slots[ref] && memcmp(anchor[r], anchor[ref], sizeof(int32_t) * (size_t)particles) == 0 &&
+				memcmp(rest[r], rest[ref], sizeof(float) * (size_t)particles) == 0 &&
+				memcmp(extraAnchor[r], extraAnchor[ref], sizeof(int32_t) * (size_t)particles * PBD_TETHER_EXTRA) == 0 &&
+				memcmp(extraRest[r], extraRest[ref], sizeof(float) * (size_t)particles * PBD_TETHER_EXTRA) == 0;
+	}
 	int tethered = 0;
 	for (int i = 0; i < particles; ++i) tethered += anchor[0][i] >= 0;
 	printf("    %d tethered, %d extra slots: %s\n", tethered, slots[0], same ? "same" : "DIFFERENT");
-	for (int r = 0; r < 2; ++r) free(anchor[r]), free(rest[r]), free(extraAnchor[r]), free(extraRest[r]);
+	for (int r = 0; r < 3; ++r) free(anchor[r]), free(rest[r]), free(extraAnchor[r]), free(extraRest[r]);
 	return same && tethered > 0;
 }
 
@@ -402,8 +407,8 @@ void Test_TethersEveryPinIslandNumbered(void)
 	pbdWorld* w = pbd_GetWorld(id);
 	int32_t anchor[N * N], extraAnchor[N * N * PBD_TETHER_EXTRA];
 	float rest[N * N], extraRest[N * N * PBD_TETHER_EXTRA];
-	for (int reference = 0; reference < 2; ++reference) {
-		const int32_t slots = pbd_Tethers_Find(w, reference, anchor, rest, extraAnchor, extraRest, N * N);
+	for (int method = 0; method < 3; ++method) {
+		const int32_t slots = pbd_Tethers_Find(w, method, anchor, rest, extraAnchor, extraRest, N * N);
 		ENSURE(slots == 1); /* two islands: one tether beyond the nearest */
 		const int p = 15 * N + 5;
 		ENSURE(anchor[p] == 10 * N + 5 && extraAnchor[p] == 5);
