@@ -108,22 +108,33 @@ function build({ e, ids }, params) {
   return w;
 }
 
+/* The two worlds (step(i) steps world i once) warmed up 30 steps each, then `runs` runs of `steps` steps, A and B
+   alternating: the median ms per step of each. */
+function warmAndAlternate(step) {
+  for (const i of [0, 1]) for (let s = 0; s < 30; s++) step(i);
+  const times = [[], []];
+  for (let r = 0; r < runs; r++) {
+    for (const i of r % 2 ? [1, 0] : [0, 1]) {
+      const t0 = clock();
+      for (let s = 0; s < steps; s++) step(i);
+      times[i].push((clock() - t0) / steps);
+    }
+  }
+  return times.map(median);
+}
+
+/* A build's own engine and built-in scenes, from its dist/. */
+async function loadDist(dist) {
+  const m = await import(pathToFileURL(path.join(path.resolve(dist), 'js', 'minipbd.js')).href);
+  return { engine: await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))), scenes: m.builtinScenes };
+}
+
 async function wasmAB(fileA, fileB) {
   const builds = [await load(fileA), await load(fileB)];
   for (const c of cases) {
     const worlds = builds.map((b) => build(b, c.params));
-    builds.forEach((b, i) => { for (let s = 0; s < 30; s++) b.e.pbd_World_Step(worlds[i]); });
-    const times = [[], []];
-    for (let r = 0; r < runs; r++) {
-      for (const i of r % 2 ? [1, 0] : [0, 1]) {
-        const { e } = builds[i];
-        const t0 = clock();
-        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i]);
-        times[i].push((clock() - t0) / steps);
-      }
-    }
-    const hashes = builds.map((b, i) => (b.e.pbd_World_Hash(worlds[i]) >>> 0).toString(16));
-    const [a, b] = times.map(median);
+    const [a, b] = warmAndAlternate((i) => builds[i].e.pbd_World_Step(worlds[i]));
+    const hashes = builds.map((bd, i) => (bd.e.pbd_World_Hash(worlds[i]) >>> 0).toString(16));
     console.log(`| wasm | ${c.name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`} |`);
     builds.forEach((bd, i) => bd.e.pbd_DestroyWorld(worlds[i]));
   }
@@ -156,11 +167,7 @@ const heavy = heavyScenes();
 
 /* A built-in (or heavy) scene in each build's own engine (--dist-a, --dist-b). */
 async function sceneAB(distA, distB, names) {
-  const builds = [];
-  for (const dist of [distA, distB]) {
-    const m = await import(pathToFileURL(path.join(path.resolve(dist), 'js', 'minipbd.js')).href);
-    builds.push({ engine: await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))), scenes: m.builtinScenes });
-  }
+  const builds = [await loadDist(distA), await loadDist(distB)];
   for (const name of names) {
     const scene = (b) => b.scenes[name] ?? heavy[name] ?? fail(`no built-in or heavy scene '${name}'`);
     if (buildTimes) {
@@ -186,18 +193,8 @@ async function sceneAB(distA, distB, names) {
       continue;
     }
     const worlds = builds.map((b) => b.engine.createWorld(scene(b)));
-    builds.forEach((b, i) => { for (let s = 0; s < 30; s++) b.engine.exports.pbd_World_Step(worlds[i].id); });
-    const times = [[], []];
-    for (let r = 0; r < runs; r++) {
-      for (const i of r % 2 ? [1, 0] : [0, 1]) {
-        const e = builds[i].engine.exports;
-        const t0 = clock();
-        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i].id);
-        times[i].push((clock() - t0) / steps);
-      }
-    }
-    const hashes = builds.map((b, i) => (b.engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
-    const [a, b] = times.map(median);
+    const [a, b] = warmAndAlternate((i) => builds[i].engine.exports.pbd_World_Step(worlds[i].id));
+    const hashes = builds.map((bd, i) => (bd.engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
     console.log(`| wasm | ${name} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`} |`);
     worlds.forEach((w) => w.destroy());
   }
@@ -205,11 +202,7 @@ async function sceneAB(distA, distB, names) {
 
 /* The bench's dam breaks (--fluid SIZE[@SxP]) in each build's engine, with the fluid's density figures at the end. */
 async function fluidAB(distA, distB, specs) {
-  const builds = [];
-  for (const dist of [distA, distB]) {
-    const m = await import(pathToFileURL(path.join(path.resolve(dist), 'js', 'minipbd.js')).href);
-    builds.push(await m.loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm'))));
-  }
+  const builds = [(await loadDist(distA)).engine, (await loadDist(distB)).engine];
   for (const spec of specs) {
     const [size, split] = spec.split('@');
     if (!BLOCKS[size]) fail(`--fluid ${spec}: no dam break of size '${size}' (${Object.keys(BLOCKS).join(', ')})`);
@@ -219,20 +212,10 @@ async function fluidAB(distA, distB, specs) {
     plan.params = plan.params.map(([k, v]) => [k, k === 'substeps' ? sub : k === 'iterations' ? it : v]);
     const ops = fluidPlanOps(plan);
     const worlds = builds.map((engine) => buildFluidWorld(engine, ops));
-    builds.forEach((engine, i) => { for (let s = 0; s < 30; s++) engine.exports.pbd_World_Step(worlds[i].id); });
-    const times = [[], []];
-    for (let r = 0; r < runs; r++) {
-      for (const i of r % 2 ? [1, 0] : [0, 1]) {
-        const e = builds[i].exports;
-        const t0 = clock();
-        for (let s = 0; s < steps; s++) e.pbd_World_Step(worlds[i].id);
-        times[i].push((clock() - t0) / steps);
-      }
-    }
+    const [a, b] = warmAndAlternate((i) => builds[i].exports.pbd_World_Step(worlds[i].id));
     const hashes = builds.map((engine, i) => (engine.exports.pbd_World_Hash(worlds[i].id) >>> 0).toString(16));
     const stats = builds.map((engine, i) => fluidStats(engine, worlds[i]));
     const figure = (k, digits) => stats.map((st) => (st[k] === undefined ? st.error : st[k].toFixed(digits))).join(' / ');
-    const [a, b] = times.map(median);
     const state = hashes[0] === hashes[1] ? 'same' : `${hashes[0]} vs ${hashes[1]}`;
     console.log(`| wasm | fluid-dam-${size} ${sub}x${it} | ${a.toFixed(2)} | ${b.toFixed(2)} | ${(b / a).toFixed(3)} | ${state}; ` +
       `density error ${figure('densityError', 4)}, densest ${figure('maxDensity', 3)} ρ₀ (A / B) |`);
