@@ -203,3 +203,34 @@ test('bench_native refuses a bad fluid plan line, naming it', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// bench/ab.mjs --fluid (docs/benchmarks.md "Fluids"): one build against itself on the 216-particle dam break at 2 x 4.
+// The same build ends on the same state; its density figures are the engine's own for that world stepped the same
+// 30 + runs x steps steps in this process; a size or split it does not know is refused by name.
+test('ab.mjs --fluid: the same build ends alike, its density figures are the engine\'s, a bad spec is named', async () => {
+  const dist = path.join(root, 'dist');
+  const r = run(process.execPath, ['bench/ab.mjs', '--dist-a', dist, '--dist-b', dist, '--fluid', '216@2x4', '--runs', '2', '--steps', '3']);
+  assert.equal(r.status, 0, r.stderr);
+  const row = r.stdout.split('\n').find((l) => l.startsWith('| wasm | fluid-dam-216 2x4 |'));
+  assert.ok(row, r.stdout);
+  const m = row.match(/\| same; density error ([0-9.]+) \/ ([0-9.]+), densest ([0-9.]+) \/ ([0-9.]+)/);
+  assert.ok(m, row);
+  assert.equal(m[1], m[2]);
+  assert.equal(m[3], m[4]);
+  const { loadMiniPBD } = await import('../../web/js/minipbd.js');
+  const { BLOCKS, damPlan, buildFluidWorld, fluidStats } = await import('../../bench/fluid-cases.mjs');
+  const engine = await loadMiniPBD(fs.readFileSync(path.join(dist, 'minipbd.wasm')));
+  const plan = damPlan(BLOCKS['216'], 0.02);
+  plan.params = plan.params.map(([k, v]) => [k, k === 'substeps' ? 2 : k === 'iterations' ? 4 : v]);
+  const world = buildFluidWorld(engine, fluidPlanOps(plan));
+  for (let s = 0; s < 30 + 2 * 3; s++) engine.exports.pbd_World_Step(world.id);
+  const st = fluidStats(engine, world);
+  world.destroy();
+  assert.equal(m[1], st.densityError.toFixed(4));
+  assert.equal(m[3], st.maxDensity.toFixed(3));
+  for (const [spec, says] of [['3k', "no dam break of size '3k'"], ['8k@2by4', 'the split is SUBSTEPSxPASSES']]) {
+    const bad = run(process.execPath, ['bench/ab.mjs', '--dist-a', dist, '--dist-b', dist, '--fluid', spec, '--runs', '1', '--steps', '1']);
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, new RegExp(says.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  }
+});
