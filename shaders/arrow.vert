@@ -10,6 +10,8 @@
 // outline by 0.4%, so the coloured arrow always wins the depth test against its own outline).
 // Arrows shorter than MIN_PIXELS on screen are not drawn: a world at rest draws none.
 layout(location = 0) in vec3 a_position;
+layout(location = 3) in vec3 a_previous;    // where it was when the last step began (renderer.js: frames between steps)
+uniform float u_blend;                     // how far from a_previous to a_position it is drawn; 1: the state itself
 layout(location = 1) in vec3 a_velocity;
 uniform mat4 u_viewProj;
 uniform float u_projZ;                   // proj[14] = 2 far near / (near - far): moves depth along the eye ray
@@ -44,11 +46,12 @@ vec3 ramp(float t) {
 }
 
 void main() {
+  vec3 drawn = a_previous * (1.0 - u_blend) + a_position.xyz * u_blend; // exact at 1 (a paused world)
   const vec4 HIDDEN = vec4(2.0, 2.0, 2.0, 1.0); // outside the clip volume
   float speed = length(a_velocity);
   float len3 = min(speed * u_seconds, u_maxLength);
-  vec3 tip = a_position + a_velocity * (len3 / max(speed, 1e-30));
-  vec4 c0 = u_viewProj * vec4(a_position, 1.0);
+  vec3 tip = drawn + a_velocity * (len3 / max(speed, 1e-30));
+  vec4 c0 = u_viewProj * vec4(drawn, 1.0);
   vec4 c1 = u_viewProj * vec4(tip, 1.0);
   v_color = vec3(0.0);
   if (c0.w <= 0.0 || c1.w <= 0.0) { gl_Position = HIDDEN; return; } // behind the eye

@@ -7,6 +7,8 @@
 // shows; pins (w = 0) are not heavy.
 #define MAX_CLOTHS 16
 layout(location = 0) in vec4 a_position;      // w: inverse mass
+layout(location = 3) in vec3 a_previous;    // where it was when the last step began (renderer.js: frames between steps)
+uniform float u_blend;                     // how far from a_previous to a_position it is drawn; 1: the state itself
 layout(location = 1) in vec3 a_normal;
 layout(location = 2) in float a_error;      // largest relative error of the particle's constraints
 uniform mat4 u_viewProj;
@@ -22,7 +24,8 @@ out float v_pattern;                      // 1 = woven pattern, 0 = plain (objec
 out float v_error;
 out vec3 v_front;
 void main() {
-  v_world = a_position.xyz;
+  vec3 drawn = a_previous * (1.0 - u_blend) + a_position.xyz * u_blend; // exact at 1 (a paused world)
+  v_world = drawn;
   v_normal = a_normal;
   v_uv = vec2(0.0);
   v_pattern = 0.0;
@@ -44,5 +47,5 @@ void main() {
       break;
     }
   }
-  gl_Position = u_viewProj * vec4(a_position.xyz, 1.0);
+  gl_Position = u_viewProj * vec4(drawn, 1.0);
 }

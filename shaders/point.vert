@@ -4,6 +4,8 @@
 // Size is a world-space radius projected with the perspective, so it shrinks with distance. With u_heatMap (a
 // body's particles under the heat map) the sprite is coloured by the particle's constraint error (a_error).
 layout(location = 0) in vec4 a_position;
+layout(location = 3) in vec3 a_previous;    // where it was when the last step began (renderer.js: frames between steps)
+uniform float u_blend;                     // how far from a_previous to a_position it is drawn; 1: the state itself
 layout(location = 2) in float a_error;     // largest relative error of the particle's constraints
 uniform mat4 u_viewProj;
 uniform float u_radius;                  // world metres
@@ -17,9 +19,10 @@ out float v_pinned;
 out float v_held;
 out float v_error;                       // < 0: no heat colour
 void main() {
+  vec3 drawn = a_previous * (1.0 - u_blend) + a_position.xyz * u_blend; // exact at 1 (a paused world)
   v_error = u_heatMap == 1 ? a_error : -1.0;
   v_pinned = a_position.w == 0.0 ? 1.0 : 0.0;
-  gl_Position = u_viewProj * vec4(a_position.xyz, 1.0);
+  gl_Position = u_viewProj * vec4(drawn, 1.0);
   float massScale = a_position.w > 0.0 && u_baseInvMass > 0.0 ? clamp(pow(u_baseInvMass / a_position.w, 1.0 / 3.0), 0.6, 2.5) : 1.0;
   float r = v_pinned > 0.5 ? u_pinnedRadius : u_radius * massScale;
   v_held = any(equal(ivec4(gl_VertexID), u_held)) ? 1.0 : 0.0;

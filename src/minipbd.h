@@ -234,6 +234,7 @@ typedef enum pbdBuffer {
 	pbdBuffer_skinNormals,   ///< float4 per skin vertex, after pbd_World_UpdateSkin
 	pbdBuffer_skinTriangles, ///< uint32 x3 per skin triangle (indices into the skin vertices)
 	pbdBuffer_densities,     ///< float per particle: rho / rho0 of fluid particles (0 for others), after pbd_World_UpdateDensities
+	pbdBuffer_previous,      ///< float4 per particle: x at the start of the last step (pbd_World_KeepPrevious), for drawing between steps
 	pbdBuffer_count
 } pbdBuffer;
 
@@ -478,6 +479,11 @@ PBD_API int pbd_World_SetObjectStiffness(pbdWorldId world, int object, pbdConstr
 PBD_API int pbd_World_SetInvMass(pbdWorldId world, int particle, float invMass);
 PBD_API int pbd_World_SetMass(pbdWorldId world, int particle, float mass);
 PBD_API int pbd_World_SetPosition(pbdWorldId world, int particle, float x, float y, float z);
+/// Keeps (keep != 0) or stops keeping pbdBuffer_previous: each step then copies every particle's x there first
+/// (after the step's start: its emitters, drains and cell sort), so a renderer can draw the world between two
+/// steps (seed 001 section 4.2: a fixed physics rate, the frames interpolated). It changes no bit of the physics.
+/// A particle added or set from outside the step gets its position there too (it jumps, it is not swept).
+PBD_API int pbd_World_KeepPrevious(pbdWorldId world, int keep);
 PBD_API int pbd_World_SetVelocity(pbdWorldId world, int particle, float x, float y, float z);
 PBD_API int pbd_World_GetParticleCount(pbdWorldId world);
 PBD_API int pbd_World_GetConstraintCount(pbdWorldId world);
@@ -602,6 +608,10 @@ PBD_API int pbd_World_GetBodyTransform(pbdWorldId world, int object, float* out)
 /// pbd_World_UpdateNormals): a soft body's skin vertex is a barycentric blend of the 4 particles
 /// of its tet; a rigid body's is its rest position moved by the body's rotation and translation.
 PBD_API int pbd_World_UpdateSkin(pbdWorldId world);
+/// The same, the skin drawn `blend` of the way from the start of the last step to its end (0..1; 1 is
+/// pbd_World_UpdateSkin): a soft body's vertices from its particles blended as pbdBuffer_previous and
+/// pbdBuffer_positions are, a rigid body's from its motion's two ends. Without pbd_World_KeepPrevious, blend is 1.
+PBD_API int pbd_World_UpdateSkinAt(pbdWorldId world, float blend);
 
 /* ---- fluids: builders/fluid.c, families/fluid*.c ------------------------------------ */
 

@@ -71,6 +71,8 @@ void pbd_Builder_EndObject(pbdWorld* w)
 	info->particleCount = w->particleCount - info->firstParticle;
 	info->activeParticles = info->particleCount; /* a fluid's builder sets its live count after */
 	info->constraintCount = pbd_Distance_Count(w) - info->firstConstraint;
+	/* a new object is drawn where it was built until its first step (pbdBuffer_previous) */
+	memcpy(w->previous + 4 * info->firstParticle, w->x + 4 * info->firstParticle, (size_t)info->particleCount * 4 * sizeof(float));
 	w->objectCount += 1;
 	w->topologyVersion += 1;
 	w->massVersion += 1;

@@ -158,7 +158,7 @@ void* pbd_Skin_Buffer(pbdWorld* w, pbdBuffer buffer, int32_t* count)
 
 /* ---------------------------------------------------------------- per frame */
 
-static void UpdateObject(pbdWorld* w, pbdSkin* s, int32_t object)
+static void UpdateObject(pbdWorld* w, pbdSkin* s, int32_t object, float blend)
 {
 	const pbdObjectInfo* info = &w->objects[object];
 	const int32_t first = info->firstSkinVertex, end = first + info->skinVertexCount;
@@ -168,8 +168,14 @@ static void UpdateObject(pbdWorld* w, pbdSkin* s, int32_t object)
 			float* out = s->positions + 4 * i;
 			out[0] = out[1] = out[2] = 0.0f;
 			for (int k = 0; k < 4; ++k) {
-				const float* x = w->x + 4 * v->soft.particle[k];
+				const int32_t p = v->soft.particle[k];
+				const float* x1 = w->x + 4 * p;
 				const float wk = v->soft.weight[k];
+				float x[3] = { x1[0], x1[1], x1[2] };
+				if (blend < 1.0f) { /* as the vertex shaders blend the particles (shaders/cloth.vert) */
+					const float* x0 = w->previous + 4 * p;
+					for (int a = 0; a < 3; ++a) x[a] = x0[a] * (1.0f - blend) + x1[a] * blend;
+				}
 				out[0] += wk * x[0];
 				out[1] += wk * x[1];
 				out[2] += wk * x[2];
@@ -180,7 +186,7 @@ static void UpdateObject(pbdWorld* w, pbdSkin* s, int32_t object)
 	}
 	/* rigid: x = c + R(q) (rest - c0), the body's motion since it was made */
 	float c[3] = { 0, 0, 0 }, q[4] = { 0, 0, 0, 1 }, c0[3] = { 0, 0, 0 };
-	if (!pbd_Shapes_Transform(w, object, c, q, c0)) {
+	if (!pbd_Shapes_TransformAt(w, object, blend, c, q, c0)) {
 		c[0] = c[1] = c[2] = 0.0f, c0[0] = c0[1] = c0[2] = 0.0f;
 		q[0] = q[1] = q[2] = 0.0f, q[3] = 1.0f;
 	}
@@ -194,12 +200,16 @@ static void UpdateObject(pbdWorld* w, pbdSkin* s, int32_t object)
 	}
 }
 
-int pbd_World_UpdateSkin(pbdWorldId id)
+int pbd_World_UpdateSkin(pbdWorldId id) { return pbd_World_UpdateSkinAt(id, 1.0f); }
+
+int pbd_World_UpdateSkinAt(pbdWorldId id, float blend)
 {
 	PBD_GET_WORLD_OR_RETURN(w, id);
 	pbdSkin* s = Skin(w);
+	/* between steps only while they are kept; NaN and anything past the ends clamped */
+	blend = !w->keepPrevious || !(blend < 1.0f) ? 1.0f : blend > 0.0f ? blend : 0.0f;
 	for (int32_t o = 0; o < w->objectCount; ++o) {
-		if (w->objects[o].skinVertexCount > 0) UpdateObject(w, s, o);
+		if (w->objects[o].skinVertexCount > 0) UpdateObject(w, s, o, blend);
 	}
 	/* area-weighted vertex normals, as pbd_World_UpdateNormals does for cloth */
 	memset(s->normals, 0, (size_t)s->vertexCount * 4 * sizeof(float));

@@ -84,6 +84,8 @@ static void Shapes_PrepareStep(pbdWorld* w, void* state, const pbdStepContext* c
 	}
 	for (int32_t k = 0; k < s->count; ++k) {
 		pbdBody* b = &s->bodies[k];
+		memcpy(b->startQ, b->q, sizeof b->q);
+		memcpy(b->startC, b->c, sizeof b->c);
 		b->k = pbd_PassStiffness(b->stiffness, ctx->passes);
 		b->rigid = b->stiffness >= 1.0f && b->pins == 0 && b->count >= 2;
 	}
@@ -257,6 +259,8 @@ void pbd_Shapes_Add(pbdWorld* w, int32_t object, int32_t first, int32_t count)
 	}
 	pbd_Shapes_Refresh(w, s, b);
 	memcpy(b->c, b->c0, sizeof b->c);
+	memcpy(b->startQ, b->q, sizeof b->q);
+	memcpy(b->startC, b->c, sizeof b->c);
 	pbd_Shapes_BeginNormals(w, s, b);
 	s->count += 1;
 	s->bodyOf[object] = s->count;
@@ -279,6 +283,25 @@ int pbd_Shapes_Transform(const pbdWorld* w, int32_t object, float c[3], float q[
 	memcpy(c, b->c, 3 * sizeof(float));
 	memcpy(q, b->q, 4 * sizeof(float));
 	memcpy(c0, b->c0, 3 * sizeof(float));
+	return 1;
+}
+
+int pbd_Shapes_TransformAt(const pbdWorld* w, int32_t object, float blend, float c[3], float q[4], float c0[3])
+{
+	if (!pbd_Shapes_Transform(w, object, c, q, c0)) return 0;
+	if (!(blend < 1.0f)) return 1; /* the transform itself, to the bit */
+	const pbdBody* b = &State(w)->bodies[State(w)->bodyOf[object] - 1];
+	const float t = blend > 0.0f ? blend : 0.0f;
+	/* nlerp along the shorter arc: a step turns a body by a few degrees, where it is slerp to well under a ulp of
+	   what a pixel shows */
+	const float dot = b->startQ[0] * q[0] + b->startQ[1] * q[1] + b->startQ[2] * q[2] + b->startQ[3] * q[3];
+	const float s0 = dot < 0.0f ? -(1.0f - t) : 1.0f - t;
+	float n2 = 0.0f;
+	for (int k = 0; k < 4; ++k) q[k] = s0 * b->startQ[k] + t * q[k], n2 += q[k] * q[k];
+	const float inv = n2 > 0.0f ? 1.0f / sqrtf(n2) : 0.0f;
+	for (int k = 0; k < 4; ++k) q[k] *= inv;
+	if (!(n2 > 0.0f)) q[0] = q[1] = q[2] = 0.0f, q[3] = 1.0f;
+	for (int k = 0; k < 3; ++k) c[k] = (1.0f - t) * b->startC[k] + t * c[k];
 	return 1;
 }
 

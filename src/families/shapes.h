@@ -14,6 +14,9 @@ void pbd_Shapes_Add(pbdWorld* world, int32_t object, int32_t first, int32_t coun
 void pbd_Shapes_FinishNormals(pbdWorld* world);
 /// 1 and the transform x = c + R(q) (x0 - c0) of object's body as last solved; 0 if it has none.
 int pbd_Shapes_Transform(const pbdWorld* world, int32_t object, float c[3], float q[4], float c0[3]);
+/// The same transform `blend` of the way (0..1) from the start of the last step to its end: c blended, q
+/// normalised-lerped along the shorter arc; blend >= 1 is pbd_Shapes_Transform's to the bit.
+int pbd_Shapes_TransformAt(const pbdWorld* world, int32_t object, float blend, float c[3], float q[4], float c0[3]);
 /// 1 when `object` is a shape-matched body (its particles may have contact normals).
 int pbd_Shapes_HasNormals(const pbdWorld* world, int32_t object);
 /// The contact normal of a body particle (Macklin et al. 2014, section 5.1): 0 if it has none

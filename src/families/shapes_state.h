@@ -28,6 +28,8 @@ typedef struct pbdBody {
 	float q[4];       ///< the last solve's rotation (x, y, z, w): the next one's warm start; R(q), its
 	                  ///< lattice and its particles are its frame, s->frames[its index] (pbd_Shapes_Frame)
 	float c[3];       ///< the last solve's centre
+	float startQ[4];  ///< q and c at the start of the last step: a renderer draws between the two (pbd_Shapes_TransformAt)
+	float startC[3];
 	float c0[3];      ///< the weighted centre of the rest positions x0
 	float size;       ///< rest size: the RMS of |q_i|; 0 for a point
 	float height;     ///< its centre's height in this substep's prediction (mass scaling)

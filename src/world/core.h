@@ -89,6 +89,8 @@ typedef struct pbdWorld {
 	float* p;
 	float* v;
 	float* n;
+	float* previous;  ///< x at the start of the last step (pbd_World_KeepPrevious); a particle added or set since: its x
+	int32_t keepPrevious;
 	uint32_t* phase;  ///< PBD_PHASE_* per particle, set by the builders
 
 	/* Change counters that families compare with the value they last saw, instead of each

@@ -70,7 +70,16 @@ int pbd_World_SetPosition(pbdWorldId id, int particle, float x, float y, float z
 	if (err != PBD_OK) return err;
 	memcpy(w->x + 4 * particle, v, sizeof v);
 	memcpy(w->p + 4 * particle, v, sizeof v);
+	memcpy(w->previous + 4 * particle, v, sizeof v); /* drawn where it is put, not swept there */
 	w->positionVersion += 1;
+	return PBD_OK;
+}
+
+int pbd_World_KeepPrevious(pbdWorldId id, int keep)
+{
+	PBD_GET_WORLD_OR_RETURN(w, id);
+	if (keep && !w->keepPrevious) memcpy(w->previous, w->x, (size_t)w->particleCount * 4 * sizeof(float));
+	w->keepPrevious = keep != 0;
 	return PBD_OK;
 }
 
@@ -116,7 +125,8 @@ int pbd_World_GetCount(pbdWorldId id, pbdBuffer buffer)
 	case pbdBuffer_triangles: return w->triangleCount;
 	case pbdBuffer_lines: return w->lineCount;
 	case pbdBuffer_errors: return w->particleCount;
-	case pbdBuffer_densities: return w->particleCount;
+	case pbdBuffer_densities:
+	case pbdBuffer_previous: return w->particleCount;
 	case pbdBuffer_convergence: return w->convergenceCount;
 	case pbdBuffer_skinPositions:
 	case pbdBuffer_skinNormals:
@@ -148,6 +158,7 @@ void* pbd_World_GetBuffer(pbdWorldId id, pbdBuffer buffer, int32_t* count)
 	case pbdBuffer_lines: return w->lines;
 	case pbdBuffer_errors: return w->errors;
 	case pbdBuffer_densities: return w->densities;
+	case pbdBuffer_previous: return w->previous;
 	case pbdBuffer_convergence: return w->convergence;
 	case pbdBuffer_skinPositions:
 	case pbdBuffer_skinNormals:

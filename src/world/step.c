@@ -40,6 +40,7 @@ typedef struct PredictBlock {
 	pbdF4 hg;
 	float h;
 	int forced;
+	float* previous; ///< the step's first substep, pbd_World_KeepPrevious: x copied here as it is read
 } PredictBlock;
 
 static void PredictParticles(void* data, int32_t begin, int32_t end)
@@ -52,6 +53,7 @@ static void PredictParticles(void* data, int32_t begin, int32_t end)
 	for (int i = begin; i < end; ++i) {
 		pbdF4 x = pbdF4_Load(w->x + 4 * i);
 		pbdF4 v = pbdF4_Load(w->v + 4 * i);
+		if (b->previous != NULL) pbdF4_Store(b->previous + 4 * i, x);
 		float invMass = pbdF4_Get(x, 3);
 		/* w f_ext = g for every particle that has mass to move; pins (w = 0) get none. */
 		v = pbdF4_Add(v, invMass > 0.0f ? hg : zero);
@@ -72,7 +74,10 @@ static void Stage_Predict(pbdWorld* w, pbdStepContext* ctx)
 		if (pbd_families[f]->forces) pbd_families[f]->forces(w, w->families[f], ctx);
 	}
 	const float* g = &w->params[pbdParam_gravityX];
-	PredictBlock b = { w, pbdF4_Set(ctx->h * g[0], ctx->h * g[1], ctx->h * g[2], 0.0f), ctx->h, w->forceActive };
+	/* the positions the renderer blends from: the committed x of the last step, after this step's start (emitters,
+	   drains and the fluid's cell sort have moved particles between slots there), read here anyway */
+	float* previous = w->keepPrevious && ctx->substep == 0 ? w->previous : NULL;
+	PredictBlock b = { w, pbdF4_Set(ctx->h * g[0], ctx->h * g[1], ctx->h * g[2], 0.0f), ctx->h, w->forceActive, previous };
 	pbd_Parallel_For(w, w->particleCount, PBD_PARTICLE_BLOCK, PredictParticles, &b);
 }
 

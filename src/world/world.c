@@ -181,7 +181,7 @@ static int Capacity(const pbdWorldDef* def, pbdCapacity* cap)
 static size_t WorldBytes(const pbdCapacity* cap)
 {
 	size_t P = (size_t)cap->maxParticles;
-	return 6 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + 2 * pbd_PoolBytes(P, sizeof(float)) +
+	return 7 * pbd_PoolBytes(P, 4 * sizeof(float)) + pbd_PoolBytes(P, sizeof(uint32_t)) + 2 * pbd_PoolBytes(P, sizeof(float)) +
 		   pbd_PoolBytes((size_t)cap->maxTriangles, 3 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxLines, 2 * sizeof(uint32_t)) +
 		   pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdObjectInfo)) + pbd_PoolBytes((size_t)cap->maxObjects, sizeof(pbdMaterial)) +
@@ -237,6 +237,7 @@ pbdWorldId pbd_CreateWorld(const pbdWorldDef* def)
 	w->p = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->v = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->n = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
+	w->previous = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->rest0 = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->force = pbd_PoolAlloc(&w->pool, P, 4 * sizeof(float));
 	w->phase = pbd_PoolAlloc(&w->pool, P, sizeof(uint32_t));

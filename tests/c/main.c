@@ -54,6 +54,7 @@ int g_testFailed = 0;
 #include "test_threads.h"
 #include "test_slices.h"
 #include "test_inflatables.h"
+#include "test_previous.h"
 
 #define TEST_LIST(X)                                                                                                  \
 	TEST_LIST_PROJECTION(X) TEST_LIST_INTEGRATION(X) TEST_LIST_ROBUSTNESS(X) TEST_LIST_INSTRUMENTS(X)                 \
@@ -65,7 +66,7 @@ int g_testFailed = 0;
 	TEST_LIST_SHAPES(X) TEST_LIST_LATTICE(X) TEST_LIST_BODIES(X) TEST_LIST_SURFACE(X) TEST_LIST_SKIN(X) TEST_LIST_BODY_MOTION(X) \
 	TEST_LIST_SHAPES_SCENES(X) TEST_LIST_SHAPES_STACKS(X) TEST_LIST_SOLID_CONTACTS(X) TEST_LIST_CONTACT_SHEETS(X) TEST_LIST_FLUID(X) TEST_LIST_FLUID_COUPLING(X) TEST_LIST_FLUID_SHEETS(X) \
 	TEST_LIST_FLUID_OBJECTS(X) \
-	TEST_LIST_THREADS(X) TEST_LIST_SLICES(X) TEST_LIST_INFLATABLES(X)
+	TEST_LIST_THREADS(X) TEST_LIST_SLICES(X) TEST_LIST_INFLATABLES(X) TEST_LIST_PREVIOUS(X)
 
 #define DECLARE(name) void Test_##name(void);
 TEST_LIST(DECLARE)

@@ -211,7 +211,8 @@ function makeCalls(world, a, state) {
       const ok = KINDS.some(([j, k]) => j === i && k === kind);
       return { name: 'setObjectStiffness', args: [arg(i, true), arg(kind, ok), a.number(0, 1, [1.5, -0.1])], run: (w, j, k, v) => w.setObjectStiffness(j, k, v) };
     },
-    () => ({ name: 'updateSkin', args: [], run: (w) => w.updateSkin() }),
+    () => ({ name: 'updateSkin', args: [a.number(0, 1, [-0.5, 1.5], { optional: true })], run: (w, b) => w.updateSkin(b) }),
+    () => ({ name: 'keepPrevious', args: [a.chance(0.8) ? arg(a.chance(0.5), true) : arg(a.pick([1, 0, 'true', null, {}]), false)], run: (w, k) => w.keepPrevious(k) }),
     () => ({ name: 'pick', args: [a.vec3(3, true), a.vec3(3, true), a.number(0.01, 1, [-1, -1e-9])], run: (w, o, d, r) => w.pick(o, d, r) }),
     () => ({ name: 'pickCollider', args: [a.vec3(3, true), a.vec3(3, true)], run: (w, o, d) => w.pickCollider(o, d) }),
     () => ({

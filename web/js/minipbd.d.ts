@@ -123,8 +123,14 @@ export class World {
   readonly skinNormals: Float32Array;
   /** three skin vertex indices per skin triangle */
   readonly skinTriangles: Uint32Array;
-  /** Moves every body's skin with its particles (the renderer calls it once per frame). */
-  updateSkin(): void;
+  /** Moves every body's skin with its particles (the renderer calls it once per frame), drawn `blend` (0..1, default
+   *  1: the state itself) of the way from where the last step began to where it ended, once keepPrevious() was called. */
+  updateSkin(blend?: number): void;
+  /** x, y, z, w per particle where the last step began (after its start: a hose's new particles, the fluid's cell
+   *  sort), or where it was built or set since; kept from the step after keepPrevious() */
+  readonly previous: Float32Array;
+  /** Keep `previous` each step (the renderer does, to draw between steps); it changes no bit of the physics. */
+  keepPrevious(keep?: boolean): void;
   readonly particleCount: number;
   readonly constraintCount: number;
   readonly topologyVersion: number;

@@ -53,8 +53,10 @@ export function frameLoop(app, { size, viewTools }) {
       state.view.heldColliders = app.input.heldColliders;
       // Drawn only when the picture would change: not while steps are in flight with nothing else new (a frame
       // would draw the last buffers again), not while a free world is paused and idle.
-      const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view });
-      if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload', time: now })) {
+      // Between steps the picture moves every frame (the blend, sim/driver.js); a redraw keeps the last upload's.
+      const blend = what === 'upload' ? driver.blend(!state.paused) : app.renderer.blend;
+      const due = gate.due({ stepped: driver.stepped, world: state.world, width: canvas.width, height: canvas.height, camera, view: state.view, blend });
+      if (due && app.renderer.draw(camera, state.view, { upload: what === 'upload', time: now, blend })) {
         gate.drawn();
         viewTools.drawn(); // a screenshot asked for is taken now, while the frame is in the drawing buffer
         if (!exposed.ready) {

@@ -1,6 +1,7 @@
 // redraw.js — the demo page draws a frame only when it would differ from the one on screen, as the <minipbd-scene>
 // element does (embed/element.js): steps shown (the page's or a tool's), the canvas resized, the camera moved, the
-// view's switches or what the pointer holds changed, a new world or a restored context; and for a few frames after
+// view's switches or what the pointer holds changed, the blend between two steps moved (a display faster than the
+// simulation: renderer.js), a new world or a restored context; and for a few frames after
 // anything the page is told (a pointer, a key, a wheel, a panel control, a message from a host page, a change of
 // colour scheme), which covers every change made through the page's own controls without each one having to say so.
 // A tool that changes the world from outside them (window.minipbd.world.setPosition …) asks: app.requestRedraw().
@@ -18,7 +19,7 @@ export const REDRAW_FRAMES = 3;
 const EVENTS = ['pointerdown', 'pointermove', 'pointerup', 'pointercancel', 'wheel', 'keydown', 'keyup', 'input', 'change', 'click', 'message', 'resize', 'fullscreenchange', 'visibilitychange'];
 
 /** A gate over window `win`'s frames. Returns { due(frame), drawn(), request(n) }:
- *  due({ stepped, world, width, height, camera, view }) says whether this frame must be drawn; drawn() after a
+ *  due({ stepped, world, width, height, camera, view, blend }) says whether this frame must be drawn; drawn() after a
  *  frame was drawn (a draw that could not happen, e.g. nothing uploaded yet, leaves the debt); request(n) asks for
  *  n frames (a tool or a test that changed the world from outside the page's controls: window.minipbd.app.requestRedraw). */
 export function redrawGate(win = window) {
@@ -31,9 +32,9 @@ export function redrawGate(win = window) {
   let pendingSig = null;
   return {
     request,
-    due({ stepped, world, width, height, camera, view }) {
+    due({ stepped, world, width, height, camera, view, blend = 1 }) {
       const sig = signature(width, height, camera, view);
-      sig.push(world.stepsEnded); // steps taken by anyone (a tool's world.step too), not only the page's
+      sig.push(world.stepsEnded, blend); // steps taken by anyone (a tool's world.step too), not only the page's
       pendingSig = { world, sig };
       return stepped || owed > 0 || !last || last.world !== world || !sameArray(last.sig, sig);
     },

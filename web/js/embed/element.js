@@ -470,12 +470,14 @@ export class MiniPBDSceneElement extends withControl(withAttrs(HTMLElement)) {
       const canvas = this._canvas;
       // The view's size in device pixels, or a part of it on a software renderer (render/renderer.js fit).
       if (this._deviceSize && renderer.fit(...this._deviceSize)) this._dirty = true;
-      if (stepped || this._dirty || this._input.pointers.size > 0) {
+      // Between steps the picture moves every frame (the blend, sim/driver.js); a redraw keeps the last upload's.
+      const blend = what === 'upload' ? this._driver.blend(this._running()) : renderer.blend;
+      if (stepped || this._dirty || this._input.pointers.size > 0 || blend !== renderer.blend) {
         this._camera.update(canvas.width / canvas.height);
         this._view.held = this._input.heldParticles;
         this._view.heldColliders = this._input.heldColliders;
         // A draw declined (a software renderer's frame rate, render/renderer.js) is owed: the next frame draws.
-        if (renderer.draw(this._camera, this._view, { upload: what === 'upload', time: now })) this._dirty = false;
+        if (renderer.draw(this._camera, this._view, { upload: what === 'upload', time: now, blend })) this._dirty = false;
         else if (stepped) this._dirty = true;
       }
       if (what === 'upload') this._driver.afterDraw();

@@ -17,7 +17,7 @@ import { OBJECT_FIELDS } from './param-table.js';
 
 // Mirrors src/minipbd.h's pbdBuffer.
 export const BUFFER = Object.freeze({ positions: 0, velocities: 1, normals: 2, triangles: 3, lines: 4, errors: 5, convergence: 6,
-  skinPositions: 7, skinNormals: 8, skinTriangles: 9, densities: 10 });
+  skinPositions: 7, skinNormals: 8, skinTriangles: 9, densities: 10, previous: 11 });
 // Mirrors the records of src/wasm/api.c (float64 slots, or int32 for counts).
 export const STATS_FIELDS = Object.freeze(['steps', 'particles', 'constraints', 'attachments', 'maxError', 'meanError',
   'maxStretch', 'kineticEnergy', 'potentialEnergy']);

@@ -68,6 +68,7 @@ export class WorldHandle {
         skinNormals: make(BUFFER.skinNormals, Float32Array, 4),
         skinTriangles: make(BUFFER.skinTriangles, Uint32Array, 3),
         densities: make(BUFFER.densities, Float32Array, 1),
+        previous: make(BUFFER.previous, Float32Array, 4),
       };
     }
     return this.views[name];
@@ -75,6 +76,17 @@ export class WorldHandle {
 
   /** x, y, z, w (= 1/mass, 0 for pins) per particle. */
   get positions() { return this.view('positions'); }
+  /** x, y, z, w per particle where the last step began (after its start: a hose's new particles, the fluid's cell
+   *  sort), or where it was built or set since; kept once keepPrevious() is called (the renderer does). */
+  get previous() { return this.view('previous'); }
+  /** Keep world.previous from the next step on (it changes no bit of the physics). */
+  keepPrevious(keep = true) {
+    if (typeof keep !== 'boolean') throw new MiniPBDError('argument', `keepPrevious: keep must be true or false, got ${showArg(keep)}`);
+    this.alive();
+    if (this.keptPrevious === keep) return; // a renderer's setWorld again (a restored context): nothing to ask
+    this.keptPrevious = keep;
+    this.engine.check(this.engine.exports.pbd_World_KeepPrevious(this.id, keep ? 1 : 0), 'engine', this.id);
+  }
   /** vx, vy, vz, 0 per particle. */
   get velocities() { return this.view('velocities'); }
   /** Unit normals, 4 floats per particle; call updateNormals() first. */
@@ -89,10 +101,12 @@ export class WorldHandle {
   get skinNormals() { return this.view('skinNormals'); }
   /** Three skin vertex indices per skin triangle (every body's, after one another). */
   get skinTriangles() { return this.view('skinTriangles'); }
-  /** Moves every body's skin with its particles (soft: barycentric in its tets; rigid: its transform). */
-  updateSkin() {
+  /** Moves every body's skin with its particles (soft: barycentric in its tets; rigid: its transform), drawn `blend`
+   *  of the way from the last step's start to its end (1: the state; with keepPrevious only). */
+  updateSkin(blend = 1) {
+    argNumber('updateSkin', 'blend', blend, 0, 1);
     this.alive();
-    this.engine.check(this.engine.exports.pbd_World_UpdateSkin(this.id), 'engine', this.id);
+    this.engine.check(this.engine.exports.pbd_World_UpdateSkinAt(this.id, blend), 'engine', this.id);
   }
   /** Per particle, the largest relative error of its constraints; call updateErrors() first. */
   get errors() { return this.view('errors'); }

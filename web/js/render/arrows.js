@@ -46,6 +46,7 @@ export const arrows = {
     gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16 * k, 0);
     gl.bindBuffer(gl.ARRAY_BUFFER, r.velocityBuffer);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16 * k, 0);
+    r.bindPrevious(16 * k, 1);
     gl.bindVertexArray(null);
   },
 

@@ -20,6 +20,7 @@ export const points = {
     gl.bindBuffer(gl.ARRAY_BUFFER, r.posBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0);
+    r.bindPrevious();
     gl.bindBuffer(gl.ARRAY_BUFFER, r.errorBuffer); // the heat map's errors (heatmap.js), for bodies
     gl.enableVertexAttribArray(2);
     gl.vertexAttribPointer(2, 1, gl.FLOAT, false, 4, 0);

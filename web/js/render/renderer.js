@@ -4,6 +4,13 @@
 // texture and the water pass composites the fluid over it onto the screen; last, glass colliders (colliders.js)
 // blended over everything, the water included.
 //
+// Between steps: the simulation runs at a fixed rate (sim/loop.js) and a display may show more frames than it steps
+// (120 or 144 Hz against 60, or 90 Hz where steps fall unevenly between frames). Each frame is drawn `blend` of the
+// way from where the particles were when the last step began (world.previous, kept by the world for the renderer)
+// to where it left them (seed 001 section 4.2): the blend is in the vertex shaders (attribute 3, u_blend), the
+// skins are blended by C (world.updateSkin(blend)), so it stays one upload per buffer; blend 1 draws the state
+// itself, exactly (a paused world). Colliders are drawn where they are.
+//
 // The particle data never passes through JS arrays: each frame uploads world.positions (and, for surfaces,
 // world.normals after world.updateNormals(); for bodies, world.skinPositions and world.skinNormals after
 // world.updateSkin()) with exactly one bufferSubData each, straight from the wasm memory views. Index buffers are
@@ -87,6 +94,7 @@ export class Renderer {
     this.onContextChange = null; // (state: 'lost' | 'restored') => void
     this.framesDrawn = 0;
     this.framesUploaded = 0;
+    this.blend = 1; // how far between the last step's start and end the last upload drew the world (draw)
     this.lastDrawAt = -Infinity; // the frame time of the last frame drawn
     this.lastColliderCount = 0; // colliders drawn in the last frame
     this.lastFrameWater = false;
@@ -129,17 +137,20 @@ export class Renderer {
     }
     // Shared by the passes: positions, normals, the index buffers, and the mesh and line vertex arrays.
     this.posBuffer = gl.createBuffer();
+    this.prevBuffer = gl.createBuffer(); // world.previous: attribute 3 of the passes that draw particles
     this.normalBuffer = gl.createBuffer();
     this.triBuffer = gl.createBuffer();
     this.lineBuffer = gl.createBuffer();
     heatmap.init(this);
 
-    // Attribute locations are fixed with layout(location=N) in the shaders: 0 = position, 1 = normal, 2 = error.
+    // Attribute locations are fixed with layout(location=N) in the shaders: 0 = position, 1 = normal, 2 = error,
+    // 3 = the position at the last step's start.
     this.vaoMesh = gl.createVertexArray();
     gl.bindVertexArray(this.vaoMesh);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 4, gl.FLOAT, false, 16, 0); // w, the inverse mass: cloth.vert shades heavy particles
+    this.bindPrevious();
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.enableVertexAttribArray(1);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
@@ -153,6 +164,7 @@ export class Renderer {
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    this.bindPrevious();
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.lineBuffer);
     gl.bindVertexArray(null);
 
@@ -163,6 +175,15 @@ export class Renderer {
     this.bufferBytes = 0;
     this.scheme = colorScheme();
     this.colors = paletteColors(this.scheme); // the theme's (palette.js); draw() follows a change of scheme
+  }
+
+  /** Attribute 3 of the bound vertex array: world.previous, every `stride` bytes (one instance each with `divisor`). */
+  bindPrevious(stride = 16, divisor = 0) {
+    const gl = this.gl;
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.prevBuffer);
+    gl.enableVertexAttribArray(3);
+    gl.vertexAttribPointer(3, 3, gl.FLOAT, false, stride, 0);
+    gl.vertexAttribDivisor(3, divisor);
   }
 
   /**
@@ -178,11 +199,15 @@ export class Renderer {
     this.objects = describeObjects(world, scene);
     this.fluids = this.objects.filter((o) => o.fluid);
     this.surfaceGrids = surfaceGrids(this.objects);
+    this.blend = 1;
+    world.keepPrevious(); // each step keeps where the particles began it: the frames between steps blend from there
     if (this.contextLost) return;
     const gl = this.gl;
     this.bufferBytes = world.positions.byteLength;
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.bufferData(gl.ARRAY_BUFFER, world.positions, gl.DYNAMIC_DRAW);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.prevBuffer);
+    gl.bufferData(gl.ARRAY_BUFFER, world.previous, gl.DYNAMIC_DRAW);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.normalBuffer);
     gl.bufferData(gl.ARRAY_BUFFER, this.bufferBytes, gl.DYNAMIC_DRAW);
     heatmap.setWorld(this, world);
@@ -229,9 +254,11 @@ export class Renderer {
    * and view, and asks nothing of the world: the colliders, the fluids' live counts and the radii are those of
    * the last upload. `time`: the animation frame's timestamp, from a frame loop (app/frame.js, embed/element.js);
    * given, a software renderer declines (false) a frame sooner than minFrameMs after the last one drawn. A call
-   * without it (a tool's, a test's) always draws.
+   * without it (a tool's, a test's) always draws. `blend` (uploads only; sim/driver.js blend()): how far from the
+   * last step's start to its end the frame shows the world, 1 (the state itself) unless given; a redraw keeps the
+   * last upload's.
    */
-  draw(camera, view, { upload = true, time = null } = {}) {
+  draw(camera, view, { upload = true, time = null, blend = 1 } = {}) {
     const world = this.world;
     if (this.contextLost || !world) return false;
     if (time !== null && time - this.lastDrawAt < this.minFrameMs - FRAME_SLACK_MS) return false;
@@ -240,6 +267,7 @@ export class Renderer {
     if (!upload && !this.uploaded) return false; // nothing uploaded yet for this world
     const scheme = colorScheme();
     if (scheme !== this.scheme) this.colors = paletteColors(this.scheme = scheme); // prefers-color-scheme changed
+    if (upload) this.blend = blend >= 0 && blend < 1 ? blend : 1; // NaN too: the state itself
     const frame = upload ? this._upload(world, camera, view) : this._frameFrom(this.lastFrame, camera, view);
     this._drawFrame(frame, view);
     this.lastDrawAt = time ?? performance.now();
@@ -255,6 +283,8 @@ export class Renderer {
     if (world.positions.byteLength !== this.bufferBytes) this.setWorld(world, this.scene);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.positions);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.prevBuffer);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.previous);
     if (world.topologyVersion !== this.topologyVersion) this._uploadTopology(world);
     this.lastColliders = world.colliders;
     const frame = this._frameFrom({
@@ -309,6 +339,11 @@ export class Renderer {
     gl.stencilMask(0xff);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT | gl.STENCIL_BUFFER_BIT);
 
+    for (const p of Object.values(this.progs)) {
+      if (p.uniforms.u_blend === undefined) continue;
+      gl.useProgram(p.program);
+      gl.uniform1f(p.uniforms.u_blend, this.blend);
+    }
     sky.draw(this, frame);
     gl.enable(gl.DEPTH_TEST);
     gl.depthFunc(gl.LEQUAL);

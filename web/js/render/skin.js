@@ -34,6 +34,8 @@ export const skin = {
     gl.bindBuffer(gl.ARRAY_BUFFER, r.skinPosBuffer);
     gl.enableVertexAttribArray(0);
     gl.vertexAttribPointer(0, 3, gl.FLOAT, false, 16, 0);
+    gl.enableVertexAttribArray(3); // the shadow's a_previous: the skin itself, already blended (updateSkin)
+    gl.vertexAttribPointer(3, 3, gl.FLOAT, false, 16, 0);
     gl.bindBuffer(gl.ARRAY_BUFFER, r.skinNormalBuffer);
     gl.enableVertexAttribArray(1);
     gl.vertexAttribPointer(1, 3, gl.FLOAT, false, 16, 0);
@@ -72,7 +74,7 @@ export const skin = {
   /** Per frame: C moves the skins, then one upload each for positions and normals. */
   upload(r, world) {
     if (r.skinBytes === 0) return;
-    world.updateSkin();
+    world.updateSkin(r.blend);
     const gl = r.gl; // the world's cached views: no record made per frame
     gl.bindBuffer(gl.ARRAY_BUFFER, r.skinPosBuffer);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, world.skinPositions);

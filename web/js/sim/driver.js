@@ -223,6 +223,17 @@ export class StepDriver {
     return 'upload';
   }
 
+  /**
+   * How far from the last step's start to its end a frame uploaded now shows the world (Renderer.draw's blend, seed
+   * 001 section 4.2): the loop's time not yet stepped (accumulator / dt), plus one for each step due or in flight
+   * (then the newest state is all there is to show: 1). So from one frame to the next the picture moves by the
+   * frame's own time, at any display rate, a step behind the simulation. Paused: 1, the state itself.
+   */
+  blend(running) {
+    if (!running) return 1;
+    return Math.min(1, this.due + this.inFlight + this.loop.accumulator / this.loop.dt);
+  }
+
   /** After an 'upload' frame was drawn: starts the steps that waited for it. */
   afterDraw() {
     const world = this.getWorld();
