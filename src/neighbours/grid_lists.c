@@ -18,9 +18,12 @@
    pairs are found in slot order, and particle i's list is its neighbours of earlier slots in slot order, then
    those of later slots in merged-run order. Every build (native, scalar, wasm) gives the same bits.
 
+   - With the step's threads (a shared walk, grid_shared.c) the counts and the scatter are shared out too
+     (SharedScatter below): the same lists, entry for entry.
+
    The counts live in the build's scratch after its sorted copies (grid->spare): halfEnd[s] the pairs found
-   through slot s (or per slot), counts[s] a slot's list length then its list's end, cursor[s] where its next
-   entry goes; a fourth array is free for the shared walk.
+   through slot s (or per slot), counts[s] a slot's list length then its list's start (the serial scatter: its
+   end), cursor[s] where its next entry goes; the fourth, with threads, each slot's earlier neighbours.
 
    Bounds: pairs beyond `workCapacity` are dropped (from both lists, so the lists stay symmetric),
    lists past lists->capacity are cut short (those neighbours dropped); lists->dropped counts both.
@@ -28,6 +31,7 @@
 #include "neighbours/grid.h"
 #include "neighbours/grid_walk.h"
 #include "world/core.h"
+#include "base/tasks.h"
 
 #include <string.h>
 
@@ -82,6 +86,153 @@ static int Start(const pbdGrid* g, pbdNeighbourLists* lists, int* search)
 	return 1;
 }
 
+/* The layout, the same for both forms: slot s's list starts where the lists before it end (padded to quads), holds
+   counts[s] entries cut to the room left (those past it dropped, lists->dropped); counts[s] becomes its start and
+   cursor[s] where its later neighbours go (its earlier ones before them). Returns the entries used. */
+static int32_t Layout(const pbdGrid* g, pbdNeighbourLists* lists, int32_t* counts, int32_t* cursor, const int32_t* earlier,
+					  int32_t* dropped)
+{
+	const int32_t room = lists->capacity & ~3; /* whole quads, so the padding always fits */
+	int32_t used = 0;
+	for (int32_t s = 0; s < g->count; ++s) {
+		const int32_t i = g->cellEntries[s];
+		int32_t c = counts[s];
+		if (c > room - used) {
+			*dropped += c - (room - used);
+			c = room - used;
+		}
+		lists->start[i] = used;
+		lists->count[i] = c;
+		counts[s] = used;
+		cursor[s] = used + (earlier != NULL ? earlier[s] : 0);
+		used += (c + 3) & ~3;
+	}
+	return used;
+}
+
+#if !(defined(__wasm__) && !defined(__wasm_atomics__))
+/* The counts and the scatter shared out over the step's threads (issue 23 item 4: serial, they were 6.4% of a
+   2-thread dam break of 25k natively, the half the second thread waited for). The walk's pairs come in chunks per
+   block of PBD_WALK_BLOCK slots, in slot order (grid_shared.c); LISTS_PARTS fixed parts of consecutive blocks (so
+   never a number that depends on the threads) each count, per slot t, their pairs (s, t): then t's earlier
+   neighbours from part k go after those of parts 0..k-1, in the part's slot order, which is where the serial
+   scatter puts them. Every entry has one writer and the same place as in the serial lists. The part counts take
+   LISTS_PARTS arrays of the walk's pool past its last chunk taken (the pool is the fluid's per-entry array: ~16
+   pairs a particle of its 80 entries); without that room the serial scatter runs. */
+#define LISTS_PARTS 8
+#define LISTS_SLOT_BLOCK 2048
+
+typedef struct SharedLists {
+	const pbdGrid* g;
+	pbdNeighbourLists* lists;
+	const pbdWalkChunks* C;
+	const int32_t* halfCount; /* per slot: its later neighbours */
+	int32_t *counts, *cursor; /* per slot: its list's length, then its start; where its later neighbours go */
+	int32_t* earlier;         /* per slot: its earlier neighbours (a list's first entries) */
+	int32_t* part;            /* LISTS_PARTS x stride: part k's pairs (s, t) per slot t, then where its next goes */
+	size_t stride;
+	int32_t blocks;
+} SharedLists;
+
+/* Part k's slots [*begin, *end) and a reader at its first pair. */
+static PairReader PartReader(const SharedLists* S, int32_t k, int32_t* begin, int32_t* end)
+{
+	const int32_t b0 = (int32_t)((int64_t)k * S->blocks / LISTS_PARTS), b1 = (int32_t)((int64_t)(k + 1) * S->blocks / LISTS_PARTS);
+	*begin = b0 * PBD_WALK_BLOCK;
+	*end = b1 * PBD_WALK_BLOCK < S->g->count ? b1 * PBD_WALK_BLOCK : S->g->count;
+	int32_t first = -1;
+	for (int32_t b = b0; b < b1 && first < 0; ++b) first = S->C->blockFirst[b]; /* blockFirst[0]: the chain's head */
+	return (PairReader){ S->C->pool, S->C->next, S->C->used, first, 0, PBD_WALK_CHUNK };
+}
+
+static void CountParts(void* data, int32_t begin, int32_t end)
+{
+	const SharedLists* S = data;
+	for (int32_t k = begin; k < end; ++k) {
+		int32_t* part = S->part + (size_t)k * S->stride;
+		memset(part, 0, (size_t)S->g->count * sizeof(int32_t));
+		int32_t s0, s1;
+		PairReader r = PartReader(S, k, &s0, &s1);
+		for (int32_t s = s0; s < s1; ++s) {
+			for (int32_t q = S->halfCount[s]; q > 0; --q) part[NextPair(&r)] += 1;
+		}
+	}
+}
+
+/* per slot: the parts' counts -> where each part's first entry goes among its earlier neighbours; their sum */
+static void PartOffsets(void* data, int32_t begin, int32_t end)
+{
+	const SharedLists* S = data;
+	for (int32_t t = begin; t < end; ++t) {
+		int32_t run = 0;
+		for (int32_t k = 0; k < LISTS_PARTS; ++k) {
+			int32_t* c = S->part + (size_t)k * S->stride + t;
+			const int32_t n = *c;
+			*c = run;
+			run += n;
+		}
+		S->earlier[t] = run;
+		S->counts[t] = run + S->halfCount[t];
+	}
+}
+
+static void ScatterParts(void* data, int32_t begin, int32_t end)
+{
+	const SharedLists* S = data;
+	const int32_t* entries = S->g->cellEntries;
+	int32_t* indices = S->lists->indices;
+	for (int32_t k = begin; k < end; ++k) {
+		int32_t* part = S->part + (size_t)k * S->stride;
+		int32_t s0, s1;
+		PairReader r = PartReader(S, k, &s0, &s1);
+		for (int32_t s = s0; s < s1; ++s) {
+			const int32_t i = entries[s];
+			const int32_t stop = S->counts[s] + S->lists->count[i];
+			int32_t at = S->cursor[s];
+			for (int32_t q = S->halfCount[s]; q > 0; --q) {
+				const int32_t t = NextPair(&r);
+				if (at < stop) indices[at++] = entries[t];
+				const int32_t e = part[t]++;
+				if (e < S->lists->count[entries[t]]) indices[S->counts[t] + e] = i;
+			}
+		}
+	}
+}
+
+static void PadSlots(void* data, int32_t begin, int32_t end)
+{
+	const SharedLists* S = data;
+	for (int32_t s = begin; s < end; ++s) {
+		const int32_t i = S->g->cellEntries[s];
+		for (int32_t q = S->counts[s] + S->lists->count[i]; q & 3; ++q) S->lists->indices[q] = i;
+	}
+}
+
+/* The lists from a shared walk's chunks; 0 (nothing written) when the pool has no room for the part counts. */
+static int SharedScatter(struct pbdWorld* world, const pbdGrid* g, pbdNeighbourLists* lists, const pbdWalkChunks* C,
+						 const int32_t* halfCount, int32_t* counts, int32_t* cursor, int32_t* earlier, int32_t* dropped)
+{
+	const size_t stride = pbd_SortedStride(g->inputCount);
+	const int32_t taken = atomic_load_explicit(&((pbdWalkChunks*)C)->nextChunk, memory_order_relaxed);
+	const int32_t firstFree = taken < C->chunks ? taken : C->chunks;
+	if ((size_t)(C->chunks - firstFree) * PBD_WALK_CHUNK < LISTS_PARTS * stride) return 0;
+	SharedLists S = { g, lists, C, halfCount, counts, cursor, earlier, C->pool + (size_t)firstFree * PBD_WALK_CHUNK, stride,
+					  (g->count + PBD_WALK_BLOCK - 1) / PBD_WALK_BLOCK };
+	pbd_Parallel_For(world, LISTS_PARTS, 1, CountParts, &S);
+	pbd_Parallel_For(world, g->count, LISTS_SLOT_BLOCK, PartOffsets, &S);
+	lists->used = Layout(g, lists, counts, cursor, earlier, dropped);
+	pbd_Parallel_For(world, LISTS_PARTS, 1, ScatterParts, &S);
+	pbd_Parallel_For(world, g->count, LISTS_SLOT_BLOCK, PadSlots, &S);
+	return 1;
+}
+#else
+static int SharedScatter(struct pbdWorld* world, const pbdGrid* g, pbdNeighbourLists* lists, const pbdWalkChunks* C,
+						 const int32_t* halfCount, int32_t* counts, int32_t* cursor, int32_t* earlier, int32_t* dropped)
+{
+	return 0;
+}
+#endif
+
 int pbd_Grid_FindLists(struct pbdWorld* world, pbdGrid* g, pbdNeighbourLists* lists, int32_t* work, int32_t workCapacity)
 {
 	int search;
@@ -92,14 +243,20 @@ int pbd_Grid_FindLists(struct pbdWorld* world, pbdGrid* g, pbdNeighbourLists* li
 	int32_t* halfEnd = g->spare;
 	int32_t* counts = halfEnd + stride;
 	int32_t* cursor = counts + stride;
+	int32_t* earlier = cursor + stride; /* the fourth array: free once the shared walk is done */
 	const int32_t* entries = g->cellEntries;
 
 	/* each pair once, then counts -> padded starts -> scatter; with the step's threads the search is
-	   shared out (grid_shared.c: the same pairs in the same order) unless it runs out of room */
+	   shared out (grid_shared.c: the same pairs in the same order) unless it runs out of room, and so are the
+	   counts and the scatter (SharedScatter: the same lists) */
 	int32_t dropped = 0;
 	const int fast = pbd_Grid_FastRules(g);
 	pbdWalkChunks C;
 	int32_t pairs = world != NULL ? pbd_Grid_WalkShared(world, g, PBD_WALK_SLOT_CHUNKS, work, (size_t)workCapacity, halfEnd, &C) : -1;
+	if (pairs >= 0 && SharedScatter(world, g, lists, &C, halfEnd, counts, cursor, earlier, &dropped)) {
+		lists->dropped = dropped;
+		return 1;
+	}
 	PairReader reader;
 	int32_t linearUsed = 0, linearNext = -1;
 	if (pairs >= 0) {
@@ -117,21 +274,8 @@ int pbd_Grid_FindLists(struct pbdWorld* world, pbdGrid* g, pbdNeighbourLists* li
 		PairReader r = reader;
 		for (int32_t k = 0; k < pairs; ++k) counts[NextPair(&r)] += 1;
 	}
-	const int32_t room = lists->capacity & ~3; /* whole quads, so the padding always fits */
-	int32_t used = 0;
-	for (int32_t s = 0; s < live; ++s) {
-		const int32_t i = entries[s];
-		int32_t c = counts[s];
-		if (c > room - used) {
-			dropped += c - (room - used);
-			c = room - used;
-		}
-		lists->start[i] = used;
-		lists->count[i] = c;
-		cursor[s] = used;
-		counts[s] = used + c; /* from here: the end of the slot's list */
-		used += (c + 3) & ~3;
-	}
+	const int32_t used = Layout(g, lists, counts, cursor, NULL, &dropped);
+	for (int32_t s = 0; s < live; ++s) counts[s] += lists->count[entries[s]]; /* from here: the end of the slot's list */
 	for (int32_t s = 0; s < live; ++s) {
 		const int32_t i = entries[s];
 		for (int32_t q = halfCount[s]; q > 0; --q) {
