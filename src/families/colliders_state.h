@@ -17,6 +17,9 @@ typedef struct pbdColliderFrame {
 	float edgeLo[3], edgeHi[3]; ///< world box around the shape at alpha, grown by r
 } pbdColliderFrame;
 
+/* Particles per unit of the colliders' colour when it is shared out (colliders.c Colliders_ColourSize). */
+#define PBD_COLLIDER_BLOCK 256
+
 typedef struct pbdColliders {
 	pbdBoundary* walls; ///< the colliders' records (services/boundary.h)
 	/* The step in progress (per world, so worlds may step at the same time). */
@@ -28,6 +31,10 @@ typedef struct pbdColliders {
 	   colliders (a particle bounces off each collider it touched in a substep). */
 	pbdBounce* bounces;
 	int32_t bounceCount, bounceCapacity;
+	/* Shared out by blocks of particles (no edge tests this substep): block b's records are its own, at
+	   bounces + b PBD_COLLIDER_BLOCK perBlock, blockBounces[b] of them. */
+	int32_t* blockBounces;
+	int32_t perBlock, byBlocks;
 	/* Boxes (min xyz, max xyz) around each object's particles, so a collider skips whole
 	   objects it cannot reach: x's once per substep (x is fixed during the solve), p's once
 	   per pass, then grown by every particle a collider moves. */
