@@ -14,6 +14,7 @@
    the committed positions (counting sort, ties by index), so the sort is part of the physics and of
    the hash, the same on every build. */
 #include "families/fluid_state.h"
+#include "base/tasks.h"
 
 #include <string.h>
 
@@ -51,6 +52,40 @@ void pbd_Fluid_Sort(pbdWorld* w, pbdFluid* f)
    scratch holds the build's copies, then the rows, from the build to the remap (the family holds it). The cursor:
    startItem the object, startStep the part, startArray the array, startRow the row. */
 enum { SortBuild, SortGather, SortCopy, SortRemap };
+
+/* Rows [begin, end) of one array gathered into the scratch in the new order, or copied back. A row is one float4 or
+   one word in all but the sheet memory: moved as such, not by a memcpy call a row (the library's, 1.2% of a dam
+   break of 25k natively at a sort every step). Shared out over the step's threads when the whole sort runs in one
+   go: each block writes its own rows. */
+typedef struct SortRows {
+	uint8_t *tmp, *base;
+	const int32_t* order;
+	int32_t first;
+	size_t width;
+	int gather;
+} SortRows;
+
+static void MoveRows(void* data, int32_t begin, int32_t end)
+{
+	const SortRows* r = data;
+	const size_t wd = r->width;
+	if (!r->gather) {
+		memcpy(r->base + (size_t)(r->first + begin) * wd, r->tmp + (size_t)begin * wd, (size_t)(end - begin) * wd);
+		return;
+	}
+	const uint8_t* src = r->base + (size_t)r->first * wd;
+	if (wd == 4 * sizeof(float)) {
+		float* dst = (float*)r->tmp;
+		for (int32_t k = begin; k < end; ++k) memcpy(dst + 4 * (size_t)k, src + (size_t)r->order[k] * wd, 4 * sizeof(float));
+	} else if (wd == sizeof(float)) {
+		uint32_t* dst = (uint32_t*)r->tmp;
+		for (int32_t k = begin; k < end; ++k) memcpy(dst + k, src + (size_t)r->order[k] * wd, sizeof(float));
+	} else {
+		for (int32_t k = begin; k < end; ++k) memcpy(r->tmp + (size_t)k * wd, src + (size_t)r->order[k] * wd, wd);
+	}
+}
+
+#define SORT_ROW_BLOCK 4096
 
 void pbd_Fluid_SortBegin(pbdWorld* w, pbdFluid* f)
 {
@@ -103,12 +138,9 @@ int pbd_Fluid_SortUnit(pbdWorld* w, pbdFluid* f, int64_t budget, int64_t* work)
 			const pbdParticleArray* a = &arrays[f->startArray];
 			const int32_t from = f->startRow;
 			const int32_t to = (int64_t)n - from < budget - done ? n : from + (int32_t)(budget - done);
-			uint8_t* base = (uint8_t*)a->base;
-			if (f->startStep == SortGather) {
-				for (int32_t k = from; k < to; ++k) memcpy(tmp + (size_t)k * a->width, base + (size_t)(first + order[k]) * a->width, a->width);
-			} else {
-				memcpy(base + (size_t)(first + from) * a->width, tmp + (size_t)from * a->width, (size_t)(to - from) * a->width);
-			}
+			SortRows rows = { tmp, (uint8_t*)a->base, order, first, a->width, f->startStep == SortGather };
+			if (budget == INT64_MAX && from == 0) pbd_Parallel_For(w, to, SORT_ROW_BLOCK, MoveRows, &rows);
+			else MoveRows(&rows, from, to);
 			done += to - from, f->startRow = to;
 			if (to < n) break;
 			f->startRow = 0;
