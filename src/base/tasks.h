@@ -18,6 +18,14 @@
 
 #include <stdint.h>
 
+/// 0 in the single-thread wasm (no atomics): no team ever steps there, so code that only a team's step runs is
+/// left out of it (the element's weight, tests/browser/weight.test.mjs); 1 everywhere else.
+#if defined(__wasm__) && !defined(__wasm_atomics__)
+#define PBD_HAS_TEAM 0
+#else
+#define PBD_HAS_TEAM 1
+#endif
+
 struct pbdWorld;
 
 /// Items per block of the particle loops (predict, velocities, commit): large enough that a

@@ -63,6 +63,7 @@
    boundary_api.c). Determinism: + - * /
    sqrtf and comparisons only, in a fixed order, so native and wasm builds give the same bits. */
 #include "families/colliders_state.h"
+#include "base/tasks.h"
 #include "services/materials.h"
 #include "services/surfaces.h"
 
@@ -80,6 +81,7 @@ static int32_t Blocks(int32_t particles) { return (particles + PBD_COLLIDER_BLOC
    velocities hook reads block by block): the same bits as one collider after the other. */
 static int ByBlocks(const pbdWorld* w, const pbdColliders* cs)
 {
+	if (!PBD_HAS_TEAM) return 0; /* the same bits one collider after the other, and the single-thread wasm lighter */
 	if (pbd_Surface_EdgeGroups(w) == 0) return 1;
 	for (int i = 0; i < cs->walls->count; ++i) {
 		const int type = cs->walls->colliders[i].shape.type;
@@ -457,6 +459,7 @@ static int32_t Colliders_ColourSize(const pbdWorld* w, const void* state, int32_
 	return cs->byBlocks ? Blocks(w->particleCount) : cs->walls->count;
 }
 
+#if PBD_HAS_TEAM
 /* Particle blocks [begin, end) against every collider in order: each block's own boxes (x's, and p's grown by
    every move) cull a collider as an object's do below, its own records. */
 static void SolveBlocks(pbdWorld* w, pbdColliders* cs, int record, int32_t begin, int32_t end)
@@ -487,6 +490,9 @@ static void SolveBlocks(pbdWorld* w, pbdColliders* cs, int record, int32_t begin
 		}
 	}
 }
+#else
+static void SolveBlocks(pbdWorld* w, pbdColliders* cs, int record, int32_t begin, int32_t end) {}
+#endif
 
 /* Colliders [begin, end) against every object they may reach, particles then structural edges
    (spheres and capsules). */
@@ -562,12 +568,16 @@ static void Colliders_Velocities(pbdWorld* w, void* state, const pbdStepContext*
 {
 	const pbdColliders* cs = state;
 	const float h = ctx->h;
+#if PBD_HAS_TEAM
 	const int32_t blocks = cs->byBlocks ? Blocks(w->particleCount) : 1;
 	for (int32_t blk = 0; blk < blocks; ++blk) {
 		const pbdBounce* records = cs->byBlocks ? cs->bounces + (size_t)blk * PBD_COLLIDER_BLOCK * (size_t)cs->perBlock : cs->bounces;
 		const int32_t n = cs->byBlocks ? cs->blockBounces[blk] : cs->bounceCount;
 		for (int32_t k = 0; k < n; ++k) Bounce(w, cs, &records[k], h);
 	}
+#else /* never by blocks (ByBlocks) */
+	for (int32_t k = 0; k < cs->bounceCount; ++k) Bounce(w, cs, &cs->bounces[k], h);
+#endif
 }
 
 /* The next step sweeps each collider from where this one left it. */

@@ -57,6 +57,7 @@ enum { SortBuild, SortGather, SortCopy, SortRemap };
    one word in all but the sheet memory: moved as such, not by a memcpy call a row (the library's, 1.2% of a dam
    break of 25k natively at a sort every step). Shared out over the step's threads when the whole sort runs in one
    go: each block writes its own rows. */
+#if PBD_HAS_TEAM
 typedef struct SortRows {
 	uint8_t *tmp, *base;
 	const int32_t* order;
@@ -86,6 +87,7 @@ static void MoveRows(void* data, int32_t begin, int32_t end)
 }
 
 #define SORT_ROW_BLOCK 4096
+#endif
 
 void pbd_Fluid_SortBegin(pbdWorld* w, pbdFluid* f)
 {
@@ -138,9 +140,18 @@ int pbd_Fluid_SortUnit(pbdWorld* w, pbdFluid* f, int64_t budget, int64_t* work)
 			const pbdParticleArray* a = &arrays[f->startArray];
 			const int32_t from = f->startRow;
 			const int32_t to = (int64_t)n - from < budget - done ? n : from + (int32_t)(budget - done);
+#if PBD_HAS_TEAM
 			SortRows rows = { tmp, (uint8_t*)a->base, order, first, a->width, f->startStep == SortGather };
 			if (budget == INT64_MAX && from == 0) pbd_Parallel_For(w, to, SORT_ROW_BLOCK, MoveRows, &rows);
 			else MoveRows(&rows, from, to);
+#else /* the single-thread wasm: a row at a time (its weight, base/tasks.h) */
+			uint8_t* base = (uint8_t*)a->base;
+			if (f->startStep == SortGather) {
+				for (int32_t k = from; k < to; ++k) memcpy(tmp + (size_t)k * a->width, base + (size_t)(first + order[k]) * a->width, a->width);
+			} else {
+				memcpy(base + (size_t)(first + from) * a->width, tmp + (size_t)from * a->width, (size_t)(to - from) * a->width);
+			}
+#endif
 			done += to - from, f->startRow = to;
 			if (to < n) break;
 			f->startRow = 0;

@@ -110,7 +110,7 @@ static int32_t Layout(const pbdGrid* g, pbdNeighbourLists* lists, int32_t* count
 	return used;
 }
 
-#if !(defined(__wasm__) && !defined(__wasm_atomics__))
+#if PBD_HAS_TEAM
 /* The counts and the scatter shared out over the step's threads (issue 23 item 4: serial, they were 6.4% of a
    2-thread dam break of 25k natively, the half the second thread waited for). The walk's pairs come in chunks per
    block of PBD_WALK_BLOCK slots, in slot order (grid_shared.c); LISTS_PARTS fixed parts of consecutive blocks (so
