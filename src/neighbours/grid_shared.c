@@ -15,9 +15,9 @@
 
 #include <stdatomic.h>
 
-/* The single-thread wasm (no atomics: base/tasks.c's PBD_THREADS 0) never has an active team, so its walks would
+/* The single-thread wasm (no atomics: PBD_HAS_TEAM 0) never has an active team, so its walks would
    never run: without them the element's wasm is ~7 KB gzip smaller (weight.test.mjs). */
-#if defined(__wasm__) && !defined(__wasm_atomics__)
+#if !PBD_HAS_TEAM
 int32_t pbd_Grid_WalkShared(struct pbdWorld* world, const pbdGrid* g, int output, int32_t* pool, size_t poolWords,
 							int32_t* perSlot, pbdWalkChunks* C)
 {

@@ -135,6 +135,7 @@ export class Renderer {
     for (const m of MODULES) {
       for (const [name, [vert, frag]] of Object.entries(m.programs ?? {})) this.progs[name] = createProgram(gl, this.sources, vert, frag);
     }
+    this.blendProgs = Object.values(this.progs).filter((p) => p.uniforms.u_blend !== undefined); // set every frame
     // Shared by the passes: positions, normals, the index buffers, and the mesh and line vertex arrays.
     this.posBuffer = gl.createBuffer();
     this.prevBuffer = gl.createBuffer(); // world.previous: attribute 3 of the passes that draw particles
@@ -339,8 +340,7 @@ export class Renderer {
     gl.stencilMask(0xff);
     gl.clear(gl.COLOR_BUFFER_BIT | gl.DEPTH_BUFFER_BIT | gl.STENCIL_BUFFER_BIT);
 
-    for (const p of Object.values(this.progs)) {
-      if (p.uniforms.u_blend === undefined) continue;
+    for (const p of this.blendProgs) {
       gl.useProgram(p.program);
       gl.uniform1f(p.uniforms.u_blend, this.blend);
     }
